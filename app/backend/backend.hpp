@@ -1,0 +1,83 @@
+#pragma once
+// The Backend interface: who allocates the buffers and performs the copy. Host backend: memcpy
+// between host buffers. CUDA backend: cudaMemcpy[Async] with device-side timestamps.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/record.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+// What the backend knows about one copy besides the host clock, which the caller takes.
+struct CopyOutcome {
+    uint32_t correlation = 0;        // joins the record to device timestamps later (CUPTI)
+    int64_t device_start_ns = -1;    // filled when known right away (CUDA events), host clock
+    int64_t device_end_ns = -1;
+    DeviceTiming device_timing = DeviceTiming::none;
+};
+
+// One worker's buffers and copy initiator. Created (allocated, first-touched per policy) on the
+// main thread by Backend::prepare; then used from the worker's thread only.
+class WorkerTransfer {
+public:
+    virtual ~WorkerTransfer() = default;
+    // Called once on the worker's own thread before the start barrier: select the device,
+    // create streams, first-touch when first_touch = worker. Never timed.
+    virtual void attach_thread() {}
+    // Exactly one copy of bytes() bytes; returns when the bytes have arrived. This is the only
+    // thing timed; it must not allocate.
+    virtual CopyOutcome copy() = 0;
+    // Checks every byte of the destination against the source pattern after the copies.
+    // Returns the offset of the first mismatch, or -1.
+    virtual int64_t verify() = 0;
+    // Poisons the destination so that a copy that did not happen cannot verify.
+    virtual void poison_destination() = 0;
+    virtual int device() const { return -1; }
+    virtual uint64_t bytes() const = 0;
+    // Test hook: flips one destination byte (proves verification catches corruption).
+    virtual void corrupt_destination_for_test(uint64_t offset) = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    // Memory (host bytes, device bytes) a run with this transfer and worker count will need,
+    // for the preflight before anything is allocated.
+    struct Need {
+        uint64_t host_bytes = 0;
+        uint64_t device_bytes = 0;
+    };
+    virtual Need memory_needed(const TransferSpec& t, int workers) const = 0;
+    // Throws std::runtime_error naming what is wrong when the transfer cannot run here
+    // (e.g. h2d on the host backend is modelled as host->host; p2p needs two devices).
+    virtual void check(const TransferSpec& t, int workers) const = 0;
+    // Allocates worker `worker`'s buffers. Runs on the main thread; never timed.
+    virtual std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) = 0;
+    // Brackets a run: start device tracing; at the end, flush it and fill device times of
+    // `records` (joined by correlation id). The host backend does nothing.
+    virtual void begin_run(const TransferSpec&) {}
+    virtual void end_run(std::vector<Record>& records) { (void)records; }
+    // Devices and topology for `xferlab devices` and results.json.
+    virtual nlohmann::json describe() const = 0;
+};
+
+// Backends compiled in, and whether each can run here.
+struct BackendAvailability {
+    std::string name;
+    bool available = false;
+    std::string reason;  // why not, when unavailable; device summary when available
+};
+std::vector<BackendAvailability> list_backends();
+
+// "auto" picks cuda when a device answers, else host (and `note` says so). "host"/"cuda" pick
+// that one or throw std::runtime_error with the reason it is unavailable.
+std::unique_ptr<Backend> make_backend(const std::string& name, std::string* note = nullptr);
+
+}  // namespace xfer

@@ -1,0 +1,57 @@
+#pragma once
+// The Launcher interface: who creates the worker threads (or processes) and drives the loop.
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "launch/start_gate.hpp"
+#include "launch/worker.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+class Backend;
+
+struct RunContext {
+    const Run& run;
+    Backend& backend;
+    std::vector<std::unique_ptr<Worker>>& workers;  // prepared: buffers allocated
+    StartGate& gate;
+    std::atomic<bool>& stop;          // set on SIGINT: finish the current copy, then stop
+    std::filesystem::path payload_dir;
+    std::vector<std::string> errors;  // launcher failures (tracebacks, crashed workers)
+    std::vector<std::string> notes;
+};
+
+class Launcher {
+public:
+    virtual ~Launcher() = default;
+    virtual std::string name() const = 0;
+    // Runs every worker to completion (or until ctx.stop). Failures go to ctx.errors; an
+    // exception means the launcher itself could not start.
+    virtual void launch(RunContext& ctx) = 0;
+};
+
+using LauncherFactory = std::function<std::unique_ptr<Launcher>()>;
+
+class LauncherRegistry {
+public:
+    void add(const std::string& name, LauncherFactory factory);
+    std::unique_ptr<Launcher> make(const std::string& name) const;  // nullptr when unknown
+    std::vector<std::string> names() const;
+
+private:
+    std::map<std::string, LauncherFactory> factories_;
+};
+
+// The loop every native launcher runs on each worker thread: enter, wait at the gate, copy
+// `repetitions + warmup` times with `between` in between, stopping early on ctx.stop.
+void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
+                     StartGate& gate, const std::atomic<bool>& stop);
+
+}  // namespace xfer

@@ -1,0 +1,51 @@
+#pragma once
+// The identical copy routine. Host threads, OpenMP threads, Python threads (through the
+// embedded module) and worker processes all call Worker::copy_once: same timing, same record.
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "results/record.hpp"
+#include "results/thread_info.hpp"
+
+namespace xfer {
+
+class Worker {
+public:
+    Worker(int run, int index, std::unique_ptr<WorkerTransfer> transfer, int repetitions,
+           int warmup);
+
+    // On the worker's own thread, before the start barrier: ThreadInfo from inside the thread,
+    // then the backend's per-thread set-up (device selection, first touch). Never timed.
+    void enter_thread(const std::string& launcher);
+
+    // One copy, timed inside: host clock around the backend call. The first `warmup` calls are
+    // marked warm-up. Never allocates once the record storage is reserved.
+    const Record& copy_once();
+    // `n` copies back to back without returning to the caller in between.
+    void copy_n(int n);
+
+    int index() const { return index_; }
+    int repetitions() const { return repetitions_; }
+    int warmup() const { return warmup_; }
+    int copies_done() const { return int(records_.size()); }
+    WorkerTransfer& transfer() { return *transfer_; }
+    const std::vector<Record>& records() const { return records_; }
+    std::vector<Record>& records() { return records_; }
+    ThreadInfo& thread_info() { return info_; }
+    const ThreadInfo& thread_info() const { return info_; }
+
+private:
+    int run_;
+    int index_;
+    int repetitions_;
+    int warmup_;
+    int tid_ = 0;
+    int pid_ = 0;
+    std::unique_ptr<WorkerTransfer> transfer_;
+    std::vector<Record> records_;
+    ThreadInfo info_;
+};
+
+}  // namespace xfer

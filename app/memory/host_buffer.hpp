@@ -1,0 +1,56 @@
+#pragma once
+// Host memory of one kind, owned. Allocation and first touch happen here, never in a timed path.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+class HostBuffer {
+public:
+    HostBuffer() = default;
+    // Allocates `bytes` of host memory of `kind` (pageable, hugepage, numa:<n>). Kinds that need a
+    // device runtime (pinned, registered, write-combined) are allocated by that backend and
+    // handed in through adopt(). Throws std::runtime_error with the reason on failure.
+    static HostBuffer allocate(const HostMemory& kind, uint64_t bytes);
+    // Takes ownership of memory allocated elsewhere; `release` frees it.
+    static HostBuffer adopt(void* data, uint64_t bytes, const HostMemory& kind,
+                            void (*release)(void*, uint64_t));
+
+    HostBuffer(HostBuffer&& other) noexcept;
+    HostBuffer& operator=(HostBuffer&& other) noexcept;
+    HostBuffer(const HostBuffer&) = delete;
+    HostBuffer& operator=(const HostBuffer&) = delete;
+    ~HostBuffer();
+
+    std::byte* data() const { return data_; }
+    uint64_t size() const { return size_; }
+    const HostMemory& kind() const { return kind_; }
+
+    // Writes every page so that it is faulted in by the calling thread (first-touch placement).
+    void touch();
+
+private:
+    std::byte* data_ = nullptr;
+    uint64_t size_ = 0;
+    HostMemory kind_;
+    void (*release_)(void*, uint64_t) = nullptr;
+};
+
+// Bytes of memory the system can still give (MemAvailable), for the preflight.
+uint64_t available_host_memory();
+
+// The pattern a worker's source holds: byte i of worker w is pattern_byte(w, i). Cheap to
+// recompute, different per worker and per offset, never all zeros.
+inline std::byte pattern_byte(int worker, uint64_t offset) {
+    uint64_t x = offset * 0x9E3779B97F4A7C15ull + uint64_t(worker + 1) * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    return std::byte(uint8_t(x | 1));
+}
+void fill_pattern(std::byte* data, uint64_t bytes, int worker);
+// Offset of the first byte that differs from the pattern, or -1 when all match.
+int64_t find_pattern_mismatch(const std::byte* data, uint64_t bytes, int worker);
+
+}  // namespace xfer

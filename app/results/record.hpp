@@ -1,0 +1,41 @@
+#pragma once
+// One record per copy: what the identical copy routine measured. Every launcher produces these
+// through the same code (launch/worker.cpp), so records from different launchers compare.
+#include <cstdint>
+#include <string>
+
+namespace xfer {
+
+// Where a record's device-side timestamps came from.
+enum class DeviceTiming : uint8_t { none, events, cupti };
+const char* to_string(DeviceTiming t);
+
+struct Record {
+    int run = 0;         // index of the run in the plan
+    int worker = 0;      // worker index inside the run
+    int repetition = 0;  // 0-based among the measured copies; warm-up copies count from -warmup
+    bool warmup = false; // warm-up copies are kept in results but excluded from statistics
+    int device = -1;     // -1: host backend
+    uint64_t bytes = 0;
+    // Host clock (CLOCK_MONOTONIC ns) taken inside the copy routine, around the backend call.
+    int64_t host_start_ns = 0;
+    int64_t host_end_ns = 0;
+    // Device-side start/end of the transfer, converted to the host clock; -1 when unknown.
+    int64_t device_start_ns = -1;
+    int64_t device_end_ns = -1;
+    DeviceTiming device_timing = DeviceTiming::none;
+    uint32_t correlation = 0;  // CUPTI correlation id (0: none)
+    uint32_t context = 0;      // CUDA context id (CUPTI), 0: none
+    uint32_t stream = 0;       // CUDA stream id (CUPTI), 0: none
+    int tid = 0;               // kernel thread id of the calling thread
+    int cpu = -1;              // CPU the call started on (sched_getcpu)
+    int pid = 0;               // process of the calling thread (process/mpi launchers differ)
+
+    int64_t host_duration_ns() const { return host_end_ns - host_start_ns; }
+    bool has_device_time() const { return device_start_ns >= 0 && device_end_ns >= device_start_ns; }
+    int64_t device_duration_ns() const { return device_end_ns - device_start_ns; }
+    // Time the call spent before the device started moving bytes (staging, locks, launch).
+    int64_t pre_device_ns() const { return has_device_time() ? device_start_ns - host_start_ns : -1; }
+};
+
+}  // namespace xfer

@@ -1,0 +1,54 @@
+#pragma once
+// The data handed from a run to the report. `report/` sees only these types: it never knows
+// which launcher or backend produced them.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/record.hpp"
+#include "results/thread_info.hpp"
+
+namespace xfer {
+
+enum class RunStatus { ok, failed, interrupted, skipped };
+const char* to_string(RunStatus s);
+
+struct RunResult {
+    int index = 0;
+    std::string label;      // e.g. "python gil=release threads.count=4"
+    std::string launcher;
+    std::string backend;    // backend actually used ("host", "cuda")
+    int threads = 0;        // workers in this run
+    uint64_t bytes_per_copy = 0;
+    std::string direction;  // h2d, d2h, ...
+    std::string host_memory;
+    std::map<std::string, std::string> sweep_point;  // key -> value of this sweep point
+    // Runs that differ only in threads.count share a scaling key: scaling is computed against
+    // the 1-thread run with the same key.
+    std::string scaling_key;
+    nlohmann::json settings;  // the fully resolved run (every default filled in)
+    std::vector<Record> records;
+    std::vector<ThreadInfo> threads_info;
+    RunStatus status = RunStatus::ok;
+    std::vector<std::string> errors;  // why it failed, verification mismatches, payload tracebacks
+    std::vector<std::string> notes;   // facts worth printing (e.g. "backend auto fell back to host")
+    int64_t start_ns = 0;             // host clock, whole run including thread start
+    int64_t end_ns = 0;
+};
+
+struct Results {
+    int schema_version = 1;
+    std::string tool_version;
+    std::string git_describe;
+    nlohmann::json host;      // CPU model, cores, NUMA nodes, THP, kernel, hostname
+    nlohmann::json devices;   // backend devices and topology
+    nlohmann::json scenario;  // the resolved scenario
+    std::vector<RunResult> runs;
+    bool interrupted = false;
+    int64_t started_wall_ns = 0;
+};
+
+}  // namespace xfer

@@ -1,0 +1,21 @@
+#pragma once
+// JSON form of the results data model: results.json, the journal, and records streamed back
+// from worker processes all use it. from_json(to_json(x)) == x.
+#include <nlohmann/json.hpp>
+
+#include "results/record.hpp"
+#include "results/run_result.hpp"
+#include "results/thread_info.hpp"
+
+namespace xfer {
+
+void to_json(nlohmann::json& j, const Record& r);
+void from_json(const nlohmann::json& j, Record& r);
+void to_json(nlohmann::json& j, const ThreadInfo& t);
+void from_json(const nlohmann::json& j, ThreadInfo& t);
+void to_json(nlohmann::json& j, const RunResult& r);
+void from_json(const nlohmann::json& j, RunResult& r);
+void to_json(nlohmann::json& j, const Results& r);
+void from_json(const nlohmann::json& j, Results& r);
+
+}  // namespace xfer

@@ -1,0 +1,30 @@
+#pragma once
+// Errors in scenario files and --set flags. A loader collects every error of a file before it
+// throws, so the user fixes them in one pass.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace xfer {
+
+struct Diagnostic {
+    std::string file;   // path as given, or "--set" for command-line overrides
+    int line = 0;       // 1-based; 0 when unknown
+    int column = 0;     // 1-based; 0 when unknown
+    std::string key;    // dotted key, e.g. "threads.stack_size"
+    std::string message;  // what was expected, the allowed values, a did-you-mean
+};
+
+// "file:line:column: error: key: message"
+std::string format_diagnostic(const Diagnostic& d);
+
+class ScenarioError : public std::runtime_error {
+public:
+    explicit ScenarioError(std::vector<Diagnostic> diagnostics);
+    const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+private:
+    std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace xfer

@@ -1,0 +1,27 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+// Parses and validates a scenario file. `overrides` are "key=value" strings from --set, applied
+// on top of the file with the same dotted keys ("threads.count=8", "transfer.bytes=1MiB").
+// Throws ScenarioError carrying every diagnostic found.
+Scenario load_scenario(const std::filesystem::path& file,
+                       const std::vector<std::string>& overrides = {});
+
+// Same, from text (tests; `name` is used as the file name in diagnostics).
+Scenario parse_scenario(const std::string& text, const std::string& name,
+                        const std::vector<std::string>& overrides = {});
+
+// Expands runs x the [sweep] cartesian product into concrete runs, in order: for each sweep
+// point, every [[run]] (so runs of one sweep point sit side by side).
+std::vector<Run> expand_plan(const Scenario& scenario);
+
+// The fully resolved run as JSON (every key with its value), as written into results.
+nlohmann::json to_json(const Run& run);
+
+}  // namespace xfer

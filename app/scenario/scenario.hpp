@@ -1,0 +1,132 @@
+#pragma once
+// A validated scenario and the concrete runs it expands into. Every value here is resolved:
+// defaults filled in, units converted. See docs/scenarios.md for the file format.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace xfer {
+
+enum class Direction { h2d, d2h, d2d, h2h, p2p };
+enum class HostMemoryKind { pageable, hugepage, pinned, registered, write_combined, numa };
+enum class FirstTouch { worker, main, none };
+enum class CopyApi { sync, async };
+enum class StreamKind { legacy, per_thread, non_blocking };
+enum class TimingMode { auto_, host, events, cupti };
+enum class StartKind { barrier, free, staggered };
+enum class SignalMaskKind { inherit, block_all, unblock_all, list };
+enum class AffinityKind { none, compact, scatter, gpu_local, list };
+enum class SchedPolicy { other, batch, idle, fifo, rr };
+enum class BetweenKind { none, yield, sleep };
+enum class GilPolicy { release, hold };
+
+struct HostMemory {
+    HostMemoryKind kind = HostMemoryKind::pageable;
+    int numa_node = -1;  // for kind == numa
+};
+
+struct TransferSpec {
+    Direction direction = Direction::h2d;
+    uint64_t bytes = 64ull << 20;  // per copy
+    HostMemory host_memory;
+    FirstTouch first_touch = FirstTouch::worker;
+    std::vector<int> devices;  // empty: round-robin over all devices
+    CopyApi api = CopyApi::sync;
+    StreamKind stream = StreamKind::per_thread;
+    TimingMode timing = TimingMode::auto_;
+    int repetitions = 8;
+    int warmup = 1;
+    bool verify = true;
+};
+
+struct StartSpec {
+    StartKind kind = StartKind::barrier;
+    int64_t stagger_ns = 0;  // for staggered: worker i starts i * stagger_ns after the barrier
+};
+
+struct SignalMaskSpec {
+    SignalMaskKind kind = SignalMaskKind::inherit;
+    std::vector<int> signals;  // for list: signals to block
+};
+
+struct AffinitySpec {
+    AffinityKind kind = AffinityKind::none;
+    std::vector<int> cpus;  // for list: worker i gets cpus[i % size]
+};
+
+struct PolicySpec {
+    SchedPolicy policy = SchedPolicy::other;
+    int priority = 0;  // fifo/rr priority
+};
+
+struct BetweenSpec {
+    BetweenKind kind = BetweenKind::none;
+    int64_t sleep_ns = 0;
+};
+
+struct ThreadSpec {
+    int count = 1;
+    StartSpec start;
+    uint64_t stack_size = 0;  // 0: the launcher's default
+    uint64_t guard_size = 0;  // 0: the launcher's default (set by mimic = "python")
+    SignalMaskSpec signal_mask;
+    AffinitySpec affinity;
+    PolicySpec policy;
+    BetweenSpec between;
+};
+
+// One [[run]] entry: which launcher, and what only this run sets.
+struct RunSpec {
+    std::string launcher = "host";  // host | openmp | python | host+gil | process | mpi
+    std::string label;              // optional; a label is derived when empty
+    std::string payload;            // python payload file (python launcher, process+payload)
+    GilPolicy gil = GilPolicy::release;
+    std::string mimic;              // "" or "python": host threads take a Python thread's attributes
+    nlohmann::json overrides = nlohmann::json::object();  // dotted keys set inside [[run]]
+};
+
+// One concrete run of the plan: a launcher with every knob resolved.
+struct Run {
+    int index = 0;
+    std::string label;
+    std::string backend;  // auto | host | cuda (as written; resolved when the run starts)
+    RunSpec spec;
+    TransferSpec transfer;
+    ThreadSpec threads;
+    int64_t timeout_ns = 0;  // 0: none
+    nlohmann::json params = nlohmann::json::object();  // [params] for payloads (ctx.params)
+    std::map<std::string, std::string> sweep_point;
+    std::string scaling_key;  // runs equal but for threads.count share it
+};
+
+struct Scenario {
+    std::filesystem::path source;  // the file it came from
+    std::string name;
+    std::string description;
+    std::string backend = "auto";
+    int64_t timeout_ns = 0;
+    TransferSpec transfer;
+    ThreadSpec threads;
+    std::vector<RunSpec> runs;
+    // [sweep]: key -> values (as TOML values rendered to JSON), in file order.
+    std::vector<std::pair<std::string, nlohmann::json>> sweep;
+    nlohmann::json params = nlohmann::json::object();
+    nlohmann::json resolved;  // the whole scenario, defaults filled in, as written to results
+};
+
+// Names as written in files ("h2d", "pageable", "numa:1", ...).
+std::string to_string(Direction d);
+std::string to_string(const HostMemory& m);
+std::string to_string(FirstTouch f);
+std::string to_string(CopyApi a);
+std::string to_string(StreamKind s);
+std::string to_string(TimingMode t);
+std::string to_string(GilPolicy g);
+std::string to_string(SchedPolicy p);
+
+}  // namespace xfer

@@ -1,0 +1,7 @@
+#pragma once
+// Catch2 2 (Debian 12) and Catch2 3 (the GPU host) behind one include.
+#ifdef XFER_CATCH3
+#include <catch2/catch_all.hpp>
+#else
+#include <catch2/catch.hpp>
+#endif
