@@ -1,5 +1,73 @@
 #include "cli/cli.hpp"
 
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "util/version.hpp"
+
 namespace xfer {
-int run_cli(int, char**) { return 0; }
+
+int run_cli(int argc, char** argv) {
+    CLI::App app{
+        "xferlab: why does the same native copy behave differently from Python threads than "
+        "from native threads? Runs one identical copy routine under several launchers and "
+        "reports what differs.\n\nExit codes: 0 success, 1 a run failed, 2 bad input, "
+        "130 interrupted."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", tool_version() + " (" + git_describe() + ")");
+
+    CommonOptions common;
+    auto add_common = [&](CLI::App* sub) {
+        sub->add_option("--config", common.config, "Config file read after config/xferlab.toml");
+        sub->add_option("--payload-dir", common.payload_dir, "Folder python payloads are read from");
+    };
+
+    RunOptions run;
+    auto* run_cmd = app.add_subcommand("run", "Run scenario files and report");
+    run_cmd->add_option("files", run.files, "Scenario files (TOML)")->required();
+    run_cmd->add_option("--set", run.sets, "Override a scenario key: --set threads.count=8")
+        ->take_all();
+    run_cmd->add_option("--out", run.out, "Output folder (default from config: results/...)");
+    run_cmd->add_option("--format", run.format, "Terminal output: table | json | csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}));
+    run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
+    add_common(run_cmd);
+
+    std::vector<std::string> check_files, check_sets;
+    auto* check_cmd =
+        app.add_subcommand("check", "Validate scenario files and print the expanded plan");
+    check_cmd->add_option("files", check_files, "Scenario files (TOML)")->required();
+    check_cmd->add_option("--set", check_sets, "Override a scenario key")->take_all();
+    add_common(check_cmd);
+
+    auto* list_cmd = app.add_subcommand("list", "List scenarios with their descriptions");
+    add_common(list_cmd);
+
+    bool devices_json = false;
+    auto* devices_cmd =
+        app.add_subcommand("devices", "Backends, devices, topology, and why one is unavailable");
+    devices_cmd->add_flag("--json", devices_json, "Print JSON");
+    add_common(devices_cmd);
+
+    auto* threads_cmd = app.add_subcommand(
+        "threads", "ThreadInfo of the main, a host, an OpenMP and a Python thread side by side");
+    add_common(threads_cmd);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? exit_ok : exit_bad_input;
+    }
+    run.common = common;
+    if (*run_cmd) return cmd_run(run);
+    if (*check_cmd) return cmd_check(common, check_files, check_sets);
+    if (*list_cmd) return cmd_list(common);
+    if (*devices_cmd) return cmd_devices(common, devices_json);
+    if (*threads_cmd) return cmd_threads(common);
+    return exit_bad_input;
+}
+
 }  // namespace xfer

@@ -42,6 +42,15 @@ private:
 // Bytes of memory the system can still give (MemAvailable), for the preflight.
 uint64_t available_host_memory();
 
+// Throws the std::runtime_error allocate() would throw for `kind`, without allocating (a kind
+// that needs a device runtime, a NUMA node that does not exist, a build without libnuma).
+void check_host_memory(const HostMemory& kind);
+// Bytes a buffer of `bytes` of `kind` really occupies (rounded up to its page size).
+uint64_t host_memory_footprint(const HostMemory& kind, uint64_t bytes);
+// The base page size, and the page size of `kind` (2 MiB for hugepage).
+uint64_t base_page_size();
+uint64_t host_page_size(const HostMemory& kind);
+
 // The pattern a worker's source holds: byte i of worker w is pattern_byte(w, i). Cheap to
 // recompute, different per worker and per offset, never all zeros.
 inline std::byte pattern_byte(int worker, uint64_t offset) {

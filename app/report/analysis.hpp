@@ -1,5 +1,7 @@
 #pragma once
 // Statistics computed once from Results; every reporter reads them from here.
+// How each number is computed: docs/reading-reports.md (kept true to report/analysis.cpp).
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,33 +13,77 @@ namespace xfer {
 struct Distribution {
     size_t n = 0;
     double min = 0, p10 = 0, p50 = 0, p90 = 0, max = 0, mean = 0, stddev = 0;
-    double cv = 0;  // stddev / mean
+    double cv = 0;  // stddev / mean (sample stddev, n-1); 0 when mean is 0
 };
+// Percentiles by linear interpolation between closest ranks (report/stats.hpp).
 Distribution distribution(std::vector<double> values);
 
 struct Comparison {
     int baseline_run = 0;
     double aggregate_ratio = 0;  // this / baseline
     double p50_ratio = 0;        // per-copy p50 bandwidth, this / baseline
-    bool within_noise = false;   // the difference is inside the runs' own spread
-    std::string verdict;         // "within noise", "1.8x slower (beyond noise)", ...
+    bool within_noise = false;   // the aggregate difference is inside the runs' own spread
+    bool p50_within_noise = false;
+    // Bounds on |ln ratio| under which a ratio counts as noise (stats::noise_bound); 0.05 means
+    // about +-5 %.
+    double aggregate_noise = 0;
+    double p50_noise = 0;
+    bool judged = true;          // false when a run has < 2 copies: no spread to judge noise by
+    std::string verdict;         // "0.98x, within noise +-6%", "1.80x slower, noise +-5%", ...
+};
+
+// One worker of a run (measured copies only).
+struct WorkerStats {
+    int worker = 0;
+    int tid = 0;      // kernel thread of the worker's first measured copy (0: none)
+    int device = -1;  // device of its first measured copy
+    size_t copies = 0;
+    uint64_t bytes = 0;
+    double window_s = 0;  // the worker's own first start .. last end
+    double Bps = 0;       // bytes / own window
+    double share = 0;     // Bps / sum of all workers' Bps (1/workers when fair)
+    Distribution per_copy_Bps;
+    std::optional<Distribution> device_per_copy_Bps;
+};
+
+// One device of a run, from device-side intervals (records with device timestamps).
+struct DeviceStats {
+    int device = -1;
+    int workers = 0;       // distinct workers that copied on it
+    size_t copies = 0;     // measured copies with device timestamps
+    double window_s = 0;   // first device start .. last device end on this device
+    double concurrency = 0;  // mean transfers in flight over that window
+    int peak = 0;            // most transfers in flight at one instant
 };
 
 struct RunAnalysis {
     int run = 0;
     size_t copies = 0;                 // measured (warm-up excluded)
+    size_t warmup_copies = 0;
+    uint64_t bytes = 0;                // measured bytes
     double window_s = 0;               // first measured start .. last measured end
     double aggregate_Bps = 0;          // all measured bytes / window
     Distribution per_copy_Bps;         // host-timed bandwidth of each copy
     Distribution per_copy_ns;          // host-timed duration of each copy
     std::optional<Distribution> device_per_copy_Bps;  // device-timed, when records have it
     std::optional<Distribution> pre_device_ns;        // call start -> device start
-    std::vector<double> per_worker_Bps;  // each worker's bytes / the run's window
-    double fairness = 1;                 // Jain's index over per-worker bytes/s
+    // Each worker's bytes / that worker's own window (first call .. last return). With a fixed
+    // repetition count every worker moves the same bytes, so dividing by the run's window would
+    // make every worker equal; the own window shows who was served faster.
+    std::vector<double> per_worker_Bps;
+    std::vector<WorkerStats> workers;    // same order as per_worker_Bps (by worker index)
+    double fairness = 1;                 // Jain's index over per_worker_Bps
     double host_concurrency = 0;         // mean copies in flight (host intervals) over the window
-    std::optional<double> device_concurrency;  // same with device intervals, per device averaged
+    int host_peak = 0;                   // most copies in flight at one instant (host intervals)
+    // Same with device intervals, computed per device and averaged over devices (mean);
+    // per-device values in `devices`.
+    std::optional<double> device_concurrency;
+    std::optional<int> device_peak;      // max over devices
+    std::vector<DeviceStats> devices;
     std::optional<double> scaling;       // aggregate / aggregate of the 1-thread run
     std::optional<int> scaling_reference;
+    std::optional<bool> scaling_within_noise;  // scaling within noise of 1.0 (no gain)
+    bool is_baseline = false;
     std::optional<Comparison> vs_baseline;
     std::vector<std::string> thread_differences;  // ThreadInfo vs the baseline's workers
     std::vector<std::string> explanations;        // plain-language findings
@@ -45,6 +91,7 @@ struct RunAnalysis {
 
 struct Analysis {
     std::vector<RunAnalysis> runs;     // same order as Results::runs
+    std::optional<int> baseline_run;   // the first ok run with measured copies
     std::vector<std::string> summary;  // findings across runs
 };
 

@@ -1,0 +1,92 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+#include "backend/backend.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/config_loading.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/units.hpp"
+
+namespace xfer {
+namespace {
+
+// Memory per run as the backend that would run it counts it; backends are made once.
+class NeedEstimator {
+public:
+    explicit NeedEstimator(std::string config_backend) : config_backend_(std::move(config_backend)) {}
+    Backend::Need need(const Run& run) {
+        std::string name = run.backend == "auto" ? config_backend_ : run.backend;
+        auto it = backends_.find(name);
+        if (it == backends_.end()) {
+            std::unique_ptr<Backend> b;
+            try {
+                b = make_backend(name, nullptr);
+            } catch (const std::exception&) {
+                b = make_backend("host", nullptr);  // `run` reports the unavailability
+            }
+            it = backends_.emplace(name, std::move(b)).first;
+        }
+        return it->second->memory_needed(run.transfer, run.threads.count);
+    }
+
+private:
+    std::string config_backend_;
+    std::map<std::string, std::unique_ptr<Backend>> backends_;
+};
+
+void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEstimator& estimator) {
+    std::cout << fmt::format("{}: {} — {}\n", scenario.source.string(), scenario.name,
+                             scenario.description);
+    std::cout << fmt::format("  {:>3}  {:<44} {:>7} {:>10} {:>6}  {}\n", "run", "label", "threads",
+                             "bytes", "copies", "memory");
+    uint64_t total_bytes = 0, total_copies = 0;
+    Backend::Need peak;
+    for (const Run& run : plan) {
+        uint64_t copies = uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
+        Backend::Need need = estimator.need(run);
+        peak.host_bytes = std::max(peak.host_bytes, need.host_bytes);
+        peak.device_bytes = std::max(peak.device_bytes, need.device_bytes);
+        total_bytes += copies * run.transfer.bytes;
+        total_copies += copies;
+        std::string label = run.label.size() > 44 ? run.label.substr(0, 41) + "..." : run.label;
+        std::string mem = format_size(need.host_bytes) + " host";
+        if (need.device_bytes) mem += " + " + format_size(need.device_bytes) + " dev";
+        std::cout << fmt::format("  {:>3}  {:<44} {:>7} {:>10} {:>6}  {}\n", run.index, label,
+                                 run.threads.count, format_size(run.transfer.bytes), copies, mem);
+    }
+    std::cout << fmt::format("  {} runs ({} [[run]] x {} sweep points), {} copies, {} moved\n",
+                             plan.size(), scenario.runs.size(),
+                             scenario.runs.empty() ? 0 : plan.size() / scenario.runs.size(),
+                             total_copies, format_size(total_bytes));
+    std::string peak_text = format_size(peak.host_bytes) + " host";
+    if (peak.device_bytes) peak_text += ", " + format_size(peak.device_bytes) + " device";
+    std::cout << fmt::format("  peak memory (largest run; runs execute one at a time): {}\n",
+                             peak_text);
+}
+
+}  // namespace
+
+int cmd_check(const CommonOptions& common, const std::vector<std::string>& files,
+              const std::vector<std::string>& sets) {
+    auto config = load_config_or_report(common);
+    if (!config) return exit_bad_input;
+    NeedEstimator estimator(config->backend);
+    int code = exit_ok;
+    for (const auto& file : files) {
+        try {
+            Scenario scenario = load_scenario(file, sets);
+            print_plan(scenario, expand_plan(scenario), estimator);
+        } catch (const ScenarioError& e) {
+            for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+            std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
+            code = exit_bad_input;
+        }
+    }
+    return code;
+}
+
+}  // namespace xfer

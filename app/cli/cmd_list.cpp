@@ -1,0 +1,41 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/config_loading.hpp"
+#include "scenario/loader.hpp"
+
+namespace xfer {
+namespace fs = std::filesystem;
+
+int cmd_list(const CommonOptions& common) {
+    auto config = load_config_or_report(common);
+    if (!config) return exit_bad_input;
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(config->scenario_dir, ec))
+        if (e.path().extension() == ".toml") files.push_back(e.path());
+    if (ec) {
+        std::cerr << "xferlab: cannot read " << config->scenario_dir.string() << ": " << ec.message()
+                  << "\n";
+        return exit_bad_input;
+    }
+    std::sort(files.begin(), files.end());
+    std::cout << config->scenario_dir.string() << ":\n";
+    for (const auto& f : files) {
+        try {
+            Scenario s = load_scenario(f);
+            std::cout << fmt::format("  {:<34} {}\n", f.filename().string(), s.description);
+        } catch (const ScenarioError& e) {
+            std::cout << fmt::format("  {:<34} (invalid: {} error(s); run `xferlab check {}`)\n",
+                                     f.filename().string(), e.diagnostics().size(), f.string());
+        }
+    }
+    return exit_ok;
+}
+
+}  // namespace xfer

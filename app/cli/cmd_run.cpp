@@ -1,0 +1,178 @@
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/config.hpp"
+#include "cli/host_environment.hpp"
+#include "cli/launchers.hpp"
+#include "cli/output_dir.hpp"
+#include "cli/plan_runner.hpp"
+#include "cli/progress.hpp"
+#include "python/python.hpp"
+#include "report/reporter.hpp"
+#include "scenario/diagnostics.hpp"
+#include "scenario/loader.hpp"
+#include "util/clock.hpp"
+#include "util/version.hpp"
+
+namespace xfer {
+namespace fs = std::filesystem;
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int) {
+    g_stop.store(true);
+    // A second signal ends the process the default way.
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+void install_stop_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+// Writes every reporter's file and the terminal output. Returns false when a file failed.
+bool write_reports(const Results& results, const Config& config, const fs::path& dir,
+                   const std::string& format, bool announce) {
+    Analysis analysis = analyze(results);
+    bool ok = true;
+    std::vector<fs::path> written;
+    for (const auto& name : config.reporters) {
+        auto reporter = make_reporter(name);
+        if (!reporter) continue;
+        try {
+            written.push_back(reporter->write(results, analysis, dir, std::cout));
+        } catch (const std::exception& e) {
+            std::cerr << "xferlab: writing " << name << " failed: " << e.what() << "\n";
+            ok = false;
+        }
+    }
+    if (auto terminal = make_reporter(format)) {
+        if (format == "table") {
+            terminal->write(results, analysis, dir, std::cout);
+        } else {
+            // json/csv on the terminal: print the file the reporter wrote.
+            fs::path path = terminal->write(results, analysis, dir, std::cout);
+            std::ifstream in(path);
+            std::cout << in.rdbuf();
+        }
+    }
+    if (announce) {
+        std::cerr << "results: " << dir.string() << "/ (";
+        for (size_t i = 0; i < written.size(); ++i)
+            std::cerr << (i ? ", " : "") << written[i].filename().string();
+        std::cerr << ")\n";
+    }
+    return ok;
+}
+
+int run_one_file(const std::string& file, const RunOptions& options, const Config& config,
+                 bool several) {
+    Scenario scenario;
+    std::vector<Run> plan;
+    try {
+        scenario = load_scenario(file, options.sets);
+        plan = expand_plan(scenario);
+    } catch (const ScenarioError& e) {
+        for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+        std::cerr << fmt::format("{}: {} error(s); nothing was run\n", file,
+                                 e.diagnostics().size());
+        return exit_bad_input;
+    }
+
+    LauncherRegistry registry = make_launcher_registry();
+    PlanOptions plan_options{config.backend, config.payload_dir, config.timeout_ns};
+    PlanRunner runner(registry, plan_options, g_stop);
+    if (auto problems = runner.preflight(plan); !problems.empty()) {
+        for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
+        std::cerr << file << ": nothing was run\n";
+        return exit_bad_input;
+    }
+
+    fs::path dir;
+    if (options.out) {
+        dir = several ? fs::path(*options.out) / scenario.name : fs::path(*options.out);
+    } else {
+        dir = expand_output_dir(config.output_dir, scenario.name);
+    }
+    try {
+        prepare_output_dir(dir);
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: " << e.what() << "\n";
+        return exit_bad_input;
+    }
+
+    Results results;
+    results.tool_version = tool_version();
+    results.git_describe = git_describe();
+    results.host = describe_host();
+    results.scenario = scenario.resolved;
+    results.started_wall_ns = wall_ns();
+
+    Progress progress(!options.quiet, int(plan.size()));
+    bool failed = false;
+    for (const Run& run : plan) {
+        if (g_stop.load()) break;
+        progress.begin(run);
+        RunResult result = runner.run(run);
+        progress.end(result);
+        failed |= result.status == RunStatus::failed;
+        results.runs.push_back(std::move(result));
+        try {
+            append_journal(dir, results.runs.back());
+        } catch (const std::exception& e) {
+            std::cerr << "xferlab: " << e.what() << "\n";
+        }
+    }
+    results.interrupted = g_stop.load();
+    results.devices = runner.devices();
+    if (results.interrupted)
+        std::cerr << fmt::format("xferlab: interrupted after {} of {} runs; writing a partial report\n",
+                                 results.runs.size(), plan.size());
+    std::string format = options.format.value_or(config.format);
+    if (!write_reports(results, config, dir, format, !options.quiet)) failed = true;
+    if (results.interrupted) return exit_interrupted;
+    return failed ? exit_run_failed : exit_ok;
+}
+
+}  // namespace
+
+int cmd_run(const RunOptions& options) {
+    Config config;
+    try {
+        config = load_config(options.common.config ? std::optional<fs::path>(*options.common.config)
+                                                   : std::nullopt);
+    } catch (const ScenarioError& e) {
+        for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+        return exit_bad_input;
+    }
+    if (options.common.payload_dir) config.payload_dir = fs::absolute(*options.common.payload_dir);
+    install_stop_handlers();
+
+    int code = exit_ok;
+    for (const auto& file : options.files) {
+        int rc = run_one_file(file, options, config, options.files.size() > 1);
+        if (rc == exit_interrupted) {
+            code = rc;
+            break;
+        }
+        code = std::max(code, rc);
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    // A payload that left a thread running cannot be finalized safely: end the process here.
+    if (python_threads_leaked()) _exit(code);
+    return code;
+}
+
+}  // namespace xfer

@@ -1,0 +1,30 @@
+#pragma once
+// One function per subcommand; each returns an exit code (cli.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xfer {
+
+struct CommonOptions {
+    std::optional<std::string> config;     // --config FILE
+    std::optional<std::string> payload_dir;  // --payload-dir DIR
+};
+
+struct RunOptions {
+    CommonOptions common;
+    std::vector<std::string> files;
+    std::vector<std::string> sets;  // --set key=value
+    std::optional<std::string> out;  // --out DIR
+    std::optional<std::string> format;  // table | json | csv
+    bool quiet = false;  // no progress line
+};
+
+int cmd_run(const RunOptions& options);
+int cmd_check(const CommonOptions& common, const std::vector<std::string>& files,
+              const std::vector<std::string>& sets);
+int cmd_list(const CommonOptions& common);
+int cmd_devices(const CommonOptions& common, bool json);
+int cmd_threads(const CommonOptions& common);
+
+}  // namespace xfer

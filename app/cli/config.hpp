@@ -1,0 +1,31 @@
+#pragma once
+// xferlab's own settings: config/xferlab.toml, then a user config, then flags.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xfer {
+
+struct Config {
+    std::string output_dir = "results/{timestamp}-{scenario}";
+    std::vector<std::string> reporters = {"json", "csv", "trace"};
+    std::string format = "table";
+    std::string backend = "auto";
+    std::filesystem::path payload_dir;   // absolute after loading
+    std::filesystem::path scenario_dir;  // absolute after loading
+    int64_t timeout_ns = 0;
+    std::vector<std::filesystem::path> sources;  // config files read, in order
+};
+
+// The built-in defaults file: $XFERLAB_CONFIG_DIR/xferlab.toml, else <source tree>/config.
+std::filesystem::path default_config_path();
+// The user's config: $XDG_CONFIG_HOME/xferlab/xferlab.toml (or ~/.config/...), when it exists.
+std::optional<std::filesystem::path> user_config_path();
+
+// Reads the defaults, then `user` (or the user's config when `user` is empty). Relative paths
+// in a file are resolved against that file's folder. Throws ScenarioError on bad keys/values.
+Config load_config(const std::optional<std::filesystem::path>& user);
+
+}  // namespace xfer

@@ -1,0 +1,15 @@
+#include "cli/launchers.hpp"
+
+#include "launch/native_launchers.hpp"
+#include "python/python.hpp"
+
+namespace xfer {
+
+LauncherRegistry make_launcher_registry() {
+    LauncherRegistry registry;
+    register_native_launchers(registry);
+    register_python_launchers(registry);
+    return registry;
+}
+
+}  // namespace xfer

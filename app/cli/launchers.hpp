@@ -1,0 +1,10 @@
+#pragma once
+#include "launch/launcher.hpp"
+
+namespace xfer {
+
+// Every launcher built into this binary: host, openmp, python, host+gil (process and mpi
+// where built).
+LauncherRegistry make_launcher_registry();
+
+}  // namespace xfer

@@ -1,0 +1,54 @@
+#pragma once
+// Runs the plan one run at a time: preflight, prepare buffers (never timed), launch, collect.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "launch/launcher.hpp"
+#include "results/run_result.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+struct PlanOptions {
+    std::string config_backend = "auto";  // what a scenario's "auto" resolves through
+    std::filesystem::path payload_dir;
+    int64_t default_timeout_ns = 0;
+};
+
+class PlanRunner {
+public:
+    PlanRunner(const LauncherRegistry& launchers, PlanOptions options, std::atomic<bool>& stop);
+
+    // Checks every run before anything is allocated: backend available, transfer possible on
+    // it, launcher known, memory enough. Returns one message per problem (empty: all good).
+    std::vector<std::string> preflight(const std::vector<Run>& plan);
+
+    // Runs one run to completion. Never throws for a failure of the run itself: the result
+    // carries status and errors.
+    RunResult run(const Run& run);
+
+    // Devices of every backend used so far, for results.json.
+    nlohmann::json devices() const;
+
+private:
+    Backend& backend_for(const Run& run, std::string* note);
+    std::string resolve_backend_name(const Run& run) const;
+    Run apply_mimic(const Run& run, std::vector<std::string>& notes);
+
+    const LauncherRegistry& launchers_;
+    PlanOptions options_;
+    std::atomic<bool>& stop_;
+    std::map<std::string, std::unique_ptr<Backend>> backends_;
+    std::map<std::string, std::string> backend_notes_;
+};
+
+// The workers' memory need of a run on `backend`, checked against free memory.
+std::string describe_memory_need(const Backend::Need& need);
+
+}  // namespace xfer

@@ -1,0 +1,194 @@
+// JSON form of the results data model. Key names are documented in docs/reading-reports.md
+// ("results.json"); record keys follow nvprof's vocabulary where it has one (size_bytes,
+// correlation_id, context, stream). Enums are written as strings. Every field is written and
+// every field is required when reading, so that a truncated or foreign file fails loudly
+// instead of producing zeros; from_json(to_json(x)) reproduces x exactly (64-bit integers stay
+// integers in nlohmann::json).
+#include "results/serialize.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace xfer {
+
+using nlohmann::json;
+
+namespace {
+
+DeviceTiming device_timing_from(const std::string& s) {
+    for (auto t : {DeviceTiming::none, DeviceTiming::events, DeviceTiming::cupti}) {
+        if (s == to_string(t)) return t;
+    }
+    throw std::invalid_argument("unknown device_timing \"" + s +
+                                "\" (expected none | events | cupti)");
+}
+
+RunStatus run_status_from(const std::string& s) {
+    for (auto t : {RunStatus::ok, RunStatus::failed, RunStatus::interrupted, RunStatus::skipped}) {
+        if (s == to_string(t)) return t;
+    }
+    throw std::invalid_argument("unknown run status \"" + s +
+                                "\" (expected ok | failed | interrupted | skipped)");
+}
+
+}  // namespace
+
+void to_json(json& j, const Record& r) {
+    j = json{
+        {"run", r.run},
+        {"worker", r.worker},
+        {"repetition", r.repetition},
+        {"warmup", r.warmup},
+        {"device", r.device},
+        {"size_bytes", r.bytes},
+        {"host_start_ns", r.host_start_ns},
+        {"host_end_ns", r.host_end_ns},
+        {"device_start_ns", r.device_start_ns},
+        {"device_end_ns", r.device_end_ns},
+        {"device_timing", to_string(r.device_timing)},
+        {"correlation_id", r.correlation},
+        {"context", r.context},
+        {"stream", r.stream},
+        {"tid", r.tid},
+        {"cpu", r.cpu},
+        {"pid", r.pid},
+    };
+}
+
+void from_json(const json& j, Record& r) {
+    j.at("run").get_to(r.run);
+    j.at("worker").get_to(r.worker);
+    j.at("repetition").get_to(r.repetition);
+    j.at("warmup").get_to(r.warmup);
+    j.at("device").get_to(r.device);
+    j.at("size_bytes").get_to(r.bytes);
+    j.at("host_start_ns").get_to(r.host_start_ns);
+    j.at("host_end_ns").get_to(r.host_end_ns);
+    j.at("device_start_ns").get_to(r.device_start_ns);
+    j.at("device_end_ns").get_to(r.device_end_ns);
+    r.device_timing = device_timing_from(j.at("device_timing").get<std::string>());
+    j.at("correlation_id").get_to(r.correlation);
+    j.at("context").get_to(r.context);
+    j.at("stream").get_to(r.stream);
+    j.at("tid").get_to(r.tid);
+    j.at("cpu").get_to(r.cpu);
+    j.at("pid").get_to(r.pid);
+}
+
+void to_json(json& j, const ThreadInfo& t) {
+    j = json{
+        {"launcher", t.launcher},
+        {"worker", t.worker},
+        {"pid", t.pid},
+        {"tid", t.tid},
+        {"name", t.name},
+        {"hostname", t.hostname},
+        {"stack_size", t.stack_size},
+        {"guard_size", t.guard_size},
+        {"blocked_signals", t.blocked_signals},
+        {"cpus", t.cpus},
+        {"policy", t.policy},
+        {"priority", t.priority},
+        {"nice", t.nice},
+        {"numa_node", t.numa_node},
+        {"python_thread", t.python_thread},
+        // null: no interpreter existed when the thread was captured.
+        {"gil_held", t.gil_held ? json(*t.gil_held) : json(nullptr)},
+    };
+}
+
+void from_json(const json& j, ThreadInfo& t) {
+    j.at("launcher").get_to(t.launcher);
+    j.at("worker").get_to(t.worker);
+    j.at("pid").get_to(t.pid);
+    j.at("tid").get_to(t.tid);
+    j.at("name").get_to(t.name);
+    j.at("hostname").get_to(t.hostname);
+    j.at("stack_size").get_to(t.stack_size);
+    j.at("guard_size").get_to(t.guard_size);
+    j.at("blocked_signals").get_to(t.blocked_signals);
+    j.at("cpus").get_to(t.cpus);
+    j.at("policy").get_to(t.policy);
+    j.at("priority").get_to(t.priority);
+    j.at("nice").get_to(t.nice);
+    j.at("numa_node").get_to(t.numa_node);
+    j.at("python_thread").get_to(t.python_thread);
+    const json& gil = j.at("gil_held");
+    if (gil.is_null()) {
+        t.gil_held.reset();
+    } else {
+        t.gil_held = gil.get<bool>();
+    }
+}
+
+void to_json(json& j, const RunResult& r) {
+    j = json{
+        {"index", r.index},
+        {"label", r.label},
+        {"launcher", r.launcher},
+        {"backend", r.backend},
+        {"threads", r.threads},
+        {"bytes_per_copy", r.bytes_per_copy},
+        {"direction", r.direction},
+        {"host_memory", r.host_memory},
+        {"sweep_point", r.sweep_point},
+        {"scaling_key", r.scaling_key},
+        {"settings", r.settings},
+        {"status", to_string(r.status)},
+        {"errors", r.errors},
+        {"notes", r.notes},
+        {"start_ns", r.start_ns},
+        {"end_ns", r.end_ns},
+        {"thread_infos", r.threads_info},
+        {"records", r.records},
+    };
+}
+
+void from_json(const json& j, RunResult& r) {
+    j.at("index").get_to(r.index);
+    j.at("label").get_to(r.label);
+    j.at("launcher").get_to(r.launcher);
+    j.at("backend").get_to(r.backend);
+    j.at("threads").get_to(r.threads);
+    j.at("bytes_per_copy").get_to(r.bytes_per_copy);
+    j.at("direction").get_to(r.direction);
+    j.at("host_memory").get_to(r.host_memory);
+    j.at("sweep_point").get_to(r.sweep_point);
+    j.at("scaling_key").get_to(r.scaling_key);
+    r.settings = j.at("settings");
+    r.status = run_status_from(j.at("status").get<std::string>());
+    j.at("errors").get_to(r.errors);
+    j.at("notes").get_to(r.notes);
+    j.at("start_ns").get_to(r.start_ns);
+    j.at("end_ns").get_to(r.end_ns);
+    j.at("thread_infos").get_to(r.threads_info);
+    j.at("records").get_to(r.records);
+}
+
+void to_json(json& j, const Results& r) {
+    j = json{
+        {"schema_version", r.schema_version},
+        {"tool_version", r.tool_version},
+        {"git_describe", r.git_describe},
+        {"host", r.host},
+        {"devices", r.devices},
+        {"scenario", r.scenario},
+        {"interrupted", r.interrupted},
+        {"started_wall_ns", r.started_wall_ns},
+        {"runs", r.runs},
+    };
+}
+
+void from_json(const json& j, Results& r) {
+    j.at("schema_version").get_to(r.schema_version);
+    j.at("tool_version").get_to(r.tool_version);
+    j.at("git_describe").get_to(r.git_describe);
+    r.host = j.at("host");
+    r.devices = j.at("devices");
+    r.scenario = j.at("scenario");
+    j.at("interrupted").get_to(r.interrupted);
+    j.at("started_wall_ns").get_to(r.started_wall_ns);
+    j.at("runs").get_to(r.runs);
+}
+
+}  // namespace xfer

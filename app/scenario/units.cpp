@@ -1,0 +1,289 @@
+#include "scenario/units.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+#include "scenario/suggest.hpp"
+#include "scenario/unit_parse.hpp"
+
+namespace xfer {
+namespace scenario_internal {
+namespace {
+
+using u128 = unsigned __int128;
+
+struct Unit {
+    const char* name;
+    uint64_t factor;
+};
+
+const std::vector<Unit>& size_units() {
+    static const std::vector<Unit> units = {
+        {"B", 1},
+        {"KB", 1000ull},
+        {"MB", 1000ull * 1000},
+        {"GB", 1000ull * 1000 * 1000},
+        {"TB", 1000ull * 1000 * 1000 * 1000},
+        {"KiB", 1ull << 10},
+        {"MiB", 1ull << 20},
+        {"GiB", 1ull << 30},
+        {"TiB", 1ull << 40},
+    };
+    return units;
+}
+
+const std::vector<Unit>& duration_units() {
+    static const std::vector<Unit> units = {
+        {"ns", 1}, {"us", 1000ull}, {"ms", 1000ull * 1000}, {"s", 1000ull * 1000 * 1000}};
+    return units;
+}
+
+std::string trim(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    size_t e = s.find_last_not_of(" \t");
+    return s.substr(b, e - b + 1);
+}
+
+// "1.5 GiB" -> digits "15", 1 decimal, unit "GiB". Plain decimal notation only: no sign, no
+// exponent, digits on both sides of a point, so that the value is exact.
+struct Number {
+    u128 mantissa = 0;
+    int decimals = 0;
+    std::string unit;
+};
+
+std::optional<Number> split_number(const std::string& raw, const char* what, std::string* why) {
+    const std::string text = trim(raw);
+    auto fail = [&](const std::string& reason) -> std::optional<Number> {
+        if (why) *why = reason;
+        return std::nullopt;
+    };
+    if (text.empty()) return fail(std::string("empty ") + what);
+    Number n;
+    size_t i = 0;
+    int digits = 0;
+    bool point = false;
+    int after_point = 0;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            if (++digits > 30) return fail("too many digits");
+            n.mantissa = n.mantissa * 10 + u128(c - '0');
+            if (point) ++after_point;
+        } else if (c == '.' && !point && digits > 0) {
+            point = true;
+        } else {
+            break;
+        }
+    }
+    if (digits == 0) {
+        return fail(std::string("'") + text + "' does not start with a number (" + what +
+                    "s are written like " + (what[0] == 's' ? "\"64MiB\"" : "\"500us\"") + ")");
+    }
+    if (point && after_point == 0) return fail("a decimal point needs digits after it");
+    n.decimals = after_point;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    n.unit = text.substr(i);
+    return n;
+}
+
+// mantissa / 10^decimals * factor, exactly, or the reason it is not a whole number / too big.
+std::optional<u128> scale(const Number& n, uint64_t factor, u128 max, const char* whole,
+                          std::string* why) {
+    u128 pow10 = 1;
+    for (int k = 0; k < n.decimals; ++k) pow10 *= 10;
+    // 30 digits times 2^40 can wrap 128 bits: the division check catches the wrap.
+    const u128 product = n.mantissa * factor;
+    if (n.mantissa != 0 && product / n.mantissa != factor) {
+        if (why) *why = "too large";
+        return std::nullopt;
+    }
+    if (product % pow10 != 0) {
+        if (why) *why = std::string("not a whole number of ") + whole;
+        return std::nullopt;
+    }
+    const u128 value = product / pow10;
+    if (value > max) {
+        if (why) *why = "too large";
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::string unit_list(const std::vector<Unit>& units) {
+    std::string s;
+    for (size_t k = 0; k < units.size(); ++k) {
+        if (k) s += k + 1 == units.size() ? " or " : ", ";
+        s += units[k].name;
+    }
+    return s;
+}
+
+std::vector<std::string> unit_names(const std::vector<Unit>& units) {
+    std::vector<std::string> names;
+    for (const auto& u : units) names.push_back(u.name);
+    return names;
+}
+
+// Up to `decimals` decimals, trailing zeros dropped: 1.50 -> "1.5", 2.00 -> "2".
+std::string trimmed(double value, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    std::string s = buf;
+    if (s.find('.') != std::string::npos) {
+        while (s.back() == '0') s.pop_back();
+        if (s.back() == '.') s.pop_back();
+    }
+    return s;
+}
+
+}  // namespace
+
+std::optional<uint64_t> parse_size(const std::string& text, std::string* why) {
+    auto n = split_number(text, "size", why);
+    if (!n) return std::nullopt;
+    uint64_t factor = 0;
+    if (n->unit.empty()) {
+        factor = 1;  // a bare number is bytes, as an integer is
+    } else {
+        for (const auto& u : size_units()) {
+            if (n->unit == u.name) factor = u.factor;
+        }
+    }
+    if (factor == 0) {
+        if (why) {
+            *why = "unknown size unit '" + n->unit + "'" +
+                   did_you_mean(n->unit, unit_names(size_units())) + "; units are " +
+                   unit_list(size_units());
+        }
+        return std::nullopt;
+    }
+    auto v = scale(*n, factor, u128(UINT64_MAX), "bytes", why);
+    if (!v) return std::nullopt;
+    return uint64_t(*v);
+}
+
+std::optional<int64_t> parse_duration_ns(const std::string& text, std::string* why) {
+    auto n = split_number(text, "duration", why);
+    if (!n) return std::nullopt;
+    uint64_t factor = 0;
+    if (n->unit.empty()) {
+        // Only zero needs no unit: "5" could mean seconds or milliseconds.
+        if (n->mantissa == 0) return 0;
+        if (why) *why = "a duration needs a unit: " + unit_list(duration_units());
+        return std::nullopt;
+    }
+    for (const auto& u : duration_units()) {
+        if (n->unit == u.name) factor = u.factor;
+    }
+    if (factor == 0) {
+        if (why) {
+            *why = "unknown duration unit '" + n->unit + "'" +
+                   did_you_mean(n->unit, unit_names(duration_units())) + "; units are " +
+                   unit_list(duration_units());
+        }
+        return std::nullopt;
+    }
+    auto v = scale(*n, factor, u128(INT64_MAX), "nanoseconds", why);
+    if (!v) return std::nullopt;
+    return int64_t(*v);
+}
+
+std::string duration_text(int64_t ns) {
+    if (ns == 0) return "0 s";
+    const auto& units = duration_units();
+    for (auto it = units.rbegin(); it != units.rend(); ++it) {
+        const int64_t f = int64_t(it->factor);
+        // Exact with at most three decimals: 1500000 ns -> "1.5 ms".
+        if (ns >= f && (f < 1000 || ns % (f / 1000) == 0)) {
+            return trimmed(double(ns) / double(f), 3) + " " + it->name;
+        }
+    }
+    return std::to_string(ns) + " ns";
+}
+
+namespace {
+
+// The largest unit of `units` (ascending factors) the value reaches, rounded to 2 decimals;
+// moves up a unit when rounding reaches the next one (1023.999 KiB -> "1 MiB").
+std::string scaled(uint64_t bytes, const std::vector<Unit>& units) {
+    size_t k = 0;
+    while (k + 1 < units.size() && bytes >= units[k + 1].factor) ++k;
+    double v = double(bytes) / double(units[k].factor);
+    const double step = k + 1 < units.size() ? double(units[k + 1].factor / units[k].factor) : 0;
+    if (step > 0 && std::round(v * 100) / 100 >= step) {
+        ++k;
+        v = double(bytes) / double(units[k].factor);
+    }
+    return trimmed(v, 2) + " " + units[k].name;
+}
+
+bool exact_in(uint64_t bytes, const std::vector<Unit>& units) {
+    size_t k = 0;
+    while (k + 1 < units.size() && bytes >= units[k + 1].factor) ++k;
+    return (u128(bytes) * 100) % units[k].factor == 0;
+}
+
+}  // namespace
+}  // namespace scenario_internal
+
+std::optional<uint64_t> parse_size(const std::string& text) {
+    return scenario_internal::parse_size(text, nullptr);
+}
+
+std::optional<int64_t> parse_duration_ns(const std::string& text) {
+    return scenario_internal::parse_duration_ns(text, nullptr);
+}
+
+std::string format_size(uint64_t bytes) {
+    using namespace scenario_internal;
+    static const std::vector<Unit> binary = {{"B", 1},
+                                             {"KiB", 1ull << 10},
+                                             {"MiB", 1ull << 20},
+                                             {"GiB", 1ull << 30},
+                                             {"TiB", 1ull << 40},
+                                             {"PiB", 1ull << 50}};
+    static const std::vector<Unit> decimal = {{"B", 1},
+                                              {"KB", 1000ull},
+                                              {"MB", 1000ull * 1000},
+                                              {"GB", 1000ull * 1000 * 1000},
+                                              {"TB", 1000ull * 1000 * 1000 * 1000},
+                                              {"PB", 1000ull * 1000 * 1000 * 1000 * 1000}};
+    // Binary units unless the value is exact only in decimal ones (1000000 -> "1 MB", not
+    // "976.56 KiB"): the text then says the size the user most likely wrote.
+    if (!exact_in(bytes, binary) && exact_in(bytes, decimal)) return scaled(bytes, decimal);
+    return scaled(bytes, binary);
+}
+
+std::string format_duration_ns(double ns) {
+    if (std::isnan(ns)) return "nan";
+    const double a = std::fabs(ns);
+    char buf[64];
+    if (a < 1e3) {
+        std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+    } else if (a < 1e6) {
+        std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
+    } else if (a < 1e9) {
+        std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.2f s", ns / 1e9);
+    }
+    return buf;
+}
+
+std::string format_bandwidth(double bytes_per_s) {
+    if (std::isnan(bytes_per_s)) return "nan";
+    char buf[64];
+    // Decimal units, as nvprof prints them; MB/s below 1 GB/s keeps small rates readable.
+    if (std::fabs(bytes_per_s) >= 1e9) {
+        std::snprintf(buf, sizeof buf, "%.2f GB/s", bytes_per_s / 1e9);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.2f MB/s", bytes_per_s / 1e6);
+    }
+    return buf;
+}
+
+}  // namespace xfer
