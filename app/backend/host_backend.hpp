@@ -7,6 +7,17 @@ namespace xfer {
 
 // Host backend: destination and source are host memory, the copy is memcpy. Directions are
 // modelled on the host (h2d: the host-memory kind is the source; d2h: the destination).
+//
+// Who touches which page first (transfer.first_touch), the source always holding the worker's
+// pattern before the first copy:
+//   main   - prepare() on the main thread writes the source and touches the destination;
+//   worker - attach_thread() on the worker's thread writes the source and touches the
+//            destination; prepare() only allocates;
+//   none   - attach_thread() writes the source (data must exist to be copied: an untouched
+//            source would be read from the shared zero page), nobody touches the destination:
+//            the first (warm-up) copy faults its pages in, on the worker's thread, timed.
+// poison_destination() does not touch a destination that has not been written yet: it is
+// zero from allocation (calloc / fresh anonymous mapping), which no pattern byte is.
 std::unique_ptr<Backend> make_host_backend();
 
 }  // namespace xfer

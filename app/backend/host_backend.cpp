@@ -1,0 +1,156 @@
+// The host backend: one worker's source and destination are host buffers and the copy is a
+// plain std::memcpy, the same routine every launcher times.
+#include "backend/host_backend.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "memory/host_buffer.hpp"
+
+namespace xfer {
+namespace {
+
+std::string direction_name(Direction d) {
+    switch (d) {
+        case Direction::h2d: return "h2d";
+        case Direction::d2h: return "d2h";
+        case Direction::d2d: return "d2d";
+        case Direction::h2h: return "h2h";
+        case Direction::p2p: return "p2p";
+    }
+    return "?";
+}
+
+// The kinds of source and destination a direction stands for on the host: the device side is
+// played by pageable memory.
+struct Sides {
+    HostMemory source;
+    HostMemory destination;
+};
+
+Sides sides_of(const TransferSpec& t) {
+    const HostMemory stand_in{HostMemoryKind::pageable, -1};
+    switch (t.direction) {
+        case Direction::h2d: return {t.host_memory, stand_in};
+        case Direction::d2h: return {stand_in, t.host_memory};
+        case Direction::h2h: return {t.host_memory, t.host_memory};
+        case Direction::d2d:
+        case Direction::p2p: break;
+    }
+    throw std::runtime_error("direction " + direction_name(t.direction) +
+                             " needs the cuda backend");
+}
+
+class HostTransfer final : public WorkerTransfer {
+public:
+    HostTransfer(HostBuffer source, HostBuffer destination, int worker, FirstTouch first_touch)
+        : src_(std::move(source)),
+          dst_(std::move(destination)),
+          worker_(worker),
+          first_touch_(first_touch) {
+        if (first_touch_ == FirstTouch::main) {
+            fill_pattern(src_.data(), src_.size(), worker_);
+            dst_.touch();
+        }
+    }
+
+    void attach_thread() override {
+        if (attached_) return;
+        attached_ = true;
+        if (first_touch_ != FirstTouch::main) fill_pattern(src_.data(), src_.size(), worker_);
+        if (first_touch_ == FirstTouch::worker) dst_.touch();
+        dst_dirty_ = true;  // copies may follow from here on
+    }
+
+    // The timed part: nothing but the copy.
+    CopyOutcome copy() override {
+        std::memcpy(dst_.data(), src_.data(), src_.size());
+        return {};
+    }
+
+    int64_t verify() override { return find_pattern_mismatch(dst_.data(), dst_.size(), worker_); }
+
+    void poison_destination() override {
+        if (!dst_dirty_) return;  // still zero from allocation; writing it would be a touch
+        std::memset(dst_.data(), 0, dst_.size());
+        dst_dirty_ = false;
+    }
+
+    uint64_t bytes() const override { return src_.size(); }
+
+    void corrupt_destination_for_test(uint64_t offset) override {
+        if (offset >= dst_.size()) throw std::out_of_range("corrupt offset beyond the destination");
+        dst_.data()[offset] ^= std::byte{0xFF};  // pattern bytes are odd, so this always differs
+        dst_dirty_ = true;
+    }
+
+    const HostBuffer& source() const { return src_; }
+    const HostBuffer& destination() const { return dst_; }
+
+private:
+    HostBuffer src_;
+    HostBuffer dst_;
+    int worker_;
+    FirstTouch first_touch_;
+    bool attached_ = false;
+    bool dst_dirty_ = false;
+};
+
+std::string read_first_line(const char* path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+class HostBackend final : public Backend {
+public:
+    std::string name() const override { return "host"; }
+
+    Need memory_needed(const TransferSpec& t, int workers) const override {
+        Sides s = sides_of(t);
+        uint64_t per_worker = host_memory_footprint(s.source, t.bytes) +
+                              host_memory_footprint(s.destination, t.bytes);
+        return {per_worker * uint64_t(workers < 0 ? 0 : workers), 0};
+    }
+
+    void check(const TransferSpec& t, int) const override {
+        Sides s = sides_of(t);
+        check_host_memory(s.source);
+        check_host_memory(s.destination);
+    }
+
+    std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override {
+        Sides s = sides_of(t);
+        HostBuffer src = HostBuffer::allocate(s.source, t.bytes);
+        HostBuffer dst = HostBuffer::allocate(s.destination, t.bytes);
+        return std::make_unique<HostTransfer>(std::move(src), std::move(dst), worker,
+                                              t.first_touch);
+    }
+
+    nlohmann::json describe() const override {
+        nlohmann::json numa = "available";
+        try {
+            check_host_memory(HostMemory{HostMemoryKind::numa, 0});
+        } catch (const std::exception& e) {
+            numa = e.what();
+        }
+        return {
+            {"name", "host"},
+            {"copy", "std::memcpy between host buffers; the device side is pageable memory"},
+            {"page_size", base_page_size()},
+            {"huge_page_size", host_page_size(HostMemory{HostMemoryKind::hugepage, -1})},
+            {"transparent_hugepage",
+             read_first_line("/sys/kernel/mm/transparent_hugepage/enabled")},
+            {"numa", numa},
+        };
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
+
+}  // namespace xfer

@@ -1,0 +1,120 @@
+// Drives the built CLI on every scenario file: `check` passes, `run` on the host backend with
+// tiny copies succeeds and writes results that hold every copy.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+
+namespace {
+
+std::vector<fs::path> scenario_files() {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(fs::path(XFER_SOURCE_DIR) / "scenarios"))
+        if (e.path().extension() == ".toml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+size_t count_lines(const fs::path& p) {
+    std::ifstream in(p);
+    return size_t(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("every scenario file passes check", "[integration]") {
+    auto files = scenario_files();
+    REQUIRE(files.size() >= 5);
+    for (const auto& f : files) {
+        INFO(f.string());
+        auto r = run_command(xferlab() + " check '" + f.string() + "'");
+        INFO(r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find("runs") != std::string::npos);
+    }
+}
+
+TEST_CASE("every scenario runs on the host backend with 1 MiB copies", "[integration]") {
+    for (const auto& f : scenario_files()) {
+        INFO(f.string());
+        auto out = fresh_temp_dir("run");
+        auto r = run_command(xferlab() + " run '" + f.string() +
+                             "' --set scenario.backend=host --set transfer.bytes=1MiB"
+                             " --quiet --out '" + out.string() + "'");
+        INFO(r.out);
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        auto results = nlohmann::json::parse(slurp(out / "results.json"));
+        size_t expected = 0;
+        for (const auto& run : results["runs"]) {
+            CHECK(run["status"] == "ok");
+            const auto& s = run["settings"];
+            int threads = s["threads"]["count"].get<int>();
+            int copies = s["transfer"]["repetitions"].get<int>() + s["transfer"]["warmup"].get<int>();
+            CHECK(run["records"].size() == size_t(threads * copies));
+            for (const auto& rec : run["records"]) CHECK(rec["bytes"] == 1048576);
+            expected += size_t(threads * copies);
+        }
+        CHECK(expected > 0);
+        CHECK(count_lines(out / "copies.csv") == expected + 1);  // + header
+        auto trace = nlohmann::json::parse(slurp(out / "trace.json"));
+        CHECK(trace.contains("traceEvents"));
+        CHECK(fs::exists(out / "journal.jsonl"));
+        CHECK(count_lines(out / "journal.jsonl") == results["runs"].size());
+        fs::remove_all(out);
+    }
+}
+
+TEST_CASE("check reports every planted error with line and column, exit 2", "[integration]") {
+    auto dir = fresh_temp_dir("bad");
+    auto file = dir / "bad.toml";
+    std::ofstream(file) << "[scenario]\n"
+                           "name = \"bad\"\n"
+                           "[transfer]\n"
+                           "bytes = \"12 parsecs\"\n"       // line 4: bad size
+                           "repetitons = 3\n"               // line 5: unknown key (did you mean)
+                           "[threads]\n"
+                           "count = \"many\"\n"             // line 7: wrong type
+                           "[[run]]\n"
+                           "launcher = \"host\"\n";
+    auto r = run_command(xferlab() + " check '" + file.string() + "'");
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("bad.toml:4:") != std::string::npos);
+    CHECK(r.err.find("bad.toml:5:") != std::string::npos);
+    CHECK(r.err.find("bad.toml:7:") != std::string::npos);
+    CHECK(r.err.find("repetitions") != std::string::npos);  // the did-you-mean
+    fs::remove_all(dir);
+}
+
+TEST_CASE("run refuses bad input before running anything, exit 2", "[integration]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "seed-h2d-threads.toml";
+    auto out = fresh_temp_dir("refuse");
+    auto r = run_command(xferlab() + " run '" + seed.string() +
+                         "' --set threads.count=0 --quiet --out '" + out.string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--set") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "results.json"));
+    fs::remove_all(out);
+}
+
+TEST_CASE("devices names the host backend and says why cuda is or is not there", "[integration]") {
+    auto r = run_command(xferlab() + " devices");
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("host") != std::string::npos);
+    CHECK(r.out.find("cuda") != std::string::npos);
+}
+
+TEST_CASE("--version and --help exit 0", "[integration]") {
+    CHECK(run_command(xferlab() + " --version").exit_code == 0);
+    auto help = run_command(xferlab() + " --help");
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("run") != std::string::npos);
+}
