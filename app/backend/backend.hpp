@@ -66,6 +66,9 @@ public:
     virtual void end_run(std::vector<Record>& records) { (void)records; }
     // Devices and topology for `xferlab devices` and results.json.
     virtual nlohmann::json describe() const = 0;
+    // Facts about the run just ended worth printing with it (device timestamps joined or
+    // dropped, peer access, timing fallbacks). Call after end_run; clears them.
+    virtual std::vector<std::string> take_run_notes() { return {}; }
 };
 
 // Backends compiled in, and whether each can run here.

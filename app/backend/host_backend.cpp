@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "memory/host_buffer.hpp"
 
 namespace xfer {
 namespace {
@@ -152,5 +151,15 @@ public:
 }  // namespace
 
 std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
+
+const HostBuffer* host_source(const WorkerTransfer& transfer) {
+    auto* t = dynamic_cast<const HostTransfer*>(&transfer);
+    return t ? &t->source() : nullptr;
+}
+
+const HostBuffer* host_destination(const WorkerTransfer& transfer) {
+    auto* t = dynamic_cast<const HostTransfer*>(&transfer);
+    return t ? &t->destination() : nullptr;
+}
 
 }  // namespace xfer

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "backend/backend.hpp"
+#include "memory/host_buffer.hpp"
 
 namespace xfer {
 
@@ -19,5 +20,10 @@ namespace xfer {
 // poison_destination() does not touch a destination that has not been written yet: it is
 // zero from allocation (calloc / fresh anonymous mapping), which no pattern byte is.
 std::unique_ptr<Backend> make_host_backend();
+
+// The buffers behind a host-backend transfer, for tests and diagnostics (where did the pages
+// land?); nullptr when `transfer` is not the host backend's.
+const HostBuffer* host_source(const WorkerTransfer& transfer);
+const HostBuffer* host_destination(const WorkerTransfer& transfer);
 
 }  // namespace xfer

@@ -28,8 +28,8 @@ struct Comparison {
     // about +-5 %.
     double aggregate_noise = 0;
     double p50_noise = 0;
-    bool judged = true;          // false when a run has < 2 copies: no spread to judge noise by
-    std::string verdict;         // "0.98x, within noise +-6%", "1.80x slower, noise +-5%", ...
+    bool judged = true;   // false when a run has < 2 copies: no spread to judge noise by
+    std::string verdict;  // "0.98x, within noise +-6%", "1.80x slower, noise +-5%", ...
 };
 
 // One worker of a run (measured copies only).
@@ -49,38 +49,38 @@ struct WorkerStats {
 // One device of a run, from device-side intervals (records with device timestamps).
 struct DeviceStats {
     int device = -1;
-    int workers = 0;       // distinct workers that copied on it
-    size_t copies = 0;     // measured copies with device timestamps
-    double window_s = 0;   // first device start .. last device end on this device
+    int workers = 0;         // distinct workers that copied on it
+    size_t copies = 0;       // measured copies with device timestamps
+    double window_s = 0;     // first device start .. last device end on this device
     double concurrency = 0;  // mean transfers in flight over that window
     int peak = 0;            // most transfers in flight at one instant
 };
 
 struct RunAnalysis {
     int run = 0;
-    size_t copies = 0;                 // measured (warm-up excluded)
+    size_t copies = 0;  // measured (warm-up excluded)
     size_t warmup_copies = 0;
-    uint64_t bytes = 0;                // measured bytes
-    double window_s = 0;               // first measured start .. last measured end
-    double aggregate_Bps = 0;          // all measured bytes / window
-    Distribution per_copy_Bps;         // host-timed bandwidth of each copy
-    Distribution per_copy_ns;          // host-timed duration of each copy
+    uint64_t bytes = 0;                               // measured bytes
+    double window_s = 0;                              // first measured start .. last measured end
+    double aggregate_Bps = 0;                         // all measured bytes / window
+    Distribution per_copy_Bps;                        // host-timed bandwidth of each copy
+    Distribution per_copy_ns;                         // host-timed duration of each copy
     std::optional<Distribution> device_per_copy_Bps;  // device-timed, when records have it
     std::optional<Distribution> pre_device_ns;        // call start -> device start
     // Each worker's bytes / that worker's own window (first call .. last return). With a fixed
     // repetition count every worker moves the same bytes, so dividing by the run's window would
     // make every worker equal; the own window shows who was served faster.
     std::vector<double> per_worker_Bps;
-    std::vector<WorkerStats> workers;    // same order as per_worker_Bps (by worker index)
-    double fairness = 1;                 // Jain's index over per_worker_Bps
-    double host_concurrency = 0;         // mean copies in flight (host intervals) over the window
-    int host_peak = 0;                   // most copies in flight at one instant (host intervals)
+    std::vector<WorkerStats> workers;  // same order as per_worker_Bps (by worker index)
+    double fairness = 1;               // Jain's index over per_worker_Bps
+    double host_concurrency = 0;       // mean copies in flight (host intervals) over the window
+    int host_peak = 0;                 // most copies in flight at one instant (host intervals)
     // Same with device intervals, computed per device and averaged over devices (mean);
     // per-device values in `devices`.
     std::optional<double> device_concurrency;
-    std::optional<int> device_peak;      // max over devices
+    std::optional<int> device_peak;  // max over devices
     std::vector<DeviceStats> devices;
-    std::optional<double> scaling;       // aggregate / aggregate of the 1-thread run
+    std::optional<double> scaling;  // aggregate / aggregate of the 1-thread run
     std::optional<int> scaling_reference;
     std::optional<bool> scaling_within_noise;  // scaling within noise of 1.0 (no gain)
     bool is_baseline = false;
@@ -90,8 +90,10 @@ struct RunAnalysis {
 };
 
 struct Analysis {
-    std::vector<RunAnalysis> runs;     // same order as Results::runs
-    std::optional<int> baseline_run;   // the first ok run with measured copies
+    std::vector<RunAnalysis> runs;  // same order as Results::runs
+    // Position in Results::runs of the first ok run with measured copies (the plan index of a
+    // run equals its position in a complete plan).
+    std::optional<int> baseline_run;
     std::vector<std::string> summary;  // findings across runs
 };
 

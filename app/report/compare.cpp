@@ -1,11 +1,11 @@
 #include "report/compare.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "report/format.hpp"
 #include "report/stats.hpp"
@@ -35,9 +35,7 @@ double p50_noise(const RunAnalysis& a, const RunAnalysis& b) {
 // A spread needs at least two copies.
 bool judgeable(const RunAnalysis& a) { return a.per_copy_ns.n >= 2 && a.per_copy_Bps.n >= 2; }
 
-std::string noise_percent(double bound) {
-    return fmtx::percent(std::exp(bound) - 1);
-}
+std::string noise_percent(double bound) { return fmtx::percent(std::exp(bound) - 1); }
 
 }  // namespace
 
@@ -56,8 +54,7 @@ std::string ratio_verdict(double ratio, double bound, bool judged) {
 Comparison compare_runs(const RunAnalysis& run, const RunAnalysis& baseline) {
     Comparison c;
     c.baseline_run = baseline.run;
-    c.aggregate_ratio =
-        baseline.aggregate_Bps > 0 ? run.aggregate_Bps / baseline.aggregate_Bps : 0;
+    c.aggregate_ratio = baseline.aggregate_Bps > 0 ? run.aggregate_Bps / baseline.aggregate_Bps : 0;
     c.p50_ratio =
         baseline.per_copy_Bps.p50 > 0 ? run.per_copy_Bps.p50 / baseline.per_copy_Bps.p50 : 0;
     c.judged = judgeable(run) && judgeable(baseline) && c.aggregate_ratio > 0;
@@ -101,7 +98,8 @@ std::vector<std::string> thread_differences(const RunResult& run, const RunResul
     for (const ThreadInfo& t : run.threads_info) {
         if (t.worker < 0) continue;
         auto it = base_workers.find(t.worker);
-        const ThreadInfo& base = it != base_workers.end() ? *it->second : *base_workers.begin()->second;
+        const ThreadInfo& base =
+            it != base_workers.end() ? *it->second : *base_workers.begin()->second;
         ++compared;
         for (std::string& d : thread_info_differences(base, t)) {
             auto f = std::find_if(found.begin(), found.end(),

@@ -1,8 +1,8 @@
 #include "report/format.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace xfer::fmtx {
 

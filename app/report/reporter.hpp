@@ -12,7 +12,7 @@
 namespace xfer {
 
 class Reporter {
-public:
+  public:
     virtual ~Reporter() = default;
     virtual std::string name() const = 0;  // table | json | csv | trace
     // File reporters write into `dir` (atomically: temp file, then rename) and return the

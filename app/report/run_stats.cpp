@@ -60,9 +60,8 @@ WorkerStats worker_stats(int worker, std::vector<const Record*> records) {
     w.worker = worker;
     w.copies = records.size();
     if (records.empty()) return w;
-    std::sort(records.begin(), records.end(), [](const Record* a, const Record* b) {
-        return a->host_start_ns < b->host_start_ns;
-    });
+    std::sort(records.begin(), records.end(),
+              [](const Record* a, const Record* b) { return a->host_start_ns < b->host_start_ns; });
     w.tid = records.front()->tid;
     w.device = records.front()->device;
     const Span s = span_of(records);

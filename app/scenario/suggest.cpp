@@ -37,6 +37,11 @@ std::optional<std::string> closest(const std::string& word,
             best = c;
         }
     }
+    if (best || word.size() < 3) return best;
+    // A truncated word ("stagger" for "staggered:") is far in edits but plainly meant.
+    for (const auto& c : candidates) {
+        if (c.size() > word.size() && edit_distance(c.substr(0, word.size()), word) == 0) return c;
+    }
     return best;
 }
 

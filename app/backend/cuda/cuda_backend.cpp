@@ -1,0 +1,302 @@
+// The CUDA backend: which device each worker copies on, what a run needs, and device-side
+// timing around a run (CUPTI tracing, CUDA events).
+#include "backend/cuda/cuda_backend.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/cuda_transfer.hpp"
+#include "backend/cuda/cupti_join.hpp"
+#include "backend/cuda/cupti_tracer.hpp"
+#include "backend/cuda/topology.hpp"
+
+namespace xfer::cuda {
+namespace {
+
+// Device memory kept free beyond what the buffers take: the context, the driver's staging
+// buffers and the allocator's rounding.
+constexpr uint64_t kDeviceReserve = uint64_t(512) << 20;
+
+std::string size_text(uint64_t bytes) {
+    char buf[48];
+    if (bytes >= (uint64_t(1) << 30))
+        std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(uint64_t(1) << 30));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(uint64_t(1) << 20));
+    return buf;
+}
+
+// Which device-side timing a transfer gets, and why (for the run's notes).
+struct TimingChoice {
+    bool cupti = false;
+    bool events = false;
+    std::string note;
+};
+
+class CudaBackend final : public Backend {
+public:
+    explicit CudaBackend(int device_count) : device_count_(device_count) {}
+
+    std::string name() const override { return "cuda"; }
+    Need memory_needed(const TransferSpec& t, int workers) const override;
+    void check(const TransferSpec& t, int workers) const override;
+    std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override;
+    void begin_run(const TransferSpec& t) override;
+    void end_run(std::vector<Record>& records) override;
+    nlohmann::json describe() const override;
+    std::vector<std::string> take_run_notes() override;
+
+private:
+    // The devices a run uses, in order: transfer.devices when given, else all of them.
+    std::vector<int> device_set(const TransferSpec& t) const;
+    int device_for(const TransferSpec& t, int worker) const;
+    int peer_for(const TransferSpec& t, int device) const;
+    // Device bytes each device needs for `workers` workers.
+    std::map<int, uint64_t> device_needs(const TransferSpec& t, int workers) const;
+    TimingChoice choose_timing(const TransferSpec& t) const;
+    void enable_peer_access(int from, int to);
+    void note_once(const std::string& note);
+
+    int device_count_;
+    bool tracing_ = false;
+    std::vector<std::string> notes_;
+    std::set<std::string> noted_;
+    std::set<std::pair<int, int>> peer_checked_;
+};
+
+std::vector<int> CudaBackend::device_set(const TransferSpec& t) const {
+    std::vector<int> set;
+    if (t.devices.empty()) {
+        for (int d = 0; d < device_count_; ++d) set.push_back(d);
+        return set;
+    }
+    for (int d : t.devices)
+        if (std::find(set.begin(), set.end(), d) == set.end()) set.push_back(d);
+    return set;
+}
+
+int CudaBackend::device_for(const TransferSpec& t, int worker) const {
+    if (!t.devices.empty()) return t.devices[size_t(worker) % t.devices.size()];
+    return device_count_ > 0 ? worker % device_count_ : 0;
+}
+
+// p2p destination: the next device of the run's device set after the worker's own.
+int CudaBackend::peer_for(const TransferSpec& t, int device) const {
+    std::vector<int> set = device_set(t);
+    auto it = std::find(set.begin(), set.end(), device);
+    if (it == set.end() || set.size() < 2) return -1;
+    ++it;
+    return it == set.end() ? set.front() : *it;
+}
+
+std::map<int, uint64_t> CudaBackend::device_needs(const TransferSpec& t, int workers) const {
+    std::map<int, uint64_t> need;
+    const uint64_t n = std::max<uint64_t>(t.bytes, 1);
+    for (int w = 0; w < workers; ++w) {
+        int d = device_for(t, w);
+        switch (t.direction) {
+            case Direction::h2d:
+            case Direction::d2h: need[d] += n; break;
+            case Direction::d2d: need[d] += 2 * n; break;
+            case Direction::h2h: break;
+            case Direction::p2p:
+                need[d] += n;
+                if (int p = peer_for(t, d); p >= 0) need[p] += n;
+                break;
+        }
+    }
+    return need;
+}
+
+Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) const {
+    Need need;
+    for (const auto& [dev, bytes] : device_needs(t, workers)) need.device_bytes += bytes;
+    const uint64_t n = t.bytes;
+    uint64_t host_per_worker = 0;
+    switch (t.direction) {
+        case Direction::h2d:
+        case Direction::d2h: host_per_worker = n; break;
+        case Direction::h2h: host_per_worker = 2 * n; break;
+        case Direction::d2d:
+        case Direction::p2p: break;
+    }
+    need.host_bytes = host_per_worker * uint64_t(std::max(workers, 0));
+    // Staging chunk for filling and verifying device buffers (one at a time, main thread).
+    if (t.direction != Direction::h2h) need.host_bytes += std::min<uint64_t>(n, uint64_t(64) << 20);
+    return need;
+}
+
+TimingChoice CudaBackend::choose_timing(const TransferSpec& t) const {
+    TimingChoice c;
+    const bool async = t.api == CopyApi::async;
+    switch (t.timing) {
+        case TimingMode::host: break;
+        case TimingMode::events:
+            c.events = async;
+            if (!async)
+                c.note = "timing = \"events\": CUDA events are recorded on the worker's stream "
+                         "around cudaMemcpyAsync only; api = \"sync\" copies have host times only";
+            break;
+        case TimingMode::cupti: c.cupti = true; break;
+        case TimingMode::auto_: {
+            const std::string& why = CuptiTracer::instance().setup();
+            if (why.empty()) {
+                c.cupti = true;
+            } else {
+                c.events = async;
+                c.note = why + (async ? "; device times from CUDA events instead"
+                                      : "; host times only (api = \"sync\" has no events)");
+            }
+            break;
+        }
+    }
+    return c;
+}
+
+void CudaBackend::check(const TransferSpec& t, int workers) const {
+    if (device_count_ <= 0) throw std::runtime_error("backend cuda: no CUDA device");
+    for (int d : t.devices) {
+        if (d < 0 || d >= device_count_)
+            throw std::runtime_error("transfer.devices lists device " + std::to_string(d) +
+                                     " but this machine has " + std::to_string(device_count_) +
+                                     " CUDA device" + (device_count_ == 1 ? " (0)" : "s (0.." +
+                                     std::to_string(device_count_ - 1) + ")"));
+    }
+    if (t.direction == Direction::p2p && device_set(t).size() < 2) {
+        throw std::runtime_error(
+            "direction = \"p2p\" needs two devices, but " +
+            (t.devices.empty() ? "this machine has " + std::to_string(device_count_) +
+                                     " CUDA device"
+                               : std::string("transfer.devices names one device")));
+    }
+    if (t.timing == TimingMode::cupti) {
+        const std::string& why = CuptiTracer::instance().setup();
+        if (!why.empty()) throw std::runtime_error("timing = \"cupti\": " + why);
+    }
+    // Device memory preflight: every device against its own free memory, before any allocation.
+    for (const auto& [dev, bytes] : device_needs(t, workers)) {
+        size_t free = 0, total = 0;
+        XFER_CUDA(dev, -1, cudaSetDevice(dev));
+        XFER_CUDA(dev, -1, cudaMemGetInfo(&free, &total));
+        if (bytes + kDeviceReserve > free) {
+            throw std::runtime_error(
+                "device " + std::to_string(dev) + " needs " + size_text(bytes) + " for " +
+                std::to_string(workers) + " worker(s) of " + size_text(t.bytes) + " (" +
+                to_string(t.direction) + ") plus " + size_text(kDeviceReserve) +
+                " headroom, but has " + size_text(free) + " free of " + size_text(total) +
+                ": lower transfer.bytes or threads.count");
+        }
+    }
+}
+
+void CudaBackend::note_once(const std::string& note) {
+    if (!note.empty() && noted_.insert(note).second) notes_.push_back(note);
+}
+
+// Peer access lets `from` reach `to`'s memory directly (NVLink or PCIe P2P). Without it
+// cudaMemcpyPeer still works, staged through host memory; the run's notes say which it was.
+void CudaBackend::enable_peer_access(int from, int to) {
+    if (!peer_checked_.insert({from, to}).second) return;
+    int can = 0;
+    XFER_CUDA(from, -1, cudaDeviceCanAccessPeer(&can, from, to));
+    if (!can) {
+        note_once("p2p " + std::to_string(from) + " -> " + std::to_string(to) +
+                  ": cudaDeviceCanAccessPeer = 0 (no NVLink or PCIe peer path between them, or "
+                  "the platform forbids it); cudaMemcpyPeer stages the copies through host "
+                  "memory");
+        return;
+    }
+    XFER_CUDA(from, -1, cudaSetDevice(from));
+    cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
+    if (err == cudaErrorPeerAccessAlreadyEnabled) {
+        (void)cudaGetLastError();
+    } else if (err != cudaSuccess) {
+        throw_cuda_error(err, "cudaDeviceEnablePeerAccess", from, -1);
+    }
+    note_once("p2p " + std::to_string(from) + " -> " + std::to_string(to) +
+              ": peer access enabled (direct copies)");
+}
+
+std::unique_ptr<WorkerTransfer> CudaBackend::prepare(const TransferSpec& t, int worker) {
+    TransferPlan plan;
+    plan.spec = t;
+    plan.worker = worker;
+    plan.device = device_for(t, worker);
+    if (plan.device < 0 || plan.device >= device_count_)
+        throw std::runtime_error("worker " + std::to_string(worker) + ": device " +
+                                 std::to_string(plan.device) + " does not exist");
+    if (t.direction == Direction::p2p) {
+        plan.peer = peer_for(t, plan.device);
+        if (plan.peer < 0)
+            throw std::runtime_error("worker " + std::to_string(worker) +
+                                     ": p2p needs a second device");
+        enable_peer_access(plan.device, plan.peer);
+        enable_peer_access(plan.peer, plan.device);
+    }
+    TimingChoice timing = choose_timing(t);
+    if (t.timing == TimingMode::cupti && !CuptiTracer::instance().usable())
+        throw std::runtime_error("timing = \"cupti\": " + CuptiTracer::instance().setup());
+    note_once(timing.note);
+    plan.cupti = timing.cupti;
+    plan.events = timing.events;
+    return make_cuda_transfer(plan);
+}
+
+void CudaBackend::begin_run(const TransferSpec& t) {
+    tracing_ = false;
+    if (!choose_timing(t).cupti) return;
+    CuptiTracer::instance().start();
+    tracing_ = true;
+}
+
+void CudaBackend::end_run(std::vector<Record>& records) {
+    if (!tracing_) return;
+    tracing_ = false;
+    TraceResult trace = CuptiTracer::instance().stop();
+    JoinReport report = join_device_times(records, trace, int(getpid()));
+    for (auto& note : join_notes(report, trace)) note_once(note);
+}
+
+std::vector<std::string> CudaBackend::take_run_notes() {
+    std::vector<std::string> out;
+    out.swap(notes_);
+    noted_.clear();
+    peer_checked_.clear();  // peer access stays enabled; the next run's notes say so again
+    return out;
+}
+
+nlohmann::json CudaBackend::describe() const {
+    nlohmann::json out = topology_json();
+    out["backend"] = "cuda";
+    out["available"] = true;
+    out["summary"] = availability().reason;
+    CuptiTracer& tracer = CuptiTracer::instance();
+    const std::string& why = tracer.setup();
+    out["cupti"] = {
+        {"available", why.empty()},
+        {"reason", why},
+        {"timestamps", tracer.timestamp_callback()
+                           ? "CLOCK_MONOTONIC through cuptiActivityRegisterTimestampCallback"
+                           : "CUPTI's clock, converted by an offset sampled around each run"},
+    };
+    return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend() {
+    BackendAvailability a = availability();
+    if (!a.available) throw std::runtime_error("backend cuda is unavailable: " + a.reason);
+    int count = 0;
+    XFER_CUDA(-1, -1, cudaGetDeviceCount(&count));
+    return std::make_unique<CudaBackend>(count);
+}
+
+}  // namespace xfer::cuda

@@ -1,0 +1,35 @@
+#pragma once
+// Joining CUPTI memcpy records to xferlab's per-copy records by correlation id, and putting the
+// device timestamps on the host clock. Pure C++ (no CUDA header).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/cupti_tracer.hpp"
+#include "results/record.hpp"
+
+namespace xfer::cuda {
+
+struct JoinReport {
+    int eligible = 0;        // records of this process that carry a correlation id
+    int joined = 0;          // ... that found their activity record
+    int missing = 0;         // ... that did not (dropped, or the call made no device copy)
+    int bytes_mismatch = 0;  // joined, but the activity's byte count differs from the record's
+    int outside_host = 0;    // joined, but the device interval is not inside the host interval
+    int without_id = 0;      // records of this process without a correlation id
+    int64_t offset_ns = 0;   // the CUPTI -> CLOCK_MONOTONIC offset used
+    std::string clock;       // how CUPTI's timestamps were put on CLOCK_MONOTONIC
+};
+
+// Fills device_start_ns/device_end_ns (CLOCK_MONOTONIC), context, stream and device_timing =
+// cupti of every record of process `pid` whose correlation id has an activity record. Several
+// activity records with one id (a copy split by the driver) count as one: first start to last
+// end, bytes summed. `tolerance_ns` bounds how far outside [host_start, host_end] a device
+// interval may lie before it counts as outside_host (clock conversion error).
+JoinReport join_device_times(std::vector<Record>& records, const TraceResult& trace, int pid,
+                             int64_t tolerance_ns = 1'000'000);
+
+// The sentences the run's notes get from a join ("CUPTI: 40 of 40 copies joined ...").
+std::vector<std::string> join_notes(const JoinReport& report, const TraceResult& trace);
+
+}  // namespace xfer::cuda

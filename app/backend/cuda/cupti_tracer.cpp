@@ -1,0 +1,272 @@
+#include "backend/cuda/cupti_tracer.hpp"
+
+#include <cupti.h>
+
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+
+#include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/cuda_errors.hpp"
+#include "util/clock.hpp"
+
+namespace xfer::cuda {
+namespace {
+
+// Activity buffers: a pool allocated once, so that CUPTI's requests during a run are served
+// without malloc (a request arrives from whichever thread CUPTI is on, possibly a worker's).
+constexpr size_t kBufferBytes = size_t(4) << 20;  // ~40k memcpy records each
+constexpr int kPoolBuffers = 8;
+constexpr size_t kAlign = 8;  // ACTIVITY_RECORD_ALIGNMENT
+
+thread_local uint32_t tl_correlation = 0;
+
+// Shared with CUPTI's callbacks. Leaked on purpose: CUPTI may deliver buffers while the process
+// exits, after static destructors ran.
+struct Shared {
+    std::mutex mutex;
+    std::vector<uint8_t*> free_buffers;
+    std::vector<MemcpyActivity> copies;
+    uint64_t incomplete = 0;
+    uint64_t dropped = 0;
+    int extra_buffers = 0;
+};
+Shared& shared() {
+    static Shared* s = new Shared;
+    return *s;
+}
+
+uint8_t* new_buffer() { return static_cast<uint8_t*>(std::aligned_alloc(kAlign, kBufferBytes)); }
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+    Shared& s = shared();
+    uint8_t* b = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        if (!s.free_buffers.empty()) {
+            b = s.free_buffers.back();
+            s.free_buffers.pop_back();
+        } else {
+            ++s.extra_buffers;
+        }
+    }
+    if (!b) b = new_buffer();  // pool exhausted: counted, reported after the run
+    *buffer = b;
+    *size = b ? kBufferBytes : 0;
+    *max_records = 0;
+}
+
+MemcpyActivity from_record(const CUpti_ActivityMemcpy6& r) {
+    MemcpyActivity a;
+    a.correlation = r.correlationId;
+    a.runtime_correlation = r.runtimeCorrelationId;
+    a.start = r.start;
+    a.end = r.end;
+    a.bytes = r.bytes;
+    a.device = r.deviceId;
+    a.context = r.contextId;
+    a.stream = r.streamId;
+    a.copy_kind = r.copyKind;
+    a.src_kind = r.srcKind;
+    a.dst_kind = r.dstKind;
+    return a;
+}
+
+MemcpyActivity from_record(const CUpti_ActivityMemcpyPtoP4& r) {
+    MemcpyActivity a;
+    a.correlation = r.correlationId;
+    a.start = r.start;
+    a.end = r.end;
+    a.bytes = r.bytes;
+    a.device = r.deviceId;
+    a.context = r.contextId;
+    a.stream = r.streamId;
+    a.copy_kind = r.copyKind;
+    a.src_kind = r.srcKind;
+    a.dst_kind = r.dstKind;
+    a.peer = true;
+    return a;
+}
+
+// Runs on CUPTI's thread (or the flushing thread): parse, keep what we join, recycle.
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+    Shared& s = shared();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    CUpti_Activity* record = nullptr;
+    while (valid > 0 && cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+        MemcpyActivity a;
+        if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY)
+            a = from_record(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record));
+        else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2)
+            a = from_record(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record));
+        else
+            continue;
+        if (a.start == 0 && a.end == 0) {
+            ++s.incomplete;
+            continue;
+        }
+        s.copies.push_back(a);
+    }
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS)
+        s.dropped += dropped;
+    if (buffer) s.free_buffers.push_back(buffer);
+}
+
+// Entry of every traced cudaMemcpy* call, on the calling thread: remember its correlation id.
+// Only the memcpy callbacks are enabled (enable_callbacks), so nothing else lands here.
+void CUPTIAPI on_runtime_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId,
+                             const void* data) {
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !data) return;
+    const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+    if (cb->callbackSite == CUPTI_API_ENTER) tl_correlation = cb->correlationId;
+}
+
+// CUPTI's timestamps taken on our clock: device timestamps are then converted by CUPTI itself
+// onto CLOCK_MONOTONIC, the clock of every host timestamp in xferlab.
+uint64_t CUPTIAPI monotonic_timestamp() { return uint64_t(now_ns()); }
+
+// CLOCK_MONOTONIC - CUPTI clock, from the tightest of several back-to-back samples.
+int64_t sample_cupti_offset() {
+    int64_t best_gap = std::numeric_limits<int64_t>::max();
+    int64_t best = 0;
+    for (int i = 0; i < 16; ++i) {
+        uint64_t c = 0;
+        int64_t t0 = now_ns();
+        if (cuptiGetTimestamp(&c) != CUPTI_SUCCESS) continue;
+        int64_t t1 = now_ns();
+        if (t1 - t0 < best_gap) {
+            best_gap = t1 - t0;
+            best = t0 + (t1 - t0) / 2 - int64_t(c);
+        }
+    }
+    return best;
+}
+
+int64_t sample_realtime_offset() {
+    timespec ts;
+    int64_t t0 = now_ns();
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t t1 = now_ns();
+    return t0 + (t1 - t0) / 2 - (int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec);
+}
+
+// The runtime calls that issue a copy; only these reach on_runtime_api.
+constexpr CUpti_CallbackId kMemcpyCallbacks[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+};
+
+}  // namespace
+
+CuptiTracer& CuptiTracer::instance() {
+    static CuptiTracer* tracer = new CuptiTracer;  // leaked: see Shared
+    return *tracer;
+}
+
+void CuptiTracer::reset_last_correlation() noexcept { tl_correlation = 0; }
+uint32_t CuptiTracer::last_correlation() noexcept { return tl_correlation; }
+
+const std::string& CuptiTracer::setup() {
+    if (setup_done_) return setup_error_;
+    setup_done_ = true;
+    try {
+        // Before any activity kind is enabled, as CUPTI requires. Not fatal: without it the
+        // offset sampled around each run converts CUPTI's clock instead.
+        timestamp_callback_ =
+            cuptiActivityRegisterTimestampCallback(monotonic_timestamp) == CUPTI_SUCCESS;
+        {
+            Shared& s = shared();
+            std::lock_guard<std::mutex> lock(s.mutex);
+            for (int i = 0; i < kPoolBuffers; ++i)
+                if (uint8_t* b = new_buffer()) s.free_buffers.push_back(b);
+            s.copies.reserve(size_t(1) << 16);
+        }
+        XFER_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
+        CUpti_SubscriberHandle sub = nullptr;
+        CUptiResult res = cuptiSubscribe(&sub, on_runtime_api, nullptr);
+        if (res == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+            throw std::runtime_error(
+                "another CUPTI client already subscribed in this process (a profiler such as "
+                "nsys or ncu, or a library's tracer): copies cannot be correlated");
+        XFER_CUPTI(res);
+        subscriber_ = sub;
+    } catch (const std::exception& e) {
+        setup_error_ = std::string("CUPTI unavailable: ") + e.what();
+    }
+    return setup_error_;
+}
+
+void CuptiTracer::enable_callbacks(bool on) {
+    auto sub = static_cast<CUpti_SubscriberHandle>(subscriber_);
+    for (CUpti_CallbackId id : kMemcpyCallbacks)
+        XFER_CUPTI(cuptiEnableCallback(on ? 1 : 0, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id));
+}
+
+void CuptiTracer::start() {
+    if (!usable()) throw std::runtime_error(setup_error_);
+    if (active_) (void)stop();  // a run that never reached end_run: discard its records
+    {
+        Shared& s = shared();
+        std::lock_guard<std::mutex> lock(s.mutex);
+        s.copies.clear();
+        s.incomplete = 0;
+        s.dropped = 0;
+        s.extra_buffers = 0;
+    }
+    size_t ignored = 0;  // reset the dropped counter
+    (void)cuptiActivityGetNumDroppedRecords(nullptr, 0, &ignored);
+    enable_callbacks(true);
+    XFER_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
+    XFER_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY2));
+    offset_begin_ = sample_cupti_offset();
+    active_ = true;
+}
+
+TraceResult CuptiTracer::stop() {
+    TraceResult out;
+    if (!active_) return out;
+    active_ = false;
+    out.offset_end_ns = sample_cupti_offset();
+    out.offset_begin_ns = offset_begin_;
+    out.realtime_offset_ns = sample_realtime_offset();
+    out.timestamp_callback = timestamp_callback_;
+    // Every copy has completed (each one synchronized before returning), so a normal flush
+    // delivers complete records; the forced one hands back the partly filled buffers too.
+    std::string error;
+    auto note_error = [&](CUptiResult r, const char* call) {
+        if (r != CUPTI_SUCCESS && error.empty()) error = cupti_error_message(int(r), call);
+    };
+    note_error(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
+    note_error(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityDisable");
+    note_error(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY2), "cuptiActivityDisable");
+    note_error(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    try {
+        enable_callbacks(false);
+    } catch (const std::exception& e) {
+        if (error.empty()) error = e.what();
+    }
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) dropped = 0;
+    {
+        Shared& s = shared();
+        std::lock_guard<std::mutex> lock(s.mutex);
+        out.copies.swap(s.copies);
+        s.copies.clear();
+        s.copies.reserve(size_t(1) << 16);
+        out.incomplete = s.incomplete;
+        out.dropped = s.dropped + dropped;
+        out.extra_buffers = s.extra_buffers;
+    }
+    // Offsets from either end of the run agree unless a clock was stepped; use their mean.
+    out.clock_offset_ns = out.offset_begin_ns + (out.offset_end_ns - out.offset_begin_ns) / 2;
+    if (!error.empty()) throw std::runtime_error(error);
+    return out;
+}
+
+}  // namespace xfer::cuda

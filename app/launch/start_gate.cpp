@@ -1,0 +1,47 @@
+// How workers leave the starting line. The release time is taken once, by the last worker to
+// arrive, so that staggered starts are offsets from one instant rather than from each
+// worker's own wake-up.
+#include "launch/start_gate.hpp"
+
+#include <chrono>
+
+#include "util/clock.hpp"
+
+namespace xfer {
+
+StartGate::StartGate(int parties, StartSpec spec) : parties_(parties), spec_(spec) {}
+
+int64_t StartGate::arrive_and_wait(int worker) {
+    if (spec_.kind == StartKind::free) return aborted() ? -1 : now_ns();
+
+    std::unique_lock lock(mutex_);
+    if (aborted_) return -1;
+    if (++arrived_ >= parties_) {
+        open_ = true;
+        release_ns_ = now_ns();
+        cv_.notify_all();
+    } else {
+        cv_.wait(lock, [&] { return open_ || aborted_; });
+        if (aborted_) return -1;
+    }
+    if (spec_.kind == StartKind::barrier) return release_ns_;
+
+    // Staggered: sleep until this worker's slot, waking early only for abort().
+    const int64_t slot = release_ns_ + int64_t(worker) * spec_.stagger_ns;
+    for (int64_t now = now_ns(); now < slot && !aborted_; now = now_ns())
+        cv_.wait_for(lock, std::chrono::nanoseconds(slot - now));
+    return aborted_ ? -1 : slot;
+}
+
+void StartGate::abort() {
+    std::lock_guard lock(mutex_);
+    aborted_ = true;
+    cv_.notify_all();
+}
+
+bool StartGate::aborted() const {
+    std::lock_guard lock(mutex_);
+    return aborted_;
+}
+
+}  // namespace xfer

@@ -1,0 +1,59 @@
+// The identical copy routine: every launcher's workers time their copies here, the same way.
+#include "launch/worker.hpp"
+
+#include <sched.h>
+
+#include "util/clock.hpp"
+
+namespace xfer {
+
+Worker::Worker(int run, int index, std::unique_ptr<WorkerTransfer> transfer, int repetitions,
+               int warmup)
+    : run_(run),
+      index_(index),
+      repetitions_(repetitions),
+      warmup_(warmup),
+      transfer_(std::move(transfer)) {
+    // Every record the plan asks for is reserved now, so copy_once never allocates.
+    records_.reserve(size_t(repetitions_ > 0 ? repetitions_ : 0) +
+                     size_t(warmup_ > 0 ? warmup_ : 0));
+}
+
+void Worker::enter_thread(const std::string& launcher) {
+    info_ = capture_thread_info(launcher, index_);
+    tid_ = info_.tid;
+    pid_ = info_.pid;
+    transfer_->attach_thread();
+}
+
+const Record& Worker::copy_once() {
+    const int n = int(records_.size());
+    Record& r = records_.emplace_back();
+    r.run = run_;
+    r.worker = index_;
+    r.repetition = n - warmup_;  // warm-up copies are -warmup..-1
+    r.warmup = n < warmup_;
+    r.device = transfer_->device();
+    r.bytes = transfer_->bytes();
+    r.tid = tid_;
+    r.pid = pid_;
+    r.cpu = sched_getcpu();  // before the clock: its cost is not part of the copy
+
+    const int64_t t0 = now_ns();
+    const CopyOutcome outcome = transfer_->copy();
+    const int64_t t1 = now_ns();
+
+    r.host_start_ns = t0;
+    r.host_end_ns = t1;
+    r.device_start_ns = outcome.device_start_ns;
+    r.device_end_ns = outcome.device_end_ns;
+    r.device_timing = outcome.device_timing;
+    r.correlation = outcome.correlation;
+    return r;
+}
+
+void Worker::copy_n(int n) {
+    for (int i = 0; i < n; ++i) copy_once();
+}
+
+}  // namespace xfer

@@ -1,0 +1,118 @@
+// One CPython per process. Started from an explicit PyConfig (isolated: no PYTHON* variables,
+// no user site, no script directory or current directory in sys.path, no signal handlers), so
+// that what a payload runs in does not depend on the shell xferlab was started from.
+#include "python/interpreter.hpp"
+
+#include <pybind11/embed.h>
+
+#include <stdexcept>
+#include <thread>
+
+#include "python/leaks.hpp"
+
+namespace py = pybind11;
+
+namespace xfer {
+namespace {
+
+std::thread::id g_owner;  // the thread that started the interpreter (it must finalize it)
+
+}  // namespace
+
+Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
+    link_xferlab_module();
+    PyConfig config;
+    // Isolated: ignores PYTHONPATH/PYTHONHOME & co., no user site-packages, safe_path (neither
+    // the current directory nor a script directory is put in front of sys.path).
+    PyConfig_InitIsolatedConfig(&config);
+    // SIGINT stays with xferlab (it stops the run between copies); Python installs nothing.
+    config.install_signal_handlers = 0;
+    py::initialize_interpreter(&config, 0, nullptr, /*add_program_dir_to_path=*/false);
+    g_owner = std::this_thread::get_id();
+    try {
+        // threading records the thread that imports it first as its main thread, and its
+        // shutdown (run by Py_Finalize) joins from there: import it on the starting thread.
+        py::module_::import("threading");
+        py::module_::import("xferlab");  // the embedded module: fail here, not in a payload
+        auto sys = py::module_::import("sys");
+        py::list argv;
+        argv.append("xferlab");
+        sys.attr("argv") = argv;
+        // Belt and braces: whatever the Python build, no relative entry (the current
+        // directory) stays in sys.path.
+        py::list path = sys.attr("path");
+        py::list kept;
+        for (auto entry : path) {
+            auto text = entry.cast<std::string>();
+            if (!text.empty() && text.front() == '/') kept.append(entry);
+        }
+        sys.attr("path") = kept;
+    } catch (const py::error_already_set& e) {
+        throw std::runtime_error(std::string("starting the embedded Python failed: ") + e.what());
+    }
+    // Release the GIL: from now on every thread (this one included) takes it when it needs it.
+    main_thread_state_ = PyEval_SaveThread();
+    add_payload_dir(payload_dir);
+}
+
+Interpreter::~Interpreter() {
+    if (!Py_IsInitialized() || std::this_thread::get_id() != g_owner) return;
+    PyEval_RestoreThread(static_cast<PyThreadState*>(main_thread_state_));
+    bool leaked = true;
+    try {
+        leaked = leaked_threads_alive_with_gil();
+    } catch (...) {
+    }
+    // Py_Finalize would join a thread that may never end. Keep the GIL instead: the leaked
+    // threads block on it and never touch memory freed while the process exits.
+    if (leaked) return;
+    py::finalize_interpreter();
+}
+
+void Interpreter::add_payload_dir(const std::filesystem::path& dir) {
+    if (dir.empty()) return;
+    std::error_code ec;
+    auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(dir), ec);
+    if (ec) absolute = std::filesystem::absolute(dir);
+    std::lock_guard lock(mutex_);
+    for (const auto& known : payload_dirs_)
+        if (known == absolute) return;
+    payload_dirs_.push_back(absolute);
+    py::gil_scoped_acquire gil;
+    py::list path = py::module_::import("sys").attr("path");
+    path.insert(0, absolute.string());
+}
+
+std::vector<std::filesystem::path> Interpreter::payload_dirs() const {
+    std::lock_guard lock(mutex_);
+    return payload_dirs_;
+}
+
+Interpreter& ensure_interpreter(const std::filesystem::path& payload_dir) {
+    static Interpreter instance(payload_dir);
+    instance.add_payload_dir(payload_dir);
+    return instance;
+}
+
+nlohmann::json python_description() {
+    if (!Py_IsInitialized()) return {{"started", false}};
+    py::gil_scoped_acquire gil;
+    auto sys = py::module_::import("sys");
+    nlohmann::json out;
+    out["started"] = true;
+    out["version"] = sys.attr("version").cast<std::string>();
+    out["pybind11"] = PYBIND11_TOSTRING(PYBIND11_VERSION_MAJOR) "." PYBIND11_TOSTRING(
+        PYBIND11_VERSION_MINOR) "." PYBIND11_TOSTRING(PYBIND11_VERSION_PATCH);
+    out["sys_path"] = nlohmann::json::array();
+    for (auto entry : sys.attr("path")) out["sys_path"].push_back(entry.cast<std::string>());
+    auto flags = sys.attr("flags");
+    out["isolated"] = flags.attr("isolated").cast<int>() != 0;
+    // SIGINT's handler is Python's default_int_handler only when Python installed handlers.
+    auto signal = py::module_::import("signal");
+    auto handler = signal.attr("getsignal")(signal.attr("SIGINT"));
+    out["python_signal_handlers"] = handler.is(signal.attr("default_int_handler"));
+    out["switch_interval_s"] = sys.attr("getswitchinterval")().cast<double>();
+    return out;
+}
+
+}  // namespace xfer

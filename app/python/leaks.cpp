@@ -1,0 +1,37 @@
+#include "python/leaks.hpp"
+
+#include "python/python.hpp"
+
+namespace py = pybind11;
+
+namespace xfer {
+namespace {
+
+// The list lives in the xferlab module (not in a C++ static) so that it dies with the
+// interpreter, never after it.
+py::list leaked_list() {
+    auto module = py::module_::import("xferlab");
+    if (!py::hasattr(module, "_leaked_threads")) module.attr("_leaked_threads") = py::list();
+    return module.attr("_leaked_threads");
+}
+
+}  // namespace
+
+void remember_leaked_threads(const py::list& threads) {
+    auto list = leaked_list();
+    for (auto t : threads) list.append(t);
+}
+
+bool leaked_threads_alive_with_gil() {
+    for (auto t : leaked_list())
+        if (t.attr("is_alive")().cast<bool>()) return true;
+    return false;
+}
+
+bool python_threads_leaked() {
+    if (!Py_IsInitialized()) return false;
+    py::gil_scoped_acquire gil;
+    return leaked_threads_alive_with_gil();
+}
+
+}  // namespace xfer

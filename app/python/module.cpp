@@ -1,0 +1,189 @@
+// The embedded module `xferlab`: the payload API (docs/payload-api.md). Worker.copy() calls
+// Worker::copy_once, the very function the host launchers' loop calls.
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "python/interpreter.hpp"
+#include "python/payload_objects.hpp"
+#include "python/py_convert.hpp"
+#include "python/runner_source.hpp"
+#include "scenario/units.hpp"
+#include "util/clock.hpp"
+#include "util/version.hpp"
+
+namespace py = pybind11;
+
+namespace xfer {
+namespace {
+
+// A C-contiguous view of any buffer-protocol object (bytearray, memoryview, HostBuffer, ...).
+class ContiguousView {
+public:
+    ContiguousView(const py::object& obj, bool writable) {
+        int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) throw py::error_already_set();
+    }
+    ~ContiguousView() { PyBuffer_Release(&view_); }
+    ContiguousView(const ContiguousView&) = delete;
+    ContiguousView& operator=(const ContiguousView&) = delete;
+    void* data() const { return view_.buf; }
+    uint64_t size() const { return uint64_t(view_.len); }
+
+private:
+    Py_buffer view_{};
+};
+
+uint64_t size_argument(const py::object& value, const char* what) {
+    if (py::isinstance<py::str>(value)) {
+        auto text = value.cast<std::string>();
+        if (auto bytes = parse_size(text)) return *bytes;
+        throw py::value_error(std::string(what) + " '" + text + "': not a size (e.g. 4096, \"64MiB\")");
+    }
+    auto n = value.cast<int64_t>();
+    if (n < 0) throw py::value_error(std::string(what) + " must not be negative");
+    return uint64_t(n);
+}
+
+// The calling thread as the payload API labels it: the interpreter's main thread, a thread
+// created by Python (threading.Thread), or a native thread that attached itself.
+py::dict calling_thread_info() {
+    auto threading = py::module_::import("threading");
+    py::object current = threading.attr("current_thread")();
+    std::string label = "python";
+    if (current.is(threading.attr("main_thread")()))
+        label = "main";
+    else if (py::isinstance(current, threading.attr("_DummyThread")))
+        label = "native";
+    const auto& run = current_run();
+    ThreadInfo info = capture_thread_info(label, run ? worker_bound_to_this_thread(run->id) : -1);
+    info.python_thread = label == "python";
+    info.gil_held = PyGILState_Check() != 0;
+    py::dict d = thread_info_to_dict(info);
+    d["thread_name"] = current.attr("name");
+    return d;
+}
+
+}  // namespace
+
+void link_xferlab_module() {}
+
+}  // namespace xfer
+
+PYBIND11_EMBEDDED_MODULE(xferlab, m) {
+    using namespace xfer;
+    m.doc() =
+        "xferlab's payload API: run context, workers whose copy() is the native copy routine "
+        "host threads run, thread introspection, host buffers. See docs/payload-api.md.";
+    m.attr("__version__") = tool_version();
+
+    // Created once and kept by this module and by the C++ side for the process's lifetime.
+    PyObject* stopped = PyErr_NewExceptionWithDoc(
+        "xferlab.Stopped",
+        "Raised by a payload call once its run is stopped (run timeout, SIGINT) or over.",
+        PyExc_RuntimeError, nullptr);
+    if (stopped == nullptr) throw py::error_already_set();
+    set_stopped_exception_type(stopped);
+    m.attr("Stopped") = py::reinterpret_borrow<py::object>(stopped);
+
+    py::class_<PyWorker>(m, "Worker", "One worker's buffers; copy() is the native copy routine.")
+        .def("copy", &PyWorker::copy, py::arg("count") = 1,
+             "Runs Worker::copy_once `count` times in one native call (threads.between in "
+             "between), the GIL released or held as the run's gil says. Records its own timing. "
+             "Raises xferlab.Stopped once the run is stopped.")
+        .def("enter", &PyWorker::enter,
+             "Binds this worker to the calling thread: captures its ThreadInfo and runs the "
+             "backend's per-thread set-up. Done implicitly by the first copy() or barrier().")
+        .def("barrier", &PyWorker::barrier,
+             "Waits at the run's start gate (threads.start) with the GIL released.")
+        .def_property_readonly("index", &PyWorker::index)
+        .def_property_readonly("bytes", &PyWorker::bytes)
+        .def_property_readonly("copies_done", &PyWorker::copies_done)
+        .def("records", &PyWorker::records, "This worker's records so far, as dicts.")
+        .def("thread_info", &PyWorker::thread_info,
+             "The ThreadInfo captured when the worker entered its thread, as a dict.");
+
+    py::class_<PyContext>(m, "Context", "The run a payload's main(ctx) executes.")
+        .def("worker", &PyContext::worker, py::arg("i"),
+             "Worker i (0 <= i < threads); binds it to the calling thread for ctx.barrier().")
+        .def("barrier", &PyContext::barrier, py::arg("i") = py::none(),
+             "ctx.barrier(i) = ctx.worker(i).barrier(); without i, the worker this thread took "
+             "with ctx.worker(i).")
+        .def("stop_requested", &PyContext::stop_requested,
+             "True once the run is stopped (timeout, SIGINT) or over.")
+        .def("note", &PyContext::note, py::arg("text"), "Adds a line to the run's notes.")
+        .def_property_readonly("threads", [](const PyContext& c) { return c.run().threads.count; })
+        .def_property_readonly("repetitions",
+                               [](const PyContext& c) { return c.run().transfer.repetitions; })
+        .def_property_readonly("warmup", [](const PyContext& c) { return c.run().transfer.warmup; })
+        .def_property_readonly("copies",
+                               [](const PyContext& c) {
+                                   return c.run().transfer.warmup + c.run().transfer.repetitions;
+                               })
+        .def_property_readonly("bytes", [](const PyContext& c) { return c.run().transfer.bytes; })
+        .def_property_readonly("gil", [](const PyContext& c) { return to_string(c.run().spec.gil); })
+        .def_property_readonly("run_label", [](const PyContext& c) { return c.run().label; })
+        .def_property_readonly("run_index", [](const PyContext& c) { return c.run().index; })
+        .def_property_readonly("payload", &PyContext::payload)
+        .def_property_readonly("params", &PyContext::params);
+
+    py::class_<PyHostBuffer>(m, "HostBuffer", py::buffer_protocol(),
+                             "Host memory (pageable, hugepage, numa:<node>), already touched.")
+        .def_buffer([](PyHostBuffer& b) {
+            return py::buffer_info(b.buffer().data(), 1, py::format_descriptor<uint8_t>::format(),
+                                   py::ssize_t(b.buffer().size()));
+        })
+        .def("__len__", [](PyHostBuffer& b) { return b.buffer().size(); })
+        .def_property_readonly("nbytes", [](PyHostBuffer& b) { return b.buffer().size(); })
+        .def_property_readonly("kind", &PyHostBuffer::kind);
+
+    m.def(
+        "host_buffer",
+        [](py::object bytes, const std::string& kind) {
+            return std::make_unique<PyHostBuffer>(size_argument(bytes, "host_buffer bytes"), kind);
+        },
+        py::arg("bytes"), py::arg("kind") = "pageable",
+        "Allocates and touches host memory: host_buffer(4096), host_buffer(\"64MiB\", "
+        "\"hugepage\").");
+
+    m.def(
+        "copy",
+        [](py::object dst, py::object src, py::object nbytes) {
+            ContiguousView d(dst, true);
+            ContiguousView s(src, false);
+            const uint64_t n =
+                nbytes.is_none() ? std::min(d.size(), s.size()) : size_argument(nbytes, "nbytes");
+            if (n > d.size() || n > s.size())
+                throw py::value_error("copy: nbytes " + std::to_string(n) + " exceeds dst (" +
+                                      std::to_string(d.size()) + ") or src (" +
+                                      std::to_string(s.size()) + ")");
+            int64_t t0, t1;
+            {
+                py::gil_scoped_release release;
+                t0 = now_ns();
+                std::memcpy(d.data(), s.data(), n);
+                t1 = now_ns();
+            }
+            return t1 - t0;
+        },
+        py::arg("dst"), py::arg("src"), py::arg("nbytes") = py::none(),
+        "memcpy between two buffers with the GIL released; returns its duration in ns. Not "
+        "recorded: a free-form helper, not the worker's copy routine.");
+
+    m.def("now", &now_ns, "The host clock every record uses (CLOCK_MONOTONIC), in ns.");
+    m.def("thread_info", &calling_thread_info,
+          "The calling thread's ThreadInfo read from inside it, as a dict (gil_held included).");
+    m.def(
+        "stop_requested",
+        []() {
+            const auto& run = current_run();
+            return run != nullptr && (!run->open() || run->stop_requested());
+        },
+        "True once the current run is stopped (timeout, SIGINT).");
+
+    py::module_ runner = m.def_submodule("_runner", "The python launcher's helpers (internal).");
+    py::exec(kRunnerSource, runner.attr("__dict__"));
+}

@@ -1,0 +1,215 @@
+// The payload API's behaviour. The copy path is short on purpose: checks with the GIL held,
+// then (gil = release) the GIL released around Worker::copy_once and nothing else; no Python
+// object is touched while it is released.
+#include "python/payload_objects.hpp"
+
+#include <stdexcept>
+
+#include "launch/thread_control.hpp"
+#include "python/py_convert.hpp"
+
+namespace py = pybind11;
+
+namespace xfer {
+namespace {
+
+PyObject* g_stopped = nullptr;  // owned by the xferlab module (a reference is kept there too)
+
+// ctx.barrier() without an index finds its worker here.
+struct ThreadBinding {
+    uint64_t run_id = 0;
+    int worker = -1;
+};
+thread_local ThreadBinding t_binding;
+
+void bind_this_thread(uint64_t run_id, int worker) { t_binding = {run_id, worker}; }
+
+HostMemory parse_host_kind(const std::string& kind) {
+    HostMemory m;
+    if (kind == "pageable") return m;
+    if (kind == "hugepage") {
+        m.kind = HostMemoryKind::hugepage;
+        return m;
+    }
+    if (kind.rfind("numa:", 0) == 0) {
+        try {
+            size_t used = 0;
+            m.numa_node = std::stoi(kind.substr(5), &used);
+            if (used == kind.size() - 5 && m.numa_node >= 0) {
+                m.kind = HostMemoryKind::numa;
+                return m;
+            }
+        } catch (const std::exception&) {
+        }
+    }
+    throw py::value_error("host_buffer kind '" + kind +
+                          "': allowed pageable, hugepage, numa:<node> (pinned, registered and "
+                          "write-combined memory belong to the cuda backend)");
+}
+
+}  // namespace
+
+PyObject* stopped_exception_type() { return g_stopped; }
+void set_stopped_exception_type(PyObject* type) { g_stopped = type; }
+
+void raise_stopped(const std::string& why) {
+    PyErr_SetString(g_stopped ? g_stopped : PyExc_RuntimeError, why.c_str());
+    throw py::error_already_set();
+}
+
+void observe_gil_during_copy(Worker& worker) {
+    // PyGILState_Check is safe without the GIL: it compares this thread's state with the
+    // current holder.
+    auto& info = worker.thread_info();
+    if (!info.gil_held) info.gil_held = PyGILState_Check() != 0;
+}
+
+int worker_bound_to_this_thread(uint64_t run_id) {
+    return t_binding.run_id == run_id ? t_binding.worker : -1;
+}
+
+// --- Worker ---
+
+PyWorker::PyWorker(std::shared_ptr<RunState> state, int index)
+    : state_(std::move(state)), index_(index) {}
+
+Worker& PyWorker::checked_worker(bool need_running) const {
+    if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+    if (need_running && state_->stop_requested())
+        raise_stopped(state_->interrupted() ? "xferlab was interrupted"
+                                            : "the run's timeout passed: stop copying");
+    return state_->worker(index_);
+}
+
+void PyWorker::ensure_entered() {
+    if (state_->entered(index_)) return;
+    Worker& w = state_->worker(index_);
+    state_->set_entered(index_, true);
+    InFlight busy(*state_);
+    try {
+        // ThreadInfo capture and the backend's per-thread set-up (first touch): no Python
+        // object involved, so other Python threads may run meanwhile.
+        py::gil_scoped_release release;
+        w.enter_thread("python");
+    } catch (...) {
+        state_->set_entered(index_, false);
+        throw;
+    }
+    w.thread_info().python_thread = true;
+}
+
+void PyWorker::enter() {
+    checked_worker(true);
+    bind_this_thread(state_->id, index_);
+    ensure_entered();
+}
+
+int PyWorker::copy_loop(Worker& worker, int count) {
+    observe_gil_during_copy(worker);
+    const BetweenSpec& between = state_->run.threads.between;
+    for (int k = 0; k < count; ++k) {
+        if (k > 0) {
+            if (state_->stop_requested()) return k;
+            if (between.kind != BetweenKind::none) apply_between(between);
+        }
+        worker.copy_once();
+    }
+    return count;
+}
+
+void PyWorker::copy(int count) {
+    if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
+    Worker* worker = &checked_worker(true);
+    if (!state_->entered(index_)) {
+        // The first copy on a thread that did not call w.enter(): enter now, untimed.
+        bind_this_thread(state_->id, index_);
+        ensure_entered();
+        worker = &checked_worker(true);  // the GIL was released: the run may have ended
+    }
+    int done;
+    {
+        InFlight busy(*state_);
+        if (state_->run.spec.gil == GilPolicy::release) {
+            py::gil_scoped_release release;
+            done = copy_loop(*worker, count);
+        } else {
+            done = copy_loop(*worker, count);
+        }
+    }
+    if (done < count)
+        raise_stopped("stopped after " + std::to_string(done) + " of " + std::to_string(count) +
+                      " copies");
+}
+
+void PyWorker::barrier() {
+    checked_worker(true);
+    bind_this_thread(state_->id, index_);
+    ensure_entered();
+    checked_worker(true);  // entering released the GIL: the run may have ended
+    int64_t released;
+    {
+        InFlight busy(*state_);
+        py::gil_scoped_release release;
+        released = state_->gate().arrive_and_wait(index_);
+    }
+    if (released < 0) raise_stopped("the start gate was aborted");
+}
+
+uint64_t PyWorker::bytes() const { return state_->run.transfer.bytes; }
+
+int PyWorker::copies_done() const { return checked_worker(false).copies_done(); }
+
+py::list PyWorker::records() const {
+    py::list out;
+    for (const Record& r : checked_worker(false).records()) out.append(record_to_dict(r));
+    return out;
+}
+
+py::dict PyWorker::thread_info() const {
+    return thread_info_to_dict(checked_worker(false).thread_info());
+}
+
+// --- Context ---
+
+PyContext::PyContext(std::shared_ptr<RunState> state)
+    : state_(std::move(state)), params_(json_to_python(state_->run.params)) {}
+
+PyWorker PyContext::worker(int index) {
+    if (index < 0 || index >= state_->worker_count())
+        throw py::index_error("ctx.worker(" + std::to_string(index) + "): this run has " +
+                              std::to_string(state_->worker_count()) + " workers (0.." +
+                              std::to_string(state_->worker_count() - 1) + ")");
+    if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+    bind_this_thread(state_->id, index);
+    return PyWorker(state_, index);
+}
+
+void PyContext::barrier(py::object index) {
+    int i = -1;
+    if (index.is_none()) {
+        i = worker_bound_to_this_thread(state_->id);
+        if (i < 0)
+            throw py::value_error(
+                "ctx.barrier(): this thread has no worker; call ctx.worker(i) on this thread "
+                "first, or use ctx.barrier(i) / w.barrier()");
+    } else {
+        i = index.cast<int>();
+    }
+    worker(i).barrier();
+}
+
+bool PyContext::stop_requested() const {
+    return !state_->open() || state_->stop_requested();
+}
+
+void PyContext::note(const std::string& text) { state_->add_note(text); }
+
+// --- Host buffer ---
+
+PyHostBuffer::PyHostBuffer(uint64_t bytes, const std::string& kind)
+    : buffer_(HostBuffer::allocate(parse_host_kind(kind), bytes)), kind_(kind) {
+    py::gil_scoped_release release;  // faulting in a large buffer takes a while
+    buffer_.touch();
+}
+
+}  // namespace xfer

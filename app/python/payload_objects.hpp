@@ -1,0 +1,79 @@
+#pragma once
+// The C++ side of the payload API (module.cpp binds it): a run's Context, its Workers, host
+// buffers. Every method is called from Python, with the GIL held on entry.
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+
+#include "memory/host_buffer.hpp"
+#include "python/run_state.hpp"
+
+namespace xfer {
+
+// xferlab.Stopped: raised by a payload call once its run is stopped (timeout, SIGINT) or over.
+PyObject* stopped_exception_type();
+void set_stopped_exception_type(PyObject* type);
+[[noreturn]] void raise_stopped(const std::string& why);
+
+// The GIL state seen inside the copy call, recorded once per worker into its ThreadInfo.
+void observe_gil_during_copy(Worker& worker);
+
+class PyWorker {
+public:
+    PyWorker(std::shared_ptr<RunState> state, int index);
+
+    // `count` copies through Worker::copy_once without returning to Python in between
+    // (threads.between applied between them, as the host loop does). GIL per the run.
+    void copy(int count);
+    void enter();
+    void barrier();
+    int index() const { return index_; }
+    uint64_t bytes() const;
+    int copies_done() const;
+    pybind11::list records() const;
+    pybind11::dict thread_info() const;
+
+private:
+    Worker& checked_worker(bool need_running) const;
+    void ensure_entered();
+    int copy_loop(Worker& worker, int count);
+
+    std::shared_ptr<RunState> state_;
+    int index_;
+};
+
+class PyContext {
+public:
+    explicit PyContext(std::shared_ptr<RunState> state);
+
+    PyWorker worker(int index);
+    void barrier(pybind11::object index);
+    bool stop_requested() const;
+    void note(const std::string& text);
+    const Run& run() const { return state_->run; }
+    pybind11::object params() const { return params_; }
+    std::string payload() const { return state_->payload_path.string(); }
+
+private:
+    std::shared_ptr<RunState> state_;
+    pybind11::object params_;
+};
+
+// Host memory for free-form payloads, exposed through the buffer protocol.
+class PyHostBuffer {
+public:
+    PyHostBuffer(uint64_t bytes, const std::string& kind);
+    HostBuffer& buffer() { return buffer_; }
+    std::string kind() const { return kind_; }
+
+private:
+    HostBuffer buffer_;
+    std::string kind_;
+};
+
+// The worker the calling thread last took with ctx.worker(i) (or entered) in run `run_id`;
+// -1 when none.
+int worker_bound_to_this_thread(uint64_t run_id);
+
+}  // namespace xfer

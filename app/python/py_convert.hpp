@@ -1,0 +1,19 @@
+#pragma once
+// Values handed to payloads as plain Python objects (dicts, lists, numbers): what they print
+// and compare without knowing any xferlab type. Call with the GIL held.
+#include <pybind11/pybind11.h>
+
+#include <nlohmann/json.hpp>
+
+#include "results/record.hpp"
+#include "results/thread_info.hpp"
+
+namespace xfer {
+
+pybind11::object json_to_python(const nlohmann::json& value);
+// Keys are ThreadInfo's field names; blocked_signals also as names ("signal_names").
+pybind11::dict thread_info_to_dict(const ThreadInfo& info);
+// Keys are Record's field names (durations in ns, host clock).
+pybind11::dict record_to_dict(const Record& record);
+
+}  // namespace xfer

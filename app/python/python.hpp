@@ -1,0 +1,40 @@
+#pragma once
+// The embedded-Python side of xferlab as the rest of the program sees it. No pybind11 or
+// Python.h here: the CLI and the tests include this without the interpreter's headers.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "launch/launcher.hpp"
+#include "results/thread_info.hpp"
+
+namespace xfer {
+
+class Interpreter;  // python/interpreter.hpp
+
+// Starts CPython once per process (later calls only add `payload_dir` to sys.path). Call it
+// from the main thread: the interpreter is finalized by the thread that started it, at exit.
+// Python installs no signal handlers; sys.path holds the payload directories and the standard
+// library, never the current directory. Throws std::runtime_error when Python cannot start.
+Interpreter& ensure_interpreter(const std::filesystem::path& payload_dir);
+
+// Adds "python" (payload threads) and "host+gil" (host threads that hand the GIL off around
+// each copy as a Python thread does).
+void register_python_launchers(LauncherRegistry& registry);
+
+// Starts one threading.Thread, reads its ThreadInfo from inside it, joins it. What a Python
+// thread gets by default: stack, guard, signal mask, affinity, policy (mimic = "python").
+ThreadInfo python_thread_info(const std::filesystem::path& payload_dir = {});
+
+// True when a run ended with Python threads still running that have not finished since. The
+// interpreter cannot be finalized then: write the results and end the process with _exit.
+// (Without that, xferlab keeps the GIL at exit so that those threads never run again, and
+// skips finalization.)
+bool python_threads_leaked();
+
+// The interpreter as started: version, sys.path, signal handlers (for results and tests).
+nlohmann::json python_description();
+
+}  // namespace xfer

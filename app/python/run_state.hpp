@@ -1,0 +1,103 @@
+#pragma once
+// What the payload API's Context and Worker objects share with the launcher running the
+// payload. Python objects may outlive their run (a payload can keep them; a thread can be left
+// running): they hold this state through a shared_ptr, and the launcher closes it before it
+// returns, so that a late call raises xferlab.Stopped instead of touching freed workers.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "launch/launcher.hpp"
+
+namespace xfer {
+
+struct ThreadError {
+    std::string thread;     // threading.Thread.name
+    std::string traceback;  // formatted by the traceback module
+    bool stopped = false;   // the exception was xferlab.Stopped
+};
+
+class RunState {
+public:
+    explicit RunState(RunContext& ctx);
+
+    const uint64_t id;  // distinct for every run in the process
+    const Run run;      // a copy: readable after the run is closed
+    const std::filesystem::path payload_path;
+
+    // --- Used with the GIL held (the GIL orders these against close()). ---
+    bool open() const { return open_; }
+    Worker& worker(int i) { return *workers_[size_t(i)]; }
+    int worker_count() const { return int(workers_.size()); }
+    StartGate& gate() { return *gate_; }
+    bool entered(int i) const { return entered_[size_t(i)] != 0; }
+    void set_entered(int i, bool v) { entered_[size_t(i)] = v ? 1 : 0; }
+    // Marks the run over: later payload calls raise xferlab.Stopped.
+    void close() { open_ = false; }
+
+    // --- Any thread, GIL or not. ---
+    // The run's timeout passed, or xferlab was interrupted (SIGINT).
+    bool stop_requested() const noexcept {
+        return stop_.load(std::memory_order_relaxed) ||
+               external_stop_->load(std::memory_order_relaxed);
+    }
+    bool stopped_by_xferlab() const noexcept { return stop_.load(std::memory_order_relaxed); }
+    bool interrupted() const noexcept { return external_stop_->load(std::memory_order_relaxed); }
+    void request_stop() noexcept { stop_.store(true); }
+
+    // Native calls that use a worker or the gate with the GIL released count themselves here;
+    // the launcher waits for zero after close() and before its RunContext goes away.
+    std::atomic<int> in_flight{0};
+    void wait_no_calls_in_flight() const;
+
+    // main(ctx) ended (on the xferlab-main thread).
+    void main_finished(std::string traceback, bool stopped);
+    // Waits until main(ctx) ended or `deadline_ns` (host clock; <= 0: none) passed, and, with
+    // `until_stop`, until a stop is requested (SIGINT is polled). True when main ended.
+    bool wait_main(int64_t deadline_ns, bool until_stop);
+    bool main_done();
+    std::string main_traceback();
+    bool main_stopped();
+
+    void add_thread_error(ThreadError e);
+    std::vector<ThreadError> thread_errors();
+    void add_note(std::string note);
+    std::vector<std::string> notes();
+
+private:
+    std::vector<Worker*> workers_;
+    std::vector<uint8_t> entered_;
+    StartGate* gate_;
+    const std::atomic<bool>* external_stop_;  // RunContext::stop, alive until launch() returns
+    bool open_ = true;
+    std::atomic<bool> stop_{false};
+
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool main_done_ = false;
+    bool main_stopped_ = false;
+    std::string main_traceback_;
+    std::vector<ThreadError> thread_errors_;
+    std::vector<std::string> notes_;
+};
+
+// Counts one native call in flight for the scope.
+class InFlight {
+public:
+    explicit InFlight(RunState& state) : state_(state) { state_.in_flight.fetch_add(1); }
+    ~InFlight() { state_.in_flight.fetch_sub(1); }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+
+private:
+    RunState& state_;
+};
+
+// The run the python launcher is executing now (null between runs). GIL-protected.
+std::shared_ptr<RunState>& current_run();
+
+}  // namespace xfer

@@ -1,0 +1,79 @@
+#include "report/analysis_json.hpp"
+
+namespace xfer {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+}  // namespace
+
+void to_json(json& j, const Distribution& d) {
+    j = json{{"n", d.n},     {"min", d.min},   {"p10", d.p10},       {"p50", d.p50}, {"p90", d.p90},
+             {"max", d.max}, {"mean", d.mean}, {"stddev", d.stddev}, {"cv", d.cv}};
+}
+
+void to_json(json& j, const Comparison& c) {
+    j = json{{"baseline_run", c.baseline_run},
+             {"aggregate_ratio", c.aggregate_ratio},
+             {"p50_ratio", c.p50_ratio},
+             {"within_noise", c.within_noise},
+             {"p50_within_noise", c.p50_within_noise},
+             {"aggregate_noise_ln", c.aggregate_noise},
+             {"p50_noise_ln", c.p50_noise},
+             {"judged", c.judged},
+             {"verdict", c.verdict}};
+}
+
+void to_json(json& j, const WorkerStats& w) {
+    j = json{{"worker", w.worker},
+             {"tid", w.tid},
+             {"device", w.device},
+             {"copies", w.copies},
+             {"bytes", w.bytes},
+             {"window_s", w.window_s},
+             {"Bps", w.Bps},
+             {"share", w.share},
+             {"per_copy_Bps", w.per_copy_Bps},
+             {"device_per_copy_Bps", optional_json(w.device_per_copy_Bps)}};
+}
+
+void to_json(json& j, const DeviceStats& d) {
+    j = json{{"device", d.device},     {"workers", d.workers},         {"copies", d.copies},
+             {"window_s", d.window_s}, {"concurrency", d.concurrency}, {"peak", d.peak}};
+}
+
+void to_json(json& j, const RunAnalysis& a) {
+    j = json{{"run", a.run},
+             {"copies", a.copies},
+             {"warmup_copies", a.warmup_copies},
+             {"bytes", a.bytes},
+             {"window_s", a.window_s},
+             {"aggregate_Bps", a.aggregate_Bps},
+             {"per_copy_Bps", a.per_copy_Bps},
+             {"per_copy_ns", a.per_copy_ns},
+             {"device_per_copy_Bps", optional_json(a.device_per_copy_Bps)},
+             {"pre_device_ns", optional_json(a.pre_device_ns)},
+             {"per_worker_Bps", a.per_worker_Bps},
+             {"workers", a.workers},
+             {"fairness_jain", a.fairness},
+             {"host_concurrency", a.host_concurrency},
+             {"host_peak", a.host_peak},
+             {"device_concurrency", optional_json(a.device_concurrency)},
+             {"device_peak", optional_json(a.device_peak)},
+             {"devices", a.devices},
+             {"scaling", optional_json(a.scaling)},
+             {"scaling_reference", optional_json(a.scaling_reference)},
+             {"scaling_within_noise", optional_json(a.scaling_within_noise)},
+             {"is_baseline", a.is_baseline},
+             {"vs_baseline", optional_json(a.vs_baseline)},
+             {"thread_differences", a.thread_differences},
+             {"explanations", a.explanations}};
+}
+
+}  // namespace xfer

@@ -1,0 +1,74 @@
+// copies.csv: one row per copy, warm-up copies included (warmup = 1), in nvprof's vocabulary.
+// Times are ns relative to the first record of the results, so runs line up on one axis.
+// Columns are documented in docs/reading-reports.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "report/atomic_file.hpp"
+#include "report/memory_kinds.hpp"
+#include "report/origin.hpp"
+#include "report/reporters.hpp"
+
+namespace xfer {
+
+namespace {
+
+constexpr const char* kHeader =
+    "run,label,launcher,worker,repetition,warmup,start_ns,duration_ns,size_bytes,"
+    "throughput_GBps,src_kind,dst_kind,device,context,stream,device_start_ns,"
+    "device_duration_ns,pre_device_ns,thread,pid,cpu,device_timing,correlation_id\n";
+
+// RFC 4180: quote a field holding a separator, a quote or a line break; double inner quotes.
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+class CsvReporter : public Reporter {
+  public:
+    std::string name() const override { return "csv"; }
+
+    std::filesystem::path write(const Results& results, const Analysis&,
+                                const std::filesystem::path& dir, std::ostream&) override {
+        const int64_t origin = first_record_ns(results);
+        std::string out = kHeader;
+        for (const RunResult& run : results.runs) {
+            const auto [src, dst] = memory_kinds(run);
+            const std::string label = csv_field(run.label);
+            const std::string launcher = csv_field(run.launcher);
+            for (const Record& r : run.records) {
+                const int64_t dur = r.host_duration_ns();
+                // bytes per ns is GB/s (10^9 B/s).
+                const std::string gbps =
+                    dur > 0 ? fmt::format("{:.6g}", double(r.bytes) / double(dur)) : "";
+                const bool dev = r.has_device_time();
+                fmt::format_to(
+                    std::back_inserter(out),
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    run.index, label, launcher, r.worker, r.repetition, r.warmup ? 1 : 0,
+                    r.host_start_ns - origin, dur, r.bytes, gbps, csv_field(src), csv_field(dst),
+                    r.device, r.context, r.stream,
+                    dev ? std::to_string(r.device_start_ns - origin) : "",
+                    dev ? std::to_string(r.device_duration_ns()) : "",
+                    dev ? std::to_string(r.pre_device_ns()) : "", r.tid, r.pid, r.cpu,
+                    to_string(r.device_timing), r.correlation);
+            }
+        }
+        const auto path = dir / "copies.csv";
+        write_file_atomically(path, out);
+        return path;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_csv_reporter() { return std::make_unique<CsvReporter>(); }
+
+}  // namespace xfer

@@ -1,0 +1,178 @@
+#include "report/explain.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "report/format.hpp"
+
+namespace xfer {
+
+namespace {
+
+// Host-side concurrency at least this high, and this many times the device-side one, means
+// calls overlap while transfers do not.
+constexpr double kOverlapHostMin = 1.5;
+constexpr double kOverlapFactor = 1.5;
+// A call that spends this fraction of its p50 duration before the device starts is waiting.
+constexpr double kPreDeviceFraction = 0.25;
+// Jain's index below this (with 2+ workers) is called unfair: with 4 workers, 0.9 is e.g. one
+// worker served at about half the rate of the other three.
+constexpr double kUnfairJain = 0.9;
+
+std::string run_name(const RunResult& r) { return fmt::format("run {} ({})", r.index, r.label); }
+
+std::string runs_list(const std::vector<int>& runs) {
+    return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
+}
+
+// One line of an error for the summary: a Python traceback's last line names the exception,
+// anything else its first line.
+std::string error_line(const std::string& e) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start <= e.size()) {
+        size_t end = e.find('\n', start);
+        if (end == std::string::npos) end = e.size();
+        if (end > start) lines.push_back(e.substr(start, end - start));
+        start = end + 1;
+    }
+    if (lines.empty()) return "";
+    if (lines.size() > 1 && lines.front().rfind("Traceback", 0) == 0) return lines.back();
+    return lines.front();
+}
+
+void explain_devices(const RunAnalysis& a, std::vector<std::string>& out) {
+    // Serialized: 2+ workers on a device and never two transfers in flight on it.
+    for (const DeviceStats& d : a.devices) {
+        if (d.workers < 2 || d.copies < 2 || d.peak != 1) continue;
+        out.push_back(fmt::format(
+            "copies serialized on device {}: device-side concurrency {:.1f} (peak 1) with {} "
+            "workers",
+            d.device, d.concurrency, d.workers));
+    }
+    if (a.device_concurrency && a.host_concurrency >= kOverlapHostMin &&
+        a.host_concurrency >= kOverlapFactor * *a.device_concurrency) {
+        out.push_back(fmt::format(
+            "host-side concurrency {:.1f} but device-side {:.1f}: calls overlap, transfers do "
+            "not; per-copy bandwidth measures waiting",
+            a.host_concurrency, *a.device_concurrency));
+    }
+    if (a.pre_device_ns && a.per_copy_ns.p50 > 0 &&
+        a.pre_device_ns->p50 >= kPreDeviceFraction * a.per_copy_ns.p50) {
+        out.push_back(fmt::format(
+            "calls wait {} (p50) before the device starts moving bytes: {} of a call's p50 {}",
+            fmtx::duration(a.pre_device_ns->p50),
+            fmtx::percent(a.pre_device_ns->p50 / a.per_copy_ns.p50),
+            fmtx::duration(a.per_copy_ns.p50)));
+    }
+}
+
+void explain_fairness(const RunAnalysis& a, std::vector<std::string>& out) {
+    if (a.workers.size() < 2 || a.fairness >= kUnfairJain) return;
+    const WorkerStats* top = &a.workers.front();
+    for (const auto& w : a.workers) {
+        if (w.share > top->share) top = &w;
+    }
+    out.push_back(fmt::format(
+        "unfair: Jain {:.2f}, worker {} got {} of the bandwidth (a fair share is {})", a.fairness,
+        top->worker, fmtx::percent(top->share), fmtx::percent(1.0 / double(a.workers.size()))));
+}
+
+void explain_scaling(const RunResult& run, const RunAnalysis& a, std::vector<std::string>& out) {
+    if (!a.scaling || !a.scaling_within_noise) return;
+    if (*a.scaling_within_noise) {
+        out.push_back(fmt::format(
+            "scaling {} for {} threads (vs run {}): within noise of one thread, no gain from "
+            "more threads",
+            fmtx::ratio(*a.scaling), run.threads, *a.scaling_reference));
+    } else if (*a.scaling < 1) {
+        out.push_back(fmt::format(
+            "scaling {} for {} threads (vs run {}): more threads move fewer bytes per second "
+            "than one",
+            fmtx::ratio(*a.scaling), run.threads, *a.scaling_reference));
+    }
+}
+
+void explain_baseline(const RunAnalysis& a, std::vector<std::string>& out) {
+    if (!a.vs_baseline || !a.vs_baseline->judged) return;
+    const Comparison& c = *a.vs_baseline;
+    // Same bytes per second overall, yet each copy takes much longer: the copies spend the
+    // difference waiting for each other (a lock or device hand-off), not moving bytes slower.
+    if (c.within_noise && !c.p50_within_noise && c.p50_ratio > 0 && c.p50_ratio < 1) {
+        out.push_back(fmt::format(
+            "aggregate within noise of baseline (run {}) but per-copy p50 {} lower: copies "
+            "take longer without moving fewer bytes overall, a hand-off effect",
+            c.baseline_run, fmtx::ratio(1 / c.p50_ratio)));
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a) {
+    std::vector<std::string> out;
+    if (a.copies == 0) {
+        if (run.status != RunStatus::skipped) out.push_back("no measured copies");
+        return out;
+    }
+    explain_devices(a, out);
+    explain_baseline(a, out);
+    explain_fairness(a, out);
+    explain_scaling(run, a, out);
+    return out;
+}
+
+std::vector<std::string> summarize(const Results& results, const Analysis& analysis) {
+    std::vector<std::string> out;
+    if (results.interrupted) out.push_back("interrupted: the results are partial");
+    if (!analysis.baseline_run) {
+        out.push_back("no run finished ok with measured copies: nothing to compare");
+    } else {
+        const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
+        out.push_back(fmt::format("baseline: {}", run_name(base)));
+    }
+
+    // Fastest and slowest aggregate among runs with copies (positions in results.runs).
+    size_t hi = 0, lo = 0, with_copies = 0;
+    for (size_t i = 0; i < analysis.runs.size(); ++i) {
+        const double agg = analysis.runs[i].aggregate_Bps;
+        if (agg <= 0) continue;
+        if (with_copies++ == 0 || agg > analysis.runs[hi].aggregate_Bps) hi = i;
+        if (with_copies == 1 || agg < analysis.runs[lo].aggregate_Bps) lo = i;
+    }
+    if (with_copies >= 2 && hi != lo) {
+        const double h = analysis.runs[hi].aggregate_Bps, l = analysis.runs[lo].aggregate_Bps;
+        out.push_back(fmt::format("highest aggregate: {} {}; lowest: {} {} ({} apart)",
+                                  run_name(results.runs[hi]), fmtx::gbps_unit(h),
+                                  run_name(results.runs[lo]), fmtx::gbps_unit(l),
+                                  fmtx::ratio(h / l)));
+    }
+
+    std::vector<int> within, beyond, handoff;
+    for (const auto& a : analysis.runs) {
+        if (!a.vs_baseline || !a.vs_baseline->judged) continue;
+        (a.vs_baseline->within_noise ? within : beyond).push_back(a.run);
+        if (a.vs_baseline->within_noise && !a.vs_baseline->p50_within_noise &&
+            a.vs_baseline->p50_ratio < 1) {
+            handoff.push_back(a.run);
+        }
+    }
+    if (!within.empty()) {
+        out.push_back(fmt::format("aggregate within noise of the baseline: {}", runs_list(within)));
+    }
+    if (!beyond.empty()) {
+        out.push_back(fmt::format("aggregate beyond noise of the baseline: {}", runs_list(beyond)));
+    }
+    if (!handoff.empty()) {
+        out.push_back(fmt::format(
+            "per-copy bandwidth understates {}: same aggregate, slower copies (hand-off)",
+            runs_list(handoff)));
+    }
+    for (const RunResult& r : results.runs) {
+        if (r.status == RunStatus::ok) continue;
+        out.push_back(fmt::format("{} {}{}", run_name(r), to_string(r.status),
+                                  r.errors.empty() ? "" : ": " + error_line(r.errors.front())));
+    }
+    return out;
+}
+
+}  // namespace xfer

@@ -1,0 +1,17 @@
+#include "report/reporter.hpp"
+
+#include "report/reporters.hpp"
+
+namespace xfer {
+
+std::unique_ptr<Reporter> make_reporter(const std::string& name) {
+    if (name == "table") return make_table_reporter();
+    if (name == "json") return make_json_reporter();
+    if (name == "csv") return make_csv_reporter();
+    if (name == "trace") return make_trace_reporter();
+    return nullptr;
+}
+
+std::vector<std::string> reporter_names() { return {"table", "json", "csv", "trace"}; }
+
+}  // namespace xfer

@@ -1,0 +1,23 @@
+#pragma once
+// Walks a parsed scenario file into a Scenario, collecting a diagnostic for every problem
+// instead of stopping at the first.
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer::scenario_internal {
+
+struct FileFacts {
+    bool has_run = false;                 // a "run" key exists (even if its tables had errors)
+    toml::source_region sweep_position;   // where [sweep] is, for the plan-size limit
+    bool has_sweep = false;
+};
+
+FileFacts read_scenario_file(const toml::table& root, const std::string& file, Scenario& s,
+                             std::vector<Diagnostic>& diagnostics);
+
+}  // namespace xfer::scenario_internal

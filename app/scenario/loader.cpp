@@ -1,0 +1,77 @@
+#include "scenario/loader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+#include <toml++/toml.h>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/file_reader.hpp"
+#include "scenario/plan.hpp"
+#include "scenario/set_flags.hpp"
+#include "scenario/toml_support.hpp"
+
+namespace xfer {
+
+Scenario parse_scenario(const std::string& text, const std::string& name,
+                        const std::vector<std::string>& overrides) {
+    using namespace scenario_internal;
+    toml::table root;
+    try {
+        root = toml::parse(text, name);
+    } catch (const toml::parse_error& e) {
+        // TOML stops at the first syntax error: there is only this one to report.
+        throw ScenarioError({diagnostic_at(name, e.source(), "", std::string(e.description()))});
+    }
+
+    Scenario s;
+    s.source = name;
+    s.name = std::filesystem::path(name).stem().string();
+    std::vector<Diagnostic> diagnostics;
+    const FileFacts facts = read_scenario_file(root, name, s, diagnostics);
+    apply_set_flags(s, overrides, diagnostics);
+
+    if (!facts.has_run) {
+        diagnostics.push_back(Diagnostic{
+            name, 0, 0, "run",
+            "no [[run]] table: add at least one, e.g. [[run]] launcher = \"host\""});
+    }
+    if (auto problem = plan_size_problem(s)) {
+        diagnostics.push_back(facts.has_sweep
+                                  ? diagnostic_at(name, facts.sweep_position, "sweep", *problem)
+                                  : Diagnostic{name, 0, 0, "sweep", *problem});
+    }
+    if (!diagnostics.empty()) {
+        // In the order of the file (--set flags after it, position-less ones last), as a reader
+        // fixing them top to bottom expects; checks that run late find problems early in a file.
+        std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                         [&](const Diagnostic& a, const Diagnostic& b) {
+                             auto rank = [&](const Diagnostic& d) {
+                                 return std::tuple(d.file != name, d.line == 0, d.line, d.column);
+                             };
+                             return rank(a) < rank(b);
+                         });
+        throw ScenarioError(std::move(diagnostics));
+    }
+    s.resolved = resolved_json(s, overrides);
+    return s;
+}
+
+Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        const int err = errno;
+        throw ScenarioError({Diagnostic{file.string(), 0, 0, "",
+                                        std::string("cannot read the scenario file: ") +
+                                            (err ? std::strerror(err) : "unknown error")}});
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_scenario(text.str(), file.string(), overrides);
+}
+
+}  // namespace xfer

@@ -1,0 +1,193 @@
+// Expands [[run]] x [sweep] into concrete runs, and writes them as JSON.
+#include "scenario/plan.hpp"
+
+#include <set>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/scenario_keys.hpp"
+#include "scenario/settings.hpp"
+
+namespace xfer {
+namespace scenario_internal {
+
+using nlohmann::json;
+
+size_t sweep_point_count(const Scenario& s) {
+    size_t points = 1;
+    for (const auto& [key, values] : s.sweep) {
+        const size_t n = values.is_array() ? values.size() : 1;
+        if (n != 0 && points > SIZE_MAX / n) return SIZE_MAX;
+        points *= n;
+    }
+    return points;
+}
+
+std::optional<std::string> plan_size_problem(const Scenario& s) {
+    const size_t points = sweep_point_count(s);
+    const size_t runs = s.runs.size();
+    if (runs == 0 || points <= kMaxPlanRuns / runs) return std::nullopt;
+    const std::string total =
+        points > SIZE_MAX / runs ? "more than " + std::to_string(SIZE_MAX) : std::to_string(points * runs);
+    return "the plan would have " + total + " runs (" + std::to_string(points) + " sweep points x " +
+           std::to_string(runs) + " [[run]] tables); the limit is " +
+           std::to_string(kMaxPlanRuns) + ": sweep fewer values";
+}
+
+json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags) {
+    json j;
+    j["source"] = s.source.string();
+    j["scenario"] = {{"name", s.name},
+                     {"description", s.description},
+                     {"backend", s.backend},
+                     {"timeout", timeout_text(s.timeout_ns)},
+                     {"timeout_ns", s.timeout_ns}};
+    j["transfer"] = transfer_to_json(s.transfer);
+    j["threads"] = threads_to_json(s.threads);
+    j["params"] = s.params;
+    json runs = json::array();
+    for (const auto& r : s.runs) {
+        runs.push_back({{"launcher", r.launcher},
+                        {"label", r.label},
+                        {"payload", r.payload},
+                        {"gil", to_string(r.gil)},
+                        {"mimic", r.mimic},
+                        {"overrides", r.overrides}});
+    }
+    j["run"] = runs;
+    json sweep = json::array();
+    for (const auto& [key, values] : s.sweep) sweep.push_back({{"key", key}, {"values", values}});
+    j["sweep"] = sweep;
+    j["set"] = set_flags;
+    const size_t points = sweep_point_count(s);
+    j["plan"] = {{"sweep_points", points}, {"runs", points * s.runs.size()}};
+    return j;
+}
+
+namespace {
+
+// Several Python runs with different payloads need the payload in their labels to tell apart.
+bool payloads_differ(const Scenario& s) {
+    std::set<std::string> payloads;
+    for (const auto& r : s.runs) {
+        if (!r.payload.empty()) payloads.insert(r.payload);
+    }
+    return payloads.size() > 1;
+}
+
+// "python gil=release threads.stack_size=256KiB threads.count=4": the run's own label, or the
+// launcher with what the run sets itself, then the sweep point's values that reached it.
+std::string make_label(const Scenario& s, const RunSpec& spec,
+                       const std::vector<std::pair<std::string, std::string>>& point) {
+    std::string label = spec.label;
+    if (label.empty()) {
+        label = spec.launcher;
+        if (spec.launcher == "python" || spec.launcher == "host+gil") {
+            label += " gil=" + to_string(spec.gil);
+        }
+        if (!spec.payload.empty() && payloads_differ(s)) label += " payload=" + spec.payload;
+        if (!spec.mimic.empty()) label += " mimic=" + spec.mimic;
+        for (const auto& [key, value] : spec.overrides.items()) {
+            label += " " + key + "=" + value_text(value);
+        }
+    }
+    for (const auto& [key, text] : point) {
+        if (!spec.overrides.contains(key)) label += " " + key + "=" + text;
+    }
+    return label;
+}
+
+// Everything that identifies a run except threads.count (and the free-text label), so that
+// runs differing only in thread count share it.
+std::string make_scaling_key(const Run& run) {
+    json threads = threads_to_json(run.threads);
+    threads.erase("count");
+    json key = {{"launcher", run.spec.launcher},
+                {"payload", run.spec.payload},
+                {"gil", to_string(run.spec.gil)},
+                {"mimic", run.spec.mimic},
+                {"backend", run.backend},
+                {"transfer", transfer_to_json(run.transfer)},
+                {"threads", threads}};
+    return key.dump();
+}
+
+void apply_or_collect(const Scenario& s, const std::string& key, const json& value, Run& run,
+                      std::vector<Diagnostic>& errors) {
+    if (auto err = apply_setting(key, value, run.transfer, run.threads)) {
+        errors.push_back(Diagnostic{s.source.string(), 0, 0, key, err->message});
+    }
+}
+
+}  // namespace
+}  // namespace scenario_internal
+
+std::vector<Run> expand_plan(const Scenario& s) {
+    using namespace scenario_internal;
+    if (auto problem = plan_size_problem(s)) {
+        throw ScenarioError({Diagnostic{s.source.string(), 0, 0, "sweep", *problem}});
+    }
+    const size_t points = sweep_point_count(s);
+    std::vector<Run> plan;
+    std::vector<Diagnostic> errors;
+    for (size_t p = 0; p < points; ++p) {
+        // Mixed radix over the sweep's value lists, the last key fastest: the first key in the
+        // file changes slowest, as nested loops written in file order would.
+        std::vector<std::pair<std::string, json>> point(s.sweep.size());
+        size_t rest = p;
+        for (size_t k = s.sweep.size(); k-- > 0;) {
+            const json& values = s.sweep[k].second;
+            const size_t n = values.is_array() ? values.size() : 1;
+            point[k] = {s.sweep[k].first, values.is_array() ? values[rest % n] : values};
+            rest /= n;
+        }
+        std::vector<std::pair<std::string, std::string>> point_text;
+        for (const auto& [key, value] : point) point_text.emplace_back(key, value_text(value));
+
+        for (const RunSpec& spec : s.runs) {
+            Run run;
+            run.index = int(plan.size());
+            run.spec = spec;
+            run.backend = s.backend;
+            run.timeout_ns = s.timeout_ns;
+            run.params = s.params;
+            run.transfer = s.transfer;
+            run.threads = s.threads;
+            // Precedence: scenario defaults < sweep point < the run's own keys (a run states
+            // what it isolates). --set was applied to the defaults and removed from both.
+            for (const auto& [key, value] : point) apply_or_collect(s, key, value, run, errors);
+            for (const auto& [key, value] : spec.overrides.items()) {
+                apply_or_collect(s, key, value, run, errors);
+            }
+            for (const auto& [key, text] : point_text) run.sweep_point[key] = text;
+            run.label = make_label(s, spec, point_text);
+            run.scaling_key = make_scaling_key(run);
+            plan.push_back(std::move(run));
+        }
+    }
+    if (!errors.empty()) throw ScenarioError(std::move(errors));
+    return plan;
+}
+
+nlohmann::json to_json(const Run& run) {
+    using namespace scenario_internal;
+    json j;
+    j["index"] = run.index;
+    j["label"] = run.label;
+    j["launcher"] = run.spec.launcher;
+    j["payload"] = run.spec.payload;
+    j["gil"] = to_string(run.spec.gil);
+    j["mimic"] = run.spec.mimic;
+    j["backend"] = run.backend;
+    j["timeout"] = timeout_text(run.timeout_ns);
+    j["timeout_ns"] = run.timeout_ns;
+    j["transfer"] = transfer_to_json(run.transfer);
+    j["threads"] = threads_to_json(run.threads);
+    j["params"] = run.params;
+    j["sweep_point"] = run.sweep_point;
+    j["overrides"] = run.spec.overrides;
+    j["scaling_key"] = run.scaling_key;
+    return j;
+}
+
+}  // namespace xfer

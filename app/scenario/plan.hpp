@@ -1,0 +1,27 @@
+#pragma once
+// Plan size limits and the resolved scenario written into results (expand_plan and
+// to_json(Run) are declared in loader.hpp).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/scenario.hpp"
+
+namespace xfer::scenario_internal {
+
+// A plan larger than this is almost certainly a sweep typo: it is refused before anything runs.
+constexpr size_t kMaxPlanRuns = 10000;
+
+// The product of the sweep's value counts (1 without a sweep), saturating at SIZE_MAX.
+size_t sweep_point_count(const Scenario& s);
+
+// Why the plan is too large ("the sweep expands to ... runs"), or nullopt.
+std::optional<std::string> plan_size_problem(const Scenario& s);
+
+// The whole scenario with defaults filled in, in the file's vocabulary.
+nlohmann::json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags);
+
+}  // namespace xfer::scenario_internal

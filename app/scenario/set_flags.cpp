@@ -1,0 +1,119 @@
+#include "scenario/set_flags.hpp"
+
+#include <algorithm>
+
+#include <toml++/toml.h>
+
+#include "scenario/scenario_keys.hpp"
+#include "scenario/settings.hpp"
+#include "scenario/suggest.hpp"
+#include "scenario/toml_support.hpp"
+
+namespace xfer::scenario_internal {
+
+using nlohmann::json;
+
+namespace {
+
+std::string trim(const std::string& s) {
+    const size_t b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+std::vector<std::string> set_keys() {
+    std::vector<std::string> keys;
+    for (const auto& k : scenario_keys()) keys.push_back("scenario." + k);
+    for (const auto& k : all_setting_keys()) keys.push_back(k);
+    return keys;
+}
+
+// params.a.b=1 -> params["a"]["b"] = 1.
+bool set_param(json& params, const std::string& path, const json& value, std::string& why) {
+    json* at = &params;
+    size_t begin = 0;
+    while (true) {
+        const size_t dot = path.find('.', begin);
+        const std::string part = path.substr(begin, dot == std::string::npos ? dot : dot - begin);
+        if (part.empty()) {
+            why = "empty part in params key '" + path + "'";
+            return false;
+        }
+        if (!at->is_object()) {
+            why = "params." + path.substr(0, begin == 0 ? 0 : begin - 1) +
+                  " is not a table, so it cannot hold '" + part + "'";
+            return false;
+        }
+        if (dot == std::string::npos) {
+            (*at)[part] = value;
+            return true;
+        }
+        at = &(*at)[part];
+        if (at->is_null()) *at = json::object();
+        begin = dot + 1;
+    }
+}
+
+}  // namespace
+
+json parse_set_value(const std::string& text) {
+    try {
+        toml::table t = toml::parse("v = " + text);
+        const toml::node* v = t.get("v");
+        // One value and nothing else; dates stay text (no key takes a date).
+        if (t.size() == 1 && v && !v->is_date() && !v->is_time() && !v->is_date_time()) {
+            return toml_to_json(*v);
+        }
+    } catch (const toml::parse_error&) {
+        // Not a TOML value: the text itself is the value.
+    }
+    return trim(text);
+}
+
+void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
+                     std::vector<Diagnostic>& diagnostics) {
+    for (size_t i = 0; i < flags.size(); ++i) {
+        const std::string& flag = flags[i];
+        const int line = int(i + 1);
+        auto error = [&](int column, const std::string& key, const std::string& message) {
+            diagnostics.push_back(Diagnostic{"--set", line, column, key, message});
+        };
+        const size_t eq = flag.find('=');
+        const std::string key = trim(flag.substr(0, eq));
+        if (eq == std::string::npos || key.empty()) {
+            error(1, "", "expected key=value, e.g. --set threads.count=8; got '" + flag + "'");
+            continue;
+        }
+        const std::string text = flag.substr(eq + 1);
+        const size_t lead = text.find_first_not_of(" \t");
+        const int column = int(eq + 2 + (lead == std::string::npos ? 0 : lead));
+        const json value = parse_set_value(text);
+
+        if (key.rfind("scenario.", 0) == 0 &&
+            std::find(scenario_keys().begin(), scenario_keys().end(), key.substr(9)) !=
+                scenario_keys().end()) {
+            if (auto err = apply_scenario_key(key.substr(9), value, s)) {
+                error(column, key, err->message);
+            }
+        } else if (is_setting_key(key)) {
+            if (auto err = apply_setting(key, value, s.transfer, s.threads)) {
+                error(column, key, err->message);
+                continue;
+            }
+            s.sweep.erase(std::remove_if(s.sweep.begin(), s.sweep.end(),
+                                         [&](const auto& entry) { return entry.first == key; }),
+                          s.sweep.end());
+            for (auto& run : s.runs) run.overrides.erase(key);
+        } else if (key.rfind("params.", 0) == 0 && key.size() > 7) {
+            std::string why;
+            if (!set_param(s.params, key.substr(7), value, why)) error(1, key, why);
+        } else {
+            error(1, key,
+                  "unknown key '" + key + "'" + did_you_mean(key, set_keys()) +
+                      "; --set takes scenario.<key>, transfer.<key>, threads.<key> and "
+                      "params.<key>, e.g. threads.count=8");
+        }
+    }
+}
+
+}  // namespace xfer::scenario_internal

@@ -1,0 +1,51 @@
+#include "scenario/toml_support.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace xfer::scenario_internal {
+
+using nlohmann::json;
+
+json toml_to_json(const toml::node& node) {
+    if (const auto* t = node.as_table()) {
+        json o = json::object();
+        for (const auto& [k, v] : *t) o[std::string(k.str())] = toml_to_json(v);
+        return o;
+    }
+    if (const auto* a = node.as_array()) {
+        json arr = json::array();
+        for (const auto& e : *a) arr.push_back(toml_to_json(e));
+        return arr;
+    }
+    if (const auto* s = node.as_string()) return s->get();
+    if (const auto* i = node.as_integer()) return i->get();
+    if (const auto* f = node.as_floating_point()) return f->get();
+    if (const auto* b = node.as_boolean()) return b->get();
+    std::ostringstream text;
+    if (const auto* d = node.as_date()) text << d->get();
+    if (const auto* t = node.as_time()) text << t->get();
+    if (const auto* dt = node.as_date_time()) text << dt->get();
+    return text.str();
+}
+
+bool before(const toml::source_region& a, const toml::source_region& b) {
+    if (a.begin.line != b.begin.line) return a.begin.line < b.begin.line;
+    return a.begin.column < b.begin.column;
+}
+
+std::vector<Entry> in_file_order(const toml::table& table) {
+    std::vector<Entry> entries;
+    for (const auto& [k, v] : table) entries.push_back(Entry{&k, &v});
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return before(a.key->source(), b.key->source());
+    });
+    return entries;
+}
+
+Diagnostic diagnostic_at(const std::string& file, const toml::source_region& where,
+                         const std::string& key, const std::string& message) {
+    return Diagnostic{file, int(where.begin.line), int(where.begin.column), key, message};
+}
+
+}  // namespace xfer::scenario_internal

@@ -1,0 +1,33 @@
+#pragma once
+// TOML++ glue for the loader: values as JSON, entries in file order, positions for diagnostics.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include "scenario/diagnostics.hpp"
+
+namespace xfer::scenario_internal {
+
+// A TOML value as JSON: tables -> objects, arrays -> arrays, dates and times -> ISO strings.
+nlohmann::json toml_to_json(const toml::node& node);
+
+struct Entry {
+    const toml::key* key;
+    const toml::node* node;
+};
+
+// A table's entries in the order they appear in the file (TOML++ keeps them sorted by name),
+// so that diagnostics and [sweep] keys follow the file.
+std::vector<Entry> in_file_order(const toml::table& table);
+
+// Line and column of a TOML source region (1-based; 0 when the node has no source).
+Diagnostic diagnostic_at(const std::string& file, const toml::source_region& where,
+                         const std::string& key, const std::string& message);
+
+// Whether `a` starts before `b` in the file.
+bool before(const toml::source_region& a, const toml::source_region& b);
+
+}  // namespace xfer::scenario_internal

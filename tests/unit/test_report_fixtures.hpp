@@ -1,0 +1,55 @@
+#pragma once
+// Synthetic results for the report tests: records placed by hand, so every statistic has a
+// hand-computed expected value.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "results/run_result.hpp"
+
+namespace xfer::testing {
+
+constexpr int64_t kS = 1'000'000'000;  // ns per second
+constexpr uint64_t kGB = 1'000'000'000;
+
+inline Record record(int run, int worker, int rep, int64_t start, int64_t end, uint64_t bytes,
+                     bool warmup = false) {
+    Record r;
+    r.run = run;
+    r.worker = worker;
+    r.repetition = rep;
+    r.warmup = warmup;
+    r.bytes = bytes;
+    r.host_start_ns = start;
+    r.host_end_ns = end;
+    r.tid = 1000 + worker;
+    r.pid = 77;
+    r.cpu = worker;
+    return r;
+}
+
+inline RunResult run(int index, const std::string& launcher, int threads,
+                     const std::string& scaling_key = "") {
+    RunResult r;
+    r.index = index;
+    r.label = launcher + " threads.count=" + std::to_string(threads);
+    r.launcher = launcher;
+    r.backend = "host";
+    r.threads = threads;
+    r.bytes_per_copy = kGB;
+    r.direction = "h2d";
+    r.host_memory = "pageable";
+    r.scaling_key = scaling_key;
+    return r;
+}
+
+// Worker `w` copies back to back from `t0`, one copy per duration (ns), kGB bytes each.
+inline void back_to_back(RunResult& r, int w, int64_t t0, const std::vector<int64_t>& durations) {
+    int64_t t = t0;
+    for (size_t i = 0; i < durations.size(); ++i) {
+        r.records.push_back(record(r.index, w, int(i), t, t + durations[i], kGB));
+        t += durations[i];
+    }
+}
+
+}  // namespace xfer::testing

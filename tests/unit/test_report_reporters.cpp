@@ -1,0 +1,340 @@
+// report/: each reporter on synthetic results. JSON parses back and round-trips the records,
+// CSV has a row per copy, the trace a track per worker, the table fits 100 columns.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "report/reporter.hpp"
+#include "results/serialize.hpp"
+#include "support/catch.hpp"
+#include "test_report_fixtures.hpp"
+
+using nlohmann::json;
+using namespace xfer;
+using namespace xfer::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kWorkers = 3;
+constexpr int kReps = 4;
+constexpr int kWarmup = 1;
+
+// Two runs of kWorkers x (kWarmup + kReps) copies; the second with device timestamps on two
+// streams, a label that needs CSV quoting, a failed third run with no copies.
+Results sample() {
+    Results res;
+    res.tool_version = "0.1.0";
+    res.git_describe = "test";
+    res.scenario = json{{"scenario", {{"name", "synthetic"}}}};
+    res.host = json{{"cpu_model", "test cpu"}};
+    const int64_t t0 = 5 * kS;  // records do not start at 0: CSV/trace times are relative
+    for (int i = 0; i < 2; ++i) {
+        RunResult r = run(i, i == 0 ? "host" : "python", kWorkers);
+        if (i == 1) {
+            r.label = "python gil=release, \"x\"";
+            r.backend = "cuda";
+        }
+        for (int w = 0; w < kWorkers; ++w) {
+            for (int k = -kWarmup; k < kReps; ++k) {
+                const int64_t s = t0 + i * 100 * kS + (k + kWarmup) * kS + w * 1000;
+                Record rec = record(i, w, k, s, s + kS / 2 + w * 1000, kGB, k < 0);
+                if (i == 1) {
+                    rec.device = 0;
+                    rec.device_start_ns = s + 1000;
+                    rec.device_end_ns = s + kS / 4;
+                    rec.device_timing = DeviceTiming::cupti;
+                    rec.stream = uint32_t(7 + w % 2);
+                    rec.correlation = uint32_t(100 * w + k + 1);
+                }
+                r.records.push_back(rec);
+            }
+            ThreadInfo t;
+            t.launcher = r.launcher;
+            t.worker = w;
+            t.tid = 1000 + w;
+            t.stack_size = i == 0 ? 8u << 20 : 256u << 10;
+            t.policy = "other";
+            r.threads_info.push_back(t);
+        }
+        if (i == 1) r.notes = {"backend auto fell back to host"};
+        res.runs.push_back(r);
+    }
+    RunResult failed = run(2, "host+gil", 2);
+    failed.status = RunStatus::failed;
+    failed.errors = {"worker 1 repetition 0: verification mismatch at offset 4096\nsecond line"};
+    res.runs.push_back(failed);
+    return res;
+}
+
+// A fresh directory under the system temp dir.
+fs::path temp_dir(const std::string& tag) {
+    const fs::path d =
+        fs::temp_directory_path() / ("xfer-report-" + tag + "-" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+fs::path write_with(const std::string& name, const Results& res, const fs::path& dir,
+                    std::ostream& out) {
+    auto rep = make_reporter(name);
+    REQUIRE(rep);
+    CHECK(rep->name() == name);
+    return rep->write(res, analyze(res), dir, out);
+}
+
+// RFC 4180 records (fields may hold quoted commas, quotes and line breaks).
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(std::move(field));
+            field.clear();
+        } else if (c == '\n') {
+            row.push_back(std::move(field));
+            field.clear();
+            rows.push_back(std::move(row));
+            row.clear();
+        } else {
+            field += c;
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("make_reporter knows the four reporters", "[report][reporter]") {
+    for (const auto& n : reporter_names()) {
+        auto r = make_reporter(n);
+        REQUIRE(r);
+        CHECK(r->name() == n);
+    }
+    CHECK(reporter_names().size() == 4);
+    CHECK(make_reporter("xml") == nullptr);
+}
+
+TEST_CASE("results.json parses back, round-trips records and holds the analysis",
+          "[report][reporter][json]") {
+    const Results res = sample();
+    const fs::path dir = temp_dir("json");
+    std::ostringstream out;
+    const fs::path path = write_with("json", res, dir, out);
+    CHECK(path == dir / "results.json");
+    // Written atomically: only the target is left, no temporary.
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+
+    const json j = json::parse(read(path));
+    CHECK(j.at("schema_version") == 1);
+    CHECK(j.at("tool_version") == "0.1.0");
+    CHECK(j.at("scenario").at("scenario").at("name") == "synthetic");
+    REQUIRE(j.at("runs").size() == 3);
+    CHECK(j.at("runs")[0].at("records").size() == size_t(kWorkers * (kReps + kWarmup)));
+    CHECK(j.at("runs")[1].at("thread_infos").size() == size_t(kWorkers));
+    CHECK(j.at("runs")[2].at("status") == "failed");
+    // The analysis rides along each run.
+    const json& a0 = j.at("runs")[0].at("analysis");
+    CHECK(a0.at("copies") == kWorkers * kReps);
+    CHECK(a0.at("is_baseline") == true);
+    CHECK(j.at("runs")[1].at("analysis").at("vs_baseline").at("baseline_run") == 0);
+    CHECK(j.at("runs")[1].at("analysis").at("device_concurrency").is_number());
+    CHECK(j.at("baseline_run") == 0);
+    CHECK(j.at("summary").is_array());
+
+    // Loading it back as Results gives exactly what was written.
+    const Results back = j.get<Results>();
+    CHECK(json(back) == json(res));
+    REQUIRE(back.runs[1].records.size() == res.runs[1].records.size());
+    CHECK(back.runs[1].records[3].device_start_ns == res.runs[1].records[3].device_start_ns);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("copies.csv: a header and one row per copy, warm-up included",
+          "[report][reporter][csv]") {
+    const Results res = sample();
+    const fs::path dir = temp_dir("csv");
+    std::ostringstream out;
+    const fs::path path = write_with("csv", res, dir, out);
+    CHECK(path == dir / "copies.csv");
+    const auto rows = parse_csv(read(path));
+    REQUIRE(!rows.empty());
+    const auto& header = rows[0];
+    const std::vector<std::string> expected{"run",
+                                            "label",
+                                            "launcher",
+                                            "worker",
+                                            "repetition",
+                                            "warmup",
+                                            "start_ns",
+                                            "duration_ns",
+                                            "size_bytes",
+                                            "throughput_GBps",
+                                            "src_kind",
+                                            "dst_kind",
+                                            "device",
+                                            "context",
+                                            "stream",
+                                            "device_start_ns",
+                                            "device_duration_ns",
+                                            "pre_device_ns",
+                                            "thread",
+                                            "pid",
+                                            "cpu",
+                                            "device_timing",
+                                            "correlation_id"};
+    CHECK(header == expected);
+    auto col = [&](const std::string& name) {
+        return size_t(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    // workers x (repetitions + warm-up) per run with copies; the failed run adds none.
+    REQUIRE(rows.size() == 1 + 2 * kWorkers * (kReps + kWarmup));
+    std::map<std::string, int> per_run, warmups;
+    for (size_t i = 1; i < rows.size(); ++i) {
+        REQUIRE(rows[i].size() == header.size());
+        ++per_run[rows[i][col("run")]];
+        if (rows[i][col("warmup")] == "1") ++warmups[rows[i][col("run")]];
+    }
+    CHECK(per_run["0"] == kWorkers * (kReps + kWarmup));
+    CHECK(per_run["1"] == kWorkers * (kReps + kWarmup));
+    CHECK(warmups["1"] == kWorkers * kWarmup);
+
+    const auto& first = rows[1];  // run 0, worker 0, warm-up: the first record of the results
+    CHECK(first[col("start_ns")] == "0");
+    CHECK(first[col("duration_ns")] == std::to_string(kS / 2));
+    CHECK(first[col("size_bytes")] == std::to_string(kGB));
+    CHECK(first[col("throughput_GBps")] == "2");  // 1 GB in 0.5 s
+    CHECK(first[col("src_kind")] == "pageable");
+    CHECK(first[col("dst_kind")] == "host");  // host backend
+    CHECK(first[col("device_start_ns")].empty());
+    CHECK(first[col("thread")] == "1000");
+
+    const auto& dev = rows[1 + kWorkers * (kReps + kWarmup)];  // run 1, device-timed
+    CHECK(dev[col("label")] == "python gil=release, \"x\"");   // quoted and unquoted intact
+    CHECK(dev[col("dst_kind")] == "device");
+    CHECK(dev[col("device_duration_ns")] == std::to_string(kS / 4 - 1000));
+    CHECK(dev[col("pre_device_ns")] == "1000");
+    CHECK(dev[col("device_timing")] == "cupti");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("trace.json: one named track per worker, one per device stream",
+          "[report][reporter][trace]") {
+    const Results res = sample();
+    const fs::path dir = temp_dir("trace");
+    std::ostringstream out;
+    const fs::path path = write_with("trace", res, dir, out);
+    CHECK(path == dir / "trace.json");
+    const json j = json::parse(read(path));
+    const json& ev = j.at("traceEvents");
+
+    std::map<int, std::set<int>> worker_tracks, device_tracks;
+    std::map<int, std::string> process_names;
+    std::map<std::pair<int, int>, int> copies_per_track;
+    size_t device_events = 0;
+    for (const auto& e : ev) {
+        const int pid = e.at("pid"), tid = e.at("tid");
+        if (e.at("ph") == "M" && e.at("name") == "thread_name") {
+            const std::string name = e.at("args").at("name");
+            (name.find("worker") != std::string::npos ? worker_tracks : device_tracks)[pid].insert(
+                tid);
+        } else if (e.at("ph") == "M" && e.at("name") == "process_name") {
+            process_names[pid] = e.at("args").at("name");
+        } else if (e.at("ph") == "X") {
+            CHECK(e.at("dur").get<double>() > 0);
+            CHECK(e.at("ts").get<double>() >= 0);
+            if (e.at("cat") == "device") {
+                ++device_events;
+            } else {
+                ++copies_per_track[{pid, tid}];
+                CHECK(e.at("args").at("bytes") == kGB);
+            }
+        }
+    }
+    CHECK(worker_tracks[0].size() == size_t(kWorkers));
+    CHECK(worker_tracks[1].size() == size_t(kWorkers));
+    CHECK(worker_tracks[2].empty());      // failed run: no workers recorded
+    CHECK(device_tracks[0].empty());      // host backend: no device intervals
+    CHECK(device_tracks[1].size() == 2);  // streams 7 and 8 on device 0
+    CHECK(device_events == size_t(kWorkers * (kReps + kWarmup)));
+    CHECK(process_names[1] == "run 1: python gil=release, \"x\"");
+    for (const auto& [track, n] : copies_per_track) CHECK(n == kReps + kWarmup);
+    CHECK(copies_per_track.size() == size_t(2 * kWorkers));
+    // The example name from the design: "run 1 python worker 0".
+    bool named = false;
+    for (const auto& e : ev) {
+        if (e.at("ph") == "M" && e.at("args").value("name", "") == "run 1 python worker 0") {
+            named = true;
+        }
+    }
+    CHECK(named);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the table names every run and fits 100 columns", "[report][reporter][table]") {
+    const Results res = sample();
+    std::ostringstream out;
+    const fs::path written = write_with("table", res, fs::path("/nonexistent"), out);
+    CHECK(written.empty());
+    const std::string text = out.str();
+    for (const auto& r : res.runs) {
+        INFO(r.label);
+        CHECK(text.find(r.label) != std::string::npos);
+    }
+    std::istringstream lines(text);
+    std::string line;
+    size_t count = 0;
+    while (std::getline(lines, line)) {
+        INFO(line);
+        CHECK(line.size() <= 100);
+        ++count;
+    }
+    CHECK(count > 10);
+    CHECK(text.find("GB/s") != std::string::npos);
+    CHECK(text.find("baseline") != std::string::npos);
+    CHECK(text.find("note: backend auto fell back to host") != std::string::npos);
+    CHECK(text.find("error: worker 1 repetition 0: verification mismatch") != std::string::npos);
+    CHECK(text.find("stack_size") != std::string::npos);  // thread differences vs the baseline
+}
+
+TEST_CASE("a long label wraps instead of widening the table", "[report][reporter][table]") {
+    Results res = sample();
+    res.runs[0].label = std::string(150, 'x') + " python gil=release threads.count=4 " +
+                        "transfer.host_memory=numa:0 transfer.bytes=1MiB threads.affinity=compact";
+    std::ostringstream out;
+    write_with("table", res, "", out);
+    std::istringstream lines(out.str());
+    std::string line;
+    while (std::getline(lines, line)) {
+        INFO(line);
+        CHECK(line.size() <= 100);
+    }
+}

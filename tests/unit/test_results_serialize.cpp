@@ -1,0 +1,231 @@
+// results/serialize.cpp: every field survives to_json -> from_json exactly; enums are strings;
+// broken input fails loudly instead of turning into zeros.
+#include <cstdint>
+#include <limits>
+
+#include "results/serialize.hpp"
+#include "support/catch.hpp"
+
+using nlohmann::json;
+using namespace xfer;
+
+namespace {
+
+Record full_record() {
+    Record r;
+    r.run = 3;
+    r.worker = 7;
+    r.repetition = -1;
+    r.warmup = true;
+    r.device = 2;
+    r.bytes = (uint64_t(1) << 40) + 12345;  // above 2^32 and 2^53 bits of a double's mantissa
+    r.host_start_ns = std::numeric_limits<int64_t>::max() - 1000;
+    r.host_end_ns = std::numeric_limits<int64_t>::max() - 1;
+    r.device_start_ns = 1'700'000'000'123'456'789;
+    r.device_end_ns = 1'700'000'000'223'456'789;
+    r.device_timing = DeviceTiming::cupti;
+    r.correlation = 4'000'000'001u;
+    r.context = 5;
+    r.stream = 13;
+    r.tid = 123456;
+    r.cpu = 15;
+    r.pid = 98765;
+    return r;
+}
+
+void check_same(const Record& a, const Record& b) {
+    CHECK(a.run == b.run);
+    CHECK(a.worker == b.worker);
+    CHECK(a.repetition == b.repetition);
+    CHECK(a.warmup == b.warmup);
+    CHECK(a.device == b.device);
+    CHECK(a.bytes == b.bytes);
+    CHECK(a.host_start_ns == b.host_start_ns);
+    CHECK(a.host_end_ns == b.host_end_ns);
+    CHECK(a.device_start_ns == b.device_start_ns);
+    CHECK(a.device_end_ns == b.device_end_ns);
+    CHECK(a.device_timing == b.device_timing);
+    CHECK(a.correlation == b.correlation);
+    CHECK(a.context == b.context);
+    CHECK(a.stream == b.stream);
+    CHECK(a.tid == b.tid);
+    CHECK(a.cpu == b.cpu);
+    CHECK(a.pid == b.pid);
+}
+
+ThreadInfo full_thread_info() {
+    ThreadInfo t;
+    t.launcher = "python";
+    t.worker = 1;
+    t.pid = 42;
+    t.tid = 43;
+    t.name = "xfer-1";
+    t.hostname = "node07";
+    t.stack_size = 8 << 20;
+    t.guard_size = 4096;
+    t.blocked_signals = {2, 15};
+    t.cpus = {0, 2, 4};
+    t.policy = "batch";
+    t.priority = 0;
+    t.nice = 5;
+    t.numa_node = 1;
+    t.python_thread = true;
+    t.gil_held = false;
+    return t;
+}
+
+RunResult full_run() {
+    RunResult r;
+    r.index = 1;
+    r.label = "python gil=release, \"quoted\"";
+    r.launcher = "python";
+    r.backend = "cuda";
+    r.threads = 2;
+    r.bytes_per_copy = uint64_t(7) << 30;
+    r.direction = "h2d";
+    r.host_memory = "numa:1";
+    r.sweep_point = {{"threads.count", "2"}, {"transfer.host_memory", "pinned"}};
+    r.scaling_key = "python gil=release";
+    r.settings = json{{"threads", {{"count", 2}, {"stack_size", "default"}}}, {"verify", true}};
+    r.records = {full_record(), Record{}};
+    r.threads_info = {full_thread_info(), ThreadInfo{}};
+    r.status = RunStatus::failed;
+    r.errors = {"verification failed: worker 1 repetition 0 offset 4096", "second"};
+    r.notes = {"backend auto fell back to host"};
+    r.start_ns = 100;
+    r.end_ns = 200;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("a record round-trips every field exactly", "[results][serialize]") {
+    const Record r = full_record();
+    const json j = r;
+    CHECK(j.at("device_timing") == "cupti");  // enums as strings
+    CHECK(j.at("size_bytes") == r.bytes);     // nvprof-like names
+    CHECK(j.at("correlation_id") == r.correlation);
+    CHECK(j.size() == 17);  // every field of Record, nothing else
+    check_same(j.get<Record>(), r);
+    // Through text too: 64-bit integers must not pass through a double.
+    check_same(json::parse(j.dump()).get<Record>(), r);
+}
+
+TEST_CASE("each DeviceTiming value round-trips by name", "[results][serialize]") {
+    for (auto t : {DeviceTiming::none, DeviceTiming::events, DeviceTiming::cupti}) {
+        Record r;
+        r.device_timing = t;
+        const json j = r;
+        CHECK(j.at("device_timing") == to_string(t));
+        CHECK(j.get<Record>().device_timing == t);
+    }
+}
+
+TEST_CASE("a thread info round-trips, gil_held unknown as null", "[results][serialize]") {
+    ThreadInfo t = full_thread_info();
+    json j = t;
+    CHECK(j.at("gil_held") == false);
+    ThreadInfo back = json::parse(j.dump()).get<ThreadInfo>();
+    CHECK(back.launcher == t.launcher);
+    CHECK(back.worker == t.worker);
+    CHECK(back.pid == t.pid);
+    CHECK(back.tid == t.tid);
+    CHECK(back.name == t.name);
+    CHECK(back.hostname == t.hostname);
+    CHECK(back.stack_size == t.stack_size);
+    CHECK(back.guard_size == t.guard_size);
+    CHECK(back.blocked_signals == t.blocked_signals);
+    CHECK(back.cpus == t.cpus);
+    CHECK(back.policy == t.policy);
+    CHECK(back.priority == t.priority);
+    CHECK(back.nice == t.nice);
+    CHECK(back.numa_node == t.numa_node);
+    CHECK(back.python_thread == t.python_thread);
+    REQUIRE(back.gil_held.has_value());
+    CHECK(*back.gil_held == false);
+
+    t.gil_held.reset();
+    j = t;
+    CHECK(j.at("gil_held").is_null());
+    CHECK_FALSE(j.get<ThreadInfo>().gil_held.has_value());
+}
+
+TEST_CASE("a run result round-trips with status as a string", "[results][serialize]") {
+    const RunResult r = full_run();
+    const json j = r;
+    CHECK(j.at("status") == "failed");
+    const RunResult back = json::parse(j.dump()).get<RunResult>();
+    CHECK(back.index == r.index);
+    CHECK(back.label == r.label);
+    CHECK(back.launcher == r.launcher);
+    CHECK(back.backend == r.backend);
+    CHECK(back.threads == r.threads);
+    CHECK(back.bytes_per_copy == r.bytes_per_copy);
+    CHECK(back.direction == r.direction);
+    CHECK(back.host_memory == r.host_memory);
+    CHECK(back.sweep_point == r.sweep_point);
+    CHECK(back.scaling_key == r.scaling_key);
+    CHECK(back.settings == r.settings);
+    CHECK(back.status == r.status);
+    CHECK(back.errors == r.errors);
+    CHECK(back.notes == r.notes);
+    CHECK(back.start_ns == r.start_ns);
+    CHECK(back.end_ns == r.end_ns);
+    REQUIRE(back.records.size() == 2);
+    check_same(back.records[0], r.records[0]);
+    check_same(back.records[1], r.records[1]);
+    REQUIRE(back.threads_info.size() == 2);
+    CHECK(back.threads_info[0].cpus == r.threads_info[0].cpus);
+    // The whole object: a second trip changes nothing.
+    CHECK(json(back) == j);
+}
+
+TEST_CASE("each RunStatus value round-trips by name", "[results][serialize]") {
+    for (auto s : {RunStatus::ok, RunStatus::failed, RunStatus::interrupted, RunStatus::skipped}) {
+        RunResult r;
+        r.status = s;
+        const json j = r;
+        CHECK(j.at("status") == to_string(s));
+        CHECK(j.get<RunResult>().status == s);
+    }
+}
+
+TEST_CASE("results round-trip with environment and scenario", "[results][serialize]") {
+    Results res;
+    res.schema_version = 1;
+    res.tool_version = "0.1.0";
+    res.git_describe = "v0.1.0-3-gabcdef";
+    res.host = json{{"cpu_model", "Xeon"}, {"cores", 16}, {"numa_nodes", 1}, {"thp", "madvise"}};
+    res.devices = json::array({json{{"name", "H200"}, {"pci_bus_id", "0000:1b:00.0"}}});
+    res.scenario = json{{"scenario", {{"name", "seed"}}}, {"transfer", {{"bytes", "2GiB"}}}};
+    res.runs = {full_run(), RunResult{}};
+    res.interrupted = true;
+    res.started_wall_ns = 1'732'900'000'000'000'000;
+    const json j = res;
+    const Results back = json::parse(j.dump()).get<Results>();
+    CHECK(back.schema_version == 1);
+    CHECK(back.tool_version == res.tool_version);
+    CHECK(back.git_describe == res.git_describe);
+    CHECK(back.host == res.host);
+    CHECK(back.devices == res.devices);
+    CHECK(back.scenario == res.scenario);
+    CHECK(back.interrupted);
+    CHECK(back.started_wall_ns == res.started_wall_ns);
+    REQUIRE(back.runs.size() == 2);
+    check_same(back.runs[0].records[0], res.runs[0].records[0]);
+    CHECK(json(back) == j);
+}
+
+TEST_CASE("unknown enum names and missing keys are errors", "[results][serialize]") {
+    json j = full_record();
+    j["device_timing"] = "nvprof";
+    CHECK_THROWS(j.get<Record>());
+
+    json run = full_run();
+    run["status"] = "done";
+    CHECK_THROWS(run.get<RunResult>());
+
+    json missing = full_record();
+    missing.erase("host_end_ns");
+    CHECK_THROWS(missing.get<Record>());
+}

@@ -1,0 +1,272 @@
+// Every class of scenario error names file:line:column, the dotted key, what was expected and
+// the allowed values; all errors of a file come back together.
+#include <string>
+#include <vector>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/loader.hpp"
+#include "support/catch.hpp"
+
+using namespace xfer;
+
+namespace {
+
+std::vector<Diagnostic> errors_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+    try {
+        parse_scenario(text, "bad.toml", sets);
+    } catch (const ScenarioError& e) {
+        return e.diagnostics();
+    }
+    return {};
+}
+
+// The only error of `text`, checked for position and key; its message is returned.
+std::string only_error(const std::string& text, int line, int column, const std::string& key,
+                       const std::vector<std::string>& sets = {}) {
+    const auto errors = errors_of(text, sets);
+    INFO(text);
+    REQUIRE(errors.size() == 1);
+    INFO(format_diagnostic(errors[0]));
+    CHECK(errors[0].line == line);
+    CHECK(errors[0].column == column);
+    CHECK(errors[0].key == key);
+    CHECK(errors[0].file == (sets.empty() ? "bad.toml" : "--set"));
+    return errors[0].message;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a TOML syntax error is reported alone with its position", "[errors]") {
+    const auto errors = errors_of(R"([transfer]
+bytes = "1MiB"
+direction = h2d
+[[run]]
+)");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].file == "bad.toml");
+    CHECK(errors[0].line == 3);
+    CHECK(errors[0].column == 13);
+    CHECK(errors[0].key.empty());
+    CHECK_FALSE(errors[0].message.empty());
+}
+
+TEST_CASE("an unknown key points at the key with a did-you-mean and the known keys", "[errors]") {
+    const std::string msg = only_error(R"([transfer]
+bytes = "1MiB"
+  repetitons = 3
+[[run]]
+)",
+                                       3, 3, "transfer.repetitons");
+    CHECK(contains(msg, "unknown key 'repetitons' (did you mean 'repetitions'?)"));
+    CHECK(contains(msg, "keys of [transfer] are direction, bytes,"));
+}
+
+TEST_CASE("an unknown table gets a did-you-mean", "[errors]") {
+    const std::string msg = only_error(R"([[run]]
+[thread]
+count = 2
+)",
+                                       2, 2, "thread");
+    CHECK(contains(msg, "(did you mean 'threads'?)"));
+    CHECK(contains(msg, "scenario, transfer, threads, params, run, sweep"));
+}
+
+TEST_CASE("a setting outside its table is pointed to its table", "[errors]") {
+    CHECK(contains(only_error("count = 4\n[[run]]\n", 1, 1, "count"),
+                   "(did you mean 'threads.count'? put it under [threads])"));
+    CHECK(contains(only_error("[transfer]\ncount = 4\n[[run]]\n", 2, 1, "transfer.count"),
+                   "did you mean 'threads.count'?"));
+    CHECK(contains(only_error("[[run]]\nstack_size = \"1MiB\"\n", 2, 1, "run[1].stack_size"),
+                   "did you mean 'threads.stack_size'? a run overrides it as threads.stack_size"));
+}
+
+TEST_CASE("a wrong type names what was expected and what was given", "[errors]") {
+    CHECK(contains(only_error("[threads]\ncount = \"4\"\n[[run]]\n", 2, 9, "threads.count"),
+                   "expected an integer from 1 to 4096 (more than 4096 threads is a typo); got \"4\""));
+    CHECK(contains(only_error("[transfer]\nverify = \"yes\"\n[[run]]\n", 2, 10, "transfer.verify"),
+                   "expected true or false; got \"yes\""));
+    CHECK(contains(only_error("[transfer]\nrepetitions = 2.0\n[[run]]\n", 2, 15,
+                              "transfer.repetitions"),
+                   "got a float (2.0)"));
+    CHECK(contains(only_error("transfer = 5\n[[run]]\n", 1, 12, "transfer"),
+                   "expected a table [transfer]; got an integer (5)"));
+}
+
+TEST_CASE("a bad choice lists the allowed values and suggests the closest", "[errors]") {
+    const std::string msg =
+        only_error("[transfer]\nhost_memory = \"pinnd\"\n[[run]]\n", 2, 15, "transfer.host_memory");
+    CHECK(contains(msg, "expected one of \"pageable\", \"hugepage\", \"pinned\", \"registered\", "
+                        "\"write-combined\" or \"numa:<node>\"; got \"pinnd\" (did you mean "
+                        "'pinned'?)"));
+    CHECK(contains(only_error("[threads]\nstart = \"stagger\"\n[[run]]\n", 2, 9, "threads.start"),
+                   "(did you mean 'staggered:<duration>'?)"));
+    CHECK(contains(only_error("[threads]\npolicy = \"fifo:100\"\n[[run]]\n", 2, 10,
+                              "threads.policy"),
+                   "priority from 1 to 99"));
+    CHECK(contains(only_error("[scenario]\nbackend = \"gpu\"\n[[run]]\n", 2, 11,
+                              "scenario.backend"),
+                   "expected one of \"auto\", \"host\" or \"cuda\""));
+    CHECK(contains(only_error("[[run]]\nlauncher = \"pyhton\"\n", 2, 12, "run[1].launcher"),
+                   "(did you mean 'python'?)"));
+}
+
+TEST_CASE("bad sizes and durations say why", "[errors]") {
+    CHECK(contains(only_error("[transfer]\nbytes = \"64M\"\n[[run]]\n", 2, 9, "transfer.bytes"),
+                   "unknown size unit 'M'"));
+    CHECK(contains(only_error("[threads]\nbetween = \"sleep:5\"\n[[run]]\n", 2, 11,
+                              "threads.between"),
+                   "sleep:<duration> needs a duration such as \"100us\"; got \"sleep:5\": a duration "
+                   "needs a unit"));
+    CHECK(contains(only_error("[scenario]\ntimeout = 30\n[[run]]\n", 2, 11, "scenario.timeout"),
+                   "expected a duration such as \"30s\""));
+}
+
+TEST_CASE("sanity limits are refused with the reason", "[errors]") {
+    CHECK(contains(only_error("[transfer]\nbytes = 0\n[[run]]\n", 2, 9, "transfer.bytes"),
+                   "a copy must move at least 1 byte"));
+    CHECK(contains(only_error("[transfer]\nbytes = \"0 MiB\"\n[[run]]\n", 2, 9, "transfer.bytes"),
+                   "at least 1 byte"));
+    CHECK(contains(only_error("[transfer]\nrepetitions = 0\n[[run]]\n", 2, 15,
+                              "transfer.repetitions"),
+                   "expected an integer >= 1 (each run copies at least once); got an integer (0)"));
+    CHECK(contains(only_error("[threads]\ncount = 4097\n[[run]]\n", 2, 9, "threads.count"),
+                   "from 1 to 4096"));
+    CHECK(contains(only_error("[threads]\nstack_size = \"8KiB\"\n[[run]]\n", 2, 14,
+                              "threads.stack_size"),
+                   "below the 16 KiB a thread needs"));
+    CHECK(errors_of("[threads]\ncount = 4096\nstack_size = \"16KiB\"\n[[run]]\n").empty());
+}
+
+TEST_CASE("a bad element of an array points at that element", "[errors]") {
+    CHECK(contains(only_error("[threads]\nsignal_mask = [\"SIGINT\", \"SIGINTT\"]\n[[run]]\n", 2,
+                              26, "threads.signal_mask"),
+                   "unknown signal \"SIGINTT\" (did you mean 'SIGINT'?)"));
+    CHECK(contains(only_error("[threads]\nsignal_mask = [\"SIGKILL\"]\n[[run]]\n", 2, 16,
+                              "threads.signal_mask"),
+                   "SIGKILL cannot be blocked"));
+    CHECK(contains(only_error("[threads]\naffinity = [0, 1, -2]\n[[run]]\n", 2, 19,
+                              "threads.affinity"),
+                   "element 3 is an integer (-2)"));
+    CHECK(contains(only_error("[transfer]\ndevices = []\n[[run]]\n", 2, 11, "transfer.devices"),
+                   "an empty list selects nothing"));
+}
+
+TEST_CASE("[[run]] errors: launcher, payload, gil and mimic", "[errors]") {
+    CHECK(contains(only_error("[[run]]\nlauncher = \"python\"\n", 2, 12, "run[1].payload"),
+                   "launcher \"python\" needs payload = \"<file>.py\""));
+    CHECK(contains(only_error("[[run]]\nlauncher = \"python\"\npayload = \"threads\"\n", 3, 11,
+                              "run[1].payload"),
+                   "expected a Python file name"));
+    CHECK(contains(only_error("[[run]]\nlauncher = \"host\"\npayload = \"threads.py\"\n", 3, 11,
+                              "run[1].payload"),
+                   "launcher \"host\" runs no payload"));
+    CHECK(contains(only_error("[[run]]\n[[run]]\nlauncher = \"openmp\"\ngil = \"hold\"\n", 4, 7,
+                              "run[2].gil"),
+                   "launcher \"openmp\" never touches the GIL"));
+    CHECK(contains(only_error("[[run]]\nlauncher = \"python\"\npayload = \"a.py\"\ngil = \"drop\"\n",
+                              4, 7, "run[1].gil"),
+                   "expected one of \"release\" or \"hold\""));
+    CHECK(contains(only_error("[[run]]\nlauncher = \"openmp\"\nmimic = \"python\"\n", 3, 9,
+                              "run[1].mimic"),
+                   "mimic is for launchers \"host\" and \"host+gil\""));
+    CHECK(contains(only_error("[[run]]\nmimic = \"pyton\"\n", 2, 9, "run[1].mimic"),
+                   "(did you mean 'python'?)"));
+    CHECK(contains(only_error("[[run]]\nthreads.count = 0\n", 2, 17, "run[1].threads.count"),
+                   "from 1 to 4096"));
+    CHECK(contains(only_error("[[run]]\nthreads.cont = 2\n", 2, 9, "run[1].threads.cont"),
+                   "did you mean 'count'?"));
+    CHECK(contains(only_error("[run]\nlauncher = \"host\"\n", 1, 1, "run"),
+                   "write [[run]], not [run]"));
+}
+
+TEST_CASE("a file without [[run]] says how to add one", "[errors]") {
+    const auto errors = errors_of("[transfer]\nbytes = \"1MiB\"\n");
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].key == "run");
+    CHECK(errors[0].line == 0);
+    CHECK(format_diagnostic(errors[0]) ==
+          "bad.toml: error: run: no [[run]] table: add at least one, e.g. [[run]] launcher = "
+          "\"host\"");
+}
+
+TEST_CASE("[sweep] errors", "[errors][sweep]") {
+    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.count\" = 4\n", 3, 19,
+                              "sweep.threads.count"),
+                   "expected an array of values to sweep"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.count\" = []\n", 3, 19,
+                              "sweep.threads.count"),
+                   "an empty sweep runs nothing"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.count\" = [1, 0, 2]\n", 3, 23,
+                              "sweep.threads.count"),
+                   "from 1 to 4096"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.cuont\" = [1]\n", 3, 1,
+                              "sweep.threads.cuont"),
+                   "(did you mean 'threads.count'?)"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\nthreads.count = [1]\n\"threads.count\" = [2]\n",
+                              4, 1, "sweep.threads.count"),
+                   "swept twice"));
+}
+
+TEST_CASE("a sweep past 10000 runs is refused with its size", "[errors][sweep]") {
+    std::string text = "[[run]]\n[[run]]\n[sweep]\n\"threads.count\" = [";
+    for (int i = 1; i <= 100; ++i) text += std::to_string(i) + (i < 100 ? ", " : "]\n");
+    text += "\"transfer.repetitions\" = [";
+    for (int i = 1; i <= 51; ++i) text += std::to_string(i) + (i < 51 ? ", " : "]\n");
+    const std::string msg = only_error(text, 3, 1, "sweep");
+    CHECK(contains(msg, "the plan would have 10200 runs (5100 sweep points x 2 [[run]] tables); "
+                        "the limit is 10000"));
+}
+
+TEST_CASE("three planted errors in one file are all reported, in file order", "[errors]") {
+    const auto errors = errors_of(R"([scenario]
+name = "three-errors"
+
+[transfer]
+bytes = "2 GiBs"
+
+[threads]
+count = 4
+stak_size = "256KiB"
+
+[[run]]
+launcher = "python"
+payload = "threads.py"
+gil = "relase"
+)");
+    REQUIRE(errors.size() == 3);
+    CHECK(format_diagnostic(errors[0]).rfind("bad.toml:5:9: error: transfer.bytes: ", 0) == 0);
+    CHECK(contains(errors[0].message, "unknown size unit 'GiBs' (did you mean 'GiB'?)"));
+    CHECK(format_diagnostic(errors[1]).rfind("bad.toml:9:1: error: threads.stak_size: ", 0) == 0);
+    CHECK(contains(errors[1].message, "did you mean 'stack_size'?"));
+    CHECK(format_diagnostic(errors[2]).rfind("bad.toml:14:7: error: run[1].gil: ", 0) == 0);
+    CHECK(contains(errors[2].message, "did you mean 'release'?"));
+}
+
+TEST_CASE("--set errors name --set, the flag's position and the value's column", "[errors][set]") {
+    CHECK(contains(only_error("[[run]]\n", 1, 15, "threads.count", {"threads.count=x"}),
+                   "expected an integer from 1 to 4096"));
+    // Line 2: the second flag. Column 17: the value after "transfer.bytes=" and a blank.
+    CHECK(contains(only_error("[[run]]\n", 2, 17, "transfer.bytes",
+                              {"threads.count=2", "transfer.bytes= 1.3B"}),
+                   "not a whole number of bytes"));
+    CHECK(contains(only_error("[[run]]\n", 1, 1, "threads.cont", {"threads.cont=3"}),
+                   "unknown key 'threads.cont' (did you mean 'threads.count'?)"));
+    CHECK(contains(only_error("[[run]]\n", 1, 1, "", {"threads.count"}), "expected key=value"));
+    CHECK(contains(only_error("[[run]]\n", 1, 18, "scenario.backend", {"scenario.backend=gpu"}),
+                   "expected one of \"auto\", \"host\" or \"cuda\""));
+    CHECK(contains(only_error("[[run]]\n", 2, 1, "params.a.b", {"params.a=1", "params.a.b=2"}),
+                   "is not a table"));
+}
+
+TEST_CASE("file and --set errors come back together", "[errors][set]") {
+    const auto errors = errors_of("[threads]\ncount = 0\n[[run]]\n", {"transfer.bytes=0"});
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0].file == "bad.toml");
+    CHECK(errors[0].line == 2);
+    CHECK(errors[1].file == "--set");
+    CHECK(errors[1].key == "transfer.bytes");
+}

@@ -1,0 +1,224 @@
+// [sweep] x [[run]] expansion: counts, order, values, labels, precedence and scaling keys.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/loader.hpp"
+#include "support/catch.hpp"
+
+using namespace xfer;
+
+namespace {
+
+constexpr uint64_t KiB = 1024, MiB = KiB * 1024;
+
+std::vector<Run> plan_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+    return expand_plan(parse_scenario(text, "sweep.toml", sets));
+}
+
+const char* const kTwoBySweep = R"([threads]
+count = 1
+[[run]]
+launcher = "host"
+[[run]]
+launcher = "python"
+payload = "threads.py"
+[sweep]
+"threads.count" = [1, 2, 4]
+"transfer.host_memory" = ["pageable", "pinned"]
+)";
+
+}  // namespace
+
+TEST_CASE("no sweep: one run per [[run]], in file order", "[sweep]") {
+    const auto plan = plan_of("[[run]]\nlauncher = \"openmp\"\n[[run]]\nlauncher = \"host\"\n");
+    REQUIRE(plan.size() == 2);
+    CHECK(plan[0].index == 0);
+    CHECK(plan[0].spec.launcher == "openmp");
+    CHECK(plan[0].label == "openmp");
+    CHECK(plan[0].sweep_point.empty());
+    CHECK(plan[1].index == 1);
+    CHECK(plan[1].label == "host");
+}
+
+TEST_CASE("a sweep is a cartesian product, first key slowest, runs side by side", "[sweep]") {
+    const auto plan = plan_of(kTwoBySweep);
+    REQUIRE(plan.size() == 12);  // 3 counts x 2 memories x 2 runs
+    const int counts[] = {1, 1, 2, 2, 4, 4};
+    const char* memories[] = {"pageable", "pinned"};
+    for (size_t i = 0; i < plan.size(); ++i) {
+        INFO("run " << i << ": " << plan[i].label);
+        const size_t point = i / 2;
+        CHECK(plan[i].index == int(i));
+        CHECK(plan[i].spec.launcher == (i % 2 == 0 ? "host" : "python"));
+        CHECK(plan[i].threads.count == counts[point]);
+        CHECK(to_string(plan[i].transfer.host_memory) == memories[point % 2]);
+        CHECK(plan[i].sweep_point.at("threads.count") == std::to_string(plan[i].threads.count));
+        CHECK(plan[i].sweep_point.at("transfer.host_memory") == memories[point % 2]);
+    }
+    CHECK(plan[0].label == "host threads.count=1 transfer.host_memory=pageable");
+    CHECK(plan[1].label == "python gil=release threads.count=1 transfer.host_memory=pageable");
+    CHECK(plan[11].label == "python gil=release threads.count=4 transfer.host_memory=pinned");
+}
+
+TEST_CASE("dotted and quoted sweep keys keep the file's order", "[sweep]") {
+    // TOML groups threads.count and threads.start into one table; the plan still follows the
+    // order of the lines.
+    const auto plan = plan_of(R"([[run]]
+[sweep]
+threads.start = ["barrier", "free"]
+"transfer.bytes" = ["1KiB", 2048]
+threads.count = [2, 3]
+)");
+    REQUIRE(plan.size() == 8);
+    // Slowest: threads.start; then transfer.bytes; fastest: threads.count.
+    CHECK(plan[0].label == "host threads.start=barrier transfer.bytes=1KiB threads.count=2");
+    CHECK(plan[1].label == "host threads.start=barrier transfer.bytes=1KiB threads.count=3");
+    CHECK(plan[2].label == "host threads.start=barrier transfer.bytes=2048 threads.count=2");
+    CHECK(plan[4].threads.start.kind == StartKind::free);
+    CHECK(plan[3].transfer.bytes == 2048u);
+    CHECK(plan[0].transfer.bytes == KiB);
+    CHECK(plan[7].threads.count == 3);
+}
+
+TEST_CASE("a run's own keys win over the sweep", "[sweep]") {
+    const auto plan = plan_of(R"([threads]
+stack_size = "1MiB"
+[[run]]
+launcher = "host"
+[[run]]
+launcher = "host"
+threads.count = 8
+threads.stack_size = "256KiB"
+[sweep]
+"threads.count" = [1, 2]
+)");
+    REQUIRE(plan.size() == 4);
+    CHECK(plan[0].threads.count == 1);
+    CHECK(plan[0].threads.stack_size == MiB);
+    CHECK(plan[1].threads.count == 8);  // the run says 8, whatever the sweep point
+    CHECK(plan[3].threads.count == 8);
+    CHECK(plan[1].threads.stack_size == 256 * KiB);
+    // The sweep point is still recorded, the label shows what the run got.
+    CHECK(plan[3].sweep_point.at("threads.count") == "2");
+    CHECK(plan[1].label == "host threads.count=8 threads.stack_size=256KiB");
+    CHECK(plan[2].label == "host threads.count=2");
+}
+
+TEST_CASE("--set of a swept key replaces the sweep of that key", "[sweep][set]") {
+    const auto plan = plan_of(kTwoBySweep, {"threads.count=3"});
+    REQUIRE(plan.size() == 4);  // only transfer.host_memory is still swept
+    for (const auto& run : plan) {
+        CHECK(run.threads.count == 3);
+        CHECK(run.sweep_point.count("threads.count") == 0);
+    }
+    CHECK(plan[0].label == "host transfer.host_memory=pageable");
+}
+
+TEST_CASE("a user label is kept and the sweep point appended", "[sweep]") {
+    const auto plan = plan_of(R"([[run]]
+label = "baseline"
+[sweep]
+"threads.count" = [1, 2]
+)");
+    REQUIRE(plan.size() == 2);
+    CHECK(plan[0].label == "baseline threads.count=1");
+    CHECK(plan[0].spec.label == "baseline");
+}
+
+TEST_CASE("derived labels tell runs apart", "[sweep]") {
+    const auto plan = plan_of(R"([[run]]
+launcher = "python"
+payload = "threads.py"
+gil = "hold"
+[[run]]
+launcher = "python"
+payload = "pool.py"
+[[run]]
+launcher = "host+gil"
+[[run]]
+launcher = "host"
+mimic = "python"
+transfer.devices = [0, 1]
+)");
+    REQUIRE(plan.size() == 4);
+    CHECK(plan[0].label == "python gil=hold payload=threads.py");
+    CHECK(plan[1].label == "python gil=release payload=pool.py");
+    CHECK(plan[2].label == "host+gil gil=release");
+    CHECK(plan[3].label == "host mimic=python transfer.devices=[0,1]");
+    std::set<std::string> labels;
+    for (const auto& r : plan) labels.insert(r.label);
+    CHECK(labels.size() == plan.size());
+}
+
+TEST_CASE("runs equal but for threads.count share a scaling key", "[sweep]") {
+    const auto plan = plan_of(R"([[run]]
+launcher = "host"
+[[run]]
+launcher = "host"
+label = "four threads"
+threads.count = 4
+[[run]]
+launcher = "openmp"
+[sweep]
+"threads.count" = [1, 2]
+"transfer.host_memory" = ["pageable", "pinned"]
+)");
+    REQUIRE(plan.size() == 12);
+    // Runs 0 (host, 1 thread, pageable), 1 (host, 4 threads by override) and 6 (host, 2 threads,
+    // pageable) differ only in thread count.
+    CHECK(plan[0].scaling_key == plan[1].scaling_key);
+    CHECK(plan[0].scaling_key == plan[6].scaling_key);
+    CHECK(plan[0].threads.count == 1);
+    CHECK(plan[6].threads.count == 2);
+    // Another launcher or another memory kind is another scaling series.
+    CHECK(plan[0].scaling_key != plan[2].scaling_key);
+    CHECK(plan[0].scaling_key != plan[3].scaling_key);
+    CHECK(to_string(plan[3].transfer.host_memory) == "pinned");
+    std::set<std::string> keys;
+    for (const auto& r : plan) keys.insert(r.scaling_key);
+    CHECK(keys.size() == 4);  // {host, openmp} x {pageable, pinned}
+}
+
+TEST_CASE("every run carries the scenario's backend, timeout and params", "[sweep]") {
+    const auto plan = plan_of(R"([scenario]
+backend = "host"
+timeout = "2s"
+[params]
+depth = 3
+[[run]]
+[sweep]
+"transfer.bytes" = ["1MiB", "2MiB"]
+)");
+    REQUIRE(plan.size() == 2);
+    for (const auto& r : plan) {
+        CHECK(r.backend == "host");
+        CHECK(r.timeout_ns == 2'000'000'000);
+        CHECK(r.params["depth"] == 3);
+    }
+    CHECK(plan[1].transfer.bytes == 2 * MiB);
+}
+
+TEST_CASE("exactly 10000 runs is allowed", "[sweep]") {
+    std::string text = "[[run]]\n[sweep]\n\"transfer.repetitions\" = [";
+    for (int i = 1; i <= 100; ++i) text += std::to_string(i) + (i < 100 ? ", " : "]\n");
+    text += "\"transfer.warmup\" = [";
+    for (int i = 0; i < 100; ++i) text += std::to_string(i) + (i < 99 ? ", " : "]\n");
+    const auto plan = plan_of(text);
+    REQUIRE(plan.size() == 10000);
+    CHECK(plan.back().transfer.repetitions == 100);
+    CHECK(plan.back().transfer.warmup == 99);
+    CHECK(plan[100].transfer.repetitions == 2);
+    CHECK(plan[100].transfer.warmup == 0);
+}
+
+TEST_CASE("expand_plan refuses a hand-built scenario past the limit", "[sweep]") {
+    Scenario s;
+    s.runs.resize(2);
+    s.sweep.emplace_back("threads.count", nlohmann::json::array());
+    for (int i = 1; i <= 5001; ++i) s.sweep.back().second.push_back(1 + i % 8);
+    CHECK_THROWS_AS(expand_plan(s), ScenarioError);
+    s.sweep.back().second.erase(s.sweep.back().second.begin());
+    CHECK(expand_plan(s).size() == 10000);
+}
