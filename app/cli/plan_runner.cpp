@@ -182,6 +182,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     }
     try {
         backend->end_run(result.records);
+        for (auto& note : backend->take_run_notes()) ctx.notes.push_back(std::move(note));
     } catch (const std::exception& e) {
         ctx.notes.push_back(std::string("device timestamps unavailable: ") + e.what());
     }

@@ -37,6 +37,7 @@ private:
     uint64_t size_ = 0;
     HostMemory kind_;
     void (*release_)(void*, uint64_t) = nullptr;
+    std::byte* base_ = nullptr;  // what release_ frees, when the allocation starts before data_
 };
 
 // Bytes of memory the system can still give (MemAvailable), for the preflight.

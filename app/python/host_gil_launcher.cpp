@@ -88,7 +88,7 @@ public:
         std::mutex errors_mutex;
         std::vector<std::vector<int>> cpus = detail::worker_affinities(ctx, ctx.notes);
         const int n = int(ctx.workers.size());
-        std::vector<GilJob> jobs(size_t(n));
+        std::vector<GilJob> jobs(static_cast<size_t>(n));
         std::vector<pthread_t> threads;
         threads.reserve(size_t(n));
         for (int i = 0; i < n; ++i) {

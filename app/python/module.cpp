@@ -89,61 +89,61 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
     set_stopped_exception_type(stopped);
     m.attr("Stopped") = py::reinterpret_borrow<py::object>(stopped);
 
-    py::class_<PyWorker>(m, "Worker", "One worker's buffers; copy() is the native copy routine.")
-        .def("copy", &PyWorker::copy, py::arg("count") = 1,
+    py::class_<PayloadWorker>(m, "Worker", "One worker's buffers; copy() is the native copy routine.")
+        .def("copy", &PayloadWorker::copy, py::arg("count") = 1,
              "Runs Worker::copy_once `count` times in one native call (threads.between in "
              "between), the GIL released or held as the run's gil says. Records its own timing. "
              "Raises xferlab.Stopped once the run is stopped.")
-        .def("enter", &PyWorker::enter,
+        .def("enter", &PayloadWorker::enter,
              "Binds this worker to the calling thread: captures its ThreadInfo and runs the "
              "backend's per-thread set-up. Done implicitly by the first copy() or barrier().")
-        .def("barrier", &PyWorker::barrier,
+        .def("barrier", &PayloadWorker::barrier,
              "Waits at the run's start gate (threads.start) with the GIL released.")
-        .def_property_readonly("index", &PyWorker::index)
-        .def_property_readonly("bytes", &PyWorker::bytes)
-        .def_property_readonly("copies_done", &PyWorker::copies_done)
-        .def("records", &PyWorker::records, "This worker's records so far, as dicts.")
-        .def("thread_info", &PyWorker::thread_info,
+        .def_property_readonly("index", &PayloadWorker::index)
+        .def_property_readonly("bytes", &PayloadWorker::bytes)
+        .def_property_readonly("copies_done", &PayloadWorker::copies_done)
+        .def("records", &PayloadWorker::records, "This worker's records so far, as dicts.")
+        .def("thread_info", &PayloadWorker::thread_info,
              "The ThreadInfo captured when the worker entered its thread, as a dict.");
 
-    py::class_<PyContext>(m, "Context", "The run a payload's main(ctx) executes.")
-        .def("worker", &PyContext::worker, py::arg("i"),
+    py::class_<PayloadContext>(m, "Context", "The run a payload's main(ctx) executes.")
+        .def("worker", &PayloadContext::worker, py::arg("i"),
              "Worker i (0 <= i < threads); binds it to the calling thread for ctx.barrier().")
-        .def("barrier", &PyContext::barrier, py::arg("i") = py::none(),
+        .def("barrier", &PayloadContext::barrier, py::arg("i") = py::none(),
              "ctx.barrier(i) = ctx.worker(i).barrier(); without i, the worker this thread took "
              "with ctx.worker(i).")
-        .def("stop_requested", &PyContext::stop_requested,
+        .def("stop_requested", &PayloadContext::stop_requested,
              "True once the run is stopped (timeout, SIGINT) or over.")
-        .def("note", &PyContext::note, py::arg("text"), "Adds a line to the run's notes.")
-        .def_property_readonly("threads", [](const PyContext& c) { return c.run().threads.count; })
+        .def("note", &PayloadContext::note, py::arg("text"), "Adds a line to the run's notes.")
+        .def_property_readonly("threads", [](const PayloadContext& c) { return c.run().threads.count; })
         .def_property_readonly("repetitions",
-                               [](const PyContext& c) { return c.run().transfer.repetitions; })
-        .def_property_readonly("warmup", [](const PyContext& c) { return c.run().transfer.warmup; })
+                               [](const PayloadContext& c) { return c.run().transfer.repetitions; })
+        .def_property_readonly("warmup", [](const PayloadContext& c) { return c.run().transfer.warmup; })
         .def_property_readonly("copies",
-                               [](const PyContext& c) {
+                               [](const PayloadContext& c) {
                                    return c.run().transfer.warmup + c.run().transfer.repetitions;
                                })
-        .def_property_readonly("bytes", [](const PyContext& c) { return c.run().transfer.bytes; })
-        .def_property_readonly("gil", [](const PyContext& c) { return to_string(c.run().spec.gil); })
-        .def_property_readonly("run_label", [](const PyContext& c) { return c.run().label; })
-        .def_property_readonly("run_index", [](const PyContext& c) { return c.run().index; })
-        .def_property_readonly("payload", &PyContext::payload)
-        .def_property_readonly("params", &PyContext::params);
+        .def_property_readonly("bytes", [](const PayloadContext& c) { return c.run().transfer.bytes; })
+        .def_property_readonly("gil", [](const PayloadContext& c) { return to_string(c.run().spec.gil); })
+        .def_property_readonly("run_label", [](const PayloadContext& c) { return c.run().label; })
+        .def_property_readonly("run_index", [](const PayloadContext& c) { return c.run().index; })
+        .def_property_readonly("payload", &PayloadContext::payload)
+        .def_property_readonly("params", &PayloadContext::params);
 
-    py::class_<PyHostBuffer>(m, "HostBuffer", py::buffer_protocol(),
+    py::class_<PayloadHostBuffer>(m, "HostBuffer", py::buffer_protocol(),
                              "Host memory (pageable, hugepage, numa:<node>), already touched.")
-        .def_buffer([](PyHostBuffer& b) {
+        .def_buffer([](PayloadHostBuffer& b) {
             return py::buffer_info(b.buffer().data(), 1, py::format_descriptor<uint8_t>::format(),
                                    py::ssize_t(b.buffer().size()));
         })
-        .def("__len__", [](PyHostBuffer& b) { return b.buffer().size(); })
-        .def_property_readonly("nbytes", [](PyHostBuffer& b) { return b.buffer().size(); })
-        .def_property_readonly("kind", &PyHostBuffer::kind);
+        .def("__len__", [](PayloadHostBuffer& b) { return b.buffer().size(); })
+        .def_property_readonly("nbytes", [](PayloadHostBuffer& b) { return b.buffer().size(); })
+        .def_property_readonly("kind", &PayloadHostBuffer::kind);
 
     m.def(
         "host_buffer",
         [](py::object bytes, const std::string& kind) {
-            return std::make_unique<PyHostBuffer>(size_argument(bytes, "host_buffer bytes"), kind);
+            return std::make_unique<PayloadHostBuffer>(size_argument(bytes, "host_buffer bytes"), kind);
         },
         py::arg("bytes"), py::arg("kind") = "pageable",
         "Allocates and touches host memory: host_buffer(4096), host_buffer(\"64MiB\", "

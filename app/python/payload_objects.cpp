@@ -70,10 +70,10 @@ int worker_bound_to_this_thread(uint64_t run_id) {
 
 // --- Worker ---
 
-PyWorker::PyWorker(std::shared_ptr<RunState> state, int index)
+PayloadWorker::PayloadWorker(std::shared_ptr<RunState> state, int index)
     : state_(std::move(state)), index_(index) {}
 
-Worker& PyWorker::checked_worker(bool need_running) const {
+Worker& PayloadWorker::checked_worker(bool need_running) const {
     if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
     if (need_running && state_->stop_requested())
         raise_stopped(state_->interrupted() ? "xferlab was interrupted"
@@ -81,7 +81,7 @@ Worker& PyWorker::checked_worker(bool need_running) const {
     return state_->worker(index_);
 }
 
-void PyWorker::ensure_entered() {
+void PayloadWorker::ensure_entered() {
     if (state_->entered(index_)) return;
     Worker& w = state_->worker(index_);
     state_->set_entered(index_, true);
@@ -98,13 +98,13 @@ void PyWorker::ensure_entered() {
     w.thread_info().python_thread = true;
 }
 
-void PyWorker::enter() {
+void PayloadWorker::enter() {
     checked_worker(true);
     bind_this_thread(state_->id, index_);
     ensure_entered();
 }
 
-int PyWorker::copy_loop(Worker& worker, int count) {
+int PayloadWorker::copy_loop(Worker& worker, int count) {
     observe_gil_during_copy(worker);
     const BetweenSpec& between = state_->run.threads.between;
     for (int k = 0; k < count; ++k) {
@@ -117,7 +117,7 @@ int PyWorker::copy_loop(Worker& worker, int count) {
     return count;
 }
 
-void PyWorker::copy(int count) {
+void PayloadWorker::copy(int count) {
     if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
     Worker* worker = &checked_worker(true);
     if (!state_->entered(index_)) {
@@ -141,7 +141,7 @@ void PyWorker::copy(int count) {
                       " copies");
 }
 
-void PyWorker::barrier() {
+void PayloadWorker::barrier() {
     checked_worker(true);
     bind_this_thread(state_->id, index_);
     ensure_entered();
@@ -155,36 +155,36 @@ void PyWorker::barrier() {
     if (released < 0) raise_stopped("the start gate was aborted");
 }
 
-uint64_t PyWorker::bytes() const { return state_->run.transfer.bytes; }
+uint64_t PayloadWorker::bytes() const { return state_->run.transfer.bytes; }
 
-int PyWorker::copies_done() const { return checked_worker(false).copies_done(); }
+int PayloadWorker::copies_done() const { return checked_worker(false).copies_done(); }
 
-py::list PyWorker::records() const {
+py::list PayloadWorker::records() const {
     py::list out;
     for (const Record& r : checked_worker(false).records()) out.append(record_to_dict(r));
     return out;
 }
 
-py::dict PyWorker::thread_info() const {
+py::dict PayloadWorker::thread_info() const {
     return thread_info_to_dict(checked_worker(false).thread_info());
 }
 
 // --- Context ---
 
-PyContext::PyContext(std::shared_ptr<RunState> state)
+PayloadContext::PayloadContext(std::shared_ptr<RunState> state)
     : state_(std::move(state)), params_(json_to_python(state_->run.params)) {}
 
-PyWorker PyContext::worker(int index) {
+PayloadWorker PayloadContext::worker(int index) {
     if (index < 0 || index >= state_->worker_count())
         throw py::index_error("ctx.worker(" + std::to_string(index) + "): this run has " +
                               std::to_string(state_->worker_count()) + " workers (0.." +
                               std::to_string(state_->worker_count() - 1) + ")");
     if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
     bind_this_thread(state_->id, index);
-    return PyWorker(state_, index);
+    return PayloadWorker(state_, index);
 }
 
-void PyContext::barrier(py::object index) {
+void PayloadContext::barrier(py::object index) {
     int i = -1;
     if (index.is_none()) {
         i = worker_bound_to_this_thread(state_->id);
@@ -198,15 +198,15 @@ void PyContext::barrier(py::object index) {
     worker(i).barrier();
 }
 
-bool PyContext::stop_requested() const {
+bool PayloadContext::stop_requested() const {
     return !state_->open() || state_->stop_requested();
 }
 
-void PyContext::note(const std::string& text) { state_->add_note(text); }
+void PayloadContext::note(const std::string& text) { state_->add_note(text); }
 
 // --- Host buffer ---
 
-PyHostBuffer::PyHostBuffer(uint64_t bytes, const std::string& kind)
+PayloadHostBuffer::PayloadHostBuffer(uint64_t bytes, const std::string& kind)
     : buffer_(HostBuffer::allocate(parse_host_kind(kind), bytes)), kind_(kind) {
     py::gil_scoped_release release;  // faulting in a large buffer takes a while
     buffer_.touch();

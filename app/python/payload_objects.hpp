@@ -19,9 +19,9 @@ void set_stopped_exception_type(PyObject* type);
 // The GIL state seen inside the copy call, recorded once per worker into its ThreadInfo.
 void observe_gil_during_copy(Worker& worker);
 
-class PyWorker {
+class PayloadWorker {
 public:
-    PyWorker(std::shared_ptr<RunState> state, int index);
+    PayloadWorker(std::shared_ptr<RunState> state, int index);
 
     // `count` copies through Worker::copy_once without returning to Python in between
     // (threads.between applied between them, as the host loop does). GIL per the run.
@@ -43,11 +43,12 @@ private:
     int index_;
 };
 
-class PyContext {
+// pybind11 gives its types hidden visibility; a class holding a py::object must match.
+class __attribute__((visibility("hidden"))) PayloadContext {
 public:
-    explicit PyContext(std::shared_ptr<RunState> state);
+    explicit PayloadContext(std::shared_ptr<RunState> state);
 
-    PyWorker worker(int index);
+    PayloadWorker worker(int index);
     void barrier(pybind11::object index);
     bool stop_requested() const;
     void note(const std::string& text);
@@ -61,9 +62,9 @@ private:
 };
 
 // Host memory for free-form payloads, exposed through the buffer protocol.
-class PyHostBuffer {
+class PayloadHostBuffer {
 public:
-    PyHostBuffer(uint64_t bytes, const std::string& kind);
+    PayloadHostBuffer(uint64_t bytes, const std::string& kind);
     HostBuffer& buffer() { return buffer_; }
     std::string kind() const { return kind_; }
 

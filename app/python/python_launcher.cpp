@@ -115,7 +115,7 @@ private:
             return;
         }
 
-        py::object context = py::cast(PyContext(state_));
+        py::object context = py::cast(PayloadContext(state_));
         py::object main_thread = runner_.attr("start_main")(
             main, context,
             py::cpp_function([state](std::string traceback, bool stopped) {

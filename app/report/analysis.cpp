@@ -29,11 +29,7 @@ Distribution distribution(std::vector<double> values) {
 
 Analysis analyze(const Results& results) {
     Analysis an;
-    for (const RunResult& run : results.runs) {
-        an.runs.push_back(analyze_run(run));
-        // The report's run number is the plan's index, whatever order runs arrive in.
-        an.runs.back().run = run.index;
-    }
+    for (const RunResult& run : results.runs) an.runs.push_back(analyze_run(run));
     // Baseline: the first run that finished ok and measured something.
     for (size_t i = 0; i < results.runs.size(); ++i) {
         if (results.runs[i].status == RunStatus::ok && an.runs[i].copies > 0) {

@@ -3,6 +3,7 @@
 // per worker, per-copy GB/s mean/min/max), its thread differences, findings, notes and errors,
 // and the summary across runs. Numbers come from Analysis only; nothing is computed here.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <ostream>
 
@@ -22,6 +23,27 @@ std::string per_copy_cell(const Distribution& d) {
     return fmt::format("{} ({}-{})", fmtx::gbps(d.p50), fmtx::gbps(d.p10), fmtx::gbps(d.p90));
 }
 
+// A JSON field as text, "" when absent; numbers and strings alike (host facts are optional).
+std::string field(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) return "";
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return "";
+    return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+std::string host_line(const nlohmann::json& host) {
+    std::vector<std::string> parts;
+    for (const char* key : {"hostname", "cpu_model"}) {
+        if (auto v = field(host, key); !v.empty()) parts.push_back(v);
+    }
+    if (auto v = field(host, "logical_cpus"); !v.empty()) parts.push_back(v + " CPUs");
+    if (auto v = field(host, "numa_nodes"); !v.empty()) parts.push_back(v + " NUMA nodes");
+    if (auto v = field(host, "transparent_hugepage"); !v.empty()) parts.push_back("THP " + v);
+    if (auto v = field(host, "kernel"); !v.empty()) parts.push_back(v);
+    if (parts.empty()) return "";
+    return wrap(fmt::format("host: {}", fmt::join(parts, ", ")), kWidth, "", "  ");
+}
+
 std::string header(const Results& results) {
     std::string name = "(unnamed)";
     if (results.scenario.is_object()) {
@@ -37,6 +59,7 @@ std::string header(const Results& results) {
                                        results.tool_version, results.git_describe, name,
                                        results.runs.size(), results.runs.size() == 1 ? "" : "s"),
                            kWidth, "", "  ");
+    out += host_line(results.host);
     out += wrap(
         "GB/s = 10^9 bytes/s. aggregate = measured bytes / measurement window; per-copy = bytes / "
         "host-timed call; CV = stddev/mean of per-copy GB/s; Jain = fairness over workers (1 = "

@@ -187,13 +187,12 @@ std::vector<std::string> thread_info_differences(const ThreadInfo& a, const Thre
         std::sort(sa.begin(), sa.end());
         std::sort(sb.begin(), sb.end());
         std::string line = signals_text(sa) + " vs " + signals_text(sb);
-        std::string ea = only_in(sa, sb), eb = only_in(sb, sa);
-        if (!ea.empty() && !eb.empty())
-            line += " (only first: " + ea + "; only second: " + eb + ")";
-        else if (!ea.empty() && sa.size() > 6)
-            line += " (only first: " + ea + ")";
-        else if (!eb.empty() && sb.size() > 6)
-            line += " (only second: " + eb + ")";
+        // Where a side is summarized as a count and neither is empty, name what differs.
+        if (!sa.empty() && !sb.empty() && (sa.size() > 6 || sb.size() > 6)) {
+            std::string ea = only_in(sa, sb), eb = only_in(sb, sa);
+            if (!ea.empty()) line += " (only first: " + ea + ")";
+            if (!eb.empty()) line += " (only second: " + eb + ")";
+        }
         out.push_back("blocked_signals: " + line);
     }
     if (a.cpus != b.cpus) add("cpus", cpus_text(a.cpus), cpus_text(b.cpus));

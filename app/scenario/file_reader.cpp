@@ -39,17 +39,17 @@ std::string unknown_key_message(const std::string& key, const std::vector<std::s
         for (const char* table : {"transfer", "threads"}) {
             const std::string dotted = std::string(table) + "." + key;
             if (!is_setting_key(dotted)) continue;
-            suggestion = " (did you mean '" + dotted + "'? " +
-                         (hint == SettingHint::table
-                              ? "put it under [" + std::string(table) + "])"
-                              : "a run overrides it as " + dotted + " = ...)");
+            suggestion =
+                " (did you mean '" + dotted + "'? " +
+                (hint == SettingHint::table ? "put it under [" + std::string(table) + "])"
+                                            : "a run overrides it as " + dotted + " = ...)");
         }
     }
     return "unknown key '" + key + "'" + suggestion + "; " + where + " " + comma_list(allowed);
 }
 
 class Reader {
-public:
+  public:
     Reader(const std::string& file, Scenario& s, std::vector<Diagnostic>& diags)
         : file_(file), s_(s), diags_(diags) {}
 
@@ -77,15 +77,15 @@ public:
                     read_sweep(*t);
                 }
             } else {
-                error(key->source(), k,
-                      unknown_key_message(k, top_level_keys(), "the tables are",
-                                          SettingHint::table));
+                error(
+                    key->source(), k,
+                    unknown_key_message(k, top_level_keys(), "the tables are", SettingHint::table));
             }
         }
         return facts;
     }
 
-private:
+  private:
     void error(const toml::source_region& where, const std::string& key, const std::string& msg) {
         diags_.push_back(diagnostic_at(file_, where, key, msg));
     }
@@ -163,7 +163,8 @@ private:
             if (const auto* t = entry.as_table()) {
                 s_.runs.push_back(read_run(*t, name));
             } else {
-                error(entry.source(), name, "expected a table; got " + describe(toml_to_json(entry)));
+                error(entry.source(), name,
+                      "expected a table; got " + describe(toml_to_json(entry)));
             }
         }
     }
@@ -191,7 +192,8 @@ private:
                 }
             } else if (k == "label") {
                 if (!v.is_string() || v.get<std::string>().empty()) {
-                    error(node->source(), dotted, "expected a non-empty string; got " + describe(v));
+                    error(node->source(), dotted,
+                          "expected a non-empty string; got " + describe(v));
                 } else {
                     spec.label = v.get<std::string>();
                 }
@@ -201,7 +203,8 @@ private:
                 if (text.size() < 4 || text.compare(text.size() - 3, 3, ".py") != 0) {
                     error(node->source(), dotted,
                           "expected a Python file name in the payload directory, e.g. "
-                          "\"threads.py\"; got " + describe(v));
+                          "\"threads.py\"; got " +
+                              describe(v));
                 } else {
                     spec.payload = text;
                 }
@@ -223,8 +226,9 @@ private:
             } else if (k == "transfer" || k == "threads") {
                 const auto* sub = node->as_table();
                 if (!sub) {
-                    error(node->source(), dotted,
-                          "expected " + k + ".<key> = value overrides (a table); got " + describe(v));
+                    error(
+                        node->source(), dotted,
+                        "expected " + k + ".<key> = value overrides (a table); got " + describe(v));
                     continue;
                 }
                 read_settings(k, *sub, dotted, [&spec](const std::string& d, const json& value) {
@@ -248,18 +252,21 @@ private:
         }
         if (payload && !launcher_takes_payload(l)) {
             error(payload->source(), name + ".payload",
-                  "launcher \"" + l + "\" runs no payload; payload is for launchers \"python\", "
-                  "\"process\" and \"mpi\"");
+                  "launcher \"" + l +
+                      "\" runs no payload; payload is for launchers \"python\", "
+                      "\"process\" and \"mpi\"");
         }
         if (gil && !launcher_takes_gil(l)) {
             error(gil->source(), name + ".gil",
-                  "launcher \"" + l + "\" never touches the GIL; gil is for launchers \"python\", "
-                  "\"host+gil\", \"process\" and \"mpi\"");
+                  "launcher \"" + l +
+                      "\" never touches the GIL; gil is for launchers \"python\", "
+                      "\"host+gil\", \"process\" and \"mpi\"");
         }
         if (mimic && !spec.mimic.empty() && !launcher_takes_mimic(l)) {
             error(mimic->source(), name + ".mimic",
-                  "launcher \"" + l + "\" does not create its threads itself; mimic is for "
-                  "launchers \"host\" and \"host+gil\"");
+                  "launcher \"" + l +
+                      "\" does not create its threads itself; mimic is for "
+                      "launchers \"host\" and \"host+gil\"");
         }
         return spec;
     }
@@ -310,7 +317,8 @@ private:
                 continue;
             }
             if (values->empty()) {
-                error(item.node->source(), name, "an empty sweep runs nothing: give at least one value");
+                error(item.node->source(), name,
+                      "an empty sweep runs nothing: give at least one value");
                 continue;
             }
             bool ok = true;

@@ -1,10 +1,10 @@
 #pragma once
 // Walks a parsed scenario file into a Scenario, collecting a diagnostic for every problem
 // instead of stopping at the first.
+#include <toml++/toml.h>
+
 #include <string>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "scenario/diagnostics.hpp"
 #include "scenario/scenario.hpp"
@@ -12,8 +12,8 @@
 namespace xfer::scenario_internal {
 
 struct FileFacts {
-    bool has_run = false;                 // a "run" key exists (even if its tables had errors)
-    toml::source_region sweep_position;   // where [sweep] is, for the plan-size limit
+    bool has_run = false;                // a "run" key exists (even if its tables had errors)
+    toml::source_region sweep_position;  // where [sweep] is, for the plan-size limit
     bool has_sweep = false;
 };
 

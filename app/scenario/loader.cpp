@@ -1,13 +1,13 @@
 #include "scenario/loader.hpp"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <tuple>
-
-#include <toml++/toml.h>
 
 #include "scenario/diagnostics.hpp"
 #include "scenario/file_reader.hpp"
@@ -36,9 +36,9 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
     apply_set_flags(s, overrides, diagnostics);
 
     if (!facts.has_run) {
-        diagnostics.push_back(Diagnostic{
-            name, 0, 0, "run",
-            "no [[run]] table: add at least one, e.g. [[run]] launcher = \"host\""});
+        diagnostics.push_back(
+            Diagnostic{name, 0, 0, "run",
+                       "no [[run]] table: add at least one, e.g. [[run]] launcher = \"host\""});
     }
     if (auto problem = plan_size_problem(s)) {
         diagnostics.push_back(facts.has_sweep
@@ -61,7 +61,8 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
     return s;
 }
 
-Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+Scenario load_scenario(const std::filesystem::path& file,
+                       const std::vector<std::string>& overrides) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
         const int err = errno;

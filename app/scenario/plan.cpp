@@ -27,10 +27,10 @@ std::optional<std::string> plan_size_problem(const Scenario& s) {
     const size_t points = sweep_point_count(s);
     const size_t runs = s.runs.size();
     if (runs == 0 || points <= kMaxPlanRuns / runs) return std::nullopt;
-    const std::string total =
-        points > SIZE_MAX / runs ? "more than " + std::to_string(SIZE_MAX) : std::to_string(points * runs);
-    return "the plan would have " + total + " runs (" + std::to_string(points) + " sweep points x " +
-           std::to_string(runs) + " [[run]] tables); the limit is " +
+    const std::string total = points > SIZE_MAX / runs ? "more than " + std::to_string(SIZE_MAX)
+                                                       : std::to_string(points * runs);
+    return "the plan would have " + total + " runs (" + std::to_string(points) +
+           " sweep points x " + std::to_string(runs) + " [[run]] tables); the limit is " +
            std::to_string(kMaxPlanRuns) + ": sweep fewer values";
 }
 

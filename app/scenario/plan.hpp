@@ -2,11 +2,10 @@
 // Plan size limits and the resolved scenario written into results (expand_plan and
 // to_json(Run) are declared in loader.hpp).
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario/scenario.hpp"
 

@@ -24,8 +24,8 @@ SettingResult apply_scenario_key(const std::string& key, const json& v, Scenario
     }
     if (key == "backend") {
         static const std::vector<std::string> names = {"auto", "host", "cuda"};
-        if (!v.is_string() || std::find(names.begin(), names.end(), v.get<std::string>()) ==
-                                  names.end()) {
+        if (!v.is_string() ||
+            std::find(names.begin(), names.end(), v.get<std::string>()) == names.end()) {
             return not_one_of(v, names);
         }
         s.backend = v.get<std::string>();

@@ -1,9 +1,8 @@
 #pragma once
 // The [scenario] keys and the [[run]] vocabulary, shared by the file reader and --set.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario/scenario.hpp"
 #include "scenario/settings.hpp"

@@ -1,8 +1,8 @@
 #include "scenario/set_flags.hpp"
 
-#include <algorithm>
-
 #include <toml++/toml.h>
+
+#include <algorithm>
 
 #include "scenario/scenario_keys.hpp"
 #include "scenario/settings.hpp"

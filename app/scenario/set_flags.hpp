@@ -1,9 +1,8 @@
 #pragma once
 // --set key=value: the file's dotted keys, validated by the same rules, applied on top of it.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario/diagnostics.hpp"
 #include "scenario/scenario.hpp"

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <csignal>
 #include <functional>
 #include <map>
 
-#include "scenario/signal_names.hpp"
+#include "results/thread_info.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/unit_parse.hpp"
 #include "scenario/units.hpp"
@@ -36,14 +37,16 @@ std::optional<int> plain_int(const std::string& s) {
 }
 
 // An integer in [lo, hi]; `why` explains a bound that is not obvious (a sanity limit).
-SettingResult want_int(const json& v, int64_t lo, int64_t hi, int& out, const std::string& why = "") {
-    std::string range = hi == INT_MAX ? "an integer >= " + std::to_string(lo)
-                                      : "an integer from " + std::to_string(lo) + " to " +
-                                            std::to_string(hi);
+SettingResult want_int(const json& v, int64_t lo, int64_t hi, int& out,
+                       const std::string& why = "") {
+    std::string range = hi == INT_MAX
+                            ? "an integer >= " + std::to_string(lo)
+                            : "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
     if (!why.empty()) range += " (" + why + ")";
     if (!v.is_number_integer()) return expected(range, v);
     // Unsigned JSON integers above INT64_MAX only come from a hand-built JSON value.
-    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) return expected(range, v);
+    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
+        return expected(range, v);
     const int64_t n = v.get<int64_t>();
     if (n < lo || n > hi) return expected(range, v);
     out = int(n);
@@ -108,14 +111,28 @@ SettingResult want_int_list(const json& v, const std::string& one, const std::st
         int n = 0;
         if (want_int(v[i], 0, hi, n)) {
             return SettingError{"expected " + many + " from 0 to " + std::to_string(hi) +
-                                    "; element " + std::to_string(i + 1) + " is " +
-                                    describe(v[i]),
+                                    "; element " + std::to_string(i + 1) + " is " + describe(v[i]),
                                 int(i)};
         }
         list.push_back(n);
     }
     out = std::move(list);
     return std::nullopt;
+}
+
+// The signal names for did-you-mean: every named signal below SIGRTMIN, and the realtime bounds.
+const std::vector<std::string>& known_signal_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (int n = 1; n < SIGRTMIN; ++n) {
+            std::string name = signal_name(n);
+            if (name != "SIG" + std::to_string(n)) v.push_back(name);
+        }
+        v.push_back("SIGRTMIN");
+        v.push_back("SIGRTMAX");
+        return v;
+    }();
+    return names;
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) {
@@ -171,8 +188,8 @@ SettingResult devices(const json& v, std::vector<int>& out) {
 SettingResult start(const json& v, StartSpec& out) {
     if (v.is_string() && starts_with(v.get<std::string>(), "staggered:")) {
         int64_t ns = 0;
-        if (auto err = want_duration_arg(v, "staggered:<duration>", v.get<std::string>().substr(10),
-                                         ns)) {
+        if (auto err =
+                want_duration_arg(v, "staggered:<duration>", v.get<std::string>().substr(10), ns)) {
             return err;
         }
         out = StartSpec{StartKind::staggered, ns};
@@ -228,18 +245,30 @@ SettingResult signal_mask(const json& v, SignalMaskSpec& out) {
     std::vector<int> signals;
     for (size_t i = 0; i < v.size(); ++i) {
         const json& e = v[i];
-        if (!e.is_string()) return SettingError{expected("a signal name such as \"SIGINT\"", e).message, int(i)};
+        if (!e.is_string()) {
+            return SettingError{expected("a signal name such as \"SIGINT\"", e).message, int(i)};
+        }
         const std::string name = e.get<std::string>();
-        auto signo = scenario_signal_number(name);
+        auto signo = signal_number(name);
         if (!signo) {
             return SettingError{"unknown signal " + describe(e) +
-                                    did_you_mean(name, scenario_signal_names()) +
+                                    did_you_mean(name, known_signal_names()) +
                                     "; names are as in signal(7): \"SIGINT\", \"SIGUSR1\", "
                                     "\"SIGRTMIN+2\", ...",
                                 int(i)};
         }
-        if (name == "SIGKILL" || name == "SIGSTOP") {
-            return SettingError{name + " cannot be blocked (the kernel ignores it in a mask)",
+        if (*signo == SIGKILL || *signo == SIGSTOP) {
+            return SettingError{signal_name(*signo) +
+                                    " cannot be blocked (the kernel ignores it "
+                                    "in a mask)",
+                                int(i)};
+        }
+        if (*signo < SIGRTMIN && signal_name(*signo) == "SIG" + std::to_string(*signo)) {
+            // 32 and 33 on glibc: its own cancellation and setxid signals, which it refuses to
+            // put in a mask.
+            return SettingError{describe(e) +
+                                    " is reserved by the C library (realtime signals "
+                                    "start at SIGRTMIN)",
                                 int(i)};
         }
         if (std::find(signals.begin(), signals.end(), *signo) == signals.end()) {
@@ -287,9 +316,8 @@ SettingResult policy(const json& v, PolicySpec& out) {
             if (!starts_with(s, prefix)) continue;
             auto prio = plain_int(s.substr(prefix.size()));
             if (!prio || *prio < 1 || *prio > 99) {
-                return expected(prefix + "<prio> with a priority from 1 to 99, e.g. \"" + prefix +
-                                    "10\"",
-                                v);
+                return expected(
+                    prefix + "<prio> with a priority from 1 to 99, e.g. \"" + prefix + "10\"", v);
             }
             out = PolicySpec{p, *prio};
             return std::nullopt;
@@ -305,7 +333,8 @@ SettingResult policy(const json& v, PolicySpec& out) {
 SettingResult between(const json& v, BetweenSpec& out) {
     if (v.is_string() && starts_with(v.get<std::string>(), "sleep:")) {
         int64_t ns = 0;
-        if (auto err = want_duration_arg(v, "sleep:<duration>", v.get<std::string>().substr(6), ns)) {
+        if (auto err =
+                want_duration_arg(v, "sleep:<duration>", v.get<std::string>().substr(6), ns)) {
             return err;
         }
         out = BetweenSpec{BetweenKind::sleep, ns};
@@ -340,7 +369,8 @@ const std::vector<Key>& transfer_keys() {
              uint64_t b = 0;
              const std::string what = "a size such as \"64MiB\" or an integer number of bytes";
              if (auto err = want_size(v, what, b)) return err;
-             if (b == 0) return SettingError{"a copy must move at least 1 byte; got " + describe(v)};
+             if (b == 0)
+                 return SettingError{"a copy must move at least 1 byte; got " + describe(v)};
              t.bytes = b;
              return std::nullopt;
          }},
@@ -348,14 +378,14 @@ const std::vector<Key>& transfer_keys() {
          [](const json& v, TransferSpec& t, ThreadSpec&) { return host_memory(v, t.host_memory); }},
         {"first_touch",
          [](const json& v, TransferSpec& t, ThreadSpec&) {
-             return want_enum<FirstTouch>(
-                 v,
-                 {{"worker", FirstTouch::worker},
-                  {"main", FirstTouch::main},
-                  {"none", FirstTouch::none}},
-                 t.first_touch);
+             return want_enum<FirstTouch>(v,
+                                          {{"worker", FirstTouch::worker},
+                                           {"main", FirstTouch::main},
+                                           {"none", FirstTouch::none}},
+                                          t.first_touch);
          }},
-        {"devices", [](const json& v, TransferSpec& t, ThreadSpec&) { return devices(v, t.devices); }},
+        {"devices",
+         [](const json& v, TransferSpec& t, ThreadSpec&) { return devices(v, t.devices); }},
         {"api",
          [](const json& v, TransferSpec& t, ThreadSpec&) {
              return want_enum<CopyApi>(v, {{"sync", CopyApi::sync}, {"async", CopyApi::async}},
@@ -382,8 +412,8 @@ const std::vector<Key>& transfer_keys() {
          [](const json& v, TransferSpec& t, ThreadSpec&) {
              return want_int(v, 1, INT_MAX, t.repetitions, "each run copies at least once");
          }},
-        {"warmup",
-         [](const json& v, TransferSpec& t, ThreadSpec&) { return want_int(v, 0, INT_MAX, t.warmup); }},
+        {"warmup", [](const json& v, TransferSpec& t,
+                      ThreadSpec&) { return want_int(v, 0, INT_MAX, t.warmup); }},
         {"verify",
          [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
              if (!v.is_boolean()) return expected("true or false", v);
@@ -418,7 +448,7 @@ const Key* find_key(const std::string& dotted) {
     auto dot = dotted.find('.');
     if (dot == std::string::npos) return nullptr;
     const std::string table = dotted.substr(0, dot), key = dotted.substr(dot + 1);
-    const std::vector<Key>* keys = table == "transfer" ? &transfer_keys()
+    const std::vector<Key>* keys = table == "transfer"  ? &transfer_keys()
                                    : table == "threads" ? &thread_keys()
                                                         : nullptr;
     if (!keys) return nullptr;
@@ -438,14 +468,21 @@ std::string compact_duration(int64_t ns) {
 
 std::string describe(const json& v) {
     switch (v.type()) {
-        case json::value_t::string: return "\"" + v.get<std::string>() + "\"";
-        case json::value_t::boolean: return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
+        case json::value_t::string:
+            return "\"" + v.get<std::string>() + "\"";
+        case json::value_t::boolean:
+            return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
         case json::value_t::number_integer:
-        case json::value_t::number_unsigned: return "an integer (" + v.dump() + ")";
-        case json::value_t::number_float: return "a float (" + v.dump() + ")";
-        case json::value_t::array: return "an array";
-        case json::value_t::object: return "a table";
-        default: return "nothing";
+        case json::value_t::number_unsigned:
+            return "an integer (" + v.dump() + ")";
+        case json::value_t::number_float:
+            return "a float (" + v.dump() + ")";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "a table";
+        default:
+            return "nothing";
     }
 }
 
@@ -529,8 +566,12 @@ json threads_to_json(const ThreadSpec& t) {
     json j;
     j["count"] = t.count;
     switch (t.start.kind) {
-        case StartKind::barrier: j["start"] = "barrier"; break;
-        case StartKind::free: j["start"] = "free"; break;
+        case StartKind::barrier:
+            j["start"] = "barrier";
+            break;
+        case StartKind::free:
+            j["start"] = "free";
+            break;
         case StartKind::staggered:
             j["start"] = "staggered:" + compact_duration(t.start.stagger_ns);
             break;
@@ -541,22 +582,38 @@ json threads_to_json(const ThreadSpec& t) {
     j["guard_size"] = t.guard_size;
     j["guard_size_text"] = t.guard_size ? format_size(t.guard_size) : "default";
     switch (t.signal_mask.kind) {
-        case SignalMaskKind::inherit: j["signal_mask"] = "inherit"; break;
-        case SignalMaskKind::block_all: j["signal_mask"] = "block-all"; break;
-        case SignalMaskKind::unblock_all: j["signal_mask"] = "unblock-all"; break;
+        case SignalMaskKind::inherit:
+            j["signal_mask"] = "inherit";
+            break;
+        case SignalMaskKind::block_all:
+            j["signal_mask"] = "block-all";
+            break;
+        case SignalMaskKind::unblock_all:
+            j["signal_mask"] = "unblock-all";
+            break;
         case SignalMaskKind::list: {
             json names = json::array();
-            for (int s : t.signal_mask.signals) names.push_back(scenario_signal_name(s));
+            for (int s : t.signal_mask.signals) names.push_back(signal_name(s));
             j["signal_mask"] = names;
             break;
         }
     }
     switch (t.affinity.kind) {
-        case AffinityKind::none: j["affinity"] = "none"; break;
-        case AffinityKind::compact: j["affinity"] = "compact"; break;
-        case AffinityKind::scatter: j["affinity"] = "scatter"; break;
-        case AffinityKind::gpu_local: j["affinity"] = "gpu-local"; break;
-        case AffinityKind::list: j["affinity"] = t.affinity.cpus; break;
+        case AffinityKind::none:
+            j["affinity"] = "none";
+            break;
+        case AffinityKind::compact:
+            j["affinity"] = "compact";
+            break;
+        case AffinityKind::scatter:
+            j["affinity"] = "scatter";
+            break;
+        case AffinityKind::gpu_local:
+            j["affinity"] = "gpu-local";
+            break;
+        case AffinityKind::list:
+            j["affinity"] = t.affinity.cpus;
+            break;
     }
     std::string policy = to_string(t.policy.policy);
     if (t.policy.policy == SchedPolicy::fifo || t.policy.policy == SchedPolicy::rr) {
@@ -564,9 +621,15 @@ json threads_to_json(const ThreadSpec& t) {
     }
     j["policy"] = policy;
     switch (t.between.kind) {
-        case BetweenKind::none: j["between"] = "none"; break;
-        case BetweenKind::yield: j["between"] = "yield"; break;
-        case BetweenKind::sleep: j["between"] = "sleep:" + compact_duration(t.between.sleep_ns); break;
+        case BetweenKind::none:
+            j["between"] = "none";
+            break;
+        case BetweenKind::yield:
+            j["between"] = "yield";
+            break;
+        case BetweenKind::sleep:
+            j["between"] = "sleep:" + compact_duration(t.between.sleep_ns);
+            break;
     }
     j["between_sleep_ns"] = t.between.sleep_ns;
     return j;

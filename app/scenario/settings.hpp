@@ -2,11 +2,10 @@
 // The [transfer] and [threads] keys: one table of validators shared by the file's tables,
 // [[run]] overrides, [sweep] values, --set and the plan expansion, so that every path accepts
 // exactly the same values with the same messages.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario/scenario.hpp"
 

@@ -32,7 +32,8 @@ std::optional<std::string> closest(const std::string& word,
     int best_distance = limit + 1;
     for (const auto& c : candidates) {
         const int dist = edit_distance(word, c);
-        if (dist < best_distance) {
+        // Replacing every letter of a word is no typo ("M" is not a near miss of "B").
+        if (dist < best_distance && dist < int(word.size())) {
             best_distance = dist;
             best = c;
         }

@@ -10,7 +10,8 @@ namespace xfer::scenario_internal {
 int edit_distance(const std::string& a, const std::string& b);
 
 // The closest candidate when it is close enough to be a plausible typo, else nullopt.
-std::optional<std::string> closest(const std::string& word, const std::vector<std::string>& candidates);
+std::optional<std::string> closest(const std::string& word,
+                                   const std::vector<std::string>& candidates);
 
 // " (did you mean 'x'?)" or "".
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);

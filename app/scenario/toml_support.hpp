@@ -1,11 +1,11 @@
 #pragma once
 // TOML++ glue for the loader: values as JSON, entries in file order, positions for diagnostics.
+#include <toml++/toml.h>
+
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <toml++/toml.h>
 
 #include "scenario/diagnostics.hpp"
 

@@ -1,5 +1,6 @@
 #include "scenario/units.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -155,8 +156,16 @@ std::optional<uint64_t> parse_size(const std::string& text, std::string* why) {
     }
     if (factor == 0) {
         if (why) {
-            *why = "unknown size unit '" + n->unit + "'" +
-                   did_you_mean(n->unit, unit_names(size_units())) + "; units are " +
+            std::string hint = did_you_mean(n->unit, unit_names(size_units()));
+            // "64M" / "4k": say both readings rather than guess between 10^n and 2^n.
+            const std::string prefixes = "KMGT";
+            if (n->unit.size() == 1 &&
+                prefixes.find(char(std::toupper(static_cast<unsigned char>(n->unit[0])))) !=
+                    std::string::npos) {
+                const char p = char(std::toupper(static_cast<unsigned char>(n->unit[0])));
+                hint = std::string(" (did you mean '") + p + "B' or '" + p + "iB'?)";
+            }
+            *why = "unknown size unit '" + n->unit + "'" + hint + "; units are " +
                    unit_list(size_units());
         }
         return std::nullopt;

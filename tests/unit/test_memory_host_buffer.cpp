@@ -69,6 +69,11 @@ TEST_CASE("pageable memory is allocated, zeroed, writable and freed", "[memory]"
     REQUIRE(b.data() != nullptr);
     CHECK(b.size() == (3u << 20));
     CHECK(b.kind().kind == HostMemoryKind::pageable);
+    // Page aligned, so that source and destination never sit at an aliasing distance.
+    CHECK(reinterpret_cast<uintptr_t>(b.data()) % base_page_size() == 0);
+    HostBuffer small = HostBuffer::allocate({HostMemoryKind::pageable, -1}, 100);
+    CHECK(reinterpret_cast<uintptr_t>(small.data()) % base_page_size() == 0);
+    CHECK(host_memory_footprint({HostMemoryKind::pageable, -1}, 100) == 2 * base_page_size());
     uint64_t nonzero = 0;
     for (uint64_t i = 0; i < b.size(); ++i) nonzero += b.data()[i] != std::byte{0};
     CHECK(nonzero == 0);

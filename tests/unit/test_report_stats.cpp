@@ -302,8 +302,8 @@ TEST_CASE("same aggregate, slower copies: a hand-off effect", "[report][analysis
     CHECK(std::abs(a.vs_baseline->p50_ratio - 0.25) < 0.01);
     CHECK(contains(a.explanations,
                    "aggregate within noise of baseline (run 0) but per-copy p50 4.00x lower"));
-    CHECK(contains(an.summary, "per-copy bandwidth understates runs 1"));
-    CHECK(contains(an.summary, "aggregate within noise of the baseline: runs 1"));
+    CHECK(contains(an.summary, "per-copy bandwidth understates run 1:"));
+    CHECK(contains(an.summary, "aggregate within noise of the baseline: run 1"));
 }
 
 TEST_CASE("the baseline is the first ok run; failed runs are summarized", "[report][analysis]") {

@@ -11,7 +11,8 @@ using namespace xfer;
 
 namespace {
 
-std::vector<Diagnostic> errors_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+std::vector<Diagnostic> errors_of(const std::string& text,
+                                  const std::vector<std::string>& sets = {}) {
     try {
         parse_scenario(text, "bad.toml", sets);
     } catch (const ScenarioError& e) {
@@ -85,13 +86,14 @@ TEST_CASE("a setting outside its table is pointed to its table", "[errors]") {
 }
 
 TEST_CASE("a wrong type names what was expected and what was given", "[errors]") {
-    CHECK(contains(only_error("[threads]\ncount = \"4\"\n[[run]]\n", 2, 9, "threads.count"),
-                   "expected an integer from 1 to 4096 (more than 4096 threads is a typo); got \"4\""));
+    CHECK(contains(
+        only_error("[threads]\ncount = \"4\"\n[[run]]\n", 2, 9, "threads.count"),
+        "expected an integer from 1 to 4096 (more than 4096 threads is a typo); got \"4\""));
     CHECK(contains(only_error("[transfer]\nverify = \"yes\"\n[[run]]\n", 2, 10, "transfer.verify"),
                    "expected true or false; got \"yes\""));
-    CHECK(contains(only_error("[transfer]\nrepetitions = 2.0\n[[run]]\n", 2, 15,
-                              "transfer.repetitions"),
-                   "got a float (2.0)"));
+    CHECK(contains(
+        only_error("[transfer]\nrepetitions = 2.0\n[[run]]\n", 2, 15, "transfer.repetitions"),
+        "got a float (2.0)"));
     CHECK(contains(only_error("transfer = 5\n[[run]]\n", 1, 12, "transfer"),
                    "expected a table [transfer]; got an integer (5)"));
 }
@@ -99,17 +101,18 @@ TEST_CASE("a wrong type names what was expected and what was given", "[errors]")
 TEST_CASE("a bad choice lists the allowed values and suggests the closest", "[errors]") {
     const std::string msg =
         only_error("[transfer]\nhost_memory = \"pinnd\"\n[[run]]\n", 2, 15, "transfer.host_memory");
-    CHECK(contains(msg, "expected one of \"pageable\", \"hugepage\", \"pinned\", \"registered\", "
-                        "\"write-combined\" or \"numa:<node>\"; got \"pinnd\" (did you mean "
-                        "'pinned'?)"));
+    CHECK(contains(msg,
+                   "expected one of \"pageable\", \"hugepage\", \"pinned\", \"registered\", "
+                   "\"write-combined\" or \"numa:<node>\"; got \"pinnd\" (did you mean "
+                   "'pinned'?)"));
     CHECK(contains(only_error("[threads]\nstart = \"stagger\"\n[[run]]\n", 2, 9, "threads.start"),
                    "(did you mean 'staggered:<duration>'?)"));
-    CHECK(contains(only_error("[threads]\npolicy = \"fifo:100\"\n[[run]]\n", 2, 10,
-                              "threads.policy"),
-                   "priority from 1 to 99"));
-    CHECK(contains(only_error("[scenario]\nbackend = \"gpu\"\n[[run]]\n", 2, 11,
-                              "scenario.backend"),
-                   "expected one of \"auto\", \"host\" or \"cuda\""));
+    CHECK(
+        contains(only_error("[threads]\npolicy = \"fifo:100\"\n[[run]]\n", 2, 10, "threads.policy"),
+                 "priority from 1 to 99"));
+    CHECK(
+        contains(only_error("[scenario]\nbackend = \"gpu\"\n[[run]]\n", 2, 11, "scenario.backend"),
+                 "expected one of \"auto\", \"host\" or \"cuda\""));
     CHECK(contains(only_error("[[run]]\nlauncher = \"pyhton\"\n", 2, 12, "run[1].launcher"),
                    "(did you mean 'python'?)"));
 }
@@ -117,10 +120,10 @@ TEST_CASE("a bad choice lists the allowed values and suggests the closest", "[er
 TEST_CASE("bad sizes and durations say why", "[errors]") {
     CHECK(contains(only_error("[transfer]\nbytes = \"64M\"\n[[run]]\n", 2, 9, "transfer.bytes"),
                    "unknown size unit 'M'"));
-    CHECK(contains(only_error("[threads]\nbetween = \"sleep:5\"\n[[run]]\n", 2, 11,
-                              "threads.between"),
-                   "sleep:<duration> needs a duration such as \"100us\"; got \"sleep:5\": a duration "
-                   "needs a unit"));
+    CHECK(contains(
+        only_error("[threads]\nbetween = \"sleep:5\"\n[[run]]\n", 2, 11, "threads.between"),
+        "sleep:<duration> needs a duration such as \"100us\"; got \"sleep:5\": a duration "
+        "needs a unit"));
     CHECK(contains(only_error("[scenario]\ntimeout = 30\n[[run]]\n", 2, 11, "scenario.timeout"),
                    "expected a duration such as \"30s\""));
 }
@@ -130,14 +133,14 @@ TEST_CASE("sanity limits are refused with the reason", "[errors]") {
                    "a copy must move at least 1 byte"));
     CHECK(contains(only_error("[transfer]\nbytes = \"0 MiB\"\n[[run]]\n", 2, 9, "transfer.bytes"),
                    "at least 1 byte"));
-    CHECK(contains(only_error("[transfer]\nrepetitions = 0\n[[run]]\n", 2, 15,
-                              "transfer.repetitions"),
-                   "expected an integer >= 1 (each run copies at least once); got an integer (0)"));
+    CHECK(contains(
+        only_error("[transfer]\nrepetitions = 0\n[[run]]\n", 2, 15, "transfer.repetitions"),
+        "expected an integer >= 1 (each run copies at least once); got an integer (0)"));
     CHECK(contains(only_error("[threads]\ncount = 4097\n[[run]]\n", 2, 9, "threads.count"),
                    "from 1 to 4096"));
-    CHECK(contains(only_error("[threads]\nstack_size = \"8KiB\"\n[[run]]\n", 2, 14,
-                              "threads.stack_size"),
-                   "below the 16 KiB a thread needs"));
+    CHECK(contains(
+        only_error("[threads]\nstack_size = \"8KiB\"\n[[run]]\n", 2, 14, "threads.stack_size"),
+        "below the 16 KiB a thread needs"));
     CHECK(errors_of("[threads]\ncount = 4096\nstack_size = \"16KiB\"\n[[run]]\n").empty());
 }
 
@@ -148,9 +151,9 @@ TEST_CASE("a bad element of an array points at that element", "[errors]") {
     CHECK(contains(only_error("[threads]\nsignal_mask = [\"SIGKILL\"]\n[[run]]\n", 2, 16,
                               "threads.signal_mask"),
                    "SIGKILL cannot be blocked"));
-    CHECK(contains(only_error("[threads]\naffinity = [0, 1, -2]\n[[run]]\n", 2, 19,
-                              "threads.affinity"),
-                   "element 3 is an integer (-2)"));
+    CHECK(contains(
+        only_error("[threads]\naffinity = [0, 1, -2]\n[[run]]\n", 2, 19, "threads.affinity"),
+        "element 3 is an integer (-2)"));
     CHECK(contains(only_error("[transfer]\ndevices = []\n[[run]]\n", 2, 11, "transfer.devices"),
                    "an empty list selects nothing"));
 }
@@ -164,15 +167,16 @@ TEST_CASE("[[run]] errors: launcher, payload, gil and mimic", "[errors]") {
     CHECK(contains(only_error("[[run]]\nlauncher = \"host\"\npayload = \"threads.py\"\n", 3, 11,
                               "run[1].payload"),
                    "launcher \"host\" runs no payload"));
-    CHECK(contains(only_error("[[run]]\n[[run]]\nlauncher = \"openmp\"\ngil = \"hold\"\n", 4, 7,
-                              "run[2].gil"),
-                   "launcher \"openmp\" never touches the GIL"));
-    CHECK(contains(only_error("[[run]]\nlauncher = \"python\"\npayload = \"a.py\"\ngil = \"drop\"\n",
-                              4, 7, "run[1].gil"),
-                   "expected one of \"release\" or \"hold\""));
-    CHECK(contains(only_error("[[run]]\nlauncher = \"openmp\"\nmimic = \"python\"\n", 3, 9,
-                              "run[1].mimic"),
-                   "mimic is for launchers \"host\" and \"host+gil\""));
+    CHECK(contains(
+        only_error("[[run]]\n[[run]]\nlauncher = \"openmp\"\ngil = \"hold\"\n", 4, 7, "run[2].gil"),
+        "launcher \"openmp\" never touches the GIL"));
+    CHECK(
+        contains(only_error("[[run]]\nlauncher = \"python\"\npayload = \"a.py\"\ngil = \"drop\"\n",
+                            4, 7, "run[1].gil"),
+                 "expected one of \"release\" or \"hold\""));
+    CHECK(contains(
+        only_error("[[run]]\nlauncher = \"openmp\"\nmimic = \"python\"\n", 3, 9, "run[1].mimic"),
+        "mimic is for launchers \"host\" and \"host+gil\""));
     CHECK(contains(only_error("[[run]]\nmimic = \"pyton\"\n", 2, 9, "run[1].mimic"),
                    "(did you mean 'python'?)"));
     CHECK(contains(only_error("[[run]]\nthreads.count = 0\n", 2, 17, "run[1].threads.count"),
@@ -194,20 +198,20 @@ TEST_CASE("a file without [[run]] says how to add one", "[errors]") {
 }
 
 TEST_CASE("[sweep] errors", "[errors][sweep]") {
-    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.count\" = 4\n", 3, 19,
-                              "sweep.threads.count"),
-                   "expected an array of values to sweep"));
-    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.count\" = []\n", 3, 19,
-                              "sweep.threads.count"),
-                   "an empty sweep runs nothing"));
+    CHECK(contains(
+        only_error("[[run]]\n[sweep]\n\"threads.count\" = 4\n", 3, 19, "sweep.threads.count"),
+        "expected an array of values to sweep"));
+    CHECK(contains(
+        only_error("[[run]]\n[sweep]\n\"threads.count\" = []\n", 3, 19, "sweep.threads.count"),
+        "an empty sweep runs nothing"));
     CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.count\" = [1, 0, 2]\n", 3, 23,
                               "sweep.threads.count"),
                    "from 1 to 4096"));
-    CHECK(contains(only_error("[[run]]\n[sweep]\n\"threads.cuont\" = [1]\n", 3, 1,
-                              "sweep.threads.cuont"),
-                   "(did you mean 'threads.count'?)"));
-    CHECK(contains(only_error("[[run]]\n[sweep]\nthreads.count = [1]\n\"threads.count\" = [2]\n",
-                              4, 1, "sweep.threads.count"),
+    CHECK(contains(
+        only_error("[[run]]\n[sweep]\n\"threads.cuont\" = [1]\n", 3, 1, "sweep.threads.cuont"),
+        "(did you mean 'threads.count'?)"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\nthreads.count = [1]\n\"threads.count\" = [2]\n", 4,
+                              1, "sweep.threads.count"),
                    "swept twice"));
 }
 
@@ -217,8 +221,9 @@ TEST_CASE("a sweep past 10000 runs is refused with its size", "[errors][sweep]")
     text += "\"transfer.repetitions\" = [";
     for (int i = 1; i <= 51; ++i) text += std::to_string(i) + (i < 51 ? ", " : "]\n");
     const std::string msg = only_error(text, 3, 1, "sweep");
-    CHECK(contains(msg, "the plan would have 10200 runs (5100 sweep points x 2 [[run]] tables); "
-                        "the limit is 10000"));
+    CHECK(contains(msg,
+                   "the plan would have 10200 runs (5100 sweep points x 2 [[run]] tables); "
+                   "the limit is 10000"));
 }
 
 TEST_CASE("three planted errors in one file are all reported, in file order", "[errors]") {

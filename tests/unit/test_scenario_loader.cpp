@@ -1,11 +1,12 @@
 // A scenario file read into a Scenario: every key, the defaults, [params], [[run]] overrides,
 // --set, and the resolved JSON written into results.
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
@@ -79,7 +80,7 @@ std::string first_error(const std::string& text, const std::vector<std::string>&
 
 TEST_CASE("every key of the schema is read into the scenario", "[loader]") {
     const Scenario s = parse(kEveryKey);
-    CHECK(s.source == "dir/every-key.toml");
+    CHECK(s.source.string() == "dir/every-key.toml");
     CHECK(s.name == "every-key");
     CHECK(s.description == "sets every key once");
     CHECK(s.backend == "host");
@@ -198,8 +199,8 @@ launcher = "openmp"
 threads = { count = 8, affinity = "compact" }
 )");
     REQUIRE(s.runs.size() == 2);
-    CHECK(s.runs[0].overrides == json({{"threads.stack_size", "256KiB"},
-                                       {"transfer.host_memory", "pinned"}}));
+    CHECK(s.runs[0].overrides ==
+          json({{"threads.stack_size", "256KiB"}, {"transfer.host_memory", "pinned"}}));
     CHECK(s.runs[1].overrides == json({{"threads.count", 8}, {"threads.affinity", "compact"}}));
     // The scenario's own values are untouched by a run's overrides.
     CHECK(s.threads.count == 2);
@@ -208,11 +209,11 @@ threads = { count = 8, affinity = "compact" }
 }
 
 TEST_CASE("--set overrides file values with the same keys and rules", "[loader][set]") {
-    const Scenario s = parse(kEveryKey, {"threads.count=8", "transfer.bytes=1MiB",
-                                         "transfer.host_memory=pinned", "transfer.verify=true",
-                                         "threads.signal_mask=[\"SIGTERM\"]",
-                                         "scenario.name=renamed", "scenario.timeout=5 s",
-                                         "params.nested.depth=3", "params.extra=\"x\""});
+    const Scenario s =
+        parse(kEveryKey,
+              {"threads.count=8", "transfer.bytes=1MiB", "transfer.host_memory=pinned",
+               "transfer.verify=true", "threads.signal_mask=[\"SIGTERM\"]", "scenario.name=renamed",
+               "scenario.timeout=5 s", "params.nested.depth=3", "params.extra=\"x\""});
     CHECK(s.threads.count == 8);
     CHECK(s.transfer.bytes == MiB);  // unquoted: not TOML, so taken as the text "1MiB"
     CHECK(s.transfer.host_memory.kind == HostMemoryKind::pinned);
@@ -257,7 +258,7 @@ TEST_CASE("load_scenario reads a file and names it in diagnostics", "[loader]") 
     }
     const Scenario s = load_scenario(file, {"transfer.warmup=2"});
     CHECK(s.name == "from-disk");
-    CHECK(s.source == file);
+    CHECK(s.source.string() == file.string());
     CHECK(s.transfer.bytes == KiB);
     CHECK(s.transfer.warmup == 2);
 
@@ -404,6 +405,6 @@ TEST_CASE("format_diagnostic and ScenarioError::what", "[loader]") {
     const ScenarioError e({{"a", 1, 2, "k", "m1"}, {"b", 3, 4, "", "m2"}});
     CHECK(std::string(e.what()) == "a:1:2: error: k: m1\nb:3:4: error: m2");
     CHECK(e.diagnostics().size() == 2);
-    CHECK(first_error("[[run]]\n", {"threads.count=0"}).rfind("--set:1:15: error: threads.count: ", 0) ==
-          0);
+    CHECK(first_error("[[run]]\n", {"threads.count=0"})
+              .rfind("--set:1:15: error: threads.count: ", 0) == 0);
 }

@@ -73,7 +73,8 @@ TEST_CASE("malformed sizes are rejected with the reason", "[units]") {
     CHECK(contains(size_error("1.3B"), "not a whole number of bytes"));
     CHECK(contains(size_error("0.1KiB"), "not a whole number of bytes"));
     CHECK(contains(size_error("1e3"), "unknown size unit 'e3'"));
-    CHECK(contains(size_error("64M"), "unknown size unit 'M'"));
+    CHECK(contains(size_error("64M"), "unknown size unit 'M' (did you mean 'MB' or 'MiB'?)"));
+    CHECK(contains(size_error("4k"), "(did you mean 'KB' or 'KiB'?)"));
     // A near miss in case gets a suggestion; the units are case-sensitive (Kb is not KB).
     const std::string why = size_error("64mib");
     CHECK(contains(why, "did you mean 'MiB'?"));
@@ -166,4 +167,6 @@ TEST_CASE("did-you-mean finds near misses only", "[units]") {
     // A truncated word is a prefix of what was meant.
     CHECK(closest("signal", keys) == std::optional<std::string>("signal_mask"));
     CHECK_FALSE(closest("si", keys).has_value());
+    // Replacing the whole word is not a near miss.
+    CHECK_FALSE(closest("M", {"B", "KB"}).has_value());
 }

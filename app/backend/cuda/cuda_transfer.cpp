@@ -16,8 +16,8 @@
 namespace xfer::cuda {
 namespace {
 
-// Written over destinations before the run. The pattern's bytes are all odd and vary with the
-// offset, so a destination still holding the poison cannot verify.
+// Written over destinations before the run. The pattern varies with the offset, so a
+// destination still holding the poison cannot verify.
 constexpr unsigned char kPoison = 0xA5;
 // Device buffers are filled and read back through a host staging chunk of this size.
 constexpr uint64_t kStagingBytes = uint64_t(64) << 20;
@@ -292,7 +292,7 @@ void CudaTransfer::poison_destination() {
     // it: it was already touched (first_touch = "main", or the worker attached), or it is
     // page-locked (placed when allocated or registered). Otherwise it is left alone: with
     // first_touch = "worker" attach_thread() writes the poison from the worker's thread; with
-    // "none" it holds the allocator's zeros, which the pattern (all bytes odd) never matches.
+    // "none" it holds the allocator's zeros, which the pattern (no zero byte) never matches.
     if (host_touched_ || is_page_locked(plan_.spec.host_memory.kind))
         std::memset(dst_.host.data(), kPoison, bytes);
 }

@@ -1,0 +1,82 @@
+// The built CLI on a real device: `xferlab devices` finds it, and `xferlab run` with backend
+// cuda writes results whose every copy has CUPTI device times, from every launcher.
+#ifdef XFER_HAVE_CUDA
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+
+namespace {
+
+fs::path write_scenario(const fs::path& dir, const std::string& runs) {
+    fs::path file = dir / "gpu-smoke.toml";
+    std::ofstream out(file);
+    out << "[scenario]\nname = \"gpu-smoke\"\nbackend = \"cuda\"\n"
+           "[transfer]\ndirection = \"h2d\"\nbytes = \"8MiB\"\nhost_memory = \"pageable\"\n"
+           "api = \"sync\"\ntiming = \"cupti\"\nrepetitions = 3\nwarmup = 1\nverify = true\n"
+           "[threads]\ncount = 2\n"
+        << runs;
+    return file;
+}
+
+// Runs the scenario and checks every run's status and every record's device timing.
+void run_and_check(const std::string& runs, size_t expected_runs) {
+    fs::path dir = fresh_temp_dir("gpu-cli");
+    fs::path file = write_scenario(dir, runs);
+    auto r = run_command(xferlab() + " run '" + file.string() + "' --quiet --out '" +
+                         (dir / "out").string() + "'");
+    INFO(r.out);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto results = nlohmann::json::parse(slurp(dir / "out" / "results.json"));
+    REQUIRE(results["runs"].size() == expected_runs);
+    for (const auto& run : results["runs"]) {
+        INFO(run["label"].get<std::string>());
+        CHECK(run["status"] == "ok");
+        CHECK(run["backend"] == "cuda");
+        CHECK(run["records"].size() == 8);  // 2 workers x (3 + 1 warm-up)
+        for (const auto& rec : run["records"]) {
+            CHECK(rec["device_timing"] == "cupti");
+            CHECK(rec["device_start_ns"].get<int64_t>() > 0);
+            CHECK(rec["correlation_id"].get<uint32_t>() != 0);
+        }
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
+
+TEST_CASE("xferlab devices lists the cuda backend as available", "[gpu][cli]") {
+    auto r = run_command(xferlab() + " devices --json");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    bool found = false;
+    for (const auto& b : j) {
+        if (b["backend"] != "cuda") continue;
+        found = true;
+        CHECK(b["available"] == true);
+        CHECK(b["describe"]["device_count"].get<int>() >= 1);
+    }
+    CHECK(found);
+}
+
+TEST_CASE("xferlab run on cuda: host and openmp launchers", "[gpu][cli]") {
+    run_and_check("[[run]]\nlauncher = \"host\"\n[[run]]\nlauncher = \"openmp\"\n", 2);
+}
+
+TEST_CASE("xferlab run on cuda: python launcher (gil release, hold) and host+gil", "[gpu][cli]") {
+    run_and_check(
+        "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\ngil = \"release\"\n"
+        "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\ngil = \"hold\"\n"
+        "[[run]]\nlauncher = \"host+gil\"\ngil = \"release\"\n",
+        3);
+}
+#endif  // XFER_HAVE_CUDA

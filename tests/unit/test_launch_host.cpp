@@ -1,0 +1,309 @@
+// The host launcher end to end on the host backend: every attribute a scenario asks for is
+// read back from inside the worker thread, and the records are what the copies did.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "launch/native_launchers.hpp"
+#include "support/catch.hpp"
+#include "test_launch_support.hpp"
+#include "util/clock.hpp"
+
+using namespace xfer;
+using xfer::test::LaunchHarness;
+
+namespace {
+
+bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// A transfer that copies nothing but remembers when its worker reached the start line (right
+// after attach_thread comes the gate) and can be told to arrive late or to fail.
+struct ProbeTransfer final : WorkerTransfer {
+    int64_t* attached_ns;
+    int delay_ms;
+    bool fail;
+    ProbeTransfer(int64_t* slot, int delay, bool should_fail)
+        : attached_ns(slot), delay_ms(delay), fail(should_fail) {}
+    void attach_thread() override {
+        if (delay_ms) usleep(useconds_t(delay_ms) * 1000);
+        if (fail) throw std::runtime_error("planted failure");
+        *attached_ns = now_ns();
+    }
+    CopyOutcome copy() override { return {}; }
+    int64_t verify() override { return -1; }
+    void poison_destination() override {}
+    uint64_t bytes() const override { return 1; }
+    void corrupt_destination_for_test(uint64_t) override {}
+};
+
+int64_t first_start(const Worker& w) { return w.records().front().host_start_ns; }
+
+}  // namespace
+
+TEST_CASE("records: one per copy, warm-up first, numbered, timed, sized", "[launch]") {
+    LaunchHarness h(3, 4, 2);
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    size_t total = 0;
+    for (const auto& w : h.workers) {
+        const auto& recs = w->records();
+        REQUIRE(recs.size() == 6);
+        total += recs.size();
+        for (size_t k = 0; k < recs.size(); ++k) {
+            const Record& r = recs[k];
+            CHECK(r.run == 2);
+            CHECK(r.worker == w->index());
+            CHECK(r.repetition == int(k) - 2);
+            CHECK(r.warmup == (k < 2));
+            CHECK(r.bytes == (64u << 10));
+            CHECK(r.device == -1);
+            CHECK(r.host_end_ns >= r.host_start_ns);
+            CHECK(r.host_start_ns > 0);
+            CHECK(r.tid == w->thread_info().tid);
+            CHECK(r.pid == getpid());
+            CHECK(r.cpu >= 0);
+            CHECK(r.device_timing == DeviceTiming::none);
+            if (k > 0) CHECK(r.host_start_ns >= recs[k - 1].host_end_ns);
+        }
+        CHECK(w->transfer().verify() == -1);
+        CHECK(w->thread_info().launcher == "host");
+        CHECK(w->thread_info().worker == w->index());
+        CHECK(w->thread_info().name == "xfer-host-" + std::to_string(w->index()));
+        CHECK(w->thread_info().tid != getpid());
+    }
+    CHECK(total == 3 * 6);
+}
+
+TEST_CASE("a 256 KiB stack is 256 KiB inside the thread", "[launch]") {
+    LaunchHarness h(2, 1, 0);
+    h.run.threads.stack_size = 256 << 10;
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    for (int i = 0; i < 2; ++i) CHECK(h.info(i).stack_size == (256u << 10));
+
+    LaunchHarness d(1, 1, 0);  // the default differs, so the test above can fail
+    d.launch("host");
+    CHECK(d.info(0).stack_size != (256u << 10));
+}
+
+TEST_CASE("a guard size asked for is the guard the thread has", "[launch]") {
+    LaunchHarness h(1, 1, 0);
+    h.run.threads.guard_size = 64 << 10;
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    CHECK(h.info(0).guard_size == (64u << 10));
+}
+
+TEST_CASE("signal masks: a listed signal is blocked, block-all and unblock-all hold",
+          "[launch]") {
+    LaunchHarness h(2, 1, 0);
+    h.run.threads.signal_mask = {SignalMaskKind::list, {SIGUSR1}};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    for (int i = 0; i < 2; ++i) {
+        CHECK(h.info(i).blocked_signals == std::vector<int>{SIGUSR1});
+    }
+
+    h.run.threads.signal_mask = {SignalMaskKind::block_all, {}};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    const auto& all = h.info(0).blocked_signals;
+    CHECK(has(all, SIGINT));
+    CHECK(has(all, SIGTERM));
+    CHECK(has(all, SIGRTMAX));
+    CHECK_FALSE(has(all, SIGKILL));  // the kernel never blocks these
+    CHECK_FALSE(has(all, SIGSTOP));
+
+    // unblock-all clears even what the creating thread blocked.
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGUSR2);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    h.run.threads.signal_mask = {SignalMaskKind::unblock_all, {}};
+    h.launch("host");
+    h.run.threads.signal_mask = {SignalMaskKind::inherit, {}};
+    LaunchHarness inherit(1, 1, 0);
+    inherit.launch("host");
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    CHECK(h.info(0).blocked_signals.empty());
+    CHECK(has(inherit.info(0).blocked_signals, SIGUSR2));
+}
+
+TEST_CASE("affinity {0} holds inside the thread and every copy runs on CPU 0", "[launch]") {
+    LaunchHarness h(2, 3, 1);
+    h.run.threads.affinity = {AffinityKind::list, {0}};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    for (int i = 0; i < 2; ++i) {
+        CHECK(h.info(i).cpus == std::vector<int>{0});
+        for (const Record& r : h.workers[size_t(i)]->records()) CHECK(r.cpu == 0);
+    }
+}
+
+TEST_CASE("compact affinity gives worker i the i-th allowed CPU", "[launch]") {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    LaunchHarness h(2, 1, 0);
+    h.run.threads.affinity = {AffinityKind::compact, {}};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    CHECK(h.info(0).cpus.size() == 1);
+    if (cpus >= 2) CHECK(h.info(1).cpus != h.info(0).cpus);
+}
+
+TEST_CASE("scheduling policy batch and idle are what the thread runs under", "[launch]") {
+    LaunchHarness h(1, 1, 0);
+    h.run.threads.policy = {SchedPolicy::batch, 0};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    CHECK(h.info(0).policy == "batch");
+    h.run.threads.policy = {SchedPolicy::idle, 0};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    CHECK(h.info(0).policy == "idle");
+    h.run.threads.policy = {SchedPolicy::other, 0};
+    h.launch("host");
+    CHECK(h.info(0).policy == "other");
+}
+
+TEST_CASE("fifo either applies or fails that worker with the reason", "[launch]") {
+    LaunchHarness h(1, 1, 0);
+    h.run.threads.policy = {SchedPolicy::fifo, 5};
+    h.launch("host");
+    if (h.errors.empty()) {
+        CHECK(h.info(0).policy == "fifo");
+        CHECK(h.info(0).priority == 5);
+    } else {
+        REQUIRE(h.errors.size() == 1);
+        CHECK(h.errors[0].rfind("worker 0: pthread_setschedparam(SCHED_FIFO, priority 5)", 0) ==
+              0);
+        CHECK(h.workers[0]->copies_done() == 0);
+    }
+}
+
+TEST_CASE("barrier: no worker copies before the last one has arrived", "[launch]") {
+    LaunchHarness h(4, 2, 0);
+    h.run.threads.start = {StartKind::barrier, 0};
+    std::vector<int64_t> attached(4, 0);
+    // Worker i arrives i * 30 ms late: without a barrier worker 0 would be done long before.
+    h.launch_with("host", [&](int i) {
+        return std::make_unique<ProbeTransfer>(&attached[size_t(i)], 30 * i, false);
+    });
+    REQUIRE(h.errors.empty());
+    const int64_t last_arrival = *std::max_element(attached.begin(), attached.end());
+    for (const auto& w : h.workers) {
+        REQUIRE(w->copies_done() == 2);
+        CHECK(first_start(*w) >= last_arrival);
+    }
+}
+
+TEST_CASE("staggered: worker i starts no earlier than i staggers after the release",
+          "[launch]") {
+    const int64_t stagger = 20'000'000;
+    LaunchHarness h(3, 1, 0);
+    h.run.threads.start = {StartKind::staggered, stagger};
+    std::vector<int64_t> attached(3, 0);
+    h.launch_with("host", [&](int i) {
+        return std::make_unique<ProbeTransfer>(&attached[size_t(i)], 0, false);
+    });
+    REQUIRE(h.errors.empty());
+    const int64_t release_floor = *std::max_element(attached.begin(), attached.end());
+    for (int i = 0; i < 3; ++i)
+        CHECK(first_start(*h.workers[size_t(i)]) >= release_floor + i * stagger);
+}
+
+TEST_CASE("StartGate: the release time is shared, slots are spaced, free never waits",
+          "[launch]") {
+    StartGate barrier(3, {StartKind::barrier, 0});
+    std::vector<int64_t> got(3);
+    std::vector<std::thread> ts;
+    for (int i = 0; i < 3; ++i) ts.emplace_back([&, i] { got[size_t(i)] = barrier.arrive_and_wait(i); });
+    for (auto& t : ts) t.join();
+    CHECK(got[0] > 0);
+    CHECK(got[1] == got[0]);
+    CHECK(got[2] == got[0]);
+
+    StartGate staggered(3, {StartKind::staggered, 5'000'000});
+    std::vector<int64_t> woke(3);
+    ts.clear();
+    for (int i = 0; i < 3; ++i)
+        ts.emplace_back([&, i] {
+            got[size_t(i)] = staggered.arrive_and_wait(i);
+            woke[size_t(i)] = now_ns();
+        });
+    for (auto& t : ts) t.join();
+    for (int i = 0; i < 3; ++i) {
+        CHECK(got[size_t(i)] == got[0] + i * 5'000'000);
+        CHECK(woke[size_t(i)] >= got[size_t(i)]);
+    }
+
+    // A single party of two with a free start returns at once (a barrier would block).
+    StartGate free_gate(2, {StartKind::free, 0});
+    CHECK(free_gate.arrive_and_wait(0) > 0);
+
+    StartGate aborted(2, {StartKind::barrier, 0});
+    std::thread waiter([&] { got[0] = aborted.arrive_and_wait(0); });
+    aborted.abort();
+    waiter.join();
+    CHECK(got[0] == -1);
+    CHECK(aborted.aborted());
+}
+
+TEST_CASE("between = sleep leaves at least that long between a worker's copies", "[launch]") {
+    LaunchHarness h(1, 4, 0);
+    h.run.threads.between = {BetweenKind::sleep, 3'000'000};
+    h.launch("host");
+    REQUIRE(h.errors.empty());
+    const auto& r = h.workers[0]->records();
+    REQUIRE(r.size() == 4);
+    for (size_t k = 1; k < r.size(); ++k) CHECK(r[k].host_start_ns - r[k - 1].host_end_ns >= 3'000'000);
+}
+
+TEST_CASE("a failing worker is reported and nobody hangs at the gate", "[launch]") {
+    LaunchHarness h(3, 2, 0);
+    std::vector<int64_t> attached(3, 0);
+    h.launch_with("host", [&](int i) {
+        return std::make_unique<ProbeTransfer>(&attached[size_t(i)], 0, i == 1);
+    });
+    REQUIRE(h.errors.size() == 1);
+    CHECK(h.errors[0] == "worker 1: planted failure");
+    for (const auto& w : h.workers) CHECK(w->copies_done() == 0);
+}
+
+TEST_CASE("a stack size below the minimum stops the launcher before any thread", "[launch]") {
+    LaunchHarness h(1, 1, 0);
+    h.run.threads.stack_size = 1024;
+    std::string error;
+    try {
+        h.launch("host");
+    } catch (const std::runtime_error& e) {
+        error = e.what();
+    }
+    CHECK(error.find("pthread_attr_setstacksize") != std::string::npos);
+    CHECK(h.workers[0]->thread_info().tid == 0);  // no thread ever entered
+}
+
+TEST_CASE("stop set before the start: threads enter, nobody copies", "[launch]") {
+    LaunchHarness h(2, 3, 1);
+    h.stop = true;
+    h.launch("host");
+    CHECK(h.errors.empty());
+    for (const auto& w : h.workers) {
+        CHECK(w->copies_done() == 0);
+        CHECK(w->thread_info().tid != 0);
+    }
+}
+
+TEST_CASE("the registry knows host and openmp", "[launch]") {
+    LauncherRegistry r;
+    register_native_launchers(r);
+    CHECK(r.names() == std::vector<std::string>{"host", "openmp"});
+    CHECK(r.make("host")->name() == "host");
+    CHECK(r.make("openmp")->name() == "openmp");
+    CHECK(r.make("python") == nullptr);
+}
