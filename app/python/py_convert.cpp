@@ -17,12 +17,12 @@ py::object json_to_python(const nlohmann::json& value) {
         case nlohmann::json::value_t::array: {
             py::list out;
             for (const auto& v : value) out.append(json_to_python(v));
-            return std::move(out);
+            return out;
         }
         case nlohmann::json::value_t::object: {
             py::dict out;
             for (const auto& [k, v] : value.items()) out[py::str(k)] = json_to_python(v);
-            return std::move(out);
+            return out;
         }
         default: return py::none();  // binary, discarded: not produced by the loader
     }

@@ -98,6 +98,12 @@ private:
         runner_.attr("install_excepthook")(
             py::cpp_function([state](std::string name, std::string text, bool stopped) {
                 state->add_thread_error({std::move(name), std::move(text), stopped});
+                // A worker died: the run has failed. Stop the others rather than leave them
+                // waiting at the gate for a worker that will never arrive. (GIL held here.)
+                if (!stopped && state->open()) {
+                    state->request_stop();
+                    state->gate().abort();
+                }
             }),
             stopped_type_);
 
@@ -130,13 +136,16 @@ private:
             main_ended = state_->wait_main(deadline_ns_, /*until_stop=*/true);
         }
         if (!main_ended) {
-            timed_out_ = !state_->interrupted();
+            // Past the deadline, interrupted, or a worker thread died (the hook stopped it).
+            timed_out_ = !state_->interrupted() && deadline_ns_ > 0 && now_ns() >= deadline_ns_;
             stop();
             py::gil_scoped_release nogil;
-            main_ended = state_->wait_main(grace_deadline_ns_, /*until_stop=*/false);
+            main_ended = state_->wait_main(grace_deadline(), /*until_stop=*/false);
         }
         if (main_ended) runner_.attr("join_all")(py::make_tuple(main_thread), 1.0);
         report_main();
+        // main(ctx) failed: the run has failed; its remaining threads are stopped, not awaited.
+        if (main_ended && !state_->main_traceback().empty()) stop();
 
         py::list left = runner_.attr("new_threads")(snapshot_);
         if (left.empty()) {
@@ -157,7 +166,7 @@ private:
             stop();
             left = still;
         }
-        py::list still = runner_.attr("join_all")(left, seconds_until(grace_deadline_ns_));
+        py::list still = runner_.attr("join_all")(left, seconds_until(grace_deadline()));
         if (!still.empty()) {
             remember_leaked_threads(still);
             still_running_ = thread_names(still);
@@ -165,12 +174,19 @@ private:
         report_stop();
     }
 
-    bool stopping() const { return grace_deadline_ns_ != 0; }
+    // xferlab stopped the run (timeout, a failed thread or main, leftovers) or SIGINT did.
+    bool stopping() const { return state_->stop_requested(); }
 
     void stop() {
         state_->request_stop();
         ctx_.gate.abort();  // workers waiting at the gate leave it (and raise Stopped)
-        grace_deadline_ns_ = now_ns() + grace_ns(timeout_ns_);
+        grace_deadline();
+    }
+
+    // Threads get this long after the stop to end.
+    int64_t grace_deadline() {
+        if (grace_deadline_ns_ == 0) grace_deadline_ns_ = now_ns() + grace_ns(timeout_ns_);
+        return grace_deadline_ns_;
     }
 
     void report_main() {
@@ -182,7 +198,7 @@ private:
     }
 
     void report_stop() {
-        if (!stopping() && still_running_.empty()) return;
+        if (!timed_out_ && !leftover_ && still_running_.empty()) return;
         const std::string limit = format_duration_ns(double(timeout_ns_));
         if (timed_out_) {
             ctx_.errors.push_back(
@@ -197,7 +213,10 @@ private:
                                                           : ": threads still running: " +
                                                                 still_running_));
         } else if (!still_running_.empty()) {
-            ctx_.errors.push_back("interrupted: threads still running: " + still_running_);
+            ctx_.errors.push_back("payload stopped (" +
+                                  std::string(state_->interrupted() ? "interrupted"
+                                                                    : "the run failed") +
+                                  ") but threads are still running: " + still_running_);
         }
         if (!still_running_.empty())
             ctx_.notes.push_back(
@@ -208,7 +227,7 @@ private:
     void report_thread_errors() {
         std::vector<std::string> stopped;
         for (const auto& e : state_->thread_errors()) {
-            if (e.stopped && (stopping() || state_->interrupted())) {
+            if (e.stopped && stopping()) {
                 stopped.push_back(e.thread);
                 continue;
             }
@@ -246,7 +265,7 @@ private:
     std::string modname_;
     int64_t timeout_ns_;
     int64_t deadline_ns_ = 0;
-    int64_t grace_deadline_ns_ = 0;  // set when xferlab stops the run
+    int64_t grace_deadline_ns_ = 0;  // set on the first stop
     bool timed_out_ = false;
     bool leftover_ = false;
     std::string still_running_;

@@ -151,6 +151,12 @@ TEST_CASE("a bad element of an array points at that element", "[errors]") {
     CHECK(contains(only_error("[threads]\nsignal_mask = [\"SIGKILL\"]\n[[run]]\n", 2, 16,
                               "threads.signal_mask"),
                    "SIGKILL cannot be blocked"));
+    CHECK(contains(only_error("[threads]\nsignal_mask = [\"INT\", \"kill\"]\n[[run]]\n", 2, 23,
+                              "threads.signal_mask"),
+                   "SIGKILL cannot be blocked"));
+    CHECK(contains(
+        only_error("[threads]\nsignal_mask = [\"SIG32\"]\n[[run]]\n", 2, 16, "threads.signal_mask"),
+        "reserved by the C library"));
     CHECK(contains(
         only_error("[threads]\naffinity = [0, 1, -2]\n[[run]]\n", 2, 19, "threads.affinity"),
         "element 3 is an integer (-2)"));
@@ -158,7 +164,7 @@ TEST_CASE("a bad element of an array points at that element", "[errors]") {
                    "an empty list selects nothing"));
 }
 
-TEST_CASE("[[run]] errors: launcher, payload, gil and mimic", "[errors]") {
+TEST_CASE("run table errors: launcher, payload, gil and mimic", "[errors]") {
     CHECK(contains(only_error("[[run]]\nlauncher = \"python\"\n", 2, 12, "run[1].payload"),
                    "launcher \"python\" needs payload = \"<file>.py\""));
     CHECK(contains(only_error("[[run]]\nlauncher = \"python\"\npayload = \"threads\"\n", 3, 11,
@@ -197,7 +203,7 @@ TEST_CASE("a file without [[run]] says how to add one", "[errors]") {
           "\"host\"");
 }
 
-TEST_CASE("[sweep] errors", "[errors][sweep]") {
+TEST_CASE("sweep table errors", "[errors][sweep]") {
     CHECK(contains(
         only_error("[[run]]\n[sweep]\n\"threads.count\" = 4\n", 3, 19, "sweep.threads.count"),
         "expected an array of values to sweep"));
@@ -251,7 +257,8 @@ gil = "relase"
     CHECK(contains(errors[2].message, "did you mean 'release'?"));
 }
 
-TEST_CASE("--set errors name --set, the flag's position and the value's column", "[errors][set]") {
+TEST_CASE("set flags: --set errors name --set, the flag's position and the value's column",
+          "[errors][set]") {
     CHECK(contains(only_error("[[run]]\n", 1, 15, "threads.count", {"threads.count=x"}),
                    "expected an integer from 1 to 4096"));
     // Line 2: the second flag. Column 17: the value after "transfer.bytes=" and a blank.

@@ -187,6 +187,16 @@ timeout = "none"
     CHECK(s.timeout_ns == 0);
 }
 
+TEST_CASE("signal names: any case, with or without SIG, realtime relative to SIGRTMIN",
+          "[loader]") {
+    const Scenario s = parse(
+        "[threads]\nsignal_mask = [\"SIGTERM\", \"usr2\", \"SIGRTMIN+1\", \"SIGTERM\"]\n"
+        "[[run]]\n");
+    // Duplicates are dropped; the order is kept.
+    CHECK(s.threads.signal_mask.signals == std::vector<int>{SIGTERM, SIGUSR2, SIGRTMIN + 1});
+    CHECK(s.resolved["threads"]["signal_mask"] == json({"SIGTERM", "SIGUSR2", "SIGRTMIN+1"}));
+}
+
 TEST_CASE("dotted keys inside [[run]] are kept as that run's overrides", "[loader]") {
     const Scenario s = parse(R"([threads]
 count = 2
@@ -208,7 +218,7 @@ threads = { count = 8, affinity = "compact" }
     CHECK(s.transfer.host_memory.kind == HostMemoryKind::pageable);
 }
 
-TEST_CASE("--set overrides file values with the same keys and rules", "[loader][set]") {
+TEST_CASE("set flags: --set overrides file values with the same keys and rules", "[loader][set]") {
     const Scenario s =
         parse(kEveryKey,
               {"threads.count=8", "transfer.bytes=1MiB", "transfer.host_memory=pinned",
@@ -227,7 +237,7 @@ TEST_CASE("--set overrides file values with the same keys and rules", "[loader][
     CHECK(s.resolved["set"].size() == 9);
 }
 
-TEST_CASE("--set wins over a run's own override of the same key", "[loader][set]") {
+TEST_CASE("set flags: --set wins over a run's own override of the same key", "[loader][set]") {
     const Scenario s = parse(R"([[run]]
 threads.count = 2
 threads.stack_size = "1MiB"

@@ -106,7 +106,7 @@ threads.stack_size = "256KiB"
     CHECK(plan[2].label == "host threads.count=2");
 }
 
-TEST_CASE("--set of a swept key replaces the sweep of that key", "[sweep][set]") {
+TEST_CASE("set flags: --set of a swept key replaces the sweep of that key", "[sweep][set]") {
     const auto plan = plan_of(kTwoBySweep, {"threads.count=3"});
     REQUIRE(plan.size() == 4);  // only transfer.host_memory is still swept
     for (const auto& run : plan) {

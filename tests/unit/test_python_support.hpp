@@ -1,0 +1,102 @@
+#pragma once
+// Runs built by hand (no scenario loader) on the host backend with tiny buffers, launched by
+// the python launchers the way the plan runner launches them; payloads in a fresh temp folder.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/host_backend.hpp"
+#include "launch/launcher.hpp"
+#include "launch/native_launchers.hpp"
+#include "launch/worker.hpp"
+#include "python/python.hpp"
+
+namespace xfer::test {
+
+inline std::filesystem::path temp_payload_dir() {
+    std::string templ =
+        (std::filesystem::temp_directory_path() / "xferlab-py-XXXXXX").string();
+    if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    return templ;
+}
+
+inline void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+inline std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The repository's python_payloads/ folder.
+inline std::filesystem::path repo_payloads() {
+    return std::filesystem::path(XFER_SOURCE_DIR) / "python_payloads";
+}
+
+struct PyHarness {
+    Run run;
+    std::unique_ptr<Backend> backend = make_host_backend();
+    std::vector<std::unique_ptr<Worker>> workers;
+    std::atomic<bool> stop{false};
+    std::filesystem::path payload_dir;
+    std::vector<std::string> errors;
+    std::vector<std::string> notes;
+
+    PyHarness(std::filesystem::path dir, const std::string& payload, int threads,
+              int repetitions = 3, int warmup = 1, uint64_t bytes = 64 << 10)
+        : payload_dir(std::move(dir)) {
+        run.index = 1;
+        run.label = "test";
+        run.spec.launcher = "python";
+        run.spec.payload = payload;
+        run.threads.count = threads;
+        run.transfer.bytes = bytes;
+        run.transfer.repetitions = repetitions;
+        run.transfer.warmup = warmup;
+    }
+
+    void launch(const std::string& launcher = "python") {
+        run.spec.launcher = launcher;
+        workers.clear();
+        for (int i = 0; i < run.threads.count; ++i) {
+            auto t = backend->prepare(run.transfer, i);
+            t->poison_destination();
+            workers.push_back(std::make_unique<Worker>(run.index, i, std::move(t),
+                                                       run.transfer.repetitions,
+                                                       run.transfer.warmup));
+        }
+        StartGate gate(run.threads.count, run.threads.start);
+        RunContext ctx{run, *backend, workers, gate, stop, payload_dir, {}, {}};
+        LauncherRegistry registry;
+        register_native_launchers(registry);
+        register_python_launchers(registry);
+        auto l = registry.make(launcher);
+        if (!l) throw std::runtime_error("no launcher " + launcher);
+        l->launch(ctx);
+        errors = ctx.errors;
+        notes = ctx.notes;
+    }
+
+    std::string all_errors() const {
+        std::string out;
+        for (const auto& e : errors) out += e + "\n---\n";
+        return out;
+    }
+    std::string all_notes() const {
+        std::string out;
+        for (const auto& n : notes) out += n + "\n";
+        return out;
+    }
+    size_t copies(int worker) const { return workers[size_t(worker)]->records().size(); }
+    const ThreadInfo& info(int worker) const { return workers[size_t(worker)]->thread_info(); }
+};
+
+}  // namespace xfer::test
