@@ -7,17 +7,21 @@
 #include <stdexcept>
 #include <string>
 
-
 namespace xfer {
 namespace {
 
 std::string direction_name(Direction d) {
     switch (d) {
-        case Direction::h2d: return "h2d";
-        case Direction::d2h: return "d2h";
-        case Direction::d2d: return "d2d";
-        case Direction::h2h: return "h2h";
-        case Direction::p2p: return "p2p";
+        case Direction::h2d:
+            return "h2d";
+        case Direction::d2h:
+            return "d2h";
+        case Direction::d2d:
+            return "d2d";
+        case Direction::h2h:
+            return "h2h";
+        case Direction::p2p:
+            return "p2p";
     }
     return "?";
 }
@@ -32,11 +36,15 @@ struct Sides {
 Sides sides_of(const TransferSpec& t) {
     const HostMemory stand_in{HostMemoryKind::pageable, -1};
     switch (t.direction) {
-        case Direction::h2d: return {t.host_memory, stand_in};
-        case Direction::d2h: return {stand_in, t.host_memory};
-        case Direction::h2h: return {t.host_memory, t.host_memory};
+        case Direction::h2d:
+            return {t.host_memory, stand_in};
+        case Direction::d2h:
+            return {stand_in, t.host_memory};
+        case Direction::h2h:
+            return {t.host_memory, t.host_memory};
         case Direction::d2d:
-        case Direction::p2p: break;
+        case Direction::p2p:
+            break;
     }
     throw std::runtime_error("direction " + direction_name(t.direction) +
                              " needs the cuda backend");

@@ -1,5 +1,6 @@
 #include "cli/config.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <toml++/toml.h>

@@ -23,8 +23,7 @@ int read_int(const std::string& path, int fallback) {
 
 int node_of(int cpu) {
     std::error_code ec;
-    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu),
-                                           ec);
+    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu), ec);
     for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
         std::string name = it->path().filename().string();
         if (name.size() > 4 && name.compare(0, 4, "node") == 0 &&

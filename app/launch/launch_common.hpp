@@ -17,7 +17,6 @@ std::vector<std::vector<int>> worker_affinities(const RunContext& ctx,
                                                 std::vector<std::string>& notes);
 
 // Appends "worker <i>: <what>" to ctx.errors under `mutex` and aborts the start gate.
-void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker,
-                           const std::string& what);
+void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker, const std::string& what);
 
 }  // namespace xfer::detail

@@ -59,18 +59,21 @@ void add_notes(const ThreadSpec& spec, bool omp_binds, std::vector<std::string>&
     if (spec.stack_size != 0 || spec.guard_size != 0) {
         // libgomp reads OMP_STACKSIZE once, when it is loaded: setenv at run time changes
         // nothing, so the only honest thing is to say so (ThreadInfo shows what applied).
-        notes.push_back("openmp: threads.stack_size/guard_size are not applied to OpenMP threads: "
-                        "their stack is set by OMP_STACKSIZE in the environment xferlab starts "
-                        "with (" +
-                        env_or("OMP_STACKSIZE", "unset: the runtime's default") +
-                        "), and worker 0 is the calling thread with its own stack");
+        notes.push_back(
+            "openmp: threads.stack_size/guard_size are not applied to OpenMP threads: "
+            "their stack is set by OMP_STACKSIZE in the environment xferlab starts "
+            "with (" +
+            env_or("OMP_STACKSIZE", "unset: the runtime's default") +
+            "), and worker 0 is the calling thread with its own stack");
     }
     if (omp_binds) {
         std::string binding =
             env_or("OMP_PROC_BIND", "unset") + ", " + env_or("OMP_PLACES", "unset");
         if (spec.affinity.kind != AffinityKind::none)
-            notes.push_back("openmp: threads.affinity not applied: OpenMP's own binding is "
-                            "honoured (" + binding + ")");
+            notes.push_back(
+                "openmp: threads.affinity not applied: OpenMP's own binding is "
+                "honoured (" +
+                binding + ")");
         else
             notes.push_back("openmp: OpenMP's own binding applies (" + binding + ")");
     }

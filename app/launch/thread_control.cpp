@@ -34,7 +34,8 @@ std::vector<int> affinity_for_worker(const AffinitySpec& spec, int worker, int c
                                      const std::vector<int>& gpu_local_cpus) {
     (void)count;  // every mode wraps around the CPUs it has; the count does not change them
     switch (spec.kind) {
-        case AffinityKind::none: return {};
+        case AffinityKind::none:
+            return {};
         case AffinityKind::compact: {
             std::vector<int> cpus = allowed_cpus();
             return {cpus[size_t(worker) % cpus.size()]};
@@ -43,7 +44,8 @@ std::vector<int> affinity_for_worker(const AffinitySpec& spec, int worker, int c
             std::vector<int> order = scatter_order(cpu_places(allowed_cpus()));
             return {order[size_t(worker) % order.size()]};
         }
-        case AffinityKind::gpu_local: return gpu_local_cpus;  // the whole local set
+        case AffinityKind::gpu_local:
+            return gpu_local_cpus;  // the whole local set
         case AffinityKind::list:
             if (spec.cpus.empty()) return {};
             return {spec.cpus[size_t(worker) % spec.cpus.size()]};
@@ -54,13 +56,16 @@ std::vector<int> affinity_for_worker(const AffinitySpec& spec, int worker, int c
 void apply_signal_mask(const SignalMaskSpec& spec) {
     sigset_t set;
     switch (spec.kind) {
-        case SignalMaskKind::inherit: return;
+        case SignalMaskKind::inherit:
+            return;
         case SignalMaskKind::block_all:
             // The kernel never blocks SIGKILL/SIGSTOP; glibc keeps its own two (cancellation,
             // setxid) unblocked. ThreadInfo shows what remained.
             sigfillset(&set);
             break;
-        case SignalMaskKind::unblock_all: sigemptyset(&set); break;
+        case SignalMaskKind::unblock_all:
+            sigemptyset(&set);
+            break;
         case SignalMaskKind::list:
             sigemptyset(&set);
             for (int s : spec.signals)
@@ -88,11 +93,20 @@ void apply_policy(const PolicySpec& spec) {
     int policy = SCHED_OTHER;
     const char* name = "SCHED_OTHER";
     switch (spec.policy) {
-        case SchedPolicy::other: break;
-        case SchedPolicy::batch: policy = SCHED_BATCH, name = "SCHED_BATCH"; break;
-        case SchedPolicy::idle: policy = SCHED_IDLE, name = "SCHED_IDLE"; break;
-        case SchedPolicy::fifo: policy = SCHED_FIFO, name = "SCHED_FIFO"; break;
-        case SchedPolicy::rr: policy = SCHED_RR, name = "SCHED_RR"; break;
+        case SchedPolicy::other:
+            break;
+        case SchedPolicy::batch:
+            policy = SCHED_BATCH, name = "SCHED_BATCH";
+            break;
+        case SchedPolicy::idle:
+            policy = SCHED_IDLE, name = "SCHED_IDLE";
+            break;
+        case SchedPolicy::fifo:
+            policy = SCHED_FIFO, name = "SCHED_FIFO";
+            break;
+        case SchedPolicy::rr:
+            policy = SCHED_RR, name = "SCHED_RR";
+            break;
     }
     const bool realtime = policy == SCHED_FIFO || policy == SCHED_RR;
     sched_param param{};
@@ -111,10 +125,14 @@ void apply_policy(const PolicySpec& spec) {
 
 void apply_between(const BetweenSpec& spec) {
     switch (spec.kind) {
-        case BetweenKind::none: return;
-        case BetweenKind::yield: sched_yield(); return;
+        case BetweenKind::none:
+            return;
+        case BetweenKind::yield:
+            sched_yield();
+            return;
         case BetweenKind::sleep: {
-            timespec left{time_t(spec.sleep_ns / 1'000'000'000), long(spec.sleep_ns % 1'000'000'000)};
+            timespec left{time_t(spec.sleep_ns / 1'000'000'000),
+                          long(spec.sleep_ns % 1'000'000'000)};
             while (nanosleep(&left, &left) != 0 && errno == EINTR) {
             }
             return;

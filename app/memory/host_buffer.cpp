@@ -21,12 +21,18 @@ namespace {
 
 std::string kind_name(const HostMemory& m) {
     switch (m.kind) {
-        case HostMemoryKind::pageable: return "pageable";
-        case HostMemoryKind::hugepage: return "hugepage";
-        case HostMemoryKind::pinned: return "pinned";
-        case HostMemoryKind::registered: return "registered";
-        case HostMemoryKind::write_combined: return "write-combined";
-        case HostMemoryKind::numa: return "numa:" + std::to_string(m.numa_node);
+        case HostMemoryKind::pageable:
+            return "pageable";
+        case HostMemoryKind::hugepage:
+            return "hugepage";
+        case HostMemoryKind::pinned:
+            return "pinned";
+        case HostMemoryKind::registered:
+            return "registered";
+        case HostMemoryKind::write_combined:
+            return "write-combined";
+        case HostMemoryKind::numa:
+            return "numa:" + std::to_string(m.numa_node);
     }
     return "?";
 }
@@ -71,8 +77,8 @@ void release_numa(void* p, uint64_t bytes) { detail::numa_release(p, alloc_lengt
 void* map_huge(uint64_t bytes) {
     const uint64_t huge = huge_page_size();
     const uint64_t len = round_up(bytes, huge);
-    void* raw = mmap(nullptr, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+    void* raw =
+        mmap(nullptr, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
         throw std::runtime_error("hugepage: mmap of " + std::to_string(len) +
                                  " bytes failed: " + std::strerror(errno));
@@ -111,13 +117,16 @@ uint64_t host_memory_footprint(const HostMemory& kind, uint64_t bytes) {
 void check_host_memory(const HostMemory& kind) {
     switch (kind.kind) {
         case HostMemoryKind::pageable:
-        case HostMemoryKind::hugepage: return;
+        case HostMemoryKind::hugepage:
+            return;
         case HostMemoryKind::pinned:
         case HostMemoryKind::registered:
         case HostMemoryKind::write_combined:
             throw std::runtime_error("host_memory = " + kind_name(kind) +
                                      " needs the cuda backend");
-        case HostMemoryKind::numa: detail::check_numa_node(kind.numa_node); return;
+        case HostMemoryKind::numa:
+            detail::check_numa_node(kind.numa_node);
+            return;
     }
 }
 
@@ -133,9 +142,9 @@ HostBuffer HostBuffer::allocate(const HostMemory& kind, uint64_t bytes) {
             if (!base)
                 throw std::runtime_error("pageable: malloc of " + std::to_string(n + page) +
                                          " bytes failed");
-            HostBuffer b = adopt(
-                reinterpret_cast<void*>(round_up(reinterpret_cast<uintptr_t>(base), page)),
-                bytes, kind, release_pageable);
+            HostBuffer b =
+                adopt(reinterpret_cast<void*>(round_up(reinterpret_cast<uintptr_t>(base), page)),
+                      bytes, kind, release_pageable);
             b.base_ = static_cast<std::byte*>(base);
             return b;
         }
@@ -147,7 +156,8 @@ HostBuffer HostBuffer::allocate(const HostMemory& kind, uint64_t bytes) {
             p = detail::numa_allocate(n, kind.numa_node);
             release = release_numa;
             break;
-        default: break;  // rejected by check_host_memory
+        default:
+            break;  // rejected by check_host_memory
     }
     return adopt(p, bytes, kind, release);
 }

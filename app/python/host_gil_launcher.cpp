@@ -4,8 +4,8 @@
 // for the copy with the same pybind11 guard w.copy() uses (gil = release), or keeps it across
 // (gil = hold). Comparing host, host+gil and python separates "the GIL hand-off" from "a
 // thread created by Python".
-#include <pybind11/embed.h>
 #include <pthread.h>
+#include <pybind11/embed.h>
 
 #include <cstring>
 #include <mutex>
@@ -79,7 +79,7 @@ void* host_gil_thread(void* arg) {
 }
 
 class HostGilLauncher final : public Launcher {
-public:
+  public:
     std::string name() const override { return "host+gil"; }
 
     void launch(RunContext& ctx) override {
@@ -94,8 +94,8 @@ public:
         for (int i = 0; i < n; ++i) {
             jobs[size_t(i)] = {&ctx, &errors_mutex, i, std::move(cpus[size_t(i)])};
             pthread_t thread;
-            if (int rc = pthread_create(&thread, &attributes.attr, host_gil_thread,
-                                        &jobs[size_t(i)])) {
+            if (int rc =
+                    pthread_create(&thread, &attributes.attr, host_gil_thread, &jobs[size_t(i)])) {
                 detail::record_worker_failure(ctx, errors_mutex, i,
                                               std::string("pthread_create: ") + std::strerror(rc));
                 break;

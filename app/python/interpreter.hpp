@@ -10,7 +10,7 @@
 namespace xfer {
 
 class Interpreter {
-public:
+  public:
     // Starts CPython (see ensure_interpreter). Throws std::runtime_error when it cannot.
     explicit Interpreter(const std::filesystem::path& payload_dir);
     // At process exit, on the thread that started it: finalizes CPython (which joins the
@@ -24,7 +24,7 @@ public:
     void add_payload_dir(const std::filesystem::path& dir);
     std::vector<std::filesystem::path> payload_dirs() const;
 
-private:
+  private:
     void* main_thread_state_ = nullptr;  // PyThreadState* saved when the GIL was released
     mutable std::mutex mutex_;
     std::vector<std::filesystem::path> payload_dirs_;

@@ -22,7 +22,7 @@ namespace {
 
 // A C-contiguous view of any buffer-protocol object (bytearray, memoryview, HostBuffer, ...).
 class ContiguousView {
-public:
+  public:
     ContiguousView(const py::object& obj, bool writable) {
         int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
         if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) throw py::error_already_set();
@@ -33,7 +33,7 @@ public:
     void* data() const { return view_.buf; }
     uint64_t size() const { return uint64_t(view_.len); }
 
-private:
+  private:
     Py_buffer view_{};
 };
 
@@ -41,7 +41,8 @@ uint64_t size_argument(const py::object& value, const char* what) {
     if (py::isinstance<py::str>(value)) {
         auto text = value.cast<std::string>();
         if (auto bytes = parse_size(text)) return *bytes;
-        throw py::value_error(std::string(what) + " '" + text + "': not a size (e.g. 4096, \"64MiB\")");
+        throw py::value_error(std::string(what) + " '" + text +
+                              "': not a size (e.g. 4096, \"64MiB\")");
     }
     auto n = value.cast<int64_t>();
     if (n < 0) throw py::value_error(std::string(what) + " must not be negative");
@@ -89,7 +90,8 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
     set_stopped_exception_type(stopped);
     m.attr("Stopped") = py::reinterpret_borrow<py::object>(stopped);
 
-    py::class_<PayloadWorker>(m, "Worker", "One worker's buffers; copy() is the native copy routine.")
+    py::class_<PayloadWorker>(m, "Worker",
+                              "One worker's buffers; copy() is the native copy routine.")
         .def("copy", &PayloadWorker::copy, py::arg("count") = 1,
              "Runs Worker::copy_once `count` times in one native call (threads.between in "
              "between), the GIL released or held as the run's gil says. Records its own timing. "
@@ -115,23 +117,27 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         .def("stop_requested", &PayloadContext::stop_requested,
              "True once the run is stopped (timeout, SIGINT) or over.")
         .def("note", &PayloadContext::note, py::arg("text"), "Adds a line to the run's notes.")
-        .def_property_readonly("threads", [](const PayloadContext& c) { return c.run().threads.count; })
+        .def_property_readonly("threads",
+                               [](const PayloadContext& c) { return c.run().threads.count; })
         .def_property_readonly("repetitions",
                                [](const PayloadContext& c) { return c.run().transfer.repetitions; })
-        .def_property_readonly("warmup", [](const PayloadContext& c) { return c.run().transfer.warmup; })
+        .def_property_readonly("warmup",
+                               [](const PayloadContext& c) { return c.run().transfer.warmup; })
         .def_property_readonly("copies",
                                [](const PayloadContext& c) {
                                    return c.run().transfer.warmup + c.run().transfer.repetitions;
                                })
-        .def_property_readonly("bytes", [](const PayloadContext& c) { return c.run().transfer.bytes; })
-        .def_property_readonly("gil", [](const PayloadContext& c) { return to_string(c.run().spec.gil); })
+        .def_property_readonly("bytes",
+                               [](const PayloadContext& c) { return c.run().transfer.bytes; })
+        .def_property_readonly("gil",
+                               [](const PayloadContext& c) { return to_string(c.run().spec.gil); })
         .def_property_readonly("run_label", [](const PayloadContext& c) { return c.run().label; })
         .def_property_readonly("run_index", [](const PayloadContext& c) { return c.run().index; })
         .def_property_readonly("payload", &PayloadContext::payload)
         .def_property_readonly("params", &PayloadContext::params);
 
     py::class_<PayloadHostBuffer>(m, "HostBuffer", py::buffer_protocol(),
-                             "Host memory (pageable, hugepage, numa:<node>), already touched.")
+                                  "Host memory (pageable, hugepage, numa:<node>), already touched.")
         .def_buffer([](PayloadHostBuffer& b) {
             return py::buffer_info(b.buffer().data(), 1, py::format_descriptor<uint8_t>::format(),
                                    py::ssize_t(b.buffer().size()));
@@ -143,7 +149,8 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
     m.def(
         "host_buffer",
         [](py::object bytes, const std::string& kind) {
-            return std::make_unique<PayloadHostBuffer>(size_argument(bytes, "host_buffer bytes"), kind);
+            return std::make_unique<PayloadHostBuffer>(size_argument(bytes, "host_buffer bytes"),
+                                                       kind);
         },
         py::arg("bytes"), py::arg("kind") = "pageable",
         "Allocates and touches host memory: host_buffer(4096), host_buffer(\"64MiB\", "

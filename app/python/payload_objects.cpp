@@ -198,9 +198,7 @@ void PayloadContext::barrier(py::object index) {
     worker(i).barrier();
 }
 
-bool PayloadContext::stop_requested() const {
-    return !state_->open() || state_->stop_requested();
-}
+bool PayloadContext::stop_requested() const { return !state_->open() || state_->stop_requested(); }
 
 void PayloadContext::note(const std::string& text) { state_->add_note(text); }
 

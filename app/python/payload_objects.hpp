@@ -20,7 +20,7 @@ void set_stopped_exception_type(PyObject* type);
 void observe_gil_during_copy(Worker& worker);
 
 class PayloadWorker {
-public:
+  public:
     PayloadWorker(std::shared_ptr<RunState> state, int index);
 
     // `count` copies through Worker::copy_once without returning to Python in between
@@ -34,7 +34,7 @@ public:
     pybind11::list records() const;
     pybind11::dict thread_info() const;
 
-private:
+  private:
     Worker& checked_worker(bool need_running) const;
     void ensure_entered();
     int copy_loop(Worker& worker, int count);
@@ -45,7 +45,7 @@ private:
 
 // pybind11 gives its types hidden visibility; a class holding a py::object must match.
 class __attribute__((visibility("hidden"))) PayloadContext {
-public:
+  public:
     explicit PayloadContext(std::shared_ptr<RunState> state);
 
     PayloadWorker worker(int index);
@@ -56,19 +56,19 @@ public:
     pybind11::object params() const { return params_; }
     std::string payload() const { return state_->payload_path.string(); }
 
-private:
+  private:
     std::shared_ptr<RunState> state_;
     pybind11::object params_;
 };
 
 // Host memory for free-form payloads, exposed through the buffer protocol.
 class PayloadHostBuffer {
-public:
+  public:
     PayloadHostBuffer(uint64_t bytes, const std::string& kind);
     HostBuffer& buffer() { return buffer_; }
     std::string kind() const { return kind_; }
 
-private:
+  private:
     HostBuffer buffer_;
     std::string kind_;
 };

@@ -8,12 +8,18 @@ namespace xfer {
 
 py::object json_to_python(const nlohmann::json& value) {
     switch (value.type()) {
-        case nlohmann::json::value_t::null: return py::none();
-        case nlohmann::json::value_t::boolean: return py::bool_(value.get<bool>());
-        case nlohmann::json::value_t::number_integer: return py::int_(value.get<int64_t>());
-        case nlohmann::json::value_t::number_unsigned: return py::int_(value.get<uint64_t>());
-        case nlohmann::json::value_t::number_float: return py::float_(value.get<double>());
-        case nlohmann::json::value_t::string: return py::str(value.get<std::string>());
+        case nlohmann::json::value_t::null:
+            return py::none();
+        case nlohmann::json::value_t::boolean:
+            return py::bool_(value.get<bool>());
+        case nlohmann::json::value_t::number_integer:
+            return py::int_(value.get<int64_t>());
+        case nlohmann::json::value_t::number_unsigned:
+            return py::int_(value.get<uint64_t>());
+        case nlohmann::json::value_t::number_float:
+            return py::float_(value.get<double>());
+        case nlohmann::json::value_t::string:
+            return py::str(value.get<std::string>());
         case nlohmann::json::value_t::array: {
             py::list out;
             for (const auto& v : value) out.append(json_to_python(v));
@@ -24,7 +30,8 @@ py::object json_to_python(const nlohmann::json& value) {
             for (const auto& [k, v] : value.items()) out[py::str(k)] = json_to_python(v);
             return out;
         }
-        default: return py::none();  // binary, discarded: not produced by the loader
+        default:
+            return py::none();  // binary, discarded: not produced by the loader
     }
 }
 

@@ -2,10 +2,9 @@
 // The embedded-Python side of xferlab as the rest of the program sees it. No pybind11 or
 // Python.h here: the CLI and the tests include this without the interpreter's headers.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "launch/launcher.hpp"
 #include "results/thread_info.hpp"

@@ -47,7 +47,8 @@ std::string thread_names(const py::list& threads) {
 
 std::string module_name_for(const std::filesystem::path& payload) {
     std::string name = "xferlab_payload_";
-    for (char c : payload.stem().string()) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    for (char c : payload.stem().string())
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     return name;
 }
 
@@ -64,7 +65,7 @@ bool read_payload(const std::filesystem::path& path, std::string& source) {
 
 // Runs one payload; everything it reports goes into ctx.errors / ctx.notes.
 class PayloadRun {
-public:
+  public:
     PayloadRun(RunContext& ctx, std::shared_ptr<RunState> state)
         : ctx_(ctx),
           state_(std::move(state)),
@@ -92,7 +93,7 @@ public:
         finish();
     }
 
-private:
+  private:
     void run_payload(const std::string& source) {
         auto state = state_;
         runner_.attr("install_excepthook")(
@@ -123,8 +124,7 @@ private:
 
         py::object context = py::cast(PayloadContext(state_));
         py::object main_thread = runner_.attr("start_main")(
-            main, context,
-            py::cpp_function([state](std::string traceback, bool stopped) {
+            main, context, py::cpp_function([state](std::string traceback, bool stopped) {
                 state->main_finished(std::move(traceback), stopped);
             }),
             stopped_type_);
@@ -201,22 +201,22 @@ private:
         if (!timed_out_ && !leftover_ && still_running_.empty()) return;
         const std::string limit = format_duration_ns(double(timeout_ns_));
         if (timed_out_) {
-            ctx_.errors.push_back(
-                "payload did not finish within " + limit +
-                (still_running_.empty() ? std::string(": xferlab stopped it (its copies raised "
-                                                      "xferlab.Stopped)")
-                                        : ": threads still running: " + still_running_));
+            ctx_.errors.push_back("payload did not finish within " + limit +
+                                  (still_running_.empty()
+                                       ? std::string(": xferlab stopped it (its copies raised "
+                                                     "xferlab.Stopped)")
+                                       : ": threads still running: " + still_running_));
         } else if (leftover_) {
             ctx_.errors.push_back("payload main(ctx) returned but its threads did not end within " +
                                   format_duration_ns(double(kLeftoverWaitNs)) +
-                                  (still_running_.empty() ? std::string("; xferlab stopped them")
-                                                          : ": threads still running: " +
-                                                                still_running_));
+                                  (still_running_.empty()
+                                       ? std::string("; xferlab stopped them")
+                                       : ": threads still running: " + still_running_));
         } else if (!still_running_.empty()) {
-            ctx_.errors.push_back("payload stopped (" +
-                                  std::string(state_->interrupted() ? "interrupted"
-                                                                    : "the run failed") +
-                                  ") but threads are still running: " + still_running_);
+            ctx_.errors.push_back(
+                "payload stopped (" +
+                std::string(state_->interrupted() ? "interrupted" : "the run failed") +
+                ") but threads are still running: " + still_running_);
         }
         if (!still_running_.empty())
             ctx_.notes.push_back(
@@ -275,7 +275,7 @@ private:
 };
 
 class PythonLauncher final : public Launcher {
-public:
+  public:
     std::string name() const override { return "python"; }
 
     void launch(RunContext& ctx) override {

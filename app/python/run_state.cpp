@@ -44,8 +44,8 @@ bool RunState::wait_main(int64_t deadline_ns, bool until_stop) {
         if (deadline_ns > 0) {
             const int64_t left = deadline_ns - now_ns();
             if (left <= 0) return false;
-            cv_.wait_for(lock, std::min<std::chrono::nanoseconds>(slice,
-                                                                 std::chrono::nanoseconds(left)));
+            cv_.wait_for(lock,
+                         std::min<std::chrono::nanoseconds>(slice, std::chrono::nanoseconds(left)));
         } else {
             cv_.wait_for(lock, slice);
         }

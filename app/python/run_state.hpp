@@ -22,7 +22,7 @@ struct ThreadError {
 };
 
 class RunState {
-public:
+  public:
     explicit RunState(RunContext& ctx);
 
     const uint64_t id;  // distinct for every run in the process
@@ -68,7 +68,7 @@ public:
     void add_note(std::string note);
     std::vector<std::string> notes();
 
-private:
+  private:
     std::vector<Worker*> workers_;
     std::vector<uint8_t> entered_;
     StartGate* gate_;
@@ -87,13 +87,13 @@ private:
 
 // Counts one native call in flight for the scope.
 class InFlight {
-public:
+  public:
     explicit InFlight(RunState& state) : state_(state) { state_.in_flight.fetch_add(1); }
     ~InFlight() { state_.in_flight.fetch_sub(1); }
     InFlight(const InFlight&) = delete;
     InFlight& operator=(const InFlight&) = delete;
 
-private:
+  private:
     RunState& state_;
 };
 

@@ -71,8 +71,12 @@ def install_excepthook(record, stopped_type):
         if args.exc_type is SystemExit:
             return
         name = args.thread.name if args.thread is not None else "<unknown thread>"
-        text = "".join(traceback.format_exception(args.exc_type, args.exc_value,
-                                                  args.exc_traceback))
+        tb = args.exc_traceback
+        # Start at the payload's frames, not at threading's bootstrap.
+        while tb is not None and tb.tb_next is not None and \
+                tb.tb_frame.f_code.co_filename == threading.__file__:
+            tb = tb.tb_next
+        text = "".join(traceback.format_exception(args.exc_type, args.exc_value, tb))
         record(name, text, isinstance(args.exc_value, stopped_type))
     threading.excepthook = hook
 

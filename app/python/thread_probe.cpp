@@ -18,8 +18,8 @@ ThreadInfo python_thread_info(const std::filesystem::path& payload_dir) {
         info.python_thread = true;
         info.gil_held = PyGILState_Check() != 0;
     });
-    py::object thread = threading.attr("Thread")(py::arg("target") = probe,
-                                                 py::arg("name") = "xferlab-probe");
+    py::object thread =
+        threading.attr("Thread")(py::arg("target") = probe, py::arg("name") = "xferlab-probe");
     thread.attr("start")();
     thread.attr("join")();  // releases the GIL while it waits
     if (info.tid == 0) throw std::runtime_error("the Python probe thread did not run");

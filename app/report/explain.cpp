@@ -41,6 +41,19 @@ std::string error_line(const std::string& e) {
     return lines.front();
 }
 
+// Never two calls in flight although several workers copied: something outside the transfer
+// (a lock held around the call, such as the GIL) serialized the calls themselves.
+void explain_host_serialization(const RunAnalysis& a, std::vector<std::string>& out) {
+    size_t active = 0;
+    for (const auto& w : a.workers) active += w.copies > 0 ? 1 : 0;
+    if (active < 2 || a.host_peak != 1) return;
+    out.push_back(fmt::format(
+        "calls serialized: never two copies in flight (host-side peak 1) with {} workers; the "
+        "calls took turns (a lock held across the call, such as the GIL, or starts staggered "
+        "further apart than a copy lasts)",
+        active));
+}
+
 void explain_devices(const RunAnalysis& a, std::vector<std::string>& out) {
     // Serialized: 2+ workers on a device and never two transfers in flight on it.
     for (const DeviceStats& d : a.devices) {
@@ -114,6 +127,7 @@ std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a)
         if (run.status != RunStatus::skipped) out.push_back("no measured copies");
         return out;
     }
+    explain_host_serialization(a, out);
     explain_devices(a, out);
     explain_baseline(a, out);
     explain_fairness(a, out);

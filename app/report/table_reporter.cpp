@@ -6,7 +6,9 @@
 #include <fmt/ranges.h>
 
 #include <ostream>
+#include <set>
 
+#include "report/compare.hpp"
 #include "report/format.hpp"
 #include "report/reporters.hpp"
 #include "report/text_table.hpp"
@@ -37,7 +39,9 @@ std::string host_line(const nlohmann::json& host) {
         if (auto v = field(host, key); !v.empty()) parts.push_back(v);
     }
     if (auto v = field(host, "logical_cpus"); !v.empty()) parts.push_back(v + " CPUs");
-    if (auto v = field(host, "numa_nodes"); !v.empty()) parts.push_back(v + " NUMA nodes");
+    if (auto v = field(host, "numa_nodes"); !v.empty()) {
+        parts.push_back(v + (v == "1" ? " NUMA node" : " NUMA nodes"));
+    }
     if (auto v = field(host, "transparent_hugepage"); !v.empty()) parts.push_back("THP " + v);
     if (auto v = field(host, "kernel"); !v.empty()) parts.push_back(v);
     if (parts.empty()) return "";
@@ -152,15 +156,27 @@ std::string workers_table(const RunAnalysis& a) {
     return t.render(kWidth);
 }
 
-std::string run_details(const RunResult& r, const RunAnalysis& a) {
+// Notes that every run has (e.g. the backend fallback), printed once under the header.
+std::set<std::string> notes_of_every_run(const Results& results) {
+    if (results.runs.size() < 2) return {};
+    std::set<std::string> common(results.runs[0].notes.begin(), results.runs[0].notes.end());
+    for (const RunResult& r : results.runs) {
+        const std::set<std::string> mine(r.notes.begin(), r.notes.end());
+        std::erase_if(common, [&](const std::string& n) { return !mine.count(n); });
+    }
+    return common;
+}
+
+std::string run_details(const RunResult& r, const RunAnalysis& a,
+                        const std::set<std::string>& common_notes) {
     std::string out =
         "\n" + wrap(fmt::format("Run {}: {} ({}, {} backend, {} thread{}, {})", r.index, r.label,
                                 r.launcher, r.backend.empty() ? "?" : r.backend, r.threads,
                                 r.threads == 1 ? "" : "s", to_string(r.status)),
                     kWidth, "", "  ");
     if (a.copies > 0) {
-        out += wrap(fmt::format("{} measured copies of {} ({} warm-up) in {}; per-copy time p50 "
-                                "{}; host conc. {:.1f}, peak {}",
+        out += wrap(fmt::format("{} copies x {} (+{} warm-up) in {}; copy time p50 {}; host "
+                                "conc. {:.1f}, peak {}",
                                 a.copies, fmtx::size(r.bytes_per_copy), a.warmup_copies,
                                 fmtx::duration(a.window_s * 1e9), fmtx::duration(a.per_copy_ns.p50),
                                 a.host_concurrency, a.host_peak),
@@ -188,9 +204,9 @@ std::string run_details(const RunResult& r, const RunAnalysis& a) {
     }
     if (a.vs_baseline && a.vs_baseline->judged) {
         const Comparison& c = *a.vs_baseline;
-        out += wrap(fmt::format("vs run {}: aggregate {}, per-copy p50 {} ({})", c.baseline_run,
-                                fmtx::ratio(c.aggregate_ratio), fmtx::ratio(c.p50_ratio),
-                                c.p50_within_noise ? "within noise" : "beyond noise"),
+        out += wrap(fmt::format("vs run {}: aggregate {}; per-copy p50 {}", c.baseline_run,
+                                ratio_verdict(c.aggregate_ratio, c.aggregate_noise, c.judged),
+                                ratio_verdict(c.p50_ratio, c.p50_noise, c.judged)),
                     kWidth, "  ", "    ");
     }
     if (!a.thread_differences.empty() && a.vs_baseline) {
@@ -199,7 +215,9 @@ std::string run_details(const RunResult& r, const RunAnalysis& a) {
         for (const auto& d : a.thread_differences) out += wrap(d, kWidth, "    ", "      ");
     }
     for (const auto& e : a.explanations) out += wrap(e, kWidth, "  why: ", "    ");
-    for (const auto& n : r.notes) out += wrap(n, kWidth, "  note: ", "    ");
+    for (const auto& n : r.notes) {
+        if (!common_notes.count(n)) out += wrap(n, kWidth, "  note: ", "    ");
+    }
     for (const auto& e : r.errors) {
         // Tracebacks span lines: keep their lines, wrap each.
         size_t start = 0;
@@ -224,11 +242,13 @@ class TableReporter : public Reporter {
 
     std::filesystem::path write(const Results& results, const Analysis& analysis,
                                 const std::filesystem::path&, std::ostream& out) override {
+        const std::set<std::string> common_notes = notes_of_every_run(results);
         std::string text = header(results);
+        for (const auto& n : common_notes) text += wrap(n, kWidth, "note (every run): ", "  ");
         text += runs_table(results, analysis);
         text += bandwidth_table(results, analysis);
         for (size_t i = 0; i < results.runs.size(); ++i) {
-            text += run_details(results.runs[i], analysis.runs[i]);
+            text += run_details(results.runs[i], analysis.runs[i], common_notes);
         }
         if (!analysis.summary.empty()) {
             text += "\nSummary\n";

@@ -6,11 +6,10 @@ namespace xfer {
 
 namespace {
 
-// Splits text into lines of at most `width` characters, breaking at spaces where possible and
-// inside a word only when the word alone is too long.
-std::vector<std::string> wrap_lines(const std::string& text, size_t width) {
+// Splits text into lines of at most `first_width` (the first line) or `width` characters,
+// breaking at spaces where possible and inside a word only when the word alone is too long.
+std::vector<std::string> wrap_lines(const std::string& text, size_t width, size_t first_width) {
     std::vector<std::string> lines;
-    width = std::max<size_t>(width, 1);
     std::string line;
     size_t i = 0;
     while (i < text.size()) {
@@ -19,16 +18,17 @@ std::vector<std::string> wrap_lines(const std::string& text, size_t width) {
         std::string word = text.substr(i, j - i);
         i = j + 1;
         while (!word.empty()) {
+            const size_t limit = std::max<size_t>(lines.empty() ? first_width : width, 1);
             const size_t need = line.empty() ? word.size() : line.size() + 1 + word.size();
-            if (need <= width) {
+            if (need <= limit) {
                 line += (line.empty() ? "" : " ") + word;
                 word.clear();
             } else if (!line.empty()) {
                 lines.push_back(std::move(line));
                 line.clear();
             } else {
-                lines.push_back(word.substr(0, width));
-                word.erase(0, width);
+                lines.push_back(word.substr(0, limit));
+                word.erase(0, limit);
             }
         }
     }
@@ -75,7 +75,7 @@ std::string TextTable::render(size_t width, size_t indent) const {
         std::vector<std::vector<std::string>> wrapped(cells.size());
         size_t height = 1;
         for (size_t c = 0; c < cells.size(); ++c) {
-            wrapped[c] = cells[c].size() > w[c] ? wrap_lines(cells[c], w[c])
+            wrapped[c] = cells[c].size() > w[c] ? wrap_lines(cells[c], w[c], w[c])
                                                 : std::vector<std::string>{cells[c]};
             height = std::max(height, wrapped[c].size());
         }
@@ -99,8 +99,10 @@ std::string TextTable::render(size_t width, size_t indent) const {
 
 std::string wrap(const std::string& text, size_t width, const std::string& first,
                  const std::string& rest) {
-    const size_t prefix = std::max(first.size(), rest.size());
-    const size_t avail = width > prefix + 8 ? width - prefix : 8;
+    // Never narrower than 8 columns, whatever the prefixes.
+    auto avail = [width](const std::string& prefix) {
+        return width > prefix.size() + 8 ? width - prefix.size() : 8;
+    };
     std::string out;
     bool first_line = true;
     // Line breaks in the text are kept: each line is wrapped on its own.
@@ -108,7 +110,9 @@ std::string wrap(const std::string& text, size_t width, const std::string& first
     while (start <= text.size()) {
         size_t end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
-        for (const auto& line : wrap_lines(text.substr(start, end - start), avail)) {
+        const auto lines = wrap_lines(text.substr(start, end - start), avail(rest),
+                                      avail(first_line ? first : rest));
+        for (const auto& line : lines) {
             out += (first_line ? first : rest) + line + "\n";
             first_line = false;
         }

@@ -1,5 +1,6 @@
 // trace.json in the Chrome trace event format (opens in Perfetto and chrome://tracing).
-// One process per run (pid = run index, named by the label) so that runs sit on separate
+// One process per run (pid = run index + 1, named "run <index>: <label>": Perfetto treats pid 0
+// as the kernel's idle task, so no run may get it) so that runs sit on separate
 // track groups; in it one track per worker thread (tid = worker + 1) with an "X" event per copy,
 // and one track per device/stream for device-side intervals when records have them.
 // Times: microseconds from the first record of the results, the same origin as copies.csv.
@@ -39,10 +40,10 @@ class TraceReporter : public Reporter {
         auto us = [origin](int64_t ns) { return double(ns - origin) / 1e3; };
         json events = json::array();
         for (const RunResult& run : results.runs) {
-            const int pid = run.index;
+            const int pid = run.index + 1;
             events.push_back(metadata("process_name", pid, 0,
-                                      {{"name", fmt::format("run {}: {}", pid, run.label)}}));
-            events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", pid}}));
+                                      {{"name", fmt::format("run {}: {}", run.index, run.label)}}));
+            events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", run.index}}));
 
             // Worker tracks: every worker with a record or a ThreadInfo.
             std::set<int> workers;
@@ -51,9 +52,9 @@ class TraceReporter : public Reporter {
                 if (t.worker >= 0) workers.insert(t.worker);
             }
             for (int w : workers) {
-                events.push_back(
-                    metadata("thread_name", pid, w + 1,
-                             {{"name", fmt::format("run {} {} worker {}", pid, run.launcher, w)}}));
+                events.push_back(metadata(
+                    "thread_name", pid, w + 1,
+                    {{"name", fmt::format("run {} {} worker {}", run.index, run.launcher, w)}}));
                 events.push_back(metadata("thread_sort_index", pid, w + 1, {{"sort_index", w}}));
             }
 

@@ -24,8 +24,7 @@ namespace {
 int numa_node_of_cpu(int cpu) {
     if (cpu < 0) return -1;
     std::error_code ec;
-    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu),
-                                           ec);
+    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu), ec);
     for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
         std::string name = it->path().filename().string();
         if (name.size() > 4 && name.compare(0, 4, "node") == 0 &&
@@ -37,11 +36,16 @@ int numa_node_of_cpu(int cpu) {
 
 std::string policy_name(int policy) {
     switch (policy & ~SCHED_RESET_ON_FORK) {
-        case SCHED_OTHER: return "other";
-        case SCHED_BATCH: return "batch";
-        case SCHED_IDLE: return "idle";
-        case SCHED_FIFO: return "fifo";
-        case SCHED_RR: return "rr";
+        case SCHED_OTHER:
+            return "other";
+        case SCHED_BATCH:
+            return "batch";
+        case SCHED_IDLE:
+            return "idle";
+        case SCHED_FIFO:
+            return "fifo";
+        case SCHED_RR:
+            return "rr";
     }
     return "policy" + std::to_string(policy);
 }
@@ -54,18 +58,17 @@ struct NamedSignal {
 // The classic Linux signals. Realtime ones are named relative to SIGRTMIN, which glibc
 // decides at run time (it keeps the lowest few for itself).
 constexpr NamedSignal kSignals[] = {
-    {"SIGHUP", SIGHUP},   {"SIGINT", SIGINT},       {"SIGQUIT", SIGQUIT},   {"SIGILL", SIGILL},
-    {"SIGTRAP", SIGTRAP}, {"SIGABRT", SIGABRT},     {"SIGBUS", SIGBUS},     {"SIGFPE", SIGFPE},
-    {"SIGKILL", SIGKILL}, {"SIGUSR1", SIGUSR1},     {"SIGSEGV", SIGSEGV},   {"SIGUSR2", SIGUSR2},
-    {"SIGPIPE", SIGPIPE}, {"SIGALRM", SIGALRM},     {"SIGTERM", SIGTERM},   {"SIGSTKFLT", SIGSTKFLT},
-    {"SIGCHLD", SIGCHLD}, {"SIGCONT", SIGCONT},     {"SIGSTOP", SIGSTOP},   {"SIGTSTP", SIGTSTP},
-    {"SIGTTIN", SIGTTIN}, {"SIGTTOU", SIGTTOU},     {"SIGURG", SIGURG},     {"SIGXCPU", SIGXCPU},
-    {"SIGXFSZ", SIGXFSZ}, {"SIGVTALRM", SIGVTALRM}, {"SIGPROF", SIGPROF},   {"SIGWINCH", SIGWINCH},
+    {"SIGHUP", SIGHUP},   {"SIGINT", SIGINT},       {"SIGQUIT", SIGQUIT}, {"SIGILL", SIGILL},
+    {"SIGTRAP", SIGTRAP}, {"SIGABRT", SIGABRT},     {"SIGBUS", SIGBUS},   {"SIGFPE", SIGFPE},
+    {"SIGKILL", SIGKILL}, {"SIGUSR1", SIGUSR1},     {"SIGSEGV", SIGSEGV}, {"SIGUSR2", SIGUSR2},
+    {"SIGPIPE", SIGPIPE}, {"SIGALRM", SIGALRM},     {"SIGTERM", SIGTERM}, {"SIGSTKFLT", SIGSTKFLT},
+    {"SIGCHLD", SIGCHLD}, {"SIGCONT", SIGCONT},     {"SIGSTOP", SIGSTOP}, {"SIGTSTP", SIGTSTP},
+    {"SIGTTIN", SIGTTIN}, {"SIGTTOU", SIGTTOU},     {"SIGURG", SIGURG},   {"SIGXCPU", SIGXCPU},
+    {"SIGXFSZ", SIGXFSZ}, {"SIGVTALRM", SIGVTALRM}, {"SIGPROF", SIGPROF}, {"SIGWINCH", SIGWINCH},
     {"SIGIO", SIGIO},     {"SIGPWR", SIGPWR},       {"SIGSYS", SIGSYS},
 };
 // Other spellings accepted on input.
-constexpr NamedSignal kAliases[] = {
-    {"SIGIOT", SIGABRT}, {"SIGPOLL", SIGIO}, {"SIGCLD", SIGCHLD}};
+constexpr NamedSignal kAliases[] = {{"SIGIOT", SIGABRT}, {"SIGPOLL", SIGIO}, {"SIGCLD", SIGCHLD}};
 
 std::optional<int> parse_int(const std::string& text) {
     if (text.empty() || text.size() > 6) return std::nullopt;
@@ -124,7 +127,8 @@ std::string signals_text(const std::vector<int>& signals) {
     for (int s = 1; s <= SIGRTMAX; ++s)
         if (!have.count(s)) missing.push_back(s);
     std::string out = std::to_string(signals.size()) + " signals";
-    if (missing.size() <= 6) out += " (all but " + (missing.empty() ? "none" : names_text(missing)) + ")";
+    if (missing.size() <= 6)
+        out += " (all but " + (missing.empty() ? "none" : names_text(missing)) + ")";
     return out;
 }
 

@@ -124,18 +124,18 @@ int main(int argc, char** argv) {
 
     std::printf("bench_host_copy: Worker::copy_once (host backend) vs bare memcpy, same buffers\n");
     std::printf("cpu: %s, %ld online; pinned to cpu %d; load average before: %s\n",
-                first_match("/proc/cpuinfo", "model name").c_str(),
-                sysconf(_SC_NPROCESSORS_ONLN), sched_getcpu(), load_average().c_str());
+                first_match("/proc/cpuinfo", "model name").c_str(), sysconf(_SC_NPROCESSORS_ONLN),
+                sched_getcpu(), load_average().c_str());
 
     const Result big = measure(64ull << 20, 4, blocks);
     const Result small = measure(4096, 20000, blocks);
 
-    std::printf("\n%-7s %7s %6s %14s %14s %16s %10s\n", "size", "copies", "blocks",
-                "memcpy p50", "routine p50", "overhead", "target");
+    std::printf("\n%-7s %7s %6s %14s %14s %16s %10s\n", "size", "copies", "blocks", "memcpy p50",
+                "routine p50", "overhead", "target");
     std::printf("%-7s %7d %6d %11.3f ms %11.3f ms %14.3f %% %10s\n", "64 MiB", 4, blocks,
                 big.memcpy_ns / 1e6, big.routine_ns / 1e6, big.extra_ratio * 100, "< 2 %");
-    std::printf("%-7s %7d %6d %11.1f ns %11.1f ns %11.1f ns/copy %10s\n", "4 KiB", 20000,
-                blocks, small.memcpy_ns, small.routine_ns, small.extra_ns, "< 1000 ns");
+    std::printf("%-7s %7d %6d %11.1f ns %11.1f ns %11.1f ns/copy %10s\n", "4 KiB", 20000, blocks,
+                small.memcpy_ns, small.routine_ns, small.extra_ns, "< 1000 ns");
     std::printf("\n64 MiB memcpy: %.2f GB/s; load average after: %s\n",
                 double(64ull << 20) / big.memcpy_ns, load_average().c_str());
 

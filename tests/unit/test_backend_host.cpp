@@ -101,8 +101,8 @@ TEST_CASE("what the host cannot model is refused with the reason", "[backend]") 
           "direction p2p needs the cuda backend");
     CHECK(check_error(spec(4096, FirstTouch::worker, Direction::h2d, HostMemoryKind::pinned)) ==
           "host_memory = pinned needs the cuda backend");
-    CHECK(check_error(spec(4096, FirstTouch::worker, Direction::d2h,
-                           HostMemoryKind::write_combined)) ==
+    CHECK(check_error(
+              spec(4096, FirstTouch::worker, Direction::d2h, HostMemoryKind::write_combined)) ==
           "host_memory = write-combined needs the cuda backend");
     TransferSpec numa = spec(4096);
     numa.host_memory = {HostMemoryKind::numa, 999};
@@ -116,8 +116,7 @@ TEST_CASE("memory_needed counts source and destination of every worker", "[backe
     auto backend = make_host_backend();
     const uint64_t base = base_page_size();
     // Pageable buffers: the bytes plus one page each for their page alignment.
-    CHECK(backend->memory_needed(spec(64 << 20), 4).host_bytes ==
-          2ull * ((64 << 20) + base) * 4);
+    CHECK(backend->memory_needed(spec(64 << 20), 4).host_bytes == 2ull * ((64 << 20) + base) * 4);
     CHECK(backend->memory_needed(spec(64 << 20), 4).device_bytes == 0);
     // h2d hugepage: the source rounds up to huge pages, the pageable stand-in to base pages.
     const uint64_t huge = host_page_size({HostMemoryKind::hugepage, -1});

@@ -100,8 +100,7 @@ TEST_CASE("a guard size asked for is the guard the thread has", "[launch]") {
     CHECK(h.info(0).guard_size == (64u << 10));
 }
 
-TEST_CASE("signal masks: a listed signal is blocked, block-all and unblock-all hold",
-          "[launch]") {
+TEST_CASE("signal masks: a listed signal is blocked, block-all and unblock-all hold", "[launch]") {
     LaunchHarness h(2, 1, 0);
     h.run.threads.signal_mask = {SignalMaskKind::list, {SIGUSR1}};
     h.launch("host");
@@ -180,8 +179,7 @@ TEST_CASE("fifo either applies or fails that worker with the reason", "[launch]"
         CHECK(h.info(0).priority == 5);
     } else {
         REQUIRE(h.errors.size() == 1);
-        CHECK(h.errors[0].rfind("worker 0: pthread_setschedparam(SCHED_FIFO, priority 5)", 0) ==
-              0);
+        CHECK(h.errors[0].rfind("worker 0: pthread_setschedparam(SCHED_FIFO, priority 5)", 0) == 0);
         CHECK(h.workers[0]->copies_done() == 0);
     }
 }
@@ -202,8 +200,7 @@ TEST_CASE("barrier: no worker copies before the last one has arrived", "[launch]
     }
 }
 
-TEST_CASE("staggered: worker i starts no earlier than i staggers after the release",
-          "[launch]") {
+TEST_CASE("staggered: worker i starts no earlier than i staggers after the release", "[launch]") {
     const int64_t stagger = 20'000'000;
     LaunchHarness h(3, 1, 0);
     h.run.threads.start = {StartKind::staggered, stagger};
@@ -217,12 +214,12 @@ TEST_CASE("staggered: worker i starts no earlier than i staggers after the relea
         CHECK(first_start(*h.workers[size_t(i)]) >= release_floor + i * stagger);
 }
 
-TEST_CASE("StartGate: the release time is shared, slots are spaced, free never waits",
-          "[launch]") {
+TEST_CASE("StartGate: the release time is shared, slots are spaced, free never waits", "[launch]") {
     StartGate barrier(3, {StartKind::barrier, 0});
     std::vector<int64_t> got(3);
     std::vector<std::thread> ts;
-    for (int i = 0; i < 3; ++i) ts.emplace_back([&, i] { got[size_t(i)] = barrier.arrive_and_wait(i); });
+    for (int i = 0; i < 3; ++i)
+        ts.emplace_back([&, i] { got[size_t(i)] = barrier.arrive_and_wait(i); });
     for (auto& t : ts) t.join();
     CHECK(got[0] > 0);
     CHECK(got[1] == got[0]);
@@ -261,7 +258,8 @@ TEST_CASE("between = sleep leaves at least that long between a worker's copies",
     REQUIRE(h.errors.empty());
     const auto& r = h.workers[0]->records();
     REQUIRE(r.size() == 4);
-    for (size_t k = 1; k < r.size(); ++k) CHECK(r[k].host_start_ns - r[k - 1].host_end_ns >= 3'000'000);
+    for (size_t k = 1; k < r.size(); ++k)
+        CHECK(r[k].host_start_ns - r[k - 1].host_end_ns >= 3'000'000);
 }
 
 TEST_CASE("a failing worker is reported and nobody hangs at the gate", "[launch]") {

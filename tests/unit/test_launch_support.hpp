@@ -36,9 +36,8 @@ struct LaunchHarness {
     void launch_with(const std::string& launcher, MakeTransfer make_transfer) {
         workers.clear();
         for (int i = 0; i < run.threads.count; ++i)
-            workers.push_back(std::make_unique<Worker>(run.index, i, make_transfer(i),
-                                                       run.transfer.repetitions,
-                                                       run.transfer.warmup));
+            workers.push_back(std::make_unique<Worker>(
+                run.index, i, make_transfer(i), run.transfer.repetitions, run.transfer.warmup));
         StartGate gate(run.threads.count, run.threads.start);
         RunContext ctx{run, *backend, workers, gate, stop, {}, {}, {}};
         auto l = launcher == "host" ? make_host_launcher() : make_openmp_launcher();

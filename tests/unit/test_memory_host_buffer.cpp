@@ -146,12 +146,12 @@ TEST_CASE("adopted memory is released by its own function", "[memory]") {
     released = 0;
     {
         void* p = std::malloc(64);
-        HostBuffer b = HostBuffer::adopt(p, 64, {HostMemoryKind::pinned, -1},
-                                         [](void* q, uint64_t n) {
-                                             CHECK(n == 64);
-                                             std::free(q);
-                                             ++released;
-                                         });
+        HostBuffer b =
+            HostBuffer::adopt(p, 64, {HostMemoryKind::pinned, -1}, [](void* q, uint64_t n) {
+                CHECK(n == 64);
+                std::free(q);
+                ++released;
+            });
         CHECK(b.data() == p);
         HostBuffer other;
         other = std::move(b);

@@ -76,8 +76,7 @@ TEST_CASE("GIL canary: with gil = hold no Python thread runs during a copy", "[p
     CHECK(*h.info(0).gil_held);
 }
 
-TEST_CASE("host+gil: host threads attach and hand the GIL off around each copy",
-          "[python][gil]") {
+TEST_CASE("host+gil: host threads attach and hand the GIL off around each copy", "[python][gil]") {
     for (GilPolicy gil : {GilPolicy::release, GilPolicy::hold}) {
         PyHarness h({}, "", 2, /*repetitions=*/3, /*warmup=*/1);
         h.run.spec.gil = gil;

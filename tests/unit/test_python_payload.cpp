@@ -76,8 +76,7 @@ TEST_CASE("an exception in main(ctx) gives its traceback; earlier copies are kep
     CHECK(h.workers[0]->transfer().verify() == -1);  // those two copies really happened
 }
 
-TEST_CASE("an exception in a worker thread names the thread; the others are stopped",
-          "[python]") {
+TEST_CASE("an exception in a worker thread names the thread; the others are stopped", "[python]") {
     auto dir = temp_payload_dir();
     write_file(dir / "thread_raises.py",
                "import threading\n"

@@ -20,8 +20,7 @@
 namespace xfer::test {
 
 inline std::filesystem::path temp_payload_dir() {
-    std::string templ =
-        (std::filesystem::temp_directory_path() / "xferlab-py-XXXXXX").string();
+    std::string templ = (std::filesystem::temp_directory_path() / "xferlab-py-XXXXXX").string();
     if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     return templ;
 }
@@ -63,16 +62,30 @@ struct PyHarness {
         run.transfer.warmup = warmup;
     }
 
+    // Fresh buffers, then the launcher.
     void launch(const std::string& launcher = "python") {
-        run.spec.launcher = launcher;
         workers.clear();
         for (int i = 0; i < run.threads.count; ++i) {
             auto t = backend->prepare(run.transfer, i);
             t->poison_destination();
-            workers.push_back(std::make_unique<Worker>(run.index, i, std::move(t),
-                                                       run.transfer.repetitions,
-                                                       run.transfer.warmup));
+            workers.push_back(std::make_unique<Worker>(
+                run.index, i, std::move(t), run.transfer.repetitions, run.transfer.warmup));
         }
+        launch_on_workers(launcher);
+    }
+
+    // The launcher again on the same workers and buffers (records and ThreadInfo cleared):
+    // comparisons without the noise of fresh allocations (page placement, huge pages).
+    void relaunch(const std::string& launcher) {
+        for (auto& w : workers) {
+            w->records().clear();
+            w->thread_info() = ThreadInfo{};
+        }
+        launch_on_workers(launcher);
+    }
+
+    void launch_on_workers(const std::string& launcher) {
+        run.spec.launcher = launcher;
         StartGate gate(run.threads.count, run.threads.start);
         RunContext ctx{run, *backend, workers, gate, stop, payload_dir, {}, {}};
         LauncherRegistry registry;

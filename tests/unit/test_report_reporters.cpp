@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "report/reporter.hpp"
 #include "results/serialize.hpp"
@@ -261,7 +262,8 @@ TEST_CASE("trace.json: one named track per worker, one per device stream",
     std::map<std::pair<int, int>, int> copies_per_track;
     size_t device_events = 0;
     for (const auto& e : ev) {
-        const int pid = e.at("pid"), tid = e.at("tid");
+        // pid = run index + 1 (Perfetto reserves pid 0).
+        const int pid = e.at("pid").get<int>() - 1, tid = e.at("tid");
         if (e.at("ph") == "M" && e.at("name") == "thread_name") {
             const std::string name = e.at("args").at("name");
             (name.find("worker") != std::string::npos ? worker_tracks : device_tracks)[pid].insert(
@@ -337,4 +339,25 @@ TEST_CASE("a long label wraps instead of widening the table", "[report][reporter
         INFO(line);
         CHECK(line.size() <= 100);
     }
+}
+
+TEST_CASE("file reporters replace an old file and fail loudly where they cannot write",
+          "[report][reporter]") {
+    const Results res = sample();
+    const fs::path dir = temp_dir("atomic");
+    {
+        std::ofstream old(dir / "copies.csv");
+        old << "stale content that is longer than nothing\n";
+    }
+    std::ostringstream out;
+    write_with("csv", res, dir, out);
+    CHECK(read(dir / "copies.csv").rfind("run,label,", 0) == 0);
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+
+    // A regular file where the output directory should be.
+    const fs::path blocker = dir / "not-a-dir";
+    std::ofstream(blocker) << "x";
+    auto rep = make_reporter("json");
+    CHECK_THROWS_AS(rep->write(res, analyze(res), blocker / "sub", out), std::system_error);
+    fs::remove_all(dir);
 }

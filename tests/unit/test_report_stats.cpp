@@ -360,3 +360,21 @@ TEST_CASE("thread differences against the baseline's workers", "[report][analysi
     CHECK_FALSE(contains(diffs, "tid"));
     CHECK(analyze(res).runs[0].thread_differences.empty());
 }
+
+TEST_CASE("calls that take turns are called serialized on the host side", "[report][analysis]") {
+    Results res;
+    RunResult gil = run(0, "python", 2);
+    // Worker 0 and 1 alternate: never two calls in flight.
+    gil.records = {record(0, 0, 0, 0, kS, kGB), record(0, 1, 0, kS, 2 * kS, kGB),
+                   record(0, 0, 1, 2 * kS, 3 * kS, kGB), record(0, 1, 1, 3 * kS, 4 * kS, kGB)};
+    RunResult overlap = run(1, "host", 2);
+    back_to_back(overlap, 0, 0, {kS, kS});
+    back_to_back(overlap, 1, kS / 2, {kS, kS});
+    res.runs = {gil, overlap};
+    const Analysis an = analyze(res);
+    CHECK(an.runs[0].host_peak == 1);
+    CHECK(near(an.runs[0].host_concurrency, 1));
+    CHECK(contains(an.runs[0].explanations, "calls serialized: never two copies in flight"));
+    CHECK(an.runs[1].host_peak == 2);
+    CHECK_FALSE(contains(an.runs[1].explanations, "calls serialized"));
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# One script for the GPU test host (docs/gpu-host.md): record the machine, configure and build
+# against the Debian packages unpacked in .deps, run ctest, run the GPU tests verbosely, run
+# `xferlab devices`, run the given scenario files, and print a short summary last. Every step
+# logs to its own file under the output folder and the script carries on past failures.
+#
+#   tools/gpu-host.sh [options] [scenario.toml ...]
+#
+# Options:
+#   --out DIR        output folder (default: $OUT when set, else ./gpu-host-out)
+#   --build-dir DIR  build folder (default: build-gpu; kept between calls on a warm machine)
+#   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,devices,runs
+#                    (default: all, in that order)
+#   --jobs N         parallel build and ctest jobs (default: nproc)
+#   --set KEY=VALUE  passed to every `xferlab run` (repeatable), e.g. --set transfer.bytes=1GiB
+#   --gpu-args ARGS  extra arguments for the GPU test binary, e.g. "[matrix]"
+#   --step-timeout S seconds before a step is stopped (default 540)
+#   --no-pack        leave the output as a folder tree instead of packing it
+#
+# By default everything is packed into DIR/gpu-host.tar.gz, with DIR/summary.txt and
+# DIR/gpu-tests.log beside it: the device tool returns at most 8 files from $OUT.
+# Exit status: 0 when every step succeeded, 1 otherwise.
+set -u -o pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${OUT:-$PWD/gpu-host-out}
+build_dir=build-gpu
+steps=machine,configure,build,ctest,gpu,devices,runs
+jobs=$(nproc 2>/dev/null || echo 4)
+sets=()
+gpu_args=""
+step_timeout=540
+pack=1
+scenarios=()
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --out) out=$2; shift 2 ;;
+        --build-dir) build_dir=$2; shift 2 ;;
+        --steps) steps=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        --set) sets+=(--set "$2"); shift 2 ;;
+        --gpu-args) gpu_args=$2; shift 2 ;;
+        --step-timeout) step_timeout=$2; shift 2 ;;
+        --no-pack) pack=0; shift ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -*) echo "gpu-host.sh: unknown option $1" >&2; exit 2 ;;
+        *) scenarios+=("$1"); shift ;;
+    esac
+done
+
+cd "$root" || exit 2
+case "$build_dir" in /*) ;; *) build_dir=$root/$build_dir ;; esac
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+work=$out
+[ "$pack" = 1 ] && work=$out/gpu-host
+mkdir -p "$work/runs"
+
+deps=$root/.deps/usr
+deps_lib=$deps/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH="$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+summary=()  # one line per step
+failed=0
+
+wants() { case ",$steps," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+# step NAME LOG COMMAND...: runs COMMAND with a time limit, output to LOG; records the outcome.
+step() {
+    local name=$1 log=$2; shift 2
+    local t0=$SECONDS rc
+    echo "== $name ($(date -u +%H:%M:%S)): $*" | tee -a "$work/steps.log"
+    {
+        echo "# $*"
+        echo "# started $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    } >"$log"
+    if declare -F "$1" >/dev/null; then
+        "$@" >>"$log" 2>&1  # a shell function: quick, and timeout cannot run it
+    else
+        timeout --kill-after=15 "$step_timeout" "$@" >>"$log" 2>&1
+    fi
+    rc=$?
+    local dt=$((SECONDS - t0))
+    [ $rc -eq 124 ] && echo "# stopped after ${step_timeout}s (--step-timeout)" >>"$log"
+    summary+=("$(printf '%-28s rc=%-4s %5ss  %s' "$name" "$rc" "$dt" "${log#"$out"/}")")
+    if [ $rc -ne 0 ]; then
+        failed=1
+        summary+=("$(tail -n 15 "$log" | sed 's/^/      | /')")
+    fi
+    return $rc
+}
+
+# Commands whose output describes the machine; each is allowed to fail (not every host has all).
+# shellcheck disable=SC2317  # called through step()
+record_machine() {
+    local m=$work/machine
+    mkdir -p "$m"
+    nvidia-smi -q >"$m/nvidia-smi-q.txt" 2>&1
+    nvidia-smi topo -m >"$m/nvidia-smi-topo.txt" 2>&1
+    lscpu >"$m/lscpu.txt" 2>&1
+    {
+        echo "## uname"; uname -a
+        echo "## os"; head -4 /etc/os-release 2>/dev/null
+        echo "## nvidia-smi"; nvidia-smi 2>&1
+        echo "## nvcc"; /usr/local/cuda/bin/nvcc --version 2>&1 | tail -2
+        echo "## compilers"; g++ --version | head -1; cmake --version | head -1
+        echo "## ninja"; ninja --version 2>&1
+        echo "## python"; command -v python3; python3 --version 2>&1
+        echo "## pybind11"; python3 -m pybind11 --version 2>&1
+        echo "## memory"; free -g
+        echo "## numa"; numactl -H 2>&1 | head -20
+        echo "## transparent huge pages"
+        cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1
+        echo "## ulimit"; ulimit -a
+        echo "## CUDA environment"; env | grep -E '^(CUDA|NVIDIA|LD_LIBRARY_PATH)' | sort
+        echo "## .deps"; find "$deps_lib" -maxdepth 1 -name "*.so*" 2>&1 | head -20
+        echo "## tree"; (git -C "$root" describe --always --dirty 2>/dev/null || echo "no git")
+    } >"$m/machine.txt" 2>&1
+    echo "machine recorded in $m"
+}
+
+if wants machine; then
+    step machine "$work/machine.log" record_machine
+fi
+
+if wants configure; then
+    pybind_dir=$(python3 -m pybind11 --cmakedir 2>/dev/null)
+    python=$(command -v python3)
+    step configure "$work/configure.log" \
+        cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_PREFIX_PATH="$deps" ${pybind_dir:+-Dpybind11_DIR="$pybind_dir"} \
+        -DPython_EXECUTABLE="$python" -DPYTHON_EXECUTABLE="$python"
+fi
+
+if wants build; then
+    step build "$work/build.log" cmake --build "$build_dir" -j "$jobs"
+fi
+
+if wants ctest; then
+    # Every test but the GPU one, which the next step runs verbosely (the same binary: running it
+    # twice would spend GPU time for nothing).
+    step ctest "$work/ctest.log" \
+        ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" -LE gpu --timeout 600
+fi
+
+if wants gpu; then
+    # -d yes: each test case with its duration; WARN lines say what was skipped and why.
+    # shellcheck disable=SC2086
+    step gpu-tests "$work/gpu-tests.log" "$build_dir/test_gpu" -d yes $gpu_args
+fi
+
+if wants devices; then
+    step devices "$work/devices.log" "$build_dir/xferlab" devices
+    "$build_dir/xferlab" devices --json >"$work/devices.json" 2>&1
+fi
+
+if wants runs; then
+    for f in "${scenarios[@]}"; do
+        name=$(basename "$f" .toml)
+        step "run $name" "$work/run-$name.log" \
+            "$build_dir/xferlab" run "$f" --quiet --out "$work/runs/$name" "${sets[@]}"
+    done
+    [ ${#scenarios[@]} -eq 0 ] && summary+=("runs: no scenario files given")
+fi
+
+# The summary: one line per step, the tail of each failing log, then the test totals.
+{
+    echo "gpu-host.sh on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total --format=csv,noheader 2>/dev/null |
+        sed 's/^/gpu: /'
+    printf '%s\n' "${summary[@]}"
+    [ -f "$work/ctest.log" ] && grep -E "tests passed|tests failed|Total Test time" "$work/ctest.log"
+    if [ -f "$work/gpu-tests.log" ]; then
+        grep -E "^(SKIPPED|cuda):" "$work/gpu-tests.log"
+        grep -E "All tests passed|test cases:|assertions:" "$work/gpu-tests.log" | tail -3
+    fi
+    for f in "${scenarios[@]}"; do
+        name=$(basename "$f" .toml)
+        [ -f "$work/runs/$name/results.json" ] && echo "results: runs/$name/results.json"
+    done
+    [ $failed -eq 0 ] && echo "ALL STEPS OK" || echo "SOME STEPS FAILED (see above)"
+} >"$work/summary.txt"
+
+if [ "$pack" = 1 ]; then
+    cp "$work/summary.txt" "$out/summary.txt"
+    [ -f "$work/gpu-tests.log" ] && cp "$work/gpu-tests.log" "$out/gpu-tests.log"
+    tar -czf "$out/gpu-host.tar.gz" -C "$out" gpu-host && rm -rf "$work"
+    echo "packed: $out/gpu-host.tar.gz (+ summary.txt, gpu-tests.log)" >>"$out/summary.txt"
+fi
+cat "$out/summary.txt"
+exit $failed
