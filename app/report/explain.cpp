@@ -15,6 +15,9 @@ constexpr double kOverlapHostMin = 1.5;
 constexpr double kOverlapFactor = 1.5;
 // A call that spends this fraction of its p50 duration before the device starts is waiting.
 constexpr double kPreDeviceFraction = 0.25;
+// A copy this many times slower than the median copy is a stall that dominates the run's
+// spread (and, through the window, its aggregate).
+constexpr double kStallFactor = 5;
 // Jain's index below this (with 2+ workers) is called unfair: with 4 workers, 0.9 is e.g. one
 // worker served at about half the rate of the other three.
 constexpr double kUnfairJain = 0.9;
@@ -80,6 +83,17 @@ void explain_devices(const RunAnalysis& a, std::vector<std::string>& out) {
     }
 }
 
+// One or a few very slow copies: they widen every noise bound of this run, and the aggregate
+// includes them because they stretch the window.
+void explain_stalls(const RunAnalysis& a, std::vector<std::string>& out) {
+    const Distribution& d = a.per_copy_ns;
+    if (d.n < 2 || d.p50 <= 0 || d.max < kStallFactor * d.p50) return;
+    out.push_back(fmt::format(
+        "erratic: the slowest copy took {} ({:.0f}x the median {}); the aggregate includes it "
+        "and the noise bounds of this run widen with it",
+        fmtx::duration(d.max), d.max / d.p50, fmtx::duration(d.p50)));
+}
+
 void explain_fairness(const RunAnalysis& a, std::vector<std::string>& out) {
     if (a.workers.size() < 2 || a.fairness >= kUnfairJain) return;
     const WorkerStats* top = &a.workers.front();
@@ -130,6 +144,7 @@ std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a)
     explain_host_serialization(a, out);
     explain_devices(a, out);
     explain_baseline(a, out);
+    explain_stalls(a, out);
     explain_fairness(a, out);
     explain_scaling(run, a, out);
     return out;

@@ -37,8 +37,6 @@ void check_run(const TransferSpec& t, const RunOutcome& run, int workers, bool e
         CHECK(r.device_end_ns >= r.device_start_ns);
         CHECK(r.device_start_ns >= r.host_start_ns - kClockToleranceNs);
         CHECK(r.device_end_ns <= r.host_end_ns + kClockToleranceNs);
-        CHECK(r.stream != 0);
-        CHECK(r.context != 0);
     }
     INFO("worst overhang of a device interval past its host call: "
          << worst_overhang(run.records) << " ns");

@@ -378,3 +378,23 @@ TEST_CASE("calls that take turns are called serialized on the host side", "[repo
     CHECK(an.runs[1].host_peak == 2);
     CHECK_FALSE(contains(an.runs[1].explanations, "calls serialized"));
 }
+
+TEST_CASE("a stall widens the noise bound and is named", "[report][analysis]") {
+    Results res;
+    RunResult base = run(0, "host", 1);
+    back_to_back(base, 0, 0, jittered(kS, 8));
+    RunResult stalled = run(1, "host", 1);
+    std::vector<int64_t> d = jittered(kS, 8);
+    d[3] = 20 * kS;  // one copy 20x the others
+    back_to_back(stalled, 0, 0, d);
+    res.runs = {base, stalled};
+    const Analysis an = analyze(res);
+    const RunAnalysis& a = an.runs[1];
+    // 8 GB in 26.9 s against 8 GB in 8 s: 0.30x, but the stall makes the mean copy time so
+    // uncertain (CV 2.3 over 8 copies) that the runs cannot be told apart.
+    REQUIRE(a.vs_baseline.has_value());
+    CHECK(std::abs(a.vs_baseline->aggregate_ratio - 8.0 / 26.9) < 0.01);
+    CHECK(a.vs_baseline->within_noise);
+    CHECK(contains(a.explanations, "erratic: the slowest copy took 20 s (20x the median 1 s)"));
+    CHECK_FALSE(contains(an.runs[0].explanations, "erratic"));
+}
