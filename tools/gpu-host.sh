@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
         --no-pack) pack=0; shift ;;
         -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         -*) echo "gpu-host.sh: unknown option $1" >&2; exit 2 ;;
-        *) scenarios+=("$1"); shift ;;
+        *) scenarios+=("$(readlink -f "$1")"); shift ;;  # before the cd below
     esac
 done
 
@@ -147,7 +147,7 @@ fi
 if wants gpu; then
     # -d yes: each test case with its duration; WARN lines say what was skipped and why.
     # shellcheck disable=SC2086
-    step gpu-tests "$work/gpu-tests.log" "$build_dir/test_gpu" -d yes $gpu_args
+    step gpu-tests "$work/gpu-tests.log" "$build_dir/tests/test_gpu" -d yes $gpu_args
 fi
 
 if wants devices; then

@@ -30,9 +30,7 @@ inline Backend& cuda_backend() {
     return *backend;
 }
 
-inline int device_count() {
-    return int(cuda_backend().describe()["device_count"].get<int>());
-}
+inline int device_count() { return int(cuda_backend().describe()["device_count"].get<int>()); }
 
 inline TransferSpec spec(Direction d, HostMemoryKind m, CopyApi api, StreamKind s,
                          TimingMode timing = TimingMode::cupti) {
@@ -96,11 +94,13 @@ inline RunOutcome run_copies(Backend& backend, const TransferSpec& t, int worker
         });
     }
     for (auto& th : pool) th.join();
-    for (auto& w : ws) out.records.insert(out.records.end(), w->records().begin(), w->records().end());
+    for (auto& w : ws)
+        out.records.insert(out.records.end(), w->records().begin(), w->records().end());
     backend.end_run(out.records);
     out.notes = backend.take_run_notes();
     if (t.verify)
-        for (auto& w : ws) out.mismatch.push_back(w->copies_done() > 0 ? w->transfer().verify() : -2);
+        for (auto& w : ws)
+            out.mismatch.push_back(w->copies_done() > 0 ? w->transfer().verify() : -2);
     return out;
 }
 
@@ -127,8 +127,8 @@ inline int64_t worst_overhang(const std::vector<Record>& records) {
     int64_t worst = INT64_MIN;
     for (const auto& r : records) {
         if (!r.has_device_time()) continue;
-        worst = std::max({worst, r.host_start_ns - r.device_start_ns,
-                          r.device_end_ns - r.host_end_ns});
+        worst =
+            std::max({worst, r.host_start_ns - r.device_start_ns, r.device_end_ns - r.host_end_ns});
     }
     return worst;
 }

@@ -1,10 +1,9 @@
 // The built CLI on a real device: `xferlab devices` finds it, and `xferlab run` with backend
 // cuda writes results whose every copy has CUPTI device times, from every launcher.
 #ifdef XFER_HAVE_CUDA
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "support/catch.hpp"

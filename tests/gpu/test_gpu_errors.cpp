@@ -23,8 +23,8 @@ TEST_CASE("a failed CUDA call names the call, device and worker", "[gpu][errors]
           "cudaMemcpy failed on device 0 (worker 2): out of memory (cudaErrorMemoryAllocation)");
     // A real failure: device memory far beyond any GPU, allocated by prepare() (check() would
     // have refused it first, as the next test shows).
-    TransferSpec t = spec(Direction::d2d, HostMemoryKind::pageable, CopyApi::sync,
-                          StreamKind::per_thread);
+    TransferSpec t =
+        spec(Direction::d2d, HostMemoryKind::pageable, CopyApi::sync, StreamKind::per_thread);
     t.bytes = uint64_t(1) << 50;
     std::string msg = thrown_message([&] { cuda_backend().prepare(t, 0); });
     INFO(msg);
@@ -35,8 +35,8 @@ TEST_CASE("a failed CUDA call names the call, device and worker", "[gpu][errors]
 TEST_CASE("check() refuses impossible runs with the reason", "[gpu][errors]") {
     Backend& b = cuda_backend();
     const int n = device_count();
-    TransferSpec t = spec(Direction::h2d, HostMemoryKind::pinned, CopyApi::sync,
-                          StreamKind::per_thread);
+    TransferSpec t =
+        spec(Direction::h2d, HostMemoryKind::pinned, CopyApi::sync, StreamKind::per_thread);
     t.devices = {n + 3};
     std::string msg = thrown_message([&] { b.check(t, 1); });
     INFO(msg);

@@ -38,8 +38,8 @@ void check_run(const TransferSpec& t, const RunOutcome& run, int workers, bool e
         CHECK(r.device_start_ns >= r.host_start_ns - kClockToleranceNs);
         CHECK(r.device_end_ns <= r.host_end_ns + kClockToleranceNs);
     }
-    INFO("worst overhang of a device interval past its host call: "
-         << worst_overhang(run.records) << " ns");
+    INFO("worst overhang of a device interval past its host call: " << worst_overhang(run.records)
+                                                                    << " ns");
     CHECK(joined_count == int(run.records.size()));  // every copy joined, warm-ups included
 }
 
@@ -86,8 +86,7 @@ TEST_CASE("h2d, d2h and h2h: every host memory kind x api x stream verifies and 
             }
         }
     }
-    if (h2h_unjoined > 0)
-        WARN(h2h_unjoined << " host-to-host copies had no CUPTI memcpy record");
+    if (h2h_unjoined > 0) WARN(h2h_unjoined << " host-to-host copies had no CUPTI memcpy record");
     CHECK(combos >= 90);  // 3 directions x 5 kinds (numa aside) x 2 apis x 3 streams
 }
 
@@ -104,8 +103,8 @@ TEST_CASE("d2d: every api x stream verifies and joins CUPTI", "[gpu][matrix]") {
 TEST_CASE("p2p: every api x stream verifies and joins CUPTI, or says why it cannot run",
           "[gpu][matrix][p2p]") {
     Backend& b = cuda_backend();
-    TransferSpec t = spec(Direction::p2p, HostMemoryKind::pageable, CopyApi::sync,
-                          StreamKind::per_thread);
+    TransferSpec t =
+        spec(Direction::p2p, HostMemoryKind::pageable, CopyApi::sync, StreamKind::per_thread);
     if (device_count() < 2) {
         CHECK(thrown_message([&] { b.check(t, 2); }).find("two devices") != std::string::npos);
         WARN("p2p skipped: this machine has 1 CUDA device (check() says why, verified above)");

@@ -23,9 +23,9 @@ TEST_CASE("timing = events: async copies carry event durations inside their host
           "[gpu][timing]") {
     Backend& b = cuda_backend();
     for (Direction d : {Direction::h2d, Direction::d2h, Direction::d2d}) {
-        for (StreamKind s : {StreamKind::legacy, StreamKind::per_thread, StreamKind::non_blocking}) {
-            TransferSpec t =
-                spec(d, HostMemoryKind::pinned, CopyApi::async, s, TimingMode::events);
+        for (StreamKind s :
+             {StreamKind::legacy, StreamKind::per_thread, StreamKind::non_blocking}) {
+            TransferSpec t = spec(d, HostMemoryKind::pinned, CopyApi::async, s, TimingMode::events);
             RunOutcome run = run_copies(b, t, 2);
             INFO(describe(t));
             INFO(joined(run.errors));

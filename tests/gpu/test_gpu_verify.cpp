@@ -44,8 +44,8 @@ TEST_CASE("verification finds one flipped byte at its offset", "[gpu][verify]") 
 TEST_CASE("device buffers larger than one staging chunk verify across chunk boundaries",
           "[gpu][verify]") {
     Backend& b = cuda_backend();
-    TransferSpec t = spec(Direction::d2d, HostMemoryKind::pageable, CopyApi::sync,
-                          StreamKind::per_thread);
+    TransferSpec t =
+        spec(Direction::d2d, HostMemoryKind::pageable, CopyApi::sync, StreamKind::per_thread);
     t.bytes = (uint64_t(64) << 20) * 2 + 12345;  // two full chunks and an odd tail
     auto transfer = b.prepare(t, 3);
     transfer->poison_destination();
@@ -71,8 +71,7 @@ TEST_CASE("every first-touch policy delivers the source's bytes", "[gpu][verify]
                 REQUIRE(run.errors.empty());
                 for (int64_t mm : run.mismatch) CHECK(mm == -1);
                 if (d != Direction::h2h)  // host-to-host copies may have no CUPTI record
-                    for (const auto& r : run.records)
-                        CHECK(r.device_timing == DeviceTiming::cupti);
+                    for (const auto& r : run.records) CHECK(r.device_timing == DeviceTiming::cupti);
             }
         }
     }
@@ -81,8 +80,8 @@ TEST_CASE("every first-touch policy delivers the source's bytes", "[gpu][verify]
 TEST_CASE("workers are spread round-robin, or over transfer.devices", "[gpu][verify]") {
     Backend& b = cuda_backend();
     const int n = device_count();
-    TransferSpec t = spec(Direction::h2d, HostMemoryKind::pinned, CopyApi::sync,
-                          StreamKind::per_thread);
+    TransferSpec t =
+        spec(Direction::h2d, HostMemoryKind::pinned, CopyApi::sync, StreamKind::per_thread);
     RunOutcome run = run_copies(b, t, 3);
     REQUIRE(run.errors.empty());
     for (int i = 0; i < 3; ++i) CHECK(run.devices[size_t(i)] == i % n);

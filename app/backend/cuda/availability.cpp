@@ -63,7 +63,8 @@ std::string unavailable_reason(cudaError_t err) {
         case cudaErrorInitializationError:
             return "the CUDA driver failed to initialize (cudaErrorInitializationError): "
                    "are /dev/nvidia* present and accessible?";
-        default: break;
+        default:
+            break;
     }
     return cuda_error_message(int(err), "cudaGetDeviceCount", -1, -1);
 }

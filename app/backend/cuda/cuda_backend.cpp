@@ -41,7 +41,7 @@ struct TimingChoice {
 };
 
 class CudaBackend final : public Backend {
-public:
+  public:
     explicit CudaBackend(int device_count) : device_count_(device_count) {}
 
     std::string name() const override { return "cuda"; }
@@ -53,7 +53,7 @@ public:
     nlohmann::json describe() const override;
     std::vector<std::string> take_run_notes() override;
 
-private:
+  private:
     // The devices a run uses, in order: transfer.devices when given, else all of them.
     std::vector<int> device_set(const TransferSpec& t) const;
     int device_for(const TransferSpec& t, int worker) const;
@@ -103,9 +103,14 @@ std::map<int, uint64_t> CudaBackend::device_needs(const TransferSpec& t, int wor
         int d = device_for(t, w);
         switch (t.direction) {
             case Direction::h2d:
-            case Direction::d2h: need[d] += n; break;
-            case Direction::d2d: need[d] += 2 * n; break;
-            case Direction::h2h: break;
+            case Direction::d2h:
+                need[d] += n;
+                break;
+            case Direction::d2d:
+                need[d] += 2 * n;
+                break;
+            case Direction::h2h:
+                break;
             case Direction::p2p:
                 need[d] += n;
                 if (int p = peer_for(t, d); p >= 0) need[p] += n;
@@ -122,10 +127,15 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) con
     uint64_t host_per_worker = 0;
     switch (t.direction) {
         case Direction::h2d:
-        case Direction::d2h: host_per_worker = n; break;
-        case Direction::h2h: host_per_worker = 2 * n; break;
+        case Direction::d2h:
+            host_per_worker = n;
+            break;
+        case Direction::h2h:
+            host_per_worker = 2 * n;
+            break;
         case Direction::d2d:
-        case Direction::p2p: break;
+        case Direction::p2p:
+            break;
     }
     need.host_bytes = host_per_worker * uint64_t(std::max(workers, 0));
     // Staging chunk for filling and verifying device buffers (one at a time, main thread).
@@ -137,14 +147,18 @@ TimingChoice CudaBackend::choose_timing(const TransferSpec& t) const {
     TimingChoice c;
     const bool async = t.api == CopyApi::async;
     switch (t.timing) {
-        case TimingMode::host: break;
+        case TimingMode::host:
+            break;
         case TimingMode::events:
             c.events = async;
             if (!async)
-                c.note = "timing = \"events\": CUDA events are recorded on the worker's stream "
-                         "around cudaMemcpyAsync only; api = \"sync\" copies have host times only";
+                c.note =
+                    "timing = \"events\": CUDA events are recorded on the worker's stream "
+                    "around cudaMemcpyAsync only; api = \"sync\" copies have host times only";
             break;
-        case TimingMode::cupti: c.cupti = true; break;
+        case TimingMode::cupti:
+            c.cupti = true;
+            break;
         case TimingMode::auto_: {
             const std::string& why = CuptiTracer::instance().setup();
             if (why.empty()) {
@@ -164,17 +178,17 @@ void CudaBackend::check(const TransferSpec& t, int workers) const {
     if (device_count_ <= 0) throw std::runtime_error("backend cuda: no CUDA device");
     for (int d : t.devices) {
         if (d < 0 || d >= device_count_)
-            throw std::runtime_error("transfer.devices lists device " + std::to_string(d) +
-                                     " but this machine has " + std::to_string(device_count_) +
-                                     " CUDA device" + (device_count_ == 1 ? " (0)" : "s (0.." +
-                                     std::to_string(device_count_ - 1) + ")"));
+            throw std::runtime_error(
+                "transfer.devices lists device " + std::to_string(d) + " but this machine has " +
+                std::to_string(device_count_) + " CUDA device" +
+                (device_count_ == 1 ? " (0)" : "s (0.." + std::to_string(device_count_ - 1) + ")"));
     }
     if (t.direction == Direction::p2p && device_set(t).size() < 2) {
         throw std::runtime_error(
             "direction = \"p2p\" needs two devices, but " +
-            (t.devices.empty() ? "this machine has " + std::to_string(device_count_) +
-                                     " CUDA device"
-                               : std::string("transfer.devices names one device")));
+            (t.devices.empty()
+                 ? "this machine has " + std::to_string(device_count_) + " CUDA device"
+                 : std::string("transfer.devices names one device")));
     }
     if (t.timing == TimingMode::cupti) {
         const std::string& why = CuptiTracer::instance().setup();

@@ -20,6 +20,5 @@ inline void check_cupti(CUptiResult res, const char* call) {
 }  // namespace xfer::cuda
 
 // XFER_CUDA(device, worker, cudaMemcpy(...)): device/worker only label the message (-1: none).
-#define XFER_CUDA(device, worker, expr) \
-    ::xfer::cuda::check_cuda((expr), #expr, (device), (worker))
+#define XFER_CUDA(device, worker, expr) ::xfer::cuda::check_cuda((expr), #expr, (device), (worker))
 #define XFER_CUPTI(expr) ::xfer::cuda::check_cupti((expr), #expr)

@@ -25,14 +25,14 @@ constexpr uint64_t kStagingBytes = uint64_t(64) << 20;
 // One end of a copy: device memory, or host memory of the scenario's kind.
 struct Endpoint {
     bool on_device = false;
-    int device = -1;          // the device holding it (device memory only)
+    int device = -1;  // the device holding it (device memory only)
     void* device_ptr = nullptr;
     HostBuffer host;
     void* ptr() const { return on_device ? device_ptr : static_cast<void*>(host.data()); }
 };
 
 class CudaTransfer final : public WorkerTransfer {
-public:
+  public:
     explicit CudaTransfer(const TransferPlan& plan);
     ~CudaTransfer() override;
 
@@ -44,9 +44,10 @@ public:
     uint64_t bytes() const override { return plan_.spec.bytes; }
     void corrupt_destination_for_test(uint64_t offset) override;
 
-private:
+  private:
     void allocate(Endpoint& e, bool on_device, int device);
     void touch_host_buffers();  // fill the host source, poison the host destination
+    void pin_host_buffers();    // register `registered` memory; note page-locked placement
     void upload_pattern(const Endpoint& e);
     void release() noexcept;
     [[noreturn]] void fail(cudaError_t err, const char* call) const;
@@ -61,6 +62,7 @@ private:
     // waits on the legacy stream, where cudaMemcpy runs, so that it returns only when done.
     bool sync_after_memcpy_ = false;
     bool host_touched_ = false;      // host buffers written by the first-touch policy
+    bool host_pinned_ = false;       // host pages resident and pinned: placement is decided
     bool source_patterned_ = false;  // the source holds the pattern (else: verify vs source)
     bool attached_ = false;
     cudaStream_t stream_ = nullptr;
@@ -107,6 +109,10 @@ CudaTransfer::CudaTransfer(const TransferPlan& plan) : plan_(plan) {
                 sync_after_memcpy_ = true;
                 break;
         }
+        // Pinned and write-combined memory is resident from allocation on; registered memory
+        // once pin_host_buffers() registered it.
+        const HostMemoryKind hk = t.host_memory.kind;
+        host_pinned_ = hk == HostMemoryKind::pinned || hk == HostMemoryKind::write_combined;
         // Device memory has no first-touch placement: a device source gets its pattern now,
         // from the main thread, through a staging chunk (only when it will be checked).
         if (src_.on_device && t.verify) {
@@ -120,8 +126,7 @@ CudaTransfer::CudaTransfer(const TransferPlan& plan) : plan_(plan) {
         if (t.first_touch != FirstTouch::worker) {
             // Pinning faults in every page not yet resident: with first_touch = "none" the main
             // thread's cudaHostRegister is the first touch of registered memory.
-            if (!src_.on_device) register_host_memory(src_.host, plan_.device, plan_.worker);
-            if (!dst_.on_device) register_host_memory(dst_.host, plan_.device, plan_.worker);
+            pin_host_buffers();
         }
         XFER_CUDA(plan_.device, plan_.worker, cudaSetDevice(plan_.device));
         // The pattern upload ran on the legacy stream; the worker may copy on a non-blocking
@@ -182,6 +187,17 @@ void CudaTransfer::touch_host_buffers() {
     host_touched_ = true;
 }
 
+// Registered memory is pinned now (cudaHostRegister, by the calling thread); pinned and
+// write-combined memory was pinned when allocated. Either way its placement is settled.
+void CudaTransfer::pin_host_buffers() {
+    if (src_.on_device && dst_.on_device) return;
+    if (!host_pinned_) {
+        if (!src_.on_device) register_host_memory(src_.host, plan_.device, plan_.worker);
+        if (!dst_.on_device) register_host_memory(dst_.host, plan_.device, plan_.worker);
+    }
+    host_pinned_ = is_page_locked(plan_.spec.host_memory.kind);
+}
+
 void CudaTransfer::upload_pattern(const Endpoint& e) {
     const uint64_t bytes = plan_.spec.bytes;
     std::vector<std::byte> chunk(std::min(bytes, kStagingBytes));
@@ -205,8 +221,12 @@ void CudaTransfer::attach_thread() {
     if (attached_) return;
     if (t.api == CopyApi::async) {
         switch (t.stream) {
-            case StreamKind::legacy: stream_ = cudaStreamLegacy; break;
-            case StreamKind::per_thread: stream_ = cudaStreamPerThread; break;
+            case StreamKind::legacy:
+                stream_ = cudaStreamLegacy;
+                break;
+            case StreamKind::per_thread:
+                stream_ = cudaStreamPerThread;
+                break;
             case StreamKind::non_blocking:
                 XFER_CUDA(plan_.device, plan_.worker,
                           cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -221,8 +241,7 @@ void CudaTransfer::attach_thread() {
     if (t.first_touch == FirstTouch::worker) {
         const bool has_host = !src_.on_device || !dst_.on_device;
         if (has_host && !host_touched_) touch_host_buffers();  // this thread faults them in
-        if (!src_.on_device) register_host_memory(src_.host, plan_.device, plan_.worker);
-        if (!dst_.on_device) register_host_memory(dst_.host, plan_.device, plan_.worker);
+        pin_host_buffers();
     }
     attached_ = true;
 }
@@ -293,8 +312,7 @@ void CudaTransfer::poison_destination() {
     // page-locked (placed when allocated or registered). Otherwise it is left alone: with
     // first_touch = "worker" attach_thread() writes the poison from the worker's thread; with
     // "none" it holds the allocator's zeros, which the pattern (no zero byte) never matches.
-    if (host_touched_ || is_page_locked(plan_.spec.host_memory.kind))
-        std::memset(dst_.host.data(), kPoison, bytes);
+    if (host_touched_ || host_pinned_) std::memset(dst_.host.data(), kPoison, bytes);
 }
 
 int64_t CudaTransfer::verify() {

@@ -25,8 +25,8 @@ namespace xfer::cuda {
 struct TransferPlan {
     TransferSpec spec;
     int worker = 0;
-    int device = 0;  // the worker's device: the source device for p2p
-    int peer = -1;   // p2p: the destination device
+    int device = 0;       // the worker's device: the source device for p2p
+    int peer = -1;        // p2p: the destination device
     bool cupti = false;   // record the correlation id of each copy (CUPTI tracing is on)
     bool events = false;  // CUDA events around each async copy
 };

@@ -131,8 +131,8 @@ JoinReport join_device_times(std::vector<Record>& records, const TraceResult& tr
 
 std::vector<std::string> join_notes(const JoinReport& rep, const TraceResult& trace) {
     std::vector<std::string> notes;
-    std::string s = "CUPTI: " + std::to_string(rep.joined) + " of " +
-                    std::to_string(rep.eligible) + " copies joined to memcpy records by " +
+    std::string s = "CUPTI: " + std::to_string(rep.joined) + " of " + std::to_string(rep.eligible) +
+                    " copies joined to memcpy records by " +
                     "correlation id; device timestamps on " + rep.clock;
     notes.push_back(s);
     if (rep.missing > 0)

@@ -34,18 +34,18 @@ struct MemcpyActivity {
 
 struct TraceResult {
     std::vector<MemcpyActivity> copies;
-    uint64_t dropped = 0;            // records CUPTI reported as dropped (no buffer space)
-    uint64_t incomplete = 0;         // records without timestamps (start = end = 0)
-    int extra_buffers = 0;           // buffers allocated during the run (pool exhausted)
-    int64_t clock_offset_ns = 0;     // CLOCK_MONOTONIC = CUPTI timestamp + offset
-    int64_t offset_begin_ns = 0;     // the offset sampled at start() and at stop(): they differ
-    int64_t offset_end_ns = 0;       // only if a clock was stepped during the run
-    int64_t realtime_offset_ns = 0;  // CLOCK_MONOTONIC - CLOCK_REALTIME, sampled at stop()
-    bool timestamp_callback = false; // CUPTI takes its timestamps from our CLOCK_MONOTONIC
+    uint64_t dropped = 0;             // records CUPTI reported as dropped (no buffer space)
+    uint64_t incomplete = 0;          // records without timestamps (start = end = 0)
+    int extra_buffers = 0;            // buffers allocated during the run (pool exhausted)
+    int64_t clock_offset_ns = 0;      // CLOCK_MONOTONIC = CUPTI timestamp + offset
+    int64_t offset_begin_ns = 0;      // the offset sampled at start() and at stop(): they differ
+    int64_t offset_end_ns = 0;        // only if a clock was stepped during the run
+    int64_t realtime_offset_ns = 0;   // CLOCK_MONOTONIC - CLOCK_REALTIME, sampled at stop()
+    bool timestamp_callback = false;  // CUPTI takes its timestamps from our CLOCK_MONOTONIC
 };
 
 class CuptiTracer {
-public:
+  public:
     static CuptiTracer& instance();
 
     // One-time set-up; returns "" when tracing is usable, else why not. Idempotent.
@@ -64,7 +64,7 @@ public:
     static void reset_last_correlation() noexcept;
     static uint32_t last_correlation() noexcept;
 
-private:
+  private:
     CuptiTracer() = default;
     void enable_callbacks(bool on);
 

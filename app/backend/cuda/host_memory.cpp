@@ -35,7 +35,8 @@ HostBuffer allocate_host_memory(const HostMemory& kind, uint64_t bytes, int devi
     switch (kind.kind) {
         case HostMemoryKind::pageable:
         case HostMemoryKind::hugepage:
-        case HostMemoryKind::numa: return HostBuffer::allocate(kind, bytes);
+        case HostMemoryKind::numa:
+            return HostBuffer::allocate(kind, bytes);
         case HostMemoryKind::pinned:
             XFER_CUDA(device, worker, cudaMallocHost(&p, n));
             return HostBuffer::adopt(p, bytes, kind, release_cuda_host);

@@ -112,8 +112,8 @@ void fill_local_cpus(DeviceTopology& t) {
             return;
         }
     }
-    t.local_cpus_source = "unknown: " + t.sysfs_path +
-                          "/local_cpulist is unreadable and the device has no NUMA node";
+    t.local_cpus_source =
+        "unknown: " + t.sysfs_path + "/local_cpulist is unreadable and the device has no NUMA node";
 }
 
 }  // namespace
@@ -168,8 +168,8 @@ DeviceTopology device_topology(int device) {
     char bus[64] = {};
     XFER_CUDA(device, -1, cudaDeviceGetPCIBusId(bus, int(sizeof bus), device));
     t.sysfs_path = find_sysfs_path(prop, bus);
-    t.pci_bus_id = t.sysfs_path.empty() ? lower(bus)
-                                        : std::filesystem::path(t.sysfs_path).filename().string();
+    t.pci_bus_id =
+        t.sysfs_path.empty() ? lower(bus) : std::filesystem::path(t.sysfs_path).filename().string();
     int host_numa = -1;
     if (cudaDeviceGetAttribute(&host_numa, cudaDevAttrHostNumaId, device) == cudaSuccess)
         t.host_numa_id = host_numa;
@@ -208,8 +208,8 @@ nlohmann::json to_json(const DeviceTopology& t) {
         {"local_cpus_source", t.local_cpus_source},
         {"pcie_link", link},
         {"memory_bytes", t.memory_bytes},
-        {"compute_capability", std::to_string(t.compute_major) + "." +
-                                   std::to_string(t.compute_minor)},
+        {"compute_capability",
+         std::to_string(t.compute_major) + "." + std::to_string(t.compute_minor)},
         {"multiprocessors", t.multiprocessors},
         {"copy_engines", t.copy_engines},
         {"unified_addressing", t.unified_addressing},

@@ -4,11 +4,10 @@
 // (/sys/bus/pci/devices/<bus id>/). No CUDA header here: launch/ uses local_cpus() for
 // affinity = "gpu-local" (guard calls with #ifdef XFER_HAVE_CUDA).
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace xfer::cuda {
 
@@ -24,11 +23,11 @@ struct PcieLink {
 struct DeviceTopology {
     int index = -1;
     std::string name;
-    std::string uuid;        // "GPU-xxxxxxxx-..." as nvidia-smi prints it
-    std::string pci_bus_id;  // "0000:3b:00.0" (lower case, as sysfs names it)
-    std::string sysfs_path;  // "/sys/bus/pci/devices/0000:3b:00.0", empty when absent
-    int numa_node = -1;      // sysfs numa_node; -1: none or unknown
-    int host_numa_id = -1;   // the driver's view (cudaDevAttrHostNumaId); -1: none
+    std::string uuid;               // "GPU-xxxxxxxx-..." as nvidia-smi prints it
+    std::string pci_bus_id;         // "0000:3b:00.0" (lower case, as sysfs names it)
+    std::string sysfs_path;         // "/sys/bus/pci/devices/0000:3b:00.0", empty when absent
+    int numa_node = -1;             // sysfs numa_node; -1: none or unknown
+    int host_numa_id = -1;          // the driver's view (cudaDevAttrHostNumaId); -1: none
     std::vector<int> local_cpus;    // CPUs close to the device; empty when unknown
     std::string local_cpus_source;  // where local_cpus came from, or why it is empty
     PcieLink link;
