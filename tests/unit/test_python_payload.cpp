@@ -51,7 +51,7 @@ TEST_CASE("a payload without main(ctx) fails the run", "[python]") {
     CHECK(contains(h.errors[0], "no_main.py"));
 }
 
-TEST_CASE("an exception in main(ctx) gives its traceback; earlier copies are kept", "[python]") {
+TEST_CASE("an exception in main(ctx) gives its traceback, earlier copies are kept", "[python]") {
     auto dir = temp_payload_dir();
     write_file(dir / "raises.py",
                "def helper():\n"
@@ -76,7 +76,7 @@ TEST_CASE("an exception in main(ctx) gives its traceback; earlier copies are kep
     CHECK(h.workers[0]->transfer().verify() == -1);  // those two copies really happened
 }
 
-TEST_CASE("an exception in a worker thread names the thread; the others are stopped", "[python]") {
+TEST_CASE("an exception in a worker thread names the thread, the others are stopped", "[python]") {
     auto dir = temp_payload_dir();
     write_file(dir / "thread_raises.py",
                "import threading\n"
