@@ -56,7 +56,7 @@ uint64_t whole_pages(const HostBuffer& b) { return b.size() / uint64_t(sysconf(_
 
 }  // namespace
 
-TEST_CASE("copies arrive and verify; a planted corruption is found at its offset", "[backend]") {
+TEST_CASE("copies arrive and verify, and a planted corruption is found at its offset", "[backend]") {
     auto backend = make_host_backend();
     auto t = backend->prepare(spec(1 << 20), 3);
     t->attach_thread();

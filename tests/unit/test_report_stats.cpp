@@ -183,7 +183,7 @@ TEST_CASE("device-side concurrency per device, serialization explained", "[repor
     CHECK(contains(a.explanations, "calls wait 15 ms (p50) before the device starts"));
 }
 
-TEST_CASE("device concurrency is the mean over devices; peak the max", "[report][analysis]") {
+TEST_CASE("device concurrency is the mean over devices, and peak the max", "[report][analysis]") {
     Results res;
     RunResult r = run(0, "host", 3);
     auto dev = [&](int w, int device, int64_t s, int64_t e) {
@@ -306,7 +306,7 @@ TEST_CASE("same aggregate, slower copies: a hand-off effect", "[report][analysis
     CHECK(contains(an.summary, "aggregate within noise of the baseline: run 1"));
 }
 
-TEST_CASE("the baseline is the first ok run; failed runs are summarized", "[report][analysis]") {
+TEST_CASE("the baseline is the first ok run, and failed runs are summarized", "[report][analysis]") {
     Results res;
     RunResult failed = run(0, "python", 1);
     failed.status = RunStatus::failed;

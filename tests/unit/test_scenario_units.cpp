@@ -49,7 +49,7 @@ TEST_CASE("decimal size units are powers of 1000", "[units]") {
     CHECK(parse_size("100B") == 100u);
 }
 
-TEST_CASE("a size without a unit is bytes; blanks around are ignored", "[units]") {
+TEST_CASE("a size without a unit is bytes, and blanks around are ignored", "[units]") {
     CHECK(parse_size("4096") == 4096u);
     CHECK(parse_size("  8 KiB ") == 8 * KiB);
     CHECK(parse_size("0") == 0u);
