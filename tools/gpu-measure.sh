@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The measurements behind docs/results/h200.md, in one call on the GPU host (after
+# tools/gpu-host.sh has built build-gpu). Each variant is one `xferlab run`; reports and
+# results go to DIR/<variant>/, everything is packed into DIR/measure.tar.gz at the end.
+#   tools/gpu-measure.sh DIR [variant ...]     (default: every variant below)
+set -u -o pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+dir=${1:?usage: gpu-measure.sh DIR [variant ...]}; shift
+mkdir -p "$dir/m"
+export LD_LIBRARY_PATH="$root/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+x=$root/build-gpu/xferlab
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+
+declare -A variants=(
+    [seed-1gpu-pageable]="seed-h2d-threads.toml --set transfer.devices=[0]"
+    [seed-1gpu-pinned]="seed-h2d-threads.toml --set transfer.devices=[0] --set transfer.host_memory=pinned"
+    [seed-per-gpu-pageable]="seed-h2d-threads.toml --set threads.count=$gpus"
+    [seed-per-gpu-pinned]="seed-h2d-threads.toml --set threads.count=$gpus --set transfer.host_memory=pinned"
+    [isolate-gil-1gpu]="isolate-gil.toml --set transfer.devices=[0]"
+    [isolate-thread-attrs-1gpu]="isolate-thread-attrs.toml --set transfer.devices=[0]"
+    [scaling-1gpu]="scaling-threads.toml --set transfer.devices=[0]"
+    [python-payloads-1gpu]="python-payloads.toml --set transfer.devices=[0]"
+)
+order=(seed-1gpu-pageable seed-per-gpu-pageable seed-1gpu-pinned seed-per-gpu-pinned
+    isolate-gil-1gpu isolate-thread-attrs-1gpu scaling-1gpu python-payloads-1gpu)
+[ $# -gt 0 ] && order=("$@")
+
+for v in "${order[@]}"; do
+    read -r -a args <<<"${variants[$v]}"
+    file=$root/scenarios/${args[0]}
+    echo "== $v ($(date -u +%H:%M:%S))"
+    timeout 300 "$x" run "$file" "${args[@]:1}" --quiet --out "$dir/m/$v" >"$dir/m/$v.txt" 2>&1
+    echo "   rc=$?"
+    grep -A8 "^Bandwidth" "$dir/m/$v.txt"
+done
+tar -czf "$dir/measure.tar.gz" -C "$dir" m && rm -rf "$dir/m"
