@@ -38,11 +38,11 @@ void run_and_check(const std::string& runs, size_t expected_runs) {
     REQUIRE(results["runs"].size() == expected_runs);
     for (const auto& run : results["runs"]) {
         INFO(run["label"].get<std::string>());
-        CHECK(run["status"] == "ok");
-        CHECK(run["backend"] == "cuda");
+        CHECK(run["status"].get<std::string>() == "ok");
+        CHECK(run["backend"].get<std::string>() == "cuda");
         CHECK(run["records"].size() == 8);  // 2 workers x (3 + 1 warm-up)
         for (const auto& rec : run["records"]) {
-            CHECK(rec["device_timing"] == "cupti");
+            CHECK(rec["device_timing"].get<std::string>() == "cupti");
             CHECK(rec["device_start_ns"].get<int64_t>() > 0);
             CHECK(rec["correlation_id"].get<uint32_t>() != 0);
         }
@@ -61,7 +61,7 @@ TEST_CASE("xferlab devices lists the cuda backend as available", "[gpu][cli]") {
     for (const auto& b : j) {
         if (b["backend"] != "cuda") continue;
         found = true;
-        CHECK(b["available"] == true);
+        CHECK(b["available"].get<bool>());
         CHECK(b["describe"]["device_count"].get<int>() >= 1);
     }
     CHECK(found);
