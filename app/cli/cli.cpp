@@ -55,6 +55,14 @@ int run_cli(int argc, char** argv) {
         "threads", "ThreadInfo of the main, a host, an OpenMP and a Python thread side by side");
     add_common(threads_cmd);
 
+    std::string report_file, report_format = "table";
+    auto* report_cmd = app.add_subcommand(
+        "report", "Re-render a results.json with this build's statistics and explanations");
+    report_cmd->add_option("file", report_file, "results.json written by `xferlab run`")
+        ->required();
+    report_cmd->add_option("--format", report_format, "table | json | csv | trace")
+        ->check(CLI::IsMember({"table", "json", "csv", "trace"}));
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -67,6 +75,7 @@ int run_cli(int argc, char** argv) {
     if (*list_cmd) return cmd_list(common);
     if (*devices_cmd) return cmd_devices(common, devices_json);
     if (*threads_cmd) return cmd_threads(common);
+    if (*report_cmd) return cmd_report(report_file, report_format);
     return exit_bad_input;
 }
 

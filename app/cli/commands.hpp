@@ -26,5 +26,6 @@ int cmd_check(const CommonOptions& common, const std::vector<std::string>& files
 int cmd_list(const CommonOptions& common);
 int cmd_devices(const CommonOptions& common, bool json);
 int cmd_threads(const CommonOptions& common);
+int cmd_report(const std::string& file, const std::string& format);
 
 }  // namespace xfer

@@ -62,7 +62,13 @@ struct RunAnalysis {
     size_t warmup_copies = 0;
     uint64_t bytes = 0;                               // measured bytes
     double window_s = 0;                              // first measured start .. last measured end
-    double aggregate_Bps = 0;                         // all measured bytes / window
+    // Bytes moved inside the window / window. Copies that overlap the window only in part,
+    // warm-up copies of other workers included, count pro rata by their transfer interval
+    // (device-side when known): when copies serialize, one worker's warm-up can run inside
+    // another's measured copies, and leaving it out would understate what the device moved.
+    double aggregate_Bps = 0;
+    double window_bytes = 0;               // the numerator above
+    size_t warmup_copies_in_window = 0;    // warm-up copies overlapping the window
     Distribution per_copy_Bps;                        // host-timed bandwidth of each copy
     Distribution per_copy_ns;                         // host-timed duration of each copy
     std::optional<Distribution> device_per_copy_Bps;  // device-timed, when records have it

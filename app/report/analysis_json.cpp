@@ -55,6 +55,8 @@ void to_json(json& j, const RunAnalysis& a) {
              {"bytes", a.bytes},
              {"window_s", a.window_s},
              {"aggregate_Bps", a.aggregate_Bps},
+             {"window_bytes", a.window_bytes},
+             {"warmup_copies_in_window", a.warmup_copies_in_window},
              {"per_copy_Bps", a.per_copy_Bps},
              {"per_copy_ns", a.per_copy_ns},
              {"device_per_copy_Bps", optional_json(a.device_per_copy_Bps)},

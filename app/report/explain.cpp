@@ -94,6 +94,17 @@ void explain_stalls(const RunAnalysis& a, std::vector<std::string>& out) {
         fmtx::duration(d.max), d.max / d.p50, fmtx::duration(d.p50)));
 }
 
+// Serialized workers that each run all their copies back to back put their warm-up copies
+// inside the others' measured window; the aggregate counts those bytes (they were moved).
+void explain_warmups_in_window(const RunAnalysis& a, std::vector<std::string>& out) {
+    if (a.warmup_copies_in_window == 0) return;
+    out.push_back(fmt::format(
+        "{} warm-up cop{} ran inside the measurement window (workers took turns, so one "
+        "worker's warm-up overlapped another's measured copies); the aggregate counts the "
+        "bytes they moved",
+        a.warmup_copies_in_window, a.warmup_copies_in_window == 1 ? "y" : "ies"));
+}
+
 void explain_fairness(const RunAnalysis& a, std::vector<std::string>& out) {
     if (a.workers.size() < 2 || a.fairness >= kUnfairJain) return;
     const WorkerStats* top = &a.workers.front();
@@ -145,6 +156,7 @@ std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a)
     explain_devices(a, out);
     explain_baseline(a, out);
     explain_stalls(a, out);
+    explain_warmups_in_window(a, out);
     explain_fairness(a, out);
     explain_scaling(run, a, out);
     return out;

@@ -55,6 +55,27 @@ std::optional<Distribution> device_bandwidths(const std::vector<const Record*>& 
     return distribution(std::move(bw));
 }
 
+// Bytes every record moved inside [first, last], each counted by the share of its transfer
+// interval (device-side when known, else the host call) that lies inside.
+double bytes_in_window(const std::vector<Record>& records, int64_t first, int64_t last,
+                       size_t& warmups_inside) {
+    double total = 0;
+    warmups_inside = 0;
+    for (const Record& r : records) {
+        const int64_t begin = r.has_device_time() ? r.device_start_ns : r.host_start_ns;
+        const int64_t end = r.has_device_time() ? r.device_end_ns : r.host_end_ns;
+        const int64_t overlap = std::min(end, last) - std::max(begin, first);
+        if (end <= begin) {
+            if (begin >= first && begin <= last) total += double(r.bytes);
+            continue;
+        }
+        if (overlap <= 0) continue;
+        total += double(r.bytes) * double(overlap) / double(end - begin);
+        if (r.warmup) ++warmups_inside;
+    }
+    return total;
+}
+
 WorkerStats worker_stats(int worker, std::vector<const Record*> records) {
     WorkerStats w;
     w.worker = worker;
@@ -129,7 +150,10 @@ RunAnalysis analyze_run(const RunResult& run) {
     const Span s = span_of(measured);
     a.bytes = s.bytes;
     a.window_s = s.seconds();
-    a.aggregate_Bps = a.window_s > 0 ? double(s.bytes) / a.window_s : 0;
+    a.window_bytes = measured.empty() ? 0
+                                      : bytes_in_window(run.records, s.first, s.last,
+                                                        a.warmup_copies_in_window);
+    a.aggregate_Bps = a.window_s > 0 ? a.window_bytes / a.window_s : 0;
     a.per_copy_Bps = host_bandwidths(measured);
 
     std::vector<double> durations;

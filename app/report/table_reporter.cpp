@@ -65,7 +65,7 @@ std::string header(const Results& results) {
                            kWidth, "", "  ");
     out += host_line(results.host);
     out += wrap(
-        "GB/s = 10^9 bytes/s. aggregate = measured bytes / measurement window; per-copy = bytes / "
+        "GB/s = 10^9 bytes/s. aggregate = bytes moved in the measurement window / window; per-copy = bytes / "
         "host-timed call; CV = stddev/mean of per-copy GB/s; Jain = fairness over workers (1 = "
         "fair); conc. = mean copies in flight, host-timed / device-timed; scaling = aggregate / "
         "1-thread aggregate.",

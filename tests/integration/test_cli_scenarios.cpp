@@ -59,7 +59,7 @@ TEST_CASE("every scenario runs on the host backend with 1 MiB copies", "[integra
             int threads = s["threads"]["count"].get<int>();
             int copies = s["transfer"]["repetitions"].get<int>() + s["transfer"]["warmup"].get<int>();
             CHECK(run["records"].size() == size_t(threads * copies));
-            for (const auto& rec : run["records"]) CHECK(rec["bytes"].get<uint64_t>() == 1048576u);
+            for (const auto& rec : run["records"]) CHECK(rec["size_bytes"].get<uint64_t>() == 1048576u);
             expected += size_t(threads * copies);
         }
         CHECK(expected > 0);
@@ -117,4 +117,26 @@ TEST_CASE("version and help flags exit 0", "[integration]") {
     auto help = run_command(xferlab() + " --help");
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("run") != std::string::npos);
+}
+
+TEST_CASE("report re-renders a results.json and list names every scenario", "[integration]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto out = fresh_temp_dir("report");
+    auto r = run_command(xferlab() + " run '" + seed.string() +
+                         "' --set scenario.backend=host --set transfer.bytes=256KiB --quiet --out '" +
+                         out.string() + "'");
+    REQUIRE(r.exit_code == 0);
+    auto again = run_command(xferlab() + " report '" + (out / "results.json").string() + "'");
+    INFO(again.err);
+    CHECK(again.exit_code == 0);
+    CHECK(again.out == r.out);  // same records, same analysis: the same table
+    auto csv = run_command(xferlab() + " report --format csv '" + (out / "results.json").string() + "'");
+    CHECK(csv.exit_code == 0);
+    CHECK(csv.out == slurp(out / "copies.csv"));
+    CHECK(run_command(xferlab() + " report /nonexistent.json").exit_code == 2);
+
+    auto list = run_command(xferlab() + " list");
+    CHECK(list.exit_code == 0);
+    for (const auto& f : scenario_files()) CHECK(list.out.find(f.filename().string()) != std::string::npos);
+    fs::remove_all(out);
 }

@@ -46,7 +46,7 @@ TEST_CASE("openmp produces the same record fields and counts as host", "[launch]
     CHECK(omp.info(2).tid != omp.info(1).tid);
 }
 
-TEST_CASE("openmp threads get the mask and affinity asked for; the caller gets its own back",
+TEST_CASE("openmp threads get the mask and affinity asked for and the caller gets its own back",
           "[launch]") {
     if (std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES")) {
         WARN("OMP_PROC_BIND/OMP_PLACES set: OpenMP binds, affinity is not the launcher's");

@@ -398,3 +398,32 @@ TEST_CASE("a stall widens the noise bound and is named", "[report][analysis]") {
     CHECK(contains(a.explanations, "erratic: the slowest copy took 20 s (20x the median 1 s)"));
     CHECK_FALSE(contains(an.runs[0].explanations, "erratic"));
 }
+
+TEST_CASE("warm-up copies inside the window count toward the aggregate pro rata", "[report][analysis]") {
+    // Two workers take turns, each running its warm-up then its copies back to back (what an
+    // unfair driver lock does). Worker 1's warm-up [3 s, 4 s) lies inside the measured window
+    // [1 s, 6 s); worker 0's warm-up [0, 1 s) lies before it.
+    Results results;
+    RunResult r = run(0, "host", 2);
+    r.records.push_back(record(0, 0, -1, 0, 1 * kS, kGB, true));
+    r.records.push_back(record(0, 0, 0, 1 * kS, 2 * kS, kGB));
+    r.records.push_back(record(0, 0, 1, 2 * kS, 3 * kS, kGB));
+    r.records.push_back(record(0, 1, -1, 3 * kS, 4 * kS, kGB, true));
+    r.records.push_back(record(0, 1, 0, 4 * kS, 5 * kS, kGB));
+    // A measured copy with a device interval: wholly inside, counts whole.
+    Record half = record(0, 1, 1, 5 * kS, 7 * kS, 2 * kGB);
+    half.device_start_ns = 5 * kS;
+    half.device_end_ns = 7 * kS;
+    r.records.push_back(half);
+    results.runs.push_back(r);
+
+    const RunAnalysis a = analyze(results).runs[0];
+    CHECK(a.window_s == 6.0);  // measured copies span [1 s, 7 s)
+    CHECK(a.warmup_copies_in_window == 1);
+    // 3 measured GB + 2 GB of the last copy + worker 1's 1 GB warm-up; not worker 0's.
+    CHECK(std::abs(a.window_bytes - 6.0 * double(kGB)) < 1.0);
+    CHECK(std::abs(a.aggregate_Bps - 1.0 * double(kGB)) < 1.0);
+    bool said = false;
+    for (const auto& e : a.explanations) said |= e.find("warm-up cop") != std::string::npos;
+    CHECK(said);
+}
