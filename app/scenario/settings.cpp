@@ -524,8 +524,9 @@ const std::vector<std::string>& setting_keys(const std::string& table) {
 
 std::vector<std::string> all_setting_keys() {
     std::vector<std::string> all;
-    for (const char* table : {"transfer", "threads"}) {
-        for (const auto& k : setting_keys(table)) all.push_back(std::string(table) + "." + k);
+    for (const std::string table : {"transfer", "threads"}) {
+        const std::vector<std::string>& keys = setting_keys(table);  // a static table's entry
+        for (const auto& k : keys) all.push_back(table + "." + k);
     }
     return all;
 }
