@@ -10,21 +10,6 @@
 namespace xfer {
 namespace {
 
-std::string direction_name(Direction d) {
-    switch (d) {
-        case Direction::h2d:
-            return "h2d";
-        case Direction::d2h:
-            return "d2h";
-        case Direction::d2d:
-            return "d2d";
-        case Direction::h2h:
-            return "h2h";
-        case Direction::p2p:
-            return "p2p";
-    }
-    return "?";
-}
 
 // The kinds of source and destination a direction stands for on the host: the device side is
 // played by pageable memory.
@@ -46,7 +31,7 @@ Sides sides_of(const TransferSpec& t) {
         case Direction::p2p:
             break;
     }
-    throw std::runtime_error("direction " + direction_name(t.direction) +
+    throw std::runtime_error("direction " + to_string(t.direction) +
                              " needs the cuda backend");
 }
 

@@ -19,23 +19,6 @@
 namespace xfer {
 namespace {
 
-std::string kind_name(const HostMemory& m) {
-    switch (m.kind) {
-        case HostMemoryKind::pageable:
-            return "pageable";
-        case HostMemoryKind::hugepage:
-            return "hugepage";
-        case HostMemoryKind::pinned:
-            return "pinned";
-        case HostMemoryKind::registered:
-            return "registered";
-        case HostMemoryKind::write_combined:
-            return "write-combined";
-        case HostMemoryKind::numa:
-            return "numa:" + std::to_string(m.numa_node);
-    }
-    return "?";
-}
 
 uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
@@ -122,7 +105,7 @@ void check_host_memory(const HostMemory& kind) {
         case HostMemoryKind::pinned:
         case HostMemoryKind::registered:
         case HostMemoryKind::write_combined:
-            throw std::runtime_error("host_memory = " + kind_name(kind) +
+            throw std::runtime_error("host_memory = " + to_string(kind) +
                                      " needs the cuda backend");
         case HostMemoryKind::numa:
             detail::check_numa_node(kind.numa_node);
