@@ -140,3 +140,27 @@ TEST_CASE("report re-renders a results.json and list names every scenario", "[in
     for (const auto& f : scenario_files()) CHECK(list.out.find(f.filename().string()) != std::string::npos);
     fs::remove_all(out);
 }
+
+TEST_CASE("a payload that raises fails its run with the traceback and exit 1", "[integration]") {
+    auto dir = fresh_temp_dir("payload");
+    std::ofstream(dir / "broken.py") << "def main(ctx):\n"
+                                        "    raise RuntimeError('planted failure')\n";
+    std::ofstream(dir / "broken.toml") << "[scenario]\nname = \"broken\"\nbackend = \"host\"\n"
+                                          "[transfer]\nbytes = \"64KiB\"\n"
+                                          "[[run]]\nlauncher = \"host\"\n"
+                                          "[[run]]\nlauncher = \"python\"\npayload = \"broken.py\"\n";
+    auto out = dir / "out";
+    auto r = run_command(xferlab() + " run '" + (dir / "broken.toml").string() + "' --payload-dir '" +
+                         dir.string() + "' --quiet --out '" + out.string() + "'");
+    INFO(r.out);
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find("planted failure") != std::string::npos);
+    CHECK(r.out.find("broken.py") != std::string::npos);
+    // The host run before it is kept, complete.
+    auto results = nlohmann::json::parse(slurp(out / "results.json"));
+    REQUIRE(results["runs"].size() == 2);
+    CHECK(results["runs"][0]["status"].get<std::string>() == "ok");
+    CHECK(results["runs"][1]["status"].get<std::string>() == "failed");
+    fs::remove_all(dir);
+}
