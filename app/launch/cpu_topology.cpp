@@ -1,5 +1,7 @@
 #include "launch/cpu_topology.hpp"
 
+#include "results/thread_info.hpp"
+
 #include <sched.h>
 #include <unistd.h>
 
@@ -22,15 +24,8 @@ int read_int(const std::string& path, int fallback) {
 }
 
 int node_of(int cpu) {
-    std::error_code ec;
-    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu), ec);
-    for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-        std::string name = it->path().filename().string();
-        if (name.size() > 4 && name.compare(0, 4, "node") == 0 &&
-            std::isdigit(static_cast<unsigned char>(name[4])))
-            return std::stoi(name.substr(4));
-    }
-    return 0;
+    const int node = numa_node_of_cpu(cpu);
+    return node < 0 ? 0 : node;  // no node entry: a machine without NUMA is one node
 }
 
 }  // namespace

@@ -19,20 +19,6 @@
 namespace xfer {
 namespace {
 
-// The NUMA node of `cpu`: sysfs lists it as a "node<M>" entry in the CPU's folder (the results
-// module does not link libnuma). -1 when unknown.
-int numa_node_of_cpu(int cpu) {
-    if (cpu < 0) return -1;
-    std::error_code ec;
-    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu), ec);
-    for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-        std::string name = it->path().filename().string();
-        if (name.size() > 4 && name.compare(0, 4, "node") == 0 &&
-            std::isdigit(static_cast<unsigned char>(name[4])))
-            return std::stoi(name.substr(4));
-    }
-    return -1;
-}
 
 std::string policy_name(int policy) {
     switch (policy & ~SCHED_RESET_ON_FORK) {
@@ -139,6 +125,20 @@ std::string only_in(const std::vector<int>& a, const std::vector<int>& b) {
 }
 
 }  // namespace
+
+// sysfs lists the node as a "node<M>" entry in the CPU's folder: no libnuma needed here.
+int numa_node_of_cpu(int cpu) {
+    if (cpu < 0) return -1;
+    std::error_code ec;
+    std::filesystem::directory_iterator it("/sys/devices/system/cpu/cpu" + std::to_string(cpu), ec);
+    for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        if (name.size() > 4 && name.compare(0, 4, "node") == 0 &&
+            std::isdigit(static_cast<unsigned char>(name[4])))
+            return std::stoi(name.substr(4));
+    }
+    return -1;
+}
 
 std::string signal_name(int signo) {
     for (const auto& s : kSignals)

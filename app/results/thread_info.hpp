@@ -29,6 +29,9 @@ struct ThreadInfo {
 // Reads the calling thread's attributes. `launcher` and `worker` label it.
 ThreadInfo capture_thread_info(const std::string& launcher, int worker);
 
+// The NUMA node of `cpu` (from sysfs), -1 when unknown.
+int numa_node_of_cpu(int cpu);
+
 // Signal names ("SIGINT") and numbers, both ways; unknown numbers print as "SIG<n>".
 std::string signal_name(int signo);
 std::optional<int> signal_number(const std::string& name);
