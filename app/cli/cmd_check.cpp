@@ -81,7 +81,7 @@ int cmd_check(const CommonOptions& common, const std::vector<std::string>& files
             Scenario scenario = load_scenario(file, sets);
             print_plan(scenario, expand_plan(scenario), estimator);
         } catch (const ScenarioError& e) {
-            for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+            print_diagnostics(e);
             std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
             code = exit_bad_input;
         }

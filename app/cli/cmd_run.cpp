@@ -8,6 +8,7 @@
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/config.hpp"
+#include "cli/config_loading.hpp"
 #include "cli/host_environment.hpp"
 #include "cli/launchers.hpp"
 #include "cli/output_dir.hpp"
@@ -84,7 +85,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         scenario = load_scenario(file, options.sets);
         plan = expand_plan(scenario);
     } catch (const ScenarioError& e) {
-        for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+        print_diagnostics(e);
         std::cerr << fmt::format("{}: {} error(s); nothing was run\n", file,
                                  e.diagnostics().size());
         return exit_bad_input;
@@ -148,15 +149,9 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
 }  // namespace
 
 int cmd_run(const RunOptions& options) {
-    Config config;
-    try {
-        config = load_config(options.common.config ? std::optional<fs::path>(*options.common.config)
-                                                   : std::nullopt);
-    } catch (const ScenarioError& e) {
-        for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
-        return exit_bad_input;
-    }
-    if (options.common.payload_dir) config.payload_dir = fs::absolute(*options.common.payload_dir);
+    auto loaded = load_config_or_report(options.common);
+    if (!loaded) return exit_bad_input;
+    const Config& config = *loaded;
     install_stop_handlers();
 
     int code = exit_ok;

@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include "scenario/diagnostics.hpp"
+#include "scenario/toml_support.hpp"
 #include "scenario/units.hpp"
 
 namespace xfer {
@@ -34,8 +35,7 @@ namespace {
 
 Diagnostic at(const fs::path& file, const toml::node& node, const std::string& key,
               const std::string& message) {
-    const auto& src = node.source();
-    return {file.string(), int(src.begin.line), int(src.begin.column), key, message};
+    return scenario_internal::diagnostic_at(file.string(), node.source(), key, message);
 }
 
 // Applies one config file onto `config`, collecting every error.

@@ -8,6 +8,11 @@
 
 namespace xfer {
 
+// Every diagnostic of `e`, one per line, on stderr.
+inline void print_diagnostics(const ScenarioError& e) {
+    for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+}
+
 // load_config with --config/--payload-dir applied; prints diagnostics and returns nullopt on error.
 inline std::optional<Config> load_config_or_report(const CommonOptions& common) {
     try {
@@ -16,7 +21,7 @@ inline std::optional<Config> load_config_or_report(const CommonOptions& common) 
         if (common.payload_dir) config.payload_dir = std::filesystem::absolute(*common.payload_dir);
         return config;
     } catch (const ScenarioError& e) {
-        for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
+        print_diagnostics(e);
         return std::nullopt;
     }
 }

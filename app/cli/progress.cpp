@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "report/run_stats.hpp"
 #include "scenario/units.hpp"
 
 namespace xfer {
@@ -43,18 +44,10 @@ void Progress::end(const RunResult& result) {
     if (!enabled_) return;
     stop_ticker();
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    uint64_t bytes = 0;
-    int64_t first = 0, last = 0;
-    bool any = false;
-    for (const auto& r : result.records) {
-        if (r.warmup) continue;
-        bytes += r.bytes;
-        first = any ? std::min(first, r.host_start_ns) : r.host_start_ns;
-        last = any ? std::max(last, r.host_end_ns) : r.host_end_ns;
-        any = true;
-    }
-    std::string rate = any && last > first ? format_bandwidth(double(bytes) / ((last - first) * 1e-9)) + " aggregate"
-                                           : "no measured copies";
+    const RunAnalysis a = analyze_run(result);
+    std::string rate = a.copies > 0 && a.window_s > 0
+                           ? format_bandwidth(a.aggregate_Bps) + " aggregate"
+                           : "no measured copies";
     std::fprintf(stderr, "%s%s: %s, %s (%.1f s)\n", tty_ ? "\r\033[K" : "", current_.c_str(),
                  to_string(result.status), rate.c_str(), s);
     for (const auto& e : result.errors) std::fprintf(stderr, "    error: %s\n", e.c_str());

@@ -1,5 +1,7 @@
 #include "python/py_convert.hpp"
 
+#include "results/serialize.hpp"
+
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
@@ -36,26 +38,11 @@ py::object json_to_python(const nlohmann::json& value) {
 }
 
 py::dict thread_info_to_dict(const ThreadInfo& info) {
-    py::dict d;
-    d["launcher"] = info.launcher;
-    d["worker"] = info.worker;
-    d["pid"] = info.pid;
-    d["tid"] = info.tid;
-    d["name"] = info.name;
-    d["hostname"] = info.hostname;
-    d["stack_size"] = info.stack_size;
-    d["guard_size"] = info.guard_size;
-    d["blocked_signals"] = py::cast(info.blocked_signals);
+    // The same keys as results.json (results/serialize.cpp), plus the signals' names.
+    py::dict d = json_to_python(nlohmann::json(info)).cast<py::dict>();
     py::list names;
     for (int s : info.blocked_signals) names.append(signal_name(s));
     d["signal_names"] = names;
-    d["cpus"] = py::cast(info.cpus);
-    d["policy"] = info.policy;
-    d["priority"] = info.priority;
-    d["nice"] = info.nice;
-    d["numa_node"] = info.numa_node;
-    d["python_thread"] = info.python_thread;
-    d["gil_held"] = info.gil_held ? py::object(py::bool_(*info.gil_held)) : py::object(py::none());
     return d;
 }
 
