@@ -164,3 +164,60 @@ TEST_CASE("a payload that raises fails its run with the traceback and exit 1", "
     CHECK(results["runs"][1]["status"].get<std::string>() == "failed");
     fs::remove_all(dir);
 }
+
+TEST_CASE("a bad config file is refused with every error and its position, exit 2", "[integration]") {
+    auto dir = fresh_temp_dir("config");
+    std::ofstream(dir / "bad.toml") << "[output]\n"
+                                       "format = \"xml\"\n"           // line 2: not allowed
+                                       "colour = true\n"              // line 3: unknown key
+                                       "[run]\n"
+                                       "timeout = \"soon\"\n";        // line 5: not a duration
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto r = run_command(xferlab() + " run '" + seed.string() + "' --config '" +
+                         (dir / "bad.toml").string() + "' --quiet --out '" + (dir / "out").string() + "'");
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("bad.toml:2:") != std::string::npos);
+    CHECK(r.err.find("expected one of: table, json, csv") != std::string::npos);
+    CHECK(r.err.find("bad.toml:3:") != std::string::npos);
+    CHECK(r.err.find("unknown key") != std::string::npos);
+    CHECK(r.err.find("bad.toml:5:") != std::string::npos);
+    CHECK(r.err.find("expected a duration") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out"));
+    auto missing = run_command(xferlab() + " list --config '" + (dir / "none.toml").string() + "'");
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find("config file not found") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("run refuses an output folder it cannot create and a plan larger than memory", "[integration]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto r = run_command(xferlab() + " run '" + seed.string() +
+                         "' --set scenario.backend=host --set transfer.bytes=64KiB --quiet"
+                         " --out /proc/xferlab-cannot-be-here");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cannot create output folder /proc/xferlab-cannot-be-here") != std::string::npos);
+
+    auto out = fresh_temp_dir("huge");
+    auto huge = run_command(xferlab() + " run '" + seed.string() +
+                            "' --set scenario.backend=host --set transfer.bytes=64TiB --quiet --out '" +
+                            out.string() + "'");
+    INFO(huge.err);
+    CHECK(huge.exit_code == 2);
+    CHECK(huge.err.find("of host memory but only") != std::string::npos);
+    CHECK(huge.err.find("nothing was run") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "results.json"));
+    fs::remove_all(out);
+}
+
+TEST_CASE("report names a file that is not a results.json", "[integration]") {
+    auto dir = fresh_temp_dir("notresults");
+    std::ofstream(dir / "x.json") << "{\"hello\": 1}\n";
+    auto r = run_command(xferlab() + " report '" + (dir / "x.json").string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is not an xferlab results.json") != std::string::npos);
+    auto missing = run_command(xferlab() + " report '" + (dir / "none.json").string() + "'");
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find("cannot open") != std::string::npos);
+    fs::remove_all(dir);
+}
