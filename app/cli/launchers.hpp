@@ -3,8 +3,7 @@
 
 namespace xfer {
 
-// Every launcher built into this binary: host, openmp, python, host+gil (process and mpi
-// where built).
+// Every launcher built into this binary: host, openmp, python, host+gil.
 LauncherRegistry make_launcher_registry();
 
 }  // namespace xfer
