@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/worker_protocol.hpp"
 #include "util/version.hpp"
 
 namespace xfer {
@@ -63,6 +64,10 @@ int run_cli(int argc, char** argv) {
     report_cmd->add_option("--format", report_format, "table | json | csv | trace")
         ->check(CLI::IsMember({"table", "json", "csv", "trace"}));
 
+    // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
+    auto* worker_cmd = app.add_subcommand("worker", "");
+    worker_cmd->group("");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -75,6 +80,7 @@ int run_cli(int argc, char** argv) {
     if (*list_cmd) return cmd_list(common);
     if (*devices_cmd) return cmd_devices(common, devices_json);
     if (*threads_cmd) return cmd_threads(common);
+    if (*worker_cmd) return cmd_worker();
     if (*report_cmd) return cmd_report(report_file, report_format);
     return exit_bad_input;
 }

@@ -14,6 +14,7 @@
 #include "cli/output_dir.hpp"
 #include "cli/plan_runner.hpp"
 #include "cli/progress.hpp"
+#include "cli/stop_signal.hpp"
 #include "python/python.hpp"
 #include "report/reporter.hpp"
 #include "scenario/diagnostics.hpp"
@@ -25,22 +26,7 @@ namespace xfer {
 namespace fs = std::filesystem;
 namespace {
 
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_stop_signal(int) {
-    g_stop.store(true);
-    // A second signal ends the process the default way.
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-}
-
-void install_stop_handlers() {
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-}
+std::atomic<bool>& g_stop = stop_requested();
 
 // Writes every reporter's file and the terminal output. Returns false when a file failed.
 bool write_reports(const Results& results, const Config& config, const fs::path& dir,

@@ -1,5 +1,6 @@
 #include "cli/launchers.hpp"
 
+#include "cli/process_launcher.hpp"
 #include "launch/native_launchers.hpp"
 #include "python/python.hpp"
 
@@ -9,6 +10,7 @@ LauncherRegistry make_launcher_registry() {
     LauncherRegistry registry;
     register_native_launchers(registry);
     register_python_launchers(registry);
+    registry.add("process", make_process_launcher);
     return registry;
 }
 

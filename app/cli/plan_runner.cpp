@@ -97,17 +97,12 @@ RunResult failed_before_start(RunResult result, const std::string& why) {
     return result;
 }
 
-void verify_workers(const Run& run, std::vector<std::unique_ptr<Worker>>& workers,
-                    RunResult& result) {
+void verify_workers(std::vector<std::unique_ptr<Worker>>& workers, RunResult& result) {
     for (auto& w : workers) {
-        if (w->copies_done() == 0) continue;
-        int64_t offset = w->transfer().verify();
-        if (offset < 0) continue;
-        result.status = RunStatus::failed;
-        result.errors.push_back(fmt::format(
-            "verification failed: worker {}, repetition {} (the last copy), offset {} of {}: "
-            "the destination does not hold the source's bytes",
-            w->index(), w->records().back().repetition, offset, format_size(run.transfer.bytes)));
+        if (auto failure = verification_failure(*w)) {
+            result.status = RunStatus::failed;
+            result.errors.push_back(*failure);
+        }
     }
 }
 
@@ -151,10 +146,12 @@ RunResult PlanRunner::run(const Run& plan_run) {
                                    "launcher '" + run.spec.launcher + "' is not available");
     }
 
-    // Allocation and first touch (per policy): never timed.
+    // Allocation and first touch (per policy): never timed. Workers in other processes
+    // prepare their own.
+    const bool elsewhere = launcher->workers_elsewhere();
     std::vector<std::unique_ptr<Worker>> workers;
     try {
-        for (int i = 0; i < run.threads.count; ++i) {
+        for (int i = 0; !elsewhere && i < run.threads.count; ++i) {
             auto transfer = backend->prepare(run.transfer, i);
             transfer->poison_destination();
             workers.push_back(std::make_unique<Worker>(run.index, i, std::move(transfer),
@@ -168,9 +165,9 @@ RunResult PlanRunner::run(const Run& plan_run) {
     }
 
     StartGate gate(run.threads.count, run.threads.start);
-    RunContext ctx{run, *backend, workers, gate, stop_, options_.payload_dir, {}, {}};
+    RunContext ctx{run, *backend, workers, gate, stop_, options_.payload_dir, {}, {}, {}, {}};
     try {
-        backend->begin_run(run.transfer);
+        if (!elsewhere) backend->begin_run(run.transfer);
         launcher->launch(ctx);
     } catch (const std::exception& e) {
         ctx.errors.push_back(std::string("launcher failed: ") + e.what());
@@ -180,8 +177,12 @@ RunResult PlanRunner::run(const Run& plan_run) {
         result.records.insert(result.records.end(), w->records().begin(), w->records().end());
         result.threads_info.push_back(w->thread_info());
     }
+    result.records.insert(result.records.end(), ctx.remote_records.begin(),
+                          ctx.remote_records.end());
+    result.threads_info.insert(result.threads_info.end(), ctx.remote_threads.begin(),
+                               ctx.remote_threads.end());
     try {
-        backend->end_run(result.records);
+        if (!elsewhere) backend->end_run(result.records);
         for (auto& note : backend->take_run_notes()) ctx.notes.push_back(std::move(note));
     } catch (const std::exception& e) {
         ctx.notes.push_back(std::string("device timestamps unavailable: ") + e.what());
@@ -190,7 +191,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     result.errors.insert(result.errors.end(), ctx.errors.begin(), ctx.errors.end());
     result.notes.insert(result.notes.end(), ctx.notes.begin(), ctx.notes.end());
     if (!result.errors.empty()) result.status = RunStatus::failed;
-    if (run.transfer.verify) verify_workers(run, workers, result);
+    if (run.transfer.verify) verify_workers(workers, result);
     if (stop_.load() && result.status == RunStatus::ok) result.status = RunStatus::interrupted;
     return result;
 }

@@ -41,7 +41,9 @@ std::vector<std::vector<int>> worker_affinities(const RunContext& ctx,
                 unknown_noted = true;
             }
         }
-        out[size_t(i)] = affinity_for_worker(spec, i, n, local);
+        // The worker's place in the whole run: a process or rank holds only some workers.
+        out[size_t(i)] = affinity_for_worker(spec, ctx.workers[size_t(i)]->index(),
+                                             ctx.run.threads.count, local);
     }
     return out;
 }

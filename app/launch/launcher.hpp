@@ -26,6 +26,10 @@ struct RunContext {
     std::filesystem::path payload_dir;
     std::vector<std::string> errors;  // launcher failures (tracebacks, crashed workers)
     std::vector<std::string> notes;
+    // Filled by launchers whose workers run in other processes (process, mpi): what those
+    // workers measured, already on this process's clock. `workers` is empty for them.
+    std::vector<Record> remote_records;
+    std::vector<ThreadInfo> remote_threads;
 };
 
 class Launcher {
@@ -35,6 +39,9 @@ public:
     // Runs every worker to completion (or until ctx.stop). Failures go to ctx.errors; an
     // exception means the launcher itself could not start.
     virtual void launch(RunContext& ctx) = 0;
+    // True when workers run in other processes, which prepare their own buffers, device
+    // timestamps and verification: the caller then prepares no workers and starts no tracer.
+    virtual bool workers_elsewhere() const { return false; }
 };
 
 using LauncherFactory = std::function<std::unique_ptr<Launcher>()>;

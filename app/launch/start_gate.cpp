@@ -1,6 +1,6 @@
 // How workers leave the starting line. The release time is taken once, by the last worker to
-// arrive, so that staggered starts are offsets from one instant rather than from each
-// worker's own wake-up.
+// arrive (or by the coordinator), so that staggered starts are offsets from one instant rather
+// than from each worker's own wake-up.
 #include "launch/start_gate.hpp"
 
 #include <chrono>
@@ -11,16 +11,21 @@ namespace xfer {
 
 StartGate::StartGate(int parties, StartSpec spec) : parties_(parties), spec_(spec) {}
 
+void StartGate::open_locked() {
+    open_ = true;
+    release_ns_ = now_ns();
+    cv_.notify_all();
+}
+
 int64_t StartGate::arrive_and_wait(int worker) {
     if (spec_.kind == StartKind::free) return aborted() ? -1 : now_ns();
 
     std::unique_lock lock(mutex_);
     if (aborted_) return -1;
-    if (++arrived_ >= parties_) {
-        open_ = true;
-        release_ns_ = now_ns();
-        cv_.notify_all();
+    if (++arrived_ >= parties_ && !coordinated_) {
+        open_locked();
     } else {
+        if (arrived_ >= parties_) cv_.notify_all();  // wakes the coordinator
         cv_.wait(lock, [&] { return open_ || aborted_; });
         if (aborted_) return -1;
     }
@@ -42,6 +47,22 @@ void StartGate::abort() {
 bool StartGate::aborted() const {
     std::lock_guard lock(mutex_);
     return aborted_;
+}
+
+void StartGate::set_coordinated() {
+    std::lock_guard lock(mutex_);
+    coordinated_ = true;
+}
+
+bool StartGate::wait_until_arrived() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return arrived_ >= parties_ || aborted_; });
+    return !aborted_;
+}
+
+void StartGate::release() {
+    std::lock_guard lock(mutex_);
+    if (!aborted_) open_locked();
 }
 
 }  // namespace xfer

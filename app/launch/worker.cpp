@@ -3,6 +3,9 @@
 
 #include <sched.h>
 
+#include <fmt/format.h>
+
+#include "scenario/units.hpp"
 #include "util/clock.hpp"
 
 namespace xfer {
@@ -54,6 +57,16 @@ const Record& Worker::copy_once() {
 
 void Worker::copy_n(int n) {
     for (int i = 0; i < n; ++i) copy_once();
+}
+
+std::optional<std::string> verification_failure(Worker& worker) {
+    if (worker.copies_done() == 0) return std::nullopt;
+    const int64_t offset = worker.transfer().verify();
+    if (offset < 0) return std::nullopt;
+    return fmt::format(
+        "verification failed: worker {}, repetition {} (the last copy), offset {} of {}: "
+        "the destination does not hold the source's bytes",
+        worker.index(), worker.records().back().repetition, offset, format_size(worker.transfer().bytes()));
 }
 
 }  // namespace xfer

@@ -3,6 +3,8 @@
 // embedded module) and worker processes all call Worker::copy_once: same timing, same record.
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -47,5 +49,9 @@ private:
     std::vector<Record> records_;
     ThreadInfo info_;
 };
+
+// Checks the destination after the worker's last copy. The message names the worker, the
+// repetition and the first wrong byte; nullopt when the bytes arrived (or nothing was copied).
+std::optional<std::string> verification_failure(Worker& worker);
 
 }  // namespace xfer

@@ -118,7 +118,7 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
              "True once the run is stopped (timeout, SIGINT) or over.")
         .def("note", &PayloadContext::note, py::arg("text"), "Adds a line to the run's notes.")
         .def_property_readonly("threads",
-                               [](const PayloadContext& c) { return c.run().threads.count; })
+                               [](const PayloadContext& c) { return c.worker_count(); })
         .def_property_readonly("repetitions",
                                [](const PayloadContext& c) { return c.run().transfer.repetitions; })
         .def_property_readonly("warmup",

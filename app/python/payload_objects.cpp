@@ -71,7 +71,7 @@ int worker_bound_to_this_thread(uint64_t run_id) {
 // --- Worker ---
 
 PayloadWorker::PayloadWorker(std::shared_ptr<RunState> state, int index)
-    : state_(std::move(state)), index_(index) {}
+    : state_(std::move(state)), index_(index), global_(state_->worker(index).index()) {}
 
 Worker& PayloadWorker::checked_worker(bool need_running) const {
     if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
@@ -150,7 +150,7 @@ void PayloadWorker::barrier() {
     {
         InFlight busy(*state_);
         py::gil_scoped_release release;
-        released = state_->gate().arrive_and_wait(index_);
+        released = state_->gate().arrive_and_wait(global_);
     }
     if (released < 0) raise_stopped("the start gate was aborted");
 }
@@ -176,8 +176,8 @@ PayloadContext::PayloadContext(std::shared_ptr<RunState> state)
 
 PayloadWorker PayloadContext::worker(int index) {
     if (index < 0 || index >= state_->worker_count())
-        throw py::index_error("ctx.worker(" + std::to_string(index) + "): this run has " +
-                              std::to_string(state_->worker_count()) + " workers (0.." +
+        throw py::index_error("ctx.worker(" + std::to_string(index) + "): this interpreter runs " +
+                              std::to_string(state_->worker_count()) + " worker(s) (0.." +
                               std::to_string(state_->worker_count() - 1) + ")");
     if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
     bind_this_thread(state_->id, index);

@@ -28,7 +28,8 @@ class PayloadWorker {
     void copy(int count);
     void enter();
     void barrier();
-    int index() const { return index_; }
+    // The worker's index in the whole run (a worker process holds one worker: ctx.worker(0)).
+    int index() const { return global_; }
     uint64_t bytes() const;
     int copies_done() const;
     pybind11::list records() const;
@@ -40,7 +41,8 @@ class PayloadWorker {
     int copy_loop(Worker& worker, int count);
 
     std::shared_ptr<RunState> state_;
-    int index_;
+    int index_;   // position among this interpreter's workers
+    int global_;  // index in the whole run
 };
 
 // pybind11 gives its types hidden visibility; a class holding a py::object must match.
@@ -53,6 +55,8 @@ class __attribute__((visibility("hidden"))) PayloadContext {
     bool stop_requested() const;
     void note(const std::string& text);
     const Run& run() const { return state_->run; }
+    // Workers this interpreter drives: threads.count, or 1 in a worker process.
+    int worker_count() const { return state_->worker_count(); }
     pybind11::object params() const { return params_; }
     std::string payload() const { return state_->payload_path.string(); }
 

@@ -305,3 +305,28 @@ TEST_CASE("the registry knows host and openmp", "[launch]") {
     CHECK(r.make("openmp")->name() == "openmp");
     CHECK(r.make("python") == nullptr);
 }
+
+TEST_CASE("StartGate coordinated: opens only on release, tells the coordinator of an abort",
+          "[launch]") {
+    StartGate gate(2, {StartKind::barrier, 0});
+    gate.set_coordinated();
+    std::atomic<int> released{0};
+    std::vector<std::thread> workers;
+    for (int i = 0; i < 2; ++i)
+        workers.emplace_back([&, i] {
+            if (gate.arrive_and_wait(i) >= 0) released++;
+        });
+    REQUIRE(gate.wait_until_arrived());  // both are waiting ...
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(released.load() == 0);  // ... and nobody left without the coordinator
+    gate.release();
+    for (auto& t : workers) t.join();
+    CHECK(released.load() == 2);
+
+    StartGate failing(2, {StartKind::barrier, 0});
+    failing.set_coordinated();
+    std::thread one([&] { failing.arrive_and_wait(0); });
+    failing.abort();  // the second worker failed before arriving
+    CHECK_FALSE(failing.wait_until_arrived());
+    one.join();
+}

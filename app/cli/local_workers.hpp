@@ -1,0 +1,45 @@
+#pragma once
+// Runs some of a run's workers in this process: what a worker process (launcher "process") or
+// an MPI rank (launcher "mpi") does with its share. The workers copy through the same routine as
+// every other launcher; the start gate is opened by `coordinate`, which syncs with the other
+// processes first.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "launch/start_gate.hpp"
+#include "results/record.hpp"
+#include "results/thread_info.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+struct LocalOutcome {
+    std::vector<Record> records;
+    std::vector<ThreadInfo> threads;
+    std::vector<std::string> errors;
+    std::vector<std::string> notes;
+};
+
+// Runs on its own thread when the start discipline needs a barrier. It must end by calling
+// gate.release() or gate.abort(); gate.wait_until_arrived() says when the local workers are
+// all waiting (false: one failed before the start).
+using GateCoordinator = std::function<void(StartGate& gate)>;
+
+// `indices`: the workers (indices in the whole run) this process runs. A payload run executes
+// the payload with those workers in ctx.workers; otherwise each worker gets a pthread with the
+// run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
+// the outcome's errors.
+LocalOutcome run_local_workers(const Run& run, const std::string& backend_name,
+                               const std::vector<int>& indices,
+                               const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
+                               const std::string& label, const GateCoordinator& coordinate);
+
+nlohmann::json to_json(const LocalOutcome& outcome);
+LocalOutcome local_outcome_from_json(const nlohmann::json& j);
+
+}  // namespace xfer

@@ -1,0 +1,120 @@
+// Launcher "process" through the CLI: every worker runs in its own process and its records
+// come back; a worker process that dies is reported and the others' records are kept.
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+using json = nlohmann::json;
+
+namespace {
+
+fs::path write_scenario(const fs::path& dir, const std::string& run_table) {
+    fs::path file = dir / "process.toml";
+    std::ofstream(file) << "[scenario]\nname = \"process-test\"\nbackend = \"host\"\n"
+                           "[transfer]\ndirection = \"h2h\"\nbytes = \"1MiB\"\nrepetitions = 4\n"
+                           "warmup = 1\n[threads]\ncount = 3\n"
+                        << run_table;
+    return file;
+}
+
+struct Outcome {
+    CommandResult command;
+    json run;  // runs[0] of results.json
+};
+
+Outcome run_scenario(const std::string& run_table, const std::string& tag) {
+    fs::path dir = fresh_temp_dir(tag);
+    fs::path file = write_scenario(dir, run_table);
+    Outcome o;
+    o.command = run_command(xferlab() + " run '" + file.string() + "' --quiet --out '" +
+                            (dir / "out").string() + "' --payload-dir '" + XFER_SOURCE_DIR +
+                            "/tests/payloads'");
+    json results = json::parse(slurp(dir / "out" / "results.json"));
+    o.run = results["runs"][0];
+    return o;
+}
+
+// worker -> measured copies
+std::map<int, int> measured_per_worker(const json& run) {
+    std::map<int, int> out;
+    for (const auto& r : run["records"])
+        if (!r["warmup"].get<bool>()) out[r["worker"].get<int>()]++;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("process launcher: each worker runs in its own process and every record arrives",
+          "[integration][process]") {
+    auto o = run_scenario("[[run]]\nlauncher = \"process\"\nthreads.stack_size = \"4MiB\"\n", "proc");
+    INFO(o.command.err);
+    REQUIRE(o.command.exit_code == 0);
+    CHECK(o.run["status"].get<std::string>() == "ok");
+    CHECK(measured_per_worker(o.run) == std::map<int, int>{{0, 4}, {1, 4}, {2, 4}});
+
+    std::set<int> pids;
+    for (const auto& t : o.run["thread_infos"]) {
+        pids.insert(t["pid"].get<int>());
+        CHECK(t["launcher"].get<std::string>() == "process");
+        CHECK(t["stack_size"].get<uint64_t>() == 4u << 20);  // the thread knobs reach the worker
+        CHECK(t["pid"].get<int>() != 0);
+    }
+    CHECK(pids.size() == 3);
+    // Every record carries its worker's process id.
+    for (const auto& r : o.run["records"]) CHECK(pids.count(r["pid"].get<int>()) == 1);
+}
+
+TEST_CASE("process launcher with a payload runs it in each worker process",
+          "[integration][process]") {
+    fs::path payloads = fs::path(XFER_SOURCE_DIR) / "python_payloads";
+    auto o = run_scenario("[[run]]\nlauncher = \"process\"\npayload = \"" +
+                              (payloads / "threads.py").string() + "\"\n",
+                          "proc-py");
+    INFO(o.command.err);
+    REQUIRE(o.command.exit_code == 0);
+    CHECK(measured_per_worker(o.run) == std::map<int, int>{{0, 4}, {1, 4}, {2, 4}});
+    std::set<int> pids;
+    for (const auto& t : o.run["thread_infos"]) {
+        CHECK(t["python_thread"].get<bool>());
+        pids.insert(t["pid"].get<int>());
+    }
+    CHECK(pids.size() == 3);
+}
+
+TEST_CASE("process launcher: a worker killed mid-run is reported, the others' records survive",
+          "[integration][process]") {
+    auto o = run_scenario("[params]\nvictim = 1\nafter = 2\n[[run]]\nlauncher = \"process\"\n"
+                          "payload = \"process_kill.py\"\n",
+                          "proc-kill");
+    CHECK(o.command.exit_code == 1);
+    CHECK(o.run["status"].get<std::string>() == "failed");
+    std::string errors = o.run["errors"].dump();
+    INFO(errors);
+    CHECK(errors.find("worker 1 (process ") != std::string::npos);
+    CHECK(errors.find("killed by SIGKILL before reporting its records") != std::string::npos);
+    auto measured = measured_per_worker(o.run);
+    CHECK(measured[0] == 4);
+    CHECK(measured[2] == 4);
+    CHECK(measured.count(1) == 0);
+}
+
+TEST_CASE("process launcher: a worker that dies before the start releases the others",
+          "[integration][process]") {
+    auto o = run_scenario("[params]\nvictim = 2\nafter = 0\n[[run]]\nlauncher = \"process\"\n"
+                          "payload = \"process_kill.py\"\n",
+                          "proc-early");
+    CHECK(o.command.exit_code == 1);
+    std::string errors = o.run["errors"].dump();
+    INFO(errors);
+    CHECK(errors.find("worker 2 (process ") != std::string::npos);
+    // Nobody copied: the barrier was aborted rather than waited on until the timeout.
+    CHECK(measured_per_worker(o.run).empty());
+    CHECK(errors.find("timeout") == std::string::npos);
+}
