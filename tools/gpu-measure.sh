@@ -20,16 +20,27 @@ declare -A variants=(
     [isolate-thread-attrs-1gpu]="isolate-thread-attrs.toml --set transfer.devices=[0]"
     [scaling-1gpu]="scaling-threads.toml --set transfer.devices=[0]"
     [python-payloads-1gpu]="python-payloads.toml --set transfer.devices=[0]"
+    # Threads vs processes vs MPI ranks in one report: run under mpirun so that the mpi row
+    # runs too (rank 0 runs the other rows alone).
+    [processes-1gpu]="mpi:4 seed-processes.toml --set transfer.devices=[0]"
+    [processes-per-gpu]="mpi:$gpus seed-processes.toml --set threads.count=$gpus"
 )
 order=(seed-1gpu-pageable seed-per-gpu-pageable seed-1gpu-pinned seed-per-gpu-pinned
-    isolate-gil-1gpu isolate-thread-attrs-1gpu scaling-1gpu python-payloads-1gpu)
+    isolate-gil-1gpu isolate-thread-attrs-1gpu scaling-1gpu python-payloads-1gpu
+    processes-1gpu processes-per-gpu)
 [ $# -gt 0 ] && order=("$@")
 
 for v in "${order[@]}"; do
     read -r -a args <<<"${variants[$v]}"
+    prefix=()
+    if [[ ${args[0]} == mpi:* ]]; then
+        prefix=(mpirun -n "${args[0]#mpi:}" --oversubscribe --bind-to none)
+        [ "$(id -u)" = 0 ] && prefix+=(--allow-run-as-root)
+        args=("${args[@]:1}")
+    fi
     file=$root/scenarios/${args[0]}
     echo "== $v ($(date -u +%H:%M:%S))"
-    timeout 300 "$x" run "$file" "${args[@]:1}" --quiet --out "$dir/m/$v" >"$dir/m/$v.txt" 2>&1
+    timeout 300 "${prefix[@]}" "$x" run "$file" "${args[@]:1}" --quiet --out "$dir/m/$v" >"$dir/m/$v.txt" 2>&1
     echo "   rc=$?"
     grep -A8 "^Bandwidth" "$dir/m/$v.txt"
 done

@@ -7,6 +7,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
+#include "cli/cluster.hpp"
 #include "cli/config.hpp"
 #include "cli/config_loading.hpp"
 #include "cli/host_environment.hpp"
@@ -63,6 +64,13 @@ bool write_reports(const Results& results, const Config& config, const fs::path&
     return ok;
 }
 
+// Ranks other than 0 take part in the mpi runs only; rank 0 runs the rest and reports.
+int follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan) {
+    for (const Run& run : plan)
+        if (run.spec.launcher == "mpi") runner.run(run);
+    return exit_ok;
+}
+
 int run_one_file(const std::string& file, const RunOptions& options, const Config& config,
                  bool several) {
     Scenario scenario;
@@ -80,11 +88,13 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     LauncherRegistry registry = make_launcher_registry();
     PlanOptions plan_options{config.backend, config.payload_dir, config.timeout_ns};
     PlanRunner runner(registry, plan_options, g_stop);
-    if (auto problems = runner.preflight(plan); !problems.empty()) {
-        for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
+    auto problems = runner.preflight(plan);
+    for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
+    if (!cluster_all(problems.empty())) {  // every MPI rank must agree before anything runs
         std::cerr << file << ": nothing was run\n";
         return exit_bad_input;
     }
+    if (cluster().rank != 0) return follow_plan_as_rank(runner, plan);
 
     fs::path dir;
     if (options.out) {
@@ -139,6 +149,12 @@ int cmd_run(const RunOptions& options) {
     if (!loaded) return exit_bad_input;
     const Config& config = *loaded;
     install_stop_handlers();
+    try {
+        cluster_begin();
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: joining the MPI job failed: " << e.what() << "\n";
+        return exit_run_failed;
+    }
 
     int code = exit_ok;
     for (const auto& file : options.files) {
@@ -149,6 +165,7 @@ int cmd_run(const RunOptions& options) {
         }
         code = std::max(code, rc);
     }
+    cluster_end();
     std::cout.flush();
     std::cerr.flush();
     // A payload that left a thread running cannot be finalized safely: end the process here.

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "backend/backend.hpp"
 #include "cli/local_workers.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/worker_protocol.hpp"
@@ -74,7 +75,15 @@ int cmd_worker() {
                   << " (this command is started by launcher \"process\", not by hand)\n";
         return 2;
     }
-    LocalOutcome outcome = run_local_workers(job.run, job.backend, {job.worker}, job.payload_dir,
+    std::unique_ptr<Backend> backend;
+    try {
+        backend = make_backend(job.backend);  // this process's own CUDA context
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab worker " << job.worker << ": backend " << job.backend << ": "
+                  << e.what() << "\n";
+        return 1;
+    }
+    LocalOutcome outcome = run_local_workers(job.run, *backend, {job.worker}, job.payload_dir,
                                              stop_requested(), "process", coordinate_with_parent);
     nlohmann::json message = to_json(outcome);
     message["type"] = "result";

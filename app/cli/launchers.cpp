@@ -1,5 +1,6 @@
 #include "cli/launchers.hpp"
 
+#include "cli/mpi_launcher.hpp"
 #include "cli/process_launcher.hpp"
 #include "launch/native_launchers.hpp"
 #include "python/python.hpp"
@@ -11,6 +12,7 @@ LauncherRegistry make_launcher_registry() {
     register_native_launchers(registry);
     register_python_launchers(registry);
     registry.add("process", make_process_launcher);
+    registry.add("mpi", make_mpi_launcher);
     return registry;
 }
 

@@ -27,17 +27,15 @@ void run_payload_or_loops(RunContext& ctx, const std::string& label) {
 
 }  // namespace
 
-LocalOutcome run_local_workers(const Run& run, const std::string& backend_name,
+LocalOutcome run_local_workers(const Run& run, Backend& backend,
                                const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate) {
     LocalOutcome out;
-    std::unique_ptr<Backend> backend;
     std::vector<std::unique_ptr<Worker>> workers;
     try {
-        backend = make_backend(backend_name);
         for (int i : indices) {
-            auto transfer = backend->prepare(run.transfer, i);  // never timed
+            auto transfer = backend.prepare(run.transfer, i);  // never timed
             transfer->poison_destination();
             workers.push_back(std::make_unique<Worker>(run.index, i, std::move(transfer),
                                                        run.transfer.repetitions,
@@ -57,9 +55,9 @@ LocalOutcome run_local_workers(const Run& run, const std::string& backend_name,
     if (coordinated) coordinator = std::thread([&] { coordinate(gate); });
 
     if (out.errors.empty()) {
-        RunContext ctx{run, *backend, workers, gate, stop, payload_dir, {}, {}, {}, {}};
+        RunContext ctx{run, backend, workers, gate, stop, payload_dir, {}, {}, {}, {}};
         try {
-            backend->begin_run(run.transfer);
+            backend.begin_run(run.transfer);
             run_payload_or_loops(ctx, label);
         } catch (const std::exception& e) {
             ctx.errors.push_back(std::string("launcher failed: ") + e.what());
@@ -70,8 +68,8 @@ LocalOutcome run_local_workers(const Run& run, const std::string& backend_name,
             out.threads.push_back(w->thread_info());
         }
         try {
-            backend->end_run(out.records);
-            for (auto& note : backend->take_run_notes()) ctx.notes.push_back(std::move(note));
+            backend.end_run(out.records);
+            for (auto& note : backend.take_run_notes()) ctx.notes.push_back(std::move(note));
         } catch (const std::exception& e) {
             ctx.notes.push_back(std::string("device timestamps unavailable: ") + e.what());
         }

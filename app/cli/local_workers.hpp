@@ -18,6 +18,8 @@
 
 namespace xfer {
 
+class Backend;
+
 struct LocalOutcome {
     std::vector<Record> records;
     std::vector<ThreadInfo> threads;
@@ -34,7 +36,7 @@ using GateCoordinator = std::function<void(StartGate& gate)>;
 // the payload with those workers in ctx.workers; otherwise each worker gets a pthread with the
 // run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
 // the outcome's errors.
-LocalOutcome run_local_workers(const Run& run, const std::string& backend_name,
+LocalOutcome run_local_workers(const Run& run, Backend& backend,
                                const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate);

@@ -145,6 +145,12 @@ RunResult PlanRunner::run(const Run& plan_run) {
         return failed_before_start(std::move(result),
                                    "launcher '" + run.spec.launcher + "' is not available");
     }
+    if (std::string why = launcher->unavailable_reason(); !why.empty()) {
+        result.status = RunStatus::skipped;
+        result.notes.push_back("launcher " + run.spec.launcher + " skipped: " + why);
+        result.end_ns = now_ns();
+        return result;
+    }
 
     // Allocation and first touch (per policy): never timed. Workers in other processes
     // prepare their own.

@@ -42,6 +42,9 @@ public:
     // True when workers run in other processes, which prepare their own buffers, device
     // timestamps and verification: the caller then prepares no workers and starts no tracer.
     virtual bool workers_elsewhere() const { return false; }
+    // Non-empty when this launcher cannot run in this process as started (e.g. mpi without
+    // mpirun): its runs are skipped with this reason rather than failed.
+    virtual std::string unavailable_reason() const { return {}; }
 };
 
 using LauncherFactory = std::function<std::unique_ptr<Launcher>()>;
