@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "support/catch.hpp"
@@ -41,6 +42,10 @@ void run_and_check(const std::string& runs, size_t expected_runs) {
         CHECK(run["status"].get<std::string>() == "ok");
         CHECK(run["backend"].get<std::string>() == "cuda");
         CHECK(run["records"].size() == 8);  // 2 workers x (3 + 1 warm-up)
+        std::set<int> pids;
+        for (const auto& t : run["thread_infos"]) pids.insert(t["pid"].get<int>());
+        // Worker processes: one process (and CUDA context) per worker; threads: one process.
+        CHECK(pids.size() == (run["launcher"].get<std::string>() == "process" ? 2u : 1u));
         for (const auto& rec : run["records"]) {
             CHECK(rec["device_timing"].get<std::string>() == "cupti");
             CHECK(rec["device_start_ns"].get<int64_t>() > 0);
@@ -77,5 +82,11 @@ TEST_CASE("xferlab run on cuda: python launcher (gil release, hold) and host+gil
         "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\ngil = \"hold\"\n"
         "[[run]]\nlauncher = \"host+gil\"\ngil = \"release\"\n",
         3);
+}
+TEST_CASE("xferlab run on cuda: process launcher, native and with a payload, CUPTI in each process",
+          "[gpu][cli]") {
+    run_and_check("[[run]]\nlauncher = \"process\"\n"
+                  "[[run]]\nlauncher = \"process\"\npayload = \"threads.py\"\n",
+                  2);
 }
 #endif  // XFER_HAVE_CUDA
