@@ -24,6 +24,10 @@ declare -A variants=(
     # runs too (rank 0 runs the other rows alone).
     [processes-1gpu]="mpi:4 seed-processes.toml --set transfer.devices=[0]"
     [processes-per-gpu]="mpi:$gpus seed-processes.toml --set threads.count=$gpus"
+    # The same without mpirun (the mpi row is skipped): does running inside an MPI job change
+    # the other rows?
+    [processes-1gpu-nompi]="seed-processes.toml --set transfer.devices=[0]"
+    [processes-per-gpu-nompi]="seed-processes.toml --set threads.count=$gpus"
 )
 order=(seed-1gpu-pageable seed-per-gpu-pageable seed-1gpu-pinned seed-per-gpu-pinned
     isolate-gil-1gpu isolate-thread-attrs-1gpu scaling-1gpu python-payloads-1gpu
