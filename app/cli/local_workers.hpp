@@ -41,6 +41,12 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate);
 
+// The notes of several processes (per_process[k] from process k), one line per distinct note:
+// "each of 4 worker processes: ..." when every process said it, else "worker processes 1, 3: ...".
+// `unit` names a process in the plural ("worker processes", "ranks").
+std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,
+                                     const std::string& unit);
+
 nlohmann::json to_json(const LocalOutcome& outcome);
 LocalOutcome local_outcome_from_json(const nlohmann::json& j);
 

@@ -68,6 +68,7 @@ public:
         if (me.rank != 0) return;
 
         std::vector<std::string> hosts;
+        std::vector<std::vector<std::string>> notes;  // per rank
         for (size_t r = 0; r < all.size(); ++r) {
             nlohmann::json m = nlohmann::json::parse(all[r]);
             LocalOutcome o = local_outcome_from_json(m);
@@ -76,10 +77,9 @@ public:
             ctx.remote_records.insert(ctx.remote_records.end(), o.records.begin(), o.records.end());
             ctx.remote_threads.insert(ctx.remote_threads.end(), o.threads.begin(), o.threads.end());
             for (auto& e : o.errors) ctx.errors.push_back(fmt::format("rank {}: {}", r, e));
-            for (auto& n : o.notes)
-                if (std::find(ctx.notes.begin(), ctx.notes.end(), n) == ctx.notes.end())
-                    ctx.notes.push_back(n);
+            notes.push_back(std::move(o.notes));
         }
+        for (auto& note : merge_notes(notes, "ranks")) ctx.notes.push_back(note);
         ctx.notes.push_back(offsets_note(offsets, hosts));
     }
 };

@@ -102,6 +102,7 @@ public:
     void execute() {
         const int n = ctx_.run.threads.count;
         children_.resize(size_t(n));
+        notes_.resize(size_t(n));
         const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir};
         for (int i = 0; i < n; ++i) {
             Child& c = children_[size_t(i)];
@@ -119,6 +120,7 @@ public:
         }
         pump();
         reap();
+        for (auto& note : merge_notes(notes_, "worker processes")) ctx_.notes.push_back(note);
     }
 
 private:
@@ -158,9 +160,7 @@ private:
             ctx_.remote_records.insert(ctx_.remote_records.end(), o.records.begin(), o.records.end());
             ctx_.remote_threads.insert(ctx_.remote_threads.end(), o.threads.begin(), o.threads.end());
             ctx_.errors.insert(ctx_.errors.end(), o.errors.begin(), o.errors.end());
-            for (auto& note : o.notes)
-                if (std::find(ctx_.notes.begin(), ctx_.notes.end(), note) == ctx_.notes.end())
-                    ctx_.notes.push_back(note);
+            notes_[size_t(c.worker)] = std::move(o.notes);
         }
     }
 
@@ -254,6 +254,7 @@ private:
 
     RunContext& ctx_;
     std::vector<Child> children_;
+    std::vector<std::vector<std::string>> notes_;  // per worker process
     int ready_ = 0;
     bool started_ = false;
     bool aborted_ = false;
