@@ -123,7 +123,7 @@ TEST_CASE("a payload that crashes the process: the handler names the run and the
     CHECK(contains(r.err,
                    "xferlab: crashed (SIGSEGV, invalid memory access) during run 1 "
                    "(python gil=release); the 1 completed run(s) before it are in " +
-                       out.string() + "/results.json"));
+                       out.string() + "/journal.jsonl"));
     json j = results_of(out);
     CHECK_FALSE(j["complete"].get<bool>());
     REQUIRE(j["runs"].size() == 1);
