@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sends SIGINT, SIGTERM or SIGKILL to `xferlab run` at random moments of a plan of short runs
+"""Sends SIGINT, SIGTERM or SIGKILL to `xferlab run` at random moments (0 to 6 s) of a plan of ten short runs
 and checks what is left on disk (the numbers in docs/reliability.md come from this).
 
 usage: signal_stress.py XFERLAB SIGNAL TRIALS [--launcher host|python] [--seed N]
@@ -28,7 +28,7 @@ SCENARIO = """[scenario]
 name = "stress"
 backend = "host"
 [transfer]
-bytes = "4MiB"
+bytes = "16MiB"
 repetitions = 20
 warmup = 1
 [threads]
@@ -37,7 +37,7 @@ count = 2
 launcher = "{launcher}"
 {payload}
 [sweep]
-"transfer.repetitions" = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]
+"transfer.repetitions" = [100, 101, 102, 103, 104, 105, 106, 107, 108, 109]
 """
 
 
@@ -66,7 +66,7 @@ def trial(xferlab, sig, launcher, rng, work):
         f.write(SCENARIO.format(launcher=launcher, payload=payload))
     p = subprocess.Popen([xferlab, "run", scenario, "--quiet", "--out", out],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(rng.uniform(0.0, 2.5))
+    time.sleep(rng.uniform(0.0, 6.0))
     p.send_signal(sig)
     _, err = p.communicate()
     code = p.returncode if p.returncode >= 0 else 128 - p.returncode
