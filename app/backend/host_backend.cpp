@@ -109,6 +109,13 @@ public:
     }
 
     void check(const TransferSpec& t, int) const override {
+        // The host stands in for one device: a list naming another is a scenario meant for a
+        // GPU machine, and running it here would not be the experiment it describes.
+        for (int d : t.devices) {
+            if (d != 0)
+                throw std::runtime_error("transfer.devices lists device " + std::to_string(d) +
+                                         " but the host backend has one device (0)");
+        }
         Sides s = sides_of(t);
         check_host_memory(s.source);
         check_host_memory(s.destination);

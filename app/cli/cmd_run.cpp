@@ -10,9 +10,11 @@
 #include "cli/cluster.hpp"
 #include "cli/config.hpp"
 #include "cli/config_loading.hpp"
+#include "cli/fatal_signals.hpp"
 #include "cli/host_environment.hpp"
 #include "cli/launchers.hpp"
 #include "cli/output_dir.hpp"
+#include "cli/plan_recorder.hpp"
 #include "cli/plan_runner.hpp"
 #include "cli/progress.hpp"
 #include "cli/stop_signal.hpp"
@@ -116,21 +118,29 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     results.scenario = scenario.resolved;
     results.started_wall_ns = wall_ns();
 
+    results.planned_runs = int(plan.size());
+
     Progress progress(!options.quiet, int(plan.size()));
     bool failed = false;
-    for (const Run& run : plan) {
-        if (g_stop.load()) break;
-        progress.begin(run);
-        RunResult result = runner.run(run);
-        progress.end(result);
-        failed |= result.status == RunStatus::failed;
-        results.runs.push_back(std::move(result));
-        try {
-            append_journal(dir, results.runs.back());
-        } catch (const std::exception& e) {
-            std::cerr << "xferlab: " << e.what() << "\n";
+    {
+        // Every completed run reaches the disk before the next starts (journal and files).
+        PlanRecorder recorder(results, config, dir);
+        set_payload_exit_handler([&recorder](int code) {
+            recorder.abort_current(fmt::format("payload called os._exit({})", code),
+                                   exit_run_failed);
+        });
+        for (const Run& run : plan) {
+            if (g_stop.load()) break;
+            progress.begin(run);
+            recorder.begin(run);
+            RunResult result = runner.run(run);
+            progress.end(result);
+            failed |= result.status == RunStatus::failed;
+            recorder.add(std::move(result));
         }
+        set_payload_exit_handler(nullptr);
     }
+    results.complete = true;
     results.interrupted = g_stop.load();
     results.devices = runner.devices();
     if (results.interrupted)
@@ -149,6 +159,9 @@ int cmd_run(const RunOptions& options) {
     if (!loaded) return exit_bad_input;
     const Config& config = *loaded;
     install_stop_handlers();
+    install_fatal_signal_handlers();
+    // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         cluster_begin();
     } catch (const std::exception& e) {

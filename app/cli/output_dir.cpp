@@ -41,10 +41,23 @@ void prepare_output_dir(const fs::path& dir) {
     if (fd < 0)
         throw std::runtime_error("output folder " + dir.string() + " is not writable: " +
                                  std::strerror(errno));
-    // A full disk shows at write or fsync time, not at open.
+    // A full disk shows at write or fsync time, not at open. A write cut short (the file size
+    // limit, the last free blocks) is continued: the next write says why.
     char block[4096] = {};
-    bool ok = ::write(fd, block, sizeof block) == ssize_t(sizeof block) && ::fsync(fd) == 0;
-    int err = errno;
+    size_t done = 0;
+    int err = 0;
+    while (done < sizeof block && err == 0) {
+        ssize_t n = ::write(fd, block + done, sizeof block - done);
+        if (n > 0) {
+            done += size_t(n);
+        } else if (n == 0) {
+            err = ENOSPC;
+        } else if (errno != EINTR) {
+            err = errno;
+        }
+    }
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    const bool ok = err == 0;
     ::close(fd);
     ::unlink(probe.c_str());
     if (!ok)

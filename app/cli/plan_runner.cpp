@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "cli/machine_limits.hpp"
 #include "memory/host_buffer.hpp"
 #include "python/python.hpp"
 #include "scenario/loader.hpp"
@@ -44,8 +45,16 @@ Backend& PlanRunner::backend_for(const Run& run, std::string* note) {
 std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     std::vector<std::string> problems;
     uint64_t peak_host = 0;
+    const ThreadLimit threads = thread_limit();
     for (const Run& run : plan) {
         const std::string where = fmt::format("run {} ({})", run.index, run.label);
+        // Refused here rather than failing half-way through starting the workers.
+        if (threads.max_threads > 0 && run.threads.count > threads.max_threads) {
+            problems.push_back(fmt::format(
+                "{}: threads.count = {} is more than this machine lets xferlab start: at most {} "
+                "({})",
+                where, run.threads.count, threads.max_threads, threads.reason));
+        }
         if (!launchers_.make(run.spec.launcher)) {
             problems.push_back(fmt::format("{}: launcher '{}' is not available in this build", where,
                                            run.spec.launcher));
@@ -62,7 +71,13 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     }
     // Runs execute one after another and release their buffers: the peak is the largest run.
     const uint64_t available = available_host_memory();
-    if (peak_host > available) {
+    const uint64_t total = total_host_memory();
+    if (total > 0 && peak_host > total) {
+        problems.push_back(fmt::format(
+            "the largest run needs {} of host memory, more than this machine has ({} in all); "
+            "lower transfer.bytes or threads.count",
+            format_size(peak_host), format_size(total)));
+    } else if (peak_host > available) {
         problems.push_back(fmt::format(
             "the largest run needs {} of host memory but only {} is available; lower "
             "transfer.bytes or threads.count",

@@ -122,9 +122,13 @@ HostBuffer HostBuffer::allocate(const HostMemory& kind, uint64_t bytes) {
         case HostMemoryKind::pageable: {
             const uint64_t page = base_page_size();
             void* base = std::calloc(1, n + page);
-            if (!base)
-                throw std::runtime_error("pageable: malloc of " + std::to_string(n + page) +
-                                         " bytes failed");
+            if (!base) {
+                const int err = errno;
+                throw std::runtime_error("pageable: allocating " + std::to_string(n + page) +
+                                         " bytes (" + std::to_string((n + page) >> 20) +
+                                         " MiB) failed: " + std::strerror(err) +
+                                         " (the machine's memory, or a limit such as ulimit -v)");
+            }
             HostBuffer b =
                 adopt(reinterpret_cast<void*>(round_up(reinterpret_cast<uintptr_t>(base), page)),
                       bytes, kind, release_pageable);

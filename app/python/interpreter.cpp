@@ -33,7 +33,10 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
         // threading records the thread that imports it first as its main thread, and its
         // shutdown (run by Py_Finalize) joins from there: import it on the starting thread.
         py::module_::import("threading");
-        py::module_::import("xferlab");  // the embedded module: fail here, not in a payload
+        py::module_ xferlab = py::module_::import("xferlab");  // fail here, not in a payload
+        // os._exit ends the process without unwinding anything: route it through xferlab so
+        // that the run is recorded as failed and the results are written first.
+        py::module_::import("os").attr("_exit") = xferlab.attr("_payload_exit");
         auto sys = py::module_::import("sys");
         py::list argv;
         argv.append("xferlab");

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "python/interpreter.hpp"
+#include "python/payload_exit.hpp"
 #include "python/payload_objects.hpp"
 #include "python/py_convert.hpp"
 #include "python/runner_source.hpp"
@@ -191,6 +192,9 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         },
         "True once the current run is stopped (timeout, SIGINT).");
 
+    m.def(
+        "_payload_exit", [](int code) { payload_exit(code); }, py::arg("n"),
+        "Replaces os._exit: xferlab records the running run as failed before the process ends.");
     py::module_ runner = m.def_submodule("_runner", "The python launcher's helpers (internal).");
     py::exec(kRunnerSource, runner.attr("__dict__"));
 }

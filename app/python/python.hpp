@@ -2,6 +2,7 @@
 // The embedded-Python side of xferlab as the rest of the program sees it. No pybind11 or
 // Python.h here: the CLI and the tests include this without the interpreter's headers.
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ ThreadInfo python_thread_info(const std::filesystem::path& payload_dir = {});
 // (Without that, xferlab keeps the GIL at exit so that those threads never run again, and
 // skips finalization.)
 bool python_threads_leaked();
+
+// A payload's os._exit(n) calls `handler(n)` instead of ending the process on the spot, so
+// that xferlab can record the run as failed and write what it has; the handler then ends the
+// process itself. An empty handler (the default) lets os._exit end the process at once.
+void set_payload_exit_handler(std::function<void(int)> handler);
 
 // The interpreter as started: version, sys.path, signal handlers (for results and tests).
 nlohmann::json python_description();

@@ -165,6 +165,20 @@ std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a)
 std::vector<std::string> summarize(const Results& results, const Analysis& analysis) {
     std::vector<std::string> out;
     if (results.interrupted) out.push_back("interrupted: the results are partial");
+    if (!results.complete && !results.interrupted) {
+        // Counts first: the table wraps long lines, and this is what a reader looks for.
+        if (results.planned_runs > 0) {
+            out.push_back(fmt::format(
+                "incomplete: {} of {} planned runs are here; the plan did not finish (xferlab "
+                "was still running, or ended abruptly)",
+                results.runs.size(), results.planned_runs));
+        } else {
+            out.push_back(fmt::format(
+                "incomplete: {} runs are here; whether the plan finished is not recorded (a "
+                "journal holds completed runs only)",
+                results.runs.size()));
+        }
+    }
     if (!analysis.baseline_run) {
         out.push_back("no run finished ok with measured copies: nothing to compare");
     } else {

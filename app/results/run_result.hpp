@@ -48,6 +48,10 @@ struct Results {
     nlohmann::json scenario;  // the resolved scenario
     std::vector<RunResult> runs;
     bool interrupted = false;
+    // False while the plan is still running: results.json is rewritten after every run, so a
+    // file left by a crash or SIGKILL says it holds only the runs completed before that.
+    bool complete = true;
+    int planned_runs = 0;  // runs in the expanded plan (0: unknown, e.g. read from a journal)
     int64_t started_wall_ns = 0;
 };
 

@@ -174,6 +174,8 @@ void to_json(json& j, const Results& r) {
         {"devices", r.devices},
         {"scenario", r.scenario},
         {"interrupted", r.interrupted},
+        {"complete", r.complete},
+        {"planned_runs", r.planned_runs},
         {"started_wall_ns", r.started_wall_ns},
         {"runs", r.runs},
     };
@@ -187,6 +189,9 @@ void from_json(const json& j, Results& r) {
     r.devices = j.at("devices");
     r.scenario = j.at("scenario");
     j.at("interrupted").get_to(r.interrupted);
+    // Optional: files written before these keys existed were only ever written complete.
+    r.complete = j.value("complete", true);
+    r.planned_runs = j.value("planned_runs", 0);
     j.at("started_wall_ns").get_to(r.started_wall_ns);
     j.at("runs").get_to(r.runs);
 }

@@ -1,0 +1,87 @@
+// Limits that need the machine, refused by the preflight before anything runs (exit 2,
+// "nothing was run", no results): memory beyond what the machine has, more threads than it
+// lets xferlab start, devices the backend does not have, a sweep past the plan limit.
+#include <filesystem>
+#include <fstream>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+
+fs::path small_scenario(const fs::path& dir) {
+    fs::path file = dir / "limits.toml";
+    std::ofstream(file) << "[scenario]\nname = \"limits\"\nbackend = \"host\"\n"
+                           "[transfer]\nbytes = \"64KiB\"\nrepetitions = 2\n"
+                           "[[run]]\nlauncher = \"host\"\n";
+    return file;
+}
+
+// Runs `xferlab run` with `sets` and checks it was refused before anything ran; returns stderr.
+std::string refused(const std::string& sets, const std::string& prefix = "") {
+    auto dir = fresh_temp_dir("limits");
+    auto out = dir / "out";
+    auto r = run_command(prefix + xferlab() + " run '" + small_scenario(dir).string() + "' " +
+                         sets + " --quiet --out '" + out.string() + "'");
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "nothing was run"));
+    CHECK_FALSE(fs::exists(out / "results.json"));
+    CHECK_FALSE(fs::exists(out / "journal.jsonl"));
+    fs::remove_all(dir);
+    return r.err;
+}
+
+}  // namespace
+
+TEST_CASE("bytes beyond the machine's memory are refused with both sizes",
+          "[integration][limits]") {
+    const std::string err = refused("--set transfer.bytes=64TiB");
+    CHECK(contains(err, "of host memory, more than this machine has ("));
+}
+
+TEST_CASE("threads beyond RLIMIT_NPROC are refused, naming the limit", "[integration][limits]") {
+    const std::string err =
+        refused("--set threads.count=100", "bash -c 'ulimit -S -u 64; exec \"$0\" \"$@\"' ");
+    CHECK(contains(err,
+                   "threads.count = 100 is more than this machine lets xferlab start: at most 64"));
+    CHECK(contains(err, "RLIMIT_NPROC (ulimit -u) is 64"));
+}
+
+TEST_CASE("a device other than 0 on the host backend is refused", "[integration][limits]") {
+    const std::string err = refused("--set 'transfer.devices=[0, 1]'");
+    CHECK(contains(err, "transfer.devices lists device 1 but the host backend has one device (0)"));
+}
+
+TEST_CASE("repetitions 0 and bytes 0 from --set are refused before anything runs",
+          "[integration][limits]") {
+    CHECK(contains(refused("--set transfer.repetitions=0"), "each run copies at least once"));
+    CHECK(contains(refused("--set transfer.bytes=0"), "at least 1 byte"));
+}
+
+TEST_CASE("a sweep past the plan limit is refused with its size", "[integration][limits]") {
+    auto dir = fresh_temp_dir("sweep");
+    fs::path file = dir / "sweep.toml";
+    std::ofstream f(file);
+    f << "[scenario]\nbackend = \"host\"\n[[run]]\n[sweep]\n\"transfer.repetitions\" = [";
+    for (int i = 1; i <= 200; ++i) f << i << (i < 200 ? ", " : "]\n");
+    f << "\"transfer.warmup\" = [";
+    for (int i = 0; i < 60; ++i) f << i << (i < 59 ? ", " : "]\n");
+    f.close();
+    auto r = run_command(xferlab() + " run '" + file.string() + "' --quiet --out '" +
+                         (dir / "out").string() + "'");
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(
+        contains(r.err, "the plan would have 12000 runs (12000 sweep points x 1 [[run]] tables)"));
+    CHECK(contains(r.err, "nothing was run"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}

@@ -1,0 +1,206 @@
+// SIGINT, SIGTERM and SIGKILL sent to a running `xferlab run`: completed runs are never lost.
+// SIGINT/SIGTERM: the workers stop after their current copy, the report says "interrupted",
+// the exit code is 130 and the interrupted run's records are kept. SIGKILL: nothing can be
+// done at the time, so what was written after each completed run is all there is.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+#include "support/spawn.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+using nlohmann::json;
+
+namespace {
+
+// Run 0 is short; run 1 would copy for minutes; run 2 must never start.
+fs::path long_scenario(const fs::path& dir) {
+    fs::path file = dir / "long.toml";
+    std::ofstream(file) << "[scenario]\nname = \"long\"\nbackend = \"host\"\n"
+                           "[transfer]\nbytes = \"1MiB\"\nrepetitions = 100000000\nwarmup = 0\n"
+                           "[threads]\ncount = 2\n"
+                           "[[run]]\nlauncher = \"host\"\ntransfer.repetitions = 3\n"
+                           "[[run]]\nlauncher = \"host\"\n"
+                           "[[run]]\nlauncher = \"host\"\ntransfer.repetitions = 3\n";
+    return file;
+}
+
+size_t journal_lines(const fs::path& out) {
+    std::ifstream in(out / "journal.jsonl");
+    return size_t(
+        std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+}
+
+// results.json as last written, or null while it does not exist or is being replaced.
+json results_now(const fs::path& out) {
+    std::ifstream in(out / "results.json");
+    if (!in) return nullptr;
+    try {
+        return json::parse(in);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
+
+// Run 0 is on disk: in the journal, then in every rewritten file (trace.json is written last).
+bool first_run_written(const fs::path& out) {
+    if (journal_lines(out) < 1 || !fs::exists(out / "trace.json")) return false;
+    json j = results_now(out);
+    return !j.is_null() && j["runs"].size() >= 1;
+}
+
+std::string run_cmd(const fs::path& scenario, const fs::path& out, const std::string& extra = "") {
+    return xferlab() + " run '" + scenario.string() + "' --out '" + out.string() + "'" + extra;
+}
+
+// SIGINT or SIGTERM during run 1 of the long scenario.
+void check_stop_signal(int sig) {
+    auto dir = fresh_temp_dir("signal");
+    auto out = dir / "out";
+    Background b = start_background(run_cmd(long_scenario(dir), out), dir);
+    REQUIRE(b.pid > 0);
+    REQUIRE(wait_until([&] { return first_run_written(out); }));
+    // Run 1 is now preparing 4 MiB of buffers and then copying for minutes; give it time to
+    // make a few copies so that there are records of the interrupted run to keep.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(b.pid, sig);
+    const int code = wait_exit_code(b.pid);
+    const std::string stdout_text = slurp(b.out), stderr_text = slurp(b.err);
+    INFO(stdout_text);
+    INFO(stderr_text);
+    CHECK(code == 130);
+    // Run 1 counts: it was interrupted, and its records are kept.
+    CHECK(stderr_text.find("interrupted after 2 of 3 runs") != std::string::npos);
+    CHECK(stdout_text.find("interrupted: the results are partial") != std::string::npos);
+
+    json j = results_now(out);
+    REQUIRE(!j.is_null());
+    CHECK(j["interrupted"].get<bool>());
+    CHECK(j["complete"].get<bool>());  // the final write happened
+    REQUIRE(j["runs"].size() == 2);    // run 2 never started
+    CHECK(j["runs"][0]["status"].get<std::string>() == "ok");
+    CHECK(j["runs"][0]["records"].size() == 6);  // 2 workers x 3 repetitions
+    CHECK(j["runs"][1]["status"].get<std::string>() == "interrupted");
+    CHECK(j["runs"][1]["records"].size() > 0);  // the copies made before the signal are kept
+    CHECK(journal_lines(out) == 2);
+    // copies.csv holds the interrupted run's copies too (a header line plus one per record).
+    const size_t records = j["runs"][0]["records"].size() + j["runs"][1]["records"].size();
+    std::ifstream csv(out / "copies.csv");
+    CHECK(size_t(std::count(std::istreambuf_iterator<char>(csv), std::istreambuf_iterator<char>(),
+                            '\n')) == records + 1);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+
+TEST_CASE("SIGINT mid-plan: exit 130, interrupted report, completed and interrupted runs kept",
+          "[integration][signals]") {
+    check_stop_signal(SIGINT);
+}
+
+TEST_CASE("SIGTERM mid-plan: exit 130, interrupted report, completed and interrupted runs kept",
+          "[integration][signals]") {
+    check_stop_signal(SIGTERM);
+}
+
+TEST_CASE("SIGINT while Python payload threads copy: they stop with xferlab.Stopped, exit 130",
+          "[integration][signals]") {
+    auto dir = fresh_temp_dir("signal-py");
+    auto out = dir / "out";
+    const fs::path ready = dir / "ready";
+    fs::path scenario = dir / "py.toml";
+    std::ofstream(scenario) << "[scenario]\nname = \"py\"\nbackend = \"host\"\n"
+                               "[transfer]\nbytes = \"1MiB\"\nrepetitions = 2\n"
+                               "[threads]\ncount = 1\n"
+                               "[params]\nready_file = \""
+                            << ready.string()
+                            << "\"\n"
+                               "[[run]]\nlauncher = \"host\"\n"
+                               "[[run]]\nlauncher = \"python\"\npayload = \"copy_forever.py\"\n";
+    const std::string payloads = (fs::path(XFER_SOURCE_DIR) / "tests" / "payloads").string();
+    Background b =
+        start_background(run_cmd(scenario, out, " --payload-dir '" + payloads + "'"), dir);
+    REQUIRE(b.pid > 0);
+    // The payload made its first copy of run 1: copies are certainly running now.
+    REQUIRE(wait_until([&] { return fs::exists(ready) || ::kill(b.pid, 0) != 0; }));
+    REQUIRE(fs::exists(ready));
+    ::kill(b.pid, SIGINT);
+    const int code = wait_exit_code(b.pid);
+    INFO(slurp(b.out));
+    INFO(slurp(b.err));
+    CHECK(code == 130);
+    json j = results_now(out);
+    REQUIRE(!j.is_null());
+    CHECK(j["interrupted"].get<bool>());
+    REQUIRE(j["runs"].size() == 2);
+    CHECK(j["runs"][0]["status"].get<std::string>() == "ok");
+    CHECK(j["runs"][1]["status"].get<std::string>() == "interrupted");
+    CHECK(j["runs"][1]["records"].size() >= 1);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("SIGKILL mid-plan: the completed run is in results.json and the journal, readable",
+          "[integration][signals]") {
+    auto dir = fresh_temp_dir("sigkill");
+    auto out = dir / "out";
+    Background b = start_background(run_cmd(long_scenario(dir), out, " --quiet"), dir);
+    REQUIRE(b.pid > 0);
+    REQUIRE(wait_until([&] { return first_run_written(out); }));
+    ::kill(b.pid, SIGKILL);
+    CHECK(wait_exit_code(b.pid) == 128 + SIGKILL);
+
+    json j = results_now(out);
+    REQUIRE(!j.is_null());
+    CHECK_FALSE(j["complete"].get<bool>());  // written mid-plan, never finished
+    CHECK_FALSE(j["interrupted"].get<bool>());
+    CHECK(j["planned_runs"].get<int>() == 3);
+    REQUIRE(j["runs"].size() == 1);
+    CHECK(j["runs"][0]["status"].get<std::string>() == "ok");
+    CHECK(j["runs"][0]["records"].size() == 6);
+    CHECK(journal_lines(out) == 1);
+    const std::string csv = slurp(out / "copies.csv");
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 7);  // header + run 0's 6 copies
+    CHECK(json::parse(slurp(out / "trace.json")).is_object());
+
+    // Both files left behind render as a report that says it is partial.
+    auto report = run_command(xferlab() + " report '" + (out / "results.json").string() + "'");
+    INFO(report.err);
+    CHECK(report.exit_code == 0);
+    CHECK(report.out.find("incomplete: 1 of 3 planned runs are here") != std::string::npos);
+    auto journal = run_command(xferlab() + " report '" + (out / "journal.jsonl").string() + "'");
+    INFO(journal.err);
+    CHECK(journal.exit_code == 0);
+    CHECK(journal.out.find("incomplete: 1 runs are here") != std::string::npos);
+    CHECK(journal.out.find("host") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("report reads a journal whose last line was cut short by a kill",
+          "[integration][signals]") {
+    auto dir = fresh_temp_dir("journal");
+    auto out = dir / "out";
+    auto r = run_command(run_cmd(long_scenario(dir), out, " --quiet --set transfer.repetitions=2"));
+    REQUIRE(r.exit_code == 0);
+    std::string text = slurp(out / "journal.jsonl");
+    REQUIRE(std::count(text.begin(), text.end(), '\n') == 3);
+    // Cut the last line in half, as a kill during its write would.
+    const size_t last = text.rfind('\n', text.size() - 2) + 1;
+    text.resize(last + (text.size() - last) / 2);
+    std::ofstream(dir / "cut.jsonl") << text;
+    auto report = run_command(xferlab() + " report '" + (dir / "cut.jsonl").string() + "'");
+    INFO(report.out);
+    INFO(report.err);
+    CHECK(report.exit_code == 0);
+    CHECK(report.err.find("last line 3 is cut short") != std::string::npos);
+    CHECK(report.out.find("incomplete: 2 runs are here") != std::string::npos);
+    // A bad line elsewhere is not a cut: the file is refused.
+    std::ofstream(dir / "bad.jsonl") << "{\"not\": \"a run\"}\n" << text;
+    auto bad = run_command(xferlab() + " report '" + (dir / "bad.jsonl").string() + "'");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("bad.jsonl:1: not an xferlab journal line") != std::string::npos);
+    fs::remove_all(dir);
+}
