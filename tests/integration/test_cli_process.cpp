@@ -118,3 +118,30 @@ TEST_CASE("process launcher: a worker that dies before the start releases the ot
     CHECK(measured_per_worker(o.run).empty());
     CHECK(errors.find("timeout") == std::string::npos);
 }
+
+TEST_CASE("process launcher isolates a payload that crashes or calls os._exit; the next run runs",
+          "[integration][process]") {
+    fs::path dir = fresh_temp_dir("proc-faults");
+    fs::path file = write_scenario(dir, "[[run]]\nlauncher = \"process\"\npayload = \"segfault.py\"\n"
+                                        "[[run]]\nlauncher = \"process\"\npayload = \"os_exit.py\"\n"
+                                        "[[run]]\nlauncher = \"host\"\n");
+    // No core files: the crash is the point, not its dump.
+    auto r = run_command("ulimit -c 0; " + xferlab() + " run '" + file.string() +
+                         "' --quiet --out '" + (dir / "out").string() + "' --payload-dir '" +
+                         XFER_SOURCE_DIR + "/tests/payloads'");
+    INFO(r.err);
+    CHECK(r.exit_code == 1);  // runs failed; xferlab itself did not crash
+    json results = json::parse(slurp(dir / "out" / "results.json"));
+    REQUIRE(results["runs"].size() == 3);
+    const std::string crashed = results["runs"][0]["errors"].dump();
+    const std::string exited = results["runs"][1]["errors"].dump();
+    INFO(crashed);
+    INFO(exited);
+    CHECK(results["runs"][0]["status"].get<std::string>() == "failed");
+    CHECK(crashed.find("worker 2 (process ") != std::string::npos);
+    CHECK(crashed.find("killed by SIGSEGV") != std::string::npos);
+    CHECK(results["runs"][1]["status"].get<std::string>() == "failed");
+    CHECK(exited.find("exited with status 3 before reporting its records") != std::string::npos);
+    CHECK(results["runs"][2]["status"].get<std::string>() == "ok");
+    CHECK(measured_per_worker(results["runs"][2]) == std::map<int, int>{{0, 4}, {1, 4}, {2, 4}});
+}
