@@ -58,8 +58,8 @@ int run_cli(int argc, char** argv) {
 
     std::string report_file, report_format = "table";
     auto* report_cmd = app.add_subcommand(
-        "report", "Re-render a results.json with this build's statistics and explanations");
-    report_cmd->add_option("file", report_file, "results.json written by `xferlab run`")
+        "report", "Re-render a results.json or journal.jsonl with this build's statistics and explanations");
+    report_cmd->add_option("file", report_file, "results.json (or journal.jsonl) written by `xferlab run`")
         ->required();
     report_cmd->add_option("--format", report_format, "table | json | csv | trace")
         ->check(CLI::IsMember({"table", "json", "csv", "trace"}));
