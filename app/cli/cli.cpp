@@ -1,7 +1,6 @@
 #include "cli/cli.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -22,7 +21,8 @@ int run_cli(int argc, char** argv) {
     CommonOptions common;
     auto add_common = [&](CLI::App* sub) {
         sub->add_option("--config", common.config, "Config file read after config/xferlab.toml");
-        sub->add_option("--payload-dir", common.payload_dir, "Folder python payloads are read from");
+        sub->add_option("--payload-dir", common.payload_dir,
+                        "Folder python payloads are read from");
     };
 
     RunOptions run;
@@ -58,8 +58,11 @@ int run_cli(int argc, char** argv) {
 
     std::string report_file, report_format = "table";
     auto* report_cmd = app.add_subcommand(
-        "report", "Re-render a results.json or journal.jsonl with this build's statistics and explanations");
-    report_cmd->add_option("file", report_file, "results.json (or journal.jsonl) written by `xferlab run`")
+        "report",
+        "Re-render a results.json or journal.jsonl with this build's statistics and explanations");
+    report_cmd
+        ->add_option("file", report_file,
+                     "results.json (or journal.jsonl) written by `xferlab run`")
         ->required();
     report_cmd->add_option("--format", report_format, "table | json | csv | trace")
         ->check(CLI::IsMember({"table", "json", "csv", "trace"}));
