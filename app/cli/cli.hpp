@@ -4,10 +4,10 @@ namespace xfer {
 
 // Exit codes (documented in README.md).
 enum ExitCode : int {
-    exit_ok = 0,           // every run succeeded
-    exit_run_failed = 1,   // a run failed (verification, payload error, crashed worker)
-    exit_bad_input = 2,    // bad scenario, flag or config; unavailable backend
-    exit_interrupted = 130 // SIGINT
+    exit_ok = 0,            // every run succeeded
+    exit_run_failed = 1,    // a run failed (verification, payload error, crashed worker)
+    exit_bad_input = 2,     // bad scenario, flag or config; unavailable backend
+    exit_interrupted = 130  // SIGINT
 };
 
 int run_cli(int argc, char** argv);

@@ -12,8 +12,8 @@ namespace xfer {
 struct ClusterInfo {
     int rank = 0;
     int size = 1;
-    bool joined = false;   // MPI initialized: started by mpirun in an MPI build
-    std::string why_not;   // when not joined: why (for launcher mpi's "skipped" note)
+    bool joined = false;  // MPI initialized: started by mpirun in an MPI build
+    std::string why_not;  // when not joined: why (for launcher mpi's "skipped" note)
     std::string hostname;
 };
 

@@ -34,7 +34,9 @@ WorkerJob worker_job_from_json(const nlohmann::json& j) {
     return job;
 }
 
-std::string worker_message(const std::string& type) { return nlohmann::json{{"type", type}}.dump(); }
+std::string worker_message(const std::string& type) {
+    return nlohmann::json{{"type", type}}.dump();
+}
 
 namespace {
 
@@ -90,7 +92,8 @@ int cmd_worker() {
     try {
         write_frame(kWorkerResultFd, message.dump());
     } catch (const std::exception& e) {
-        std::cerr << "xferlab worker " << job.worker << ": cannot send results: " << e.what() << "\n";
+        std::cerr << "xferlab worker " << job.worker << ": cannot send results: " << e.what()
+                  << "\n";
         return 1;
     }
     std::cout.flush();

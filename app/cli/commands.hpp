@@ -7,17 +7,17 @@
 namespace xfer {
 
 struct CommonOptions {
-    std::optional<std::string> config;     // --config FILE
+    std::optional<std::string> config;       // --config FILE
     std::optional<std::string> payload_dir;  // --payload-dir DIR
 };
 
 struct RunOptions {
     CommonOptions common;
     std::vector<std::string> files;
-    std::vector<std::string> sets;  // --set key=value
-    std::optional<std::string> out;  // --out DIR
+    std::vector<std::string> sets;      // --set key=value
+    std::optional<std::string> out;     // --out DIR
     std::optional<std::string> format;  // table | json | csv
-    bool quiet = false;  // no progress line
+    bool quiet = false;                 // no progress line
 };
 
 int cmd_run(const RunOptions& options);

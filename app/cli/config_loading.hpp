@@ -16,8 +16,8 @@ inline void print_diagnostics(const ScenarioError& e) {
 // load_config with --config/--payload-dir applied; prints diagnostics and returns nullopt on error.
 inline std::optional<Config> load_config_or_report(const CommonOptions& common) {
     try {
-        Config config = load_config(common.config ? std::optional<std::filesystem::path>(*common.config)
-                                                  : std::nullopt);
+        Config config = load_config(
+            common.config ? std::optional<std::filesystem::path>(*common.config) : std::nullopt);
         if (common.payload_dir) config.payload_dir = std::filesystem::absolute(*common.payload_dir);
         return config;
     } catch (const ScenarioError& e) {

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-
 #include <memory>
 #include <thread>
 
@@ -30,8 +29,7 @@ void run_payload_or_loops(RunContext& ctx, const std::string& label) {
 
 }  // namespace
 
-LocalOutcome run_local_workers(const Run& run, Backend& backend,
-                               const std::vector<int>& indices,
+LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate) {
     LocalOutcome out;
@@ -40,9 +38,8 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend,
         for (int i : indices) {
             auto transfer = backend.prepare(run.transfer, i);  // never timed
             transfer->poison_destination();
-            workers.push_back(std::make_unique<Worker>(run.index, i, std::move(transfer),
-                                                       run.transfer.repetitions,
-                                                       run.transfer.warmup));
+            workers.push_back(std::make_unique<Worker>(
+                run.index, i, std::move(transfer), run.transfer.repetitions, run.transfer.warmup));
         }
     } catch (const std::exception& e) {
         out.errors.push_back(fmt::format("preparing worker {} failed: {}",
@@ -91,7 +88,8 @@ std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>
     std::vector<std::pair<std::string, std::vector<size_t>>> seen;  // note -> processes, in order
     for (size_t k = 0; k < per_process.size(); ++k)
         for (const auto& note : per_process[k]) {
-            auto it = std::find_if(seen.begin(), seen.end(), [&](auto& e) { return e.first == note; });
+            auto it =
+                std::find_if(seen.begin(), seen.end(), [&](auto& e) { return e.first == note; });
             if (it == seen.end()) it = seen.insert(seen.end(), {note, {}});
             if (it->second.empty() || it->second.back() != k) it->second.push_back(k);
         }
@@ -108,7 +106,8 @@ std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>
 }
 
 nlohmann::json to_json(const LocalOutcome& o) {
-    return {{"records", o.records}, {"threads", o.threads}, {"errors", o.errors}, {"notes", o.notes}};
+    return {
+        {"records", o.records}, {"threads", o.threads}, {"errors", o.errors}, {"notes", o.notes}};
 }
 
 LocalOutcome local_outcome_from_json(const nlohmann::json& j) {

@@ -6,10 +6,9 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "launch/start_gate.hpp"
 #include "results/record.hpp"
@@ -36,8 +35,7 @@ using GateCoordinator = std::function<void(StartGate& gate)>;
 // the payload with those workers in ctx.workers; otherwise each worker gets a pthread with the
 // run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
 // the outcome's errors.
-LocalOutcome run_local_workers(const Run& run, Backend& backend,
-                               const std::vector<int>& indices,
+LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate);
 

@@ -33,18 +33,19 @@ void coordinate_ranks(StartGate& gate) {
 
 std::string offsets_note(const std::vector<ClockOffset>& offsets,
                          const std::vector<std::string>& hosts) {
-    std::string text = fmt::format("{} MPI ranks on {}; clocks aligned to rank 0's by ping-pong "
-                                   "(offset +- half the best round trip):",
-                                   offsets.size(), fmt::join(hosts, ", "));
+    std::string text = fmt::format(
+        "{} MPI ranks on {}; clocks aligned to rank 0's by ping-pong "
+        "(offset +- half the best round trip):",
+        offsets.size(), fmt::join(hosts, ", "));
     for (size_t r = 1; r < offsets.size(); ++r)
-        text += fmt::format(" rank {} {} +- {}", r,
-                            format_duration_ns(double(offsets[r].offset_ns)),
-                            format_duration_ns(double(offsets[r].accuracy_ns)));
+        text +=
+            fmt::format(" rank {} {} +- {}", r, format_duration_ns(double(offsets[r].offset_ns)),
+                        format_duration_ns(double(offsets[r].accuracy_ns)));
     return text;
 }
 
 class MpiLauncher final : public Launcher {
-public:
+  public:
     std::string name() const override { return "mpi"; }
     bool workers_elsewhere() const override { return true; }
     std::string unavailable_reason() const override {

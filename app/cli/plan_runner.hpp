@@ -22,7 +22,7 @@ struct PlanOptions {
 };
 
 class PlanRunner {
-public:
+  public:
     PlanRunner(const LauncherRegistry& launchers, PlanOptions options, std::atomic<bool>& stop);
 
     // Checks every run before anything is allocated: backend available, transfer possible on
@@ -36,7 +36,7 @@ public:
     // Devices of every backend used so far, for results.json.
     nlohmann::json devices() const;
 
-private:
+  private:
     Backend& backend_for(const Run& run, std::string* note);
     std::string resolve_backend_name(const Run& run) const;
     Run apply_mimic(const Run& run, std::vector<std::string>& notes);

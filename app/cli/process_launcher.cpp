@@ -6,13 +6,12 @@
 #include "cli/process_launcher.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -96,7 +95,7 @@ std::string describe_exit(int status) {
 }
 
 class ProcessRun {
-public:
+  public:
     explicit ProcessRun(RunContext& ctx) : ctx_(ctx) {}
 
     void execute() {
@@ -113,7 +112,8 @@ public:
                 job.worker = i;
                 write_frame(c.to_child, to_json(job).dump());
             } catch (const std::exception& e) {
-                ctx_.errors.push_back(fmt::format("worker {}: cannot start its process: {}", i, e.what()));
+                ctx_.errors.push_back(
+                    fmt::format("worker {}: cannot start its process: {}", i, e.what()));
                 abort_start();
                 break;
             }
@@ -123,7 +123,7 @@ public:
         for (auto& note : merge_notes(notes_, "worker processes")) ctx_.notes.push_back(note);
     }
 
-private:
+  private:
     bool barrier() const { return ctx_.run.threads.start.kind != StartKind::free; }
 
     void send_all(const std::string& type) {
@@ -157,8 +157,10 @@ private:
         } else if (type == "result") {
             c.result = true;
             LocalOutcome o = local_outcome_from_json(m);
-            ctx_.remote_records.insert(ctx_.remote_records.end(), o.records.begin(), o.records.end());
-            ctx_.remote_threads.insert(ctx_.remote_threads.end(), o.threads.begin(), o.threads.end());
+            ctx_.remote_records.insert(ctx_.remote_records.end(), o.records.begin(),
+                                       o.records.end());
+            ctx_.remote_threads.insert(ctx_.remote_threads.end(), o.threads.begin(),
+                                       o.threads.end());
             ctx_.errors.insert(ctx_.errors.end(), o.errors.begin(), o.errors.end());
             notes_[size_t(c.worker)] = std::move(o.notes);
         }
@@ -176,7 +178,8 @@ private:
         try {
             while (auto frame = c.frames.next()) on_message(c, *frame);
         } catch (const std::exception& e) {
-            ctx_.errors.push_back(fmt::format("worker {}: garbled message: {}", c.worker, e.what()));
+            ctx_.errors.push_back(
+                fmt::format("worker {}: garbled message: {}", c.worker, e.what()));
             ::kill(c.pid, SIGKILL);
             close_child(c);
         }
@@ -202,7 +205,8 @@ private:
             term_sent_ = true;
             ctx_.errors.push_back(fmt::format(
                 "worker processes still running {} after the run's timeout ({}): stopped",
-                format_duration_ns(double(kParentTimeoutSlackNs)), format_duration_ns(double(ctx_.run.timeout_ns))));
+                format_duration_ns(double(kParentTimeoutSlackNs)),
+                format_duration_ns(double(ctx_.run.timeout_ns))));
             signal_live(SIGTERM);
         }
         if (now >= term_at + kKillGraceNs && !kill_sent_) {
@@ -265,7 +269,7 @@ private:
 };
 
 class ProcessLauncher final : public Launcher {
-public:
+  public:
     std::string name() const override { return "process"; }
     bool workers_elsewhere() const override { return true; }
     void launch(RunContext& ctx) override {

@@ -13,13 +13,13 @@
 namespace xfer {
 
 class Progress {
-public:
+  public:
     Progress(bool enabled, int total);
     ~Progress();
     void begin(const Run& run);
     void end(const RunResult& result);
 
-private:
+  private:
     void stop_ticker();
 
     bool enabled_;

@@ -5,9 +5,8 @@
 //   worker -> parent: ready | aborted (its workers wait at the start / failed before it), then
 //                     result (records, thread info, errors, notes of its workers)
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "scenario/scenario.hpp"
 
@@ -18,8 +17,8 @@ constexpr int kWorkerResultFd = 4;
 
 struct WorkerJob {
     Run run;
-    int worker = 0;        // index in the whole run
-    std::string backend;   // resolved backend name
+    int worker = 0;       // index in the whole run
+    std::string backend;  // resolved backend name
     std::filesystem::path payload_dir;
 };
 

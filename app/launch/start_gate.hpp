@@ -14,7 +14,7 @@
 namespace xfer {
 
 class StartGate {
-public:
+  public:
     StartGate(int parties, StartSpec spec);
 
     // Blocks per the discipline. Returns the host time (ns) at which the worker was released,
@@ -32,7 +32,7 @@ public:
     void release();
     bool needs_coordination() const { return spec_.kind != StartKind::free; }
 
-private:
+  private:
     void open_locked();
 
     int parties_;

@@ -18,12 +18,18 @@ Enum enum_at(const json& j, const char* key, Enum last) {
 }
 
 json transfer_wire(const TransferSpec& t) {
-    return {{"direction", int(t.direction)}, {"bytes", t.bytes},
-            {"host_memory", int(t.host_memory.kind)}, {"numa_node", t.host_memory.numa_node},
-            {"first_touch", int(t.first_touch)}, {"devices", t.devices},
-            {"api", int(t.api)}, {"stream", int(t.stream)},
-            {"timing", int(t.timing)}, {"repetitions", t.repetitions},
-            {"warmup", t.warmup}, {"verify", t.verify}};
+    return {{"direction", int(t.direction)},
+            {"bytes", t.bytes},
+            {"host_memory", int(t.host_memory.kind)},
+            {"numa_node", t.host_memory.numa_node},
+            {"first_touch", int(t.first_touch)},
+            {"devices", t.devices},
+            {"api", int(t.api)},
+            {"stream", int(t.stream)},
+            {"timing", int(t.timing)},
+            {"repetitions", t.repetitions},
+            {"warmup", t.warmup},
+            {"verify", t.verify}};
 }
 
 TransferSpec transfer_from(const json& j) {

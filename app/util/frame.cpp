@@ -65,7 +65,8 @@ std::optional<std::string> read_frame(int fd) {
     const uint32_t n = decode_length(header);
     check_length(n);
     std::string payload(n, '\0');
-    if (read_all(fd, payload.data(), n) < n) throw std::runtime_error("stream ended inside a message");
+    if (read_all(fd, payload.data(), n) < n)
+        throw std::runtime_error("stream ended inside a message");
     return payload;
 }
 

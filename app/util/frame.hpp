@@ -21,12 +21,12 @@ std::optional<std::string> read_frame(int fd);
 
 // Incremental reader for poll() loops: feed what read() returned, take complete frames.
 class FrameBuffer {
-public:
+  public:
     void append(const char* data, size_t n) { buffer_.append(data, n); }
     std::optional<std::string> next();  // throws on an impossible length
     bool empty() const { return buffer_.empty(); }
 
-private:
+  private:
     std::string buffer_;
 };
 

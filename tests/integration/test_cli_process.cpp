@@ -1,9 +1,8 @@
 // Launcher "process" through the CLI: every worker runs in its own process and its records
 // come back; a worker process that dies is reported and the others' records are kept.
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "support/catch.hpp"
@@ -53,7 +52,8 @@ std::map<int, int> measured_per_worker(const json& run) {
 
 TEST_CASE("process launcher: each worker runs in its own process and every record arrives",
           "[integration][process]") {
-    auto o = run_scenario("[[run]]\nlauncher = \"process\"\nthreads.stack_size = \"4MiB\"\n", "proc");
+    auto o =
+        run_scenario("[[run]]\nlauncher = \"process\"\nthreads.stack_size = \"4MiB\"\n", "proc");
     INFO(o.command.err);
     REQUIRE(o.command.exit_code == 0);
     CHECK(o.run["status"].get<std::string>() == "ok");
@@ -90,9 +90,10 @@ TEST_CASE("process launcher with a payload runs it in each worker process",
 
 TEST_CASE("process launcher: a worker killed mid-run is reported, the others' records survive",
           "[integration][process]") {
-    auto o = run_scenario("[params]\nvictim = 1\nafter = 2\n[[run]]\nlauncher = \"process\"\n"
-                          "payload = \"process_kill.py\"\n",
-                          "proc-kill");
+    auto o = run_scenario(
+        "[params]\nvictim = 1\nafter = 2\n[[run]]\nlauncher = \"process\"\n"
+        "payload = \"process_kill.py\"\n",
+        "proc-kill");
     CHECK(o.command.exit_code == 1);
     CHECK(o.run["status"].get<std::string>() == "failed");
     std::string errors = o.run["errors"].dump();
@@ -107,9 +108,10 @@ TEST_CASE("process launcher: a worker killed mid-run is reported, the others' re
 
 TEST_CASE("process launcher: a worker that dies before the start releases the others",
           "[integration][process]") {
-    auto o = run_scenario("[params]\nvictim = 2\nafter = 0\n[[run]]\nlauncher = \"process\"\n"
-                          "payload = \"process_kill.py\"\n",
-                          "proc-early");
+    auto o = run_scenario(
+        "[params]\nvictim = 2\nafter = 0\n[[run]]\nlauncher = \"process\"\n"
+        "payload = \"process_kill.py\"\n",
+        "proc-early");
     CHECK(o.command.exit_code == 1);
     std::string errors = o.run["errors"].dump();
     INFO(errors);
@@ -122,9 +124,10 @@ TEST_CASE("process launcher: a worker that dies before the start releases the ot
 TEST_CASE("process launcher isolates a payload that crashes or calls os._exit; the next run runs",
           "[integration][process]") {
     fs::path dir = fresh_temp_dir("proc-faults");
-    fs::path file = write_scenario(dir, "[[run]]\nlauncher = \"process\"\npayload = \"segfault.py\"\n"
-                                        "[[run]]\nlauncher = \"process\"\npayload = \"os_exit.py\"\n"
-                                        "[[run]]\nlauncher = \"host\"\n");
+    fs::path file = write_scenario(dir,
+                                   "[[run]]\nlauncher = \"process\"\npayload = \"segfault.py\"\n"
+                                   "[[run]]\nlauncher = \"process\"\npayload = \"os_exit.py\"\n"
+                                   "[[run]]\nlauncher = \"host\"\n");
     // No core files: the crash is the point, not its dump.
     auto r = run_command("ulimit -c 0; " + xferlab() + " run '" + file.string() +
                          "' --quiet --out '" + (dir / "out").string() + "' --payload-dir '" +

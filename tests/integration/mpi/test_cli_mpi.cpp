@@ -2,11 +2,10 @@
 // records, on one clock, with each worker's host. Built only when MPI is found.
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -20,8 +19,8 @@ using json = nlohmann::json;
 namespace {
 
 std::string mpirun(int ranks) {
-    std::string cmd = std::string("'") + XFER_MPIEXEC + "' -n " + std::to_string(ranks) +
-                      " --oversubscribe";
+    std::string cmd =
+        std::string("'") + XFER_MPIEXEC + "' -n " + std::to_string(ranks) + " --oversubscribe";
     if (geteuid() == 0) cmd += " --allow-run-as-root";  // CI containers run as root
     return cmd + " ";
 }
