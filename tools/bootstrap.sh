@@ -2,8 +2,12 @@
 # Set up a Debian 12 machine, build xferlab from scratch, and either run the seed scenario
 # (`demo`) or the whole test suite (`test`). README.md's two commands call this script.
 #   tools/bootstrap.sh demo   # install, build, run scenarios/seed-h2d-threads.toml, print the report
-#   tools/bootstrap.sh test   # install, build, run every test (ctest)
-# Environment: BUILD_DIR (default build), JOBS (default: nproc).
+#   tools/bootstrap.sh test   # install, build, run every test (ctest), then the reliability
+#                             # checks: the suite under ASan+UBSan and under TSan
+#                             # (tools/ci-sanitizers.sh), each fuzz target for a minute
+#                             # (tools/ci-fuzz.sh)
+# Environment: BUILD_DIR (default build; the checks use ${BUILD_DIR}-asan, -tsan, -fuzz),
+# JOBS (default: nproc), FUZZ_SECONDS (default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,8 +21,11 @@ esac
 build_dir=${BUILD_DIR:-build}
 jobs=${JOBS:-$(nproc)}
 
+# clang-14, libclang-rt-14-dev (sanitizer and libFuzzer runtimes) and libomp-14-dev (clang's
+# OpenMP) are for the sanitizer and fuzz builds; OpenMPI is for the mpi launcher.
 packages=(cmake ninja-build g++ pkg-config python3-dev pybind11-dev libtomlplusplus-dev
-    libcli11-dev catch2 nlohmann-json3-dev libfmt-dev libnuma-dev)
+    libcli11-dev catch2 nlohmann-json3-dev libfmt-dev libnuma-dev
+    clang-14 libclang-rt-14-dev libomp-14-dev libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,7 +39,17 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
+# Each step says what it is and, when it ends, how long it took.
+step_start=$SECONDS
+step() {
+    local now=$SECONDS
+    [ -z "${step_name:-}" ] || echo "== bootstrap: done: $step_name ($((now - step_start)) s)" >&2
+    step_name=$1 step_start=$now
+    [ -z "$step_name" ] || echo "== bootstrap: $step_name" >&2
+}
+
 # Debian's own Python (python3-dev) is embedded, whatever `python3` is first on PATH.
+step "build $build_dir"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 >&2
 cmake --build "$build_dir" -j "$jobs" >&2
@@ -42,7 +59,15 @@ demo)
     exec "$build_dir/xferlab" run scenarios/seed-h2d-threads.toml
     ;;
 test)
-    cd "$build_dir"
-    exec ctest --output-on-failure -j "$jobs" --timeout 600
+    step "ctest in $build_dir"
+    (cd "$build_dir" && ctest --output-on-failure -j "$jobs" --timeout 600)
+    step "ASan+UBSan build and ctest"
+    tools/ci-sanitizers.sh address,undefined
+    step "TSan build and ctest"
+    tools/ci-sanitizers.sh thread
+    step "fuzz targets, ${FUZZ_SECONDS:-60} s each"
+    tools/ci-fuzz.sh
+    step ""
+    echo "== bootstrap: every test step passed ($SECONDS s)" >&2
     ;;
 esac

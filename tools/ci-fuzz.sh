@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) and runs each from its seed corpus for a bounded
+# time (issue 6). Any crash, leak, undefined behaviour or timeout fails the script; libFuzzer
+# leaves the input that did it in ${BUILD_DIR}-asan/fuzz-artifacts/. The targets live in the
+# ASan+UBSan build (tools/ci-configure-sanitized.sh); when tools/ci-sanitizers.sh built it
+# already, only they are brought up to date.
+#   tools/ci-fuzz.sh            # each target FUZZ_SECONDS (default 60) seconds
+# Environment: BUILD_DIR (default build; this uses ${BUILD_DIR}-asan), JOBS (default: nproc),
+# FUZZ_SECONDS (default 60).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir=${BUILD_DIR:-build}-asan
+jobs=${JOBS:-$(nproc)}
+seconds=${FUZZ_SECONDS:-60}
+targets=(fuzz_scenario_loader fuzz_set_flags)
+
+tools/ci-configure-sanitized.sh address,undefined "$build_dir"
+echo "== ci-fuzz: build ${targets[*]}" >&2
+cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >&2
+
+mkdir -p "$build_dir/fuzz-artifacts"
+for t in "${targets[@]}"; do
+    seeds=("tests/fuzz/corpus/${t#fuzz_}")
+    [ "$t" = fuzz_scenario_loader ] && seeds+=(scenarios)
+    # A fresh working corpus each time: the first directory receives what libFuzzer finds;
+    # the seed directories are read only.
+    work="$build_dir/fuzz-corpus/$t"
+    rm -rf "$work" && mkdir -p "$work"
+    echo "== ci-fuzz: $t for ${seconds}s from ${seeds[*]}" >&2
+    "$build_dir/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -dict=tests/fuzz/scenario.dict -print_final_stats=1 \
+        -artifact_prefix="$build_dir/fuzz-artifacts/$t-" "$work" "${seeds[@]}" \
+        2>"$build_dir/$t.log" || {
+        tail -n 60 "$build_dir/$t.log" >&2
+        echo "== ci-fuzz: $t FAILED (log: $build_dir/$t.log)" >&2
+        exit 1
+    }
+    # libFuzzer's last status line: "#<executions> DONE cov: <edges> ft: <features>
+    # corp: <inputs>/<bytes> ...", the corpus it ended with (seeds and what it added).
+    # (A summary only: its absence must not fail a run that passed, hence "|| true".)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build_dir/$t.log")
+    done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$build_dir/$t.log" | tail -n 1 || true)
+    echo "== ci-fuzz: $t passed: $execs executions; $done_line" >&2
+done
