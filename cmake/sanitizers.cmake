@@ -43,7 +43,7 @@ endif()
 
 if(XFER_SANITIZER_FLAGS)
     if(XFER_HAVE_CUDA)
-        # Supported and checked builds use -DXFER_WITH_CUDA=OFF (docs/reliability-fuzzing.md).
+        # Supported and checked builds use -DXFER_WITH_CUDA=OFF (docs/reliability.md).
         message(WARNING "xferlab: ${XFER_SANITIZE} build with the CUDA backend is untested")
     endif()
     # Frame pointers: readable stacks in reports at -O1 and above.
