@@ -26,6 +26,10 @@ declare -A variants=(
     [processes-per-gpu]="mpi:$gpus seed-processes.toml --set threads.count=$gpus"
     # The same without mpirun (the mpi row is skipped): does running inside an MPI job change
     # the other rows?
+    # The 4-GPU issue's memory variants on the GPUs this host has, one worker per GPU.
+    [seed-per-gpu-registered]="seed-h2d-threads.toml --set threads.count=$gpus --set transfer.host_memory=registered"
+    [processes-per-gpu-pinned]="mpi:$gpus seed-processes.toml --set threads.count=$gpus --set transfer.host_memory=pinned"
+    [processes-per-gpu-registered]="mpi:$gpus seed-processes.toml --set threads.count=$gpus --set transfer.host_memory=registered"
     [processes-1gpu-nompi]="seed-processes.toml --set transfer.devices=[0]"
     [processes-per-gpu-nompi]="seed-processes.toml --set threads.count=$gpus"
 )
