@@ -21,7 +21,7 @@ namespace {
 fs::path long_scenario(const fs::path& dir) {
     fs::path file = dir / "long.toml";
     std::ofstream(file) << "[scenario]\nname = \"long\"\nbackend = \"host\"\n"
-                           "[transfer]\nbytes = \"1MiB\"\nrepetitions = 100000000\nwarmup = 0\n"
+                           "[transfer]\nbytes = \"1MiB\"\nrepetitions = 2000000\nwarmup = 0\n"
                            "[threads]\ncount = 2\n"
                            "[[run]]\nlauncher = \"host\"\ntransfer.repetitions = 3\n"
                            "[[run]]\nlauncher = \"host\"\n"
@@ -46,6 +46,19 @@ json results_now(const fs::path& out) {
     }
 }
 
+// The run in progress has started copying: its worker threads (named xfer-host-<i> by the host
+// launcher, after their buffers were prepared) exist in the process.
+bool workers_running(pid_t pid) {
+    std::error_code ec;
+    for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+        std::ifstream comm(task.path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        if (name.rfind("xfer-host-", 0) == 0) return true;
+    }
+    return false;
+}
+
 // Run 0 is on disk: in the journal, then in every rewritten file (trace.json is written last).
 bool first_run_written(const fs::path& out) {
     if (journal_lines(out) < 1 || !fs::exists(out / "trace.json")) return false;
@@ -64,9 +77,11 @@ void check_stop_signal(int sig) {
     Background b = start_background(run_cmd(long_scenario(dir), out), dir);
     REQUIRE(b.pid > 0);
     REQUIRE(wait_until([&] { return first_run_written(out); }));
-    // Run 1 is now preparing 4 MiB of buffers and then copying for minutes; give it time to
-    // make a few copies so that there are records of the interrupted run to keep.
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // Run 1 prepares its buffers, then its worker threads copy for minutes: wait for them, then
+    // give them time to make copies, so that there are records of the interrupted run to keep
+    // (a fixed wait alone was too short under the sanitizer builds).
+    REQUIRE(wait_until([&] { return workers_running(b.pid); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     ::kill(b.pid, sig);
     const int code = wait_exit_code(b.pid);
     const std::string stdout_text = slurp(b.out), stderr_text = slurp(b.err);
