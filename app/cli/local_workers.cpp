@@ -11,6 +11,7 @@
 #include "cli/launchers.hpp"
 #include "launch/launcher.hpp"
 #include "launch/pthread_workers.hpp"
+#include "launch/worker_set.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -35,15 +36,9 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vect
     LocalOutcome out;
     std::vector<std::unique_ptr<Worker>> workers;
     try {
-        for (int i : indices) {
-            auto transfer = backend.prepare(run.transfer, i);  // never timed
-            transfer->poison_destination();
-            workers.push_back(std::make_unique<Worker>(
-                run.index, i, std::move(transfer), run.transfer.repetitions, run.transfer.warmup));
-        }
+        workers = prepare_workers(backend, run, indices);
     } catch (const std::exception& e) {
-        out.errors.push_back(fmt::format("preparing worker {} failed: {}",
-                                         indices.empty() ? -1 : indices[workers.size()], e.what()));
+        out.errors.push_back(e.what());
     }
 
     StartGate gate(int(workers.size()), run.threads.start);
@@ -67,15 +62,9 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vect
             out.records.insert(out.records.end(), w->records().begin(), w->records().end());
             out.threads.push_back(w->thread_info());
         }
-        try {
-            backend.end_run(out.records);
-            for (auto& note : backend.take_run_notes()) ctx.notes.push_back(std::move(note));
-        } catch (const std::exception& e) {
-            ctx.notes.push_back(std::string("device timestamps unavailable: ") + e.what());
-        }
+        end_backend_run(backend, out.records, ctx.notes);
         if (run.transfer.verify)
-            for (auto& w : workers)
-                if (auto failure = verification_failure(*w)) ctx.errors.push_back(*failure);
+            for (auto& failure : verification_failures(workers)) ctx.errors.push_back(failure);
         out.errors.insert(out.errors.end(), ctx.errors.begin(), ctx.errors.end());
         out.notes.insert(out.notes.end(), ctx.notes.begin(), ctx.notes.end());
     }

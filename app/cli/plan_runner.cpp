@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 
 #include "cli/machine_limits.hpp"
+#include "launch/worker_set.hpp"
 #include "memory/host_buffer.hpp"
 #include "python/python.hpp"
 #include "scenario/loader.hpp"
@@ -56,8 +58,8 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
                 where, run.threads.count, threads.max_threads, threads.reason));
         }
         if (!launchers_.make(run.spec.launcher)) {
-            problems.push_back(fmt::format("{}: launcher '{}' is not available in this build", where,
-                                           run.spec.launcher));
+            problems.push_back(fmt::format("{}: launcher '{}' is not available in this build",
+                                           where, run.spec.launcher));
             continue;
         }
         try {
@@ -78,10 +80,10 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
             "lower transfer.bytes or threads.count",
             format_size(peak_host), format_size(total)));
     } else if (peak_host > available) {
-        problems.push_back(fmt::format(
-            "the largest run needs {} of host memory but only {} is available; lower "
-            "transfer.bytes or threads.count",
-            format_size(peak_host), format_size(available)));
+        problems.push_back(
+            fmt::format("the largest run needs {} of host memory but only {} is available; lower "
+                        "transfer.bytes or threads.count",
+                        format_size(peak_host), format_size(available)));
     }
     return problems;
 }
@@ -110,15 +112,6 @@ RunResult failed_before_start(RunResult result, const std::string& why) {
     result.status = RunStatus::failed;
     result.errors.push_back(why);
     return result;
-}
-
-void verify_workers(std::vector<std::unique_ptr<Worker>>& workers, RunResult& result) {
-    for (auto& w : workers) {
-        if (auto failure = verification_failure(*w)) {
-            result.status = RunStatus::failed;
-            result.errors.push_back(*failure);
-        }
-    }
 }
 
 }  // namespace
@@ -172,17 +165,11 @@ RunResult PlanRunner::run(const Run& plan_run) {
     const bool elsewhere = launcher->workers_elsewhere();
     std::vector<std::unique_ptr<Worker>> workers;
     try {
-        for (int i = 0; !elsewhere && i < run.threads.count; ++i) {
-            auto transfer = backend->prepare(run.transfer, i);
-            transfer->poison_destination();
-            workers.push_back(std::make_unique<Worker>(run.index, i, std::move(transfer),
-                                                       run.transfer.repetitions,
-                                                       run.transfer.warmup));
-        }
+        std::vector<int> all(size_t(elsewhere ? 0 : run.threads.count));
+        std::iota(all.begin(), all.end(), 0);
+        workers = prepare_workers(*backend, run, all);
     } catch (const std::exception& e) {
-        return failed_before_start(
-            std::move(result),
-            fmt::format("preparing buffers for worker {} failed: {}", workers.size(), e.what()));
+        return failed_before_start(std::move(result), e.what());
     }
 
     StartGate gate(run.threads.count, run.threads.start);
@@ -202,17 +189,17 @@ RunResult PlanRunner::run(const Run& plan_run) {
                           ctx.remote_records.end());
     result.threads_info.insert(result.threads_info.end(), ctx.remote_threads.begin(),
                                ctx.remote_threads.end());
-    try {
-        if (!elsewhere) backend->end_run(result.records);
-        for (auto& note : backend->take_run_notes()) ctx.notes.push_back(std::move(note));
-    } catch (const std::exception& e) {
-        ctx.notes.push_back(std::string("device timestamps unavailable: ") + e.what());
-    }
+    if (!elsewhere) end_backend_run(*backend, result.records, ctx.notes);
     result.end_ns = now_ns();
     result.errors.insert(result.errors.end(), ctx.errors.begin(), ctx.errors.end());
     result.notes.insert(result.notes.end(), ctx.notes.begin(), ctx.notes.end());
     if (!result.errors.empty()) result.status = RunStatus::failed;
-    if (run.transfer.verify) verify_workers(workers, result);
+    if (run.transfer.verify) {
+        for (auto& failure : verification_failures(workers)) {
+            result.status = RunStatus::failed;
+            result.errors.push_back(std::move(failure));
+        }
+    }
     if (stop_.load() && result.status == RunStatus::ok) result.status = RunStatus::interrupted;
     return result;
 }
