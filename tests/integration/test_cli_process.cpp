@@ -148,3 +148,10 @@ TEST_CASE("process launcher isolates a payload that crashes or calls os._exit; t
     CHECK(results["runs"][2]["status"].get<std::string>() == "ok");
     CHECK(measured_per_worker(results["runs"][2]) == std::map<int, int>{{0, 4}, {1, 4}, {2, 4}});
 }
+
+TEST_CASE("xferlab worker started by hand says what it is for, exit 2", "[integration][process]") {
+    auto r = run_command(xferlab() + " worker 3<&-");  // no job pipe on fd 3
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("xferlab worker: ") != std::string::npos);
+    CHECK(r.err.find("started by launcher \"process\", not by hand") != std::string::npos);
+}
