@@ -2,6 +2,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/host_backend.hpp"
+#include "results/vocabulary.hpp"
 #ifdef XFER_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
 #endif
@@ -33,7 +34,8 @@ std::unique_ptr<Backend> make_backend(const std::string& name, std::string* note
         if (note) *note = "backend auto fell back to host: cuda unavailable (" + reason + ")";
         return make_host_backend();
     }
-    throw std::runtime_error("unknown backend '" + name + "' (allowed: auto, host, cuda)");
+    throw std::runtime_error("unknown backend '" + name + "' (allowed: " +
+                             join_names(backend_choices()) + ")");
 }
 
 }  // namespace xfer

@@ -4,7 +4,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/worker_protocol.hpp"
+#include "remote/worker_process.hpp"
+#include "results/vocabulary.hpp"
 #include "util/version.hpp"
 
 namespace xfer {
@@ -31,8 +32,9 @@ int run_cli(int argc, char** argv) {
     run_cmd->add_option("--set", run.sets, "Override a scenario key: --set threads.count=8")
         ->take_all();
     run_cmd->add_option("--out", run.out, "Output folder (default from config: results/...)");
-    run_cmd->add_option("--format", run.format, "Terminal output: table | json | csv")
-        ->check(CLI::IsMember({"table", "json", "csv"}));
+    run_cmd->add_option("--format", run.format,
+                        "Terminal output: " + join_names(terminal_format_names(), " | "))
+        ->check(CLI::IsMember(terminal_format_names()));
     run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
     add_common(run_cmd);
 
@@ -64,8 +66,8 @@ int run_cli(int argc, char** argv) {
         ->add_option("file", report_file,
                      "results.json (or journal.jsonl) written by `xferlab run`")
         ->required();
-    report_cmd->add_option("--format", report_format, "table | json | csv | trace")
-        ->check(CLI::IsMember({"table", "json", "csv", "trace"}));
+    report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
+        ->check(CLI::IsMember(reporter_names()));
 
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
@@ -83,7 +85,7 @@ int run_cli(int argc, char** argv) {
     if (*list_cmd) return cmd_list(common);
     if (*devices_cmd) return cmd_devices(common, devices_json);
     if (*threads_cmd) return cmd_threads(common);
-    if (*worker_cmd) return cmd_worker();
+    if (*worker_cmd) return run_worker_process();
     if (*report_cmd) return cmd_report(report_file, report_format);
     return exit_bad_input;
 }

@@ -7,17 +7,17 @@
 
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
-#include "cli/cluster.hpp"
-#include "cli/config.hpp"
+#include "remote/mpi_job.hpp"
+#include "run/config.hpp"
 #include "cli/config_loading.hpp"
-#include "cli/fatal_signals.hpp"
-#include "cli/host_environment.hpp"
-#include "cli/launchers.hpp"
-#include "cli/output_dir.hpp"
-#include "cli/plan_recorder.hpp"
-#include "cli/plan_runner.hpp"
-#include "cli/progress.hpp"
-#include "cli/stop_signal.hpp"
+#include "run/fatal_signals.hpp"
+#include "system/host_description.hpp"
+#include "run/launchers.hpp"
+#include "run/output_dir.hpp"
+#include "run/plan_recorder.hpp"
+#include "run/plan_runner.hpp"
+#include "run/progress.hpp"
+#include "system/stop_signal.hpp"
 #include "python/python.hpp"
 #include "report/reporter.hpp"
 #include "scenario/diagnostics.hpp"
@@ -92,11 +92,11 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     PlanRunner runner(registry, plan_options, g_stop);
     auto problems = runner.preflight(plan);
     for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
-    if (!cluster_all(problems.empty())) {  // every MPI rank must agree before anything runs
+    if (!mpi_job_all(problems.empty())) {  // every MPI rank must agree before anything runs
         std::cerr << file << ": nothing was run\n";
         return exit_bad_input;
     }
-    if (cluster().rank != 0) return follow_plan_as_rank(runner, plan);
+    if (mpi_job().rank != 0) return follow_plan_as_rank(runner, plan);
 
     fs::path dir;
     if (options.out) {
@@ -163,7 +163,7 @@ int cmd_run(const RunOptions& options) {
     // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.
     std::signal(SIGXFSZ, SIG_IGN);
     try {
-        cluster_begin();
+        mpi_job_begin();
     } catch (const std::exception& e) {
         std::cerr << "xferlab: joining the MPI job failed: " << e.what() << "\n";
         return exit_run_failed;
@@ -178,7 +178,7 @@ int cmd_run(const RunOptions& options) {
         }
         code = std::max(code, rc);
     }
-    cluster_end();
+    mpi_job_end();
     std::cout.flush();
     std::cerr.flush();
     // A payload that left a thread running cannot be finalized safely: end the process here.

@@ -9,8 +9,10 @@
 #include "cli/commands.hpp"
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 #include "scenario/units.hpp"
+#include "system/signal_names.hpp"
+#include "system/thread_probe.hpp"
 
 namespace xfer {
 namespace {

@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "cli/config.hpp"
+#include "run/config.hpp"
 #include "scenario/diagnostics.hpp"
 
 namespace xfer {

@@ -1,5 +1,6 @@
 // Launcher "host": plain pthreads, so that every attribute a scenario sets is applied the way
 // a C/C++ program would apply it (pthread_attr at creation, the rest from inside the thread).
+#include "launch/copy_loop.hpp"
 #include "launch/host_launcher.hpp"
 
 #include "launch/pthread_workers.hpp"

@@ -59,9 +59,4 @@ private:
     std::map<std::string, LauncherFactory> factories_;
 };
 
-// The loop every native launcher runs on each worker thread: enter, wait at the gate, copy
-// `repetitions + warmup` times with `between` in between, stopping early on ctx.stop.
-void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
-                     StartGate& gate, const std::atomic<bool>& stop);
-
 }  // namespace xfer

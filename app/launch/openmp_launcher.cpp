@@ -1,6 +1,7 @@
 // Launcher "openmp": the workers are the threads of one parallel region, as in an OpenMP task
 // runtime. The thread pool outlives the region, so each thread resets what an earlier run may
 // have left on it (mask, affinity) to what a fresh thread would have inherited.
+#include "launch/copy_loop.hpp"
 #include "launch/openmp_launcher.hpp"
 
 #include <omp.h>

@@ -1,8 +1,15 @@
 #include "launch/launcher.hpp"
 
+#include <stdexcept>
+
+#include "results/vocabulary.hpp"
+
 namespace xfer {
 
 void LauncherRegistry::add(const std::string& name, LauncherFactory factory) {
+    // Names come from the vocabulary, so that scenarios, --help and the registry cannot drift.
+    if (!find_launcher(name))
+        throw std::logic_error("launcher '" + name + "' is not in results/vocabulary.cpp");
     factories_[name] = std::move(factory);
 }
 

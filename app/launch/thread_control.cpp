@@ -12,8 +12,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "launch/cpu_topology.hpp"
-#include "results/thread_info.hpp"
+#include "system/cpu_topology.hpp"
+#include "system/thread_info.hpp"
+#include "system/signal_names.hpp"
 
 namespace xfer {
 namespace {

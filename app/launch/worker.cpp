@@ -7,6 +7,7 @@
 
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
+#include "system/thread_probe.hpp"
 
 namespace xfer {
 

@@ -9,7 +9,7 @@
 
 #include "backend/backend.hpp"
 #include "results/record.hpp"
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 

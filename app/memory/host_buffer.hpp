@@ -40,9 +40,6 @@ private:
     std::byte* base_ = nullptr;  // what release_ frees, when the allocation starts before data_
 };
 
-// Bytes of memory the system can still give (MemAvailable), for the preflight.
-uint64_t available_host_memory();
-
 // Throws the std::runtime_error allocate() would throw for `kind`, without allocating (a kind
 // that needs a device runtime, a NUMA node that does not exist, a build without libnuma).
 void check_host_memory(const HostMemory& kind);

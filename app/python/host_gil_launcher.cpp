@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "launch/copy_loop.hpp"
 #include "launch/pthread_workers.hpp"
 #include "launch/thread_control.hpp"
 #include "python/interpreter.hpp"
@@ -19,19 +20,15 @@ namespace py = pybind11;
 namespace xfer {
 namespace {
 
-// run_worker_loop with the GIL hand-off of a Python thread around each copy.
-void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, StartGate& gate,
-                     const std::atomic<bool>& stop) {
-    py::gil_scoped_acquire attach;  // a thread state for this thread, and the GIL
-    {
-        py::gil_scoped_release release;  // set-up and the start gate are not Python's business
-        worker.enter_thread("host+gil");
-        if (gate.arrive_and_wait(worker.index()) < 0) return;
-    }
-    const int total = worker.warmup() + worker.repetitions();
-    for (int i = 0; i < total; ++i) {
-        if (stop.load(std::memory_order_relaxed)) break;
-        if (gil == GilPolicy::release) {
+// What a Python thread adds around each copy: the GIL, released for the copy (gil = release) or
+// kept across it (gil = hold), and released for the gap (time.sleep and os.sched_yield release
+// it too).
+class GilHandOff final : public CopyGuard {
+  public:
+    explicit GilHandOff(GilPolicy gil) : gil_(gil) {}
+
+    void copy(Worker& worker) override {
+        if (gil_ == GilPolicy::release) {
             py::gil_scoped_release release;
             observe_gil_during_copy(worker);
             worker.copy_once();
@@ -39,12 +36,29 @@ void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, S
             observe_gil_during_copy(worker);
             worker.copy_once();
         }
-        if (i + 1 < total && threads.between.kind != BetweenKind::none) {
-            // time.sleep and os.sched_yield release the GIL too.
-            py::gil_scoped_release release;
-            apply_between(threads.between);
-        }
     }
+    void gap(const BetweenSpec& between) override {
+        py::gil_scoped_release release;
+        apply_between_copies(between);
+    }
+
+  private:
+    GilPolicy gil_;
+};
+
+void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, StartGate& gate,
+                     const std::atomic<bool>& stop) {
+    py::gil_scoped_acquire attach;  // a thread state for this thread, and the GIL
+    GilHandOff hand_off(gil);
+    bool released;
+    {
+        py::gil_scoped_release release;  // set-up and the start gate are not Python's business
+        worker.enter_thread("host+gil");
+        released = gate.arrive_and_wait(worker.index()) >= 0;
+    }
+    if (!released) return;
+    copy_loop(worker, worker.warmup() + worker.repetitions(), threads.between, {&stop, nullptr},
+              hand_off);
 }
 
 class HostGilLauncher final : public Launcher {

@@ -15,6 +15,7 @@
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 #include "util/version.hpp"
+#include "system/thread_probe.hpp"
 
 namespace py = pybind11;
 

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "launch/thread_control.hpp"
+#include "launch/copy_loop.hpp"
 #include "python/py_convert.hpp"
 
 namespace py = pybind11;
@@ -104,19 +104,6 @@ void PayloadWorker::enter() {
     ensure_entered();
 }
 
-int PayloadWorker::copy_loop(Worker& worker, int count) {
-    observe_gil_during_copy(worker);
-    const BetweenSpec& between = state_->run.threads.between;
-    for (int k = 0; k < count; ++k) {
-        if (k > 0) {
-            if (state_->stop_requested()) return k;
-            if (between.kind != BetweenKind::none) apply_between(between);
-        }
-        worker.copy_once();
-    }
-    return count;
-}
-
 void PayloadWorker::copy(int count) {
     if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
     Worker* worker = &checked_worker(true);
@@ -129,11 +116,17 @@ void PayloadWorker::copy(int count) {
     int done;
     {
         InFlight busy(*state_);
+        // The GIL is released around the whole loop (gaps included) or held across it: what a
+        // native call in the payload's thread would do with it.
+        CopyGuard plain;
+        const BetweenSpec& between = state_->run.threads.between;
         if (state_->run.spec.gil == GilPolicy::release) {
             py::gil_scoped_release release;
-            done = copy_loop(*worker, count);
+            observe_gil_during_copy(*worker);
+            done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
         } else {
-            done = copy_loop(*worker, count);
+            observe_gil_during_copy(*worker);
+            done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
         }
     }
     if (done < count)

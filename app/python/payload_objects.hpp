@@ -38,7 +38,6 @@ class PayloadWorker {
   private:
     Worker& checked_worker(bool need_running) const;
     void ensure_entered();
-    int copy_loop(Worker& worker, int count);
 
     std::shared_ptr<RunState> state_;
     int index_;   // position among this interpreter's workers

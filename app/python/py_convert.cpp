@@ -1,6 +1,7 @@
 #include "python/py_convert.hpp"
 
 #include "results/serialize.hpp"
+#include "system/signal_names.hpp"
 
 #include <pybind11/stl.h>
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/record.hpp"
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "launch/launcher.hpp"
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "launch/copy_loop.hpp"
 #include "launch/launcher.hpp"
 
 namespace xfer {
@@ -45,6 +46,8 @@ class RunState {
         return stop_.load(std::memory_order_relaxed) ||
                external_stop_->load(std::memory_order_relaxed);
     }
+    // The same, as the copy loop checks it.
+    StopCondition stop_condition() const noexcept { return {&stop_, external_stop_}; }
     bool stopped_by_xferlab() const noexcept { return stop_.load(std::memory_order_relaxed); }
     bool interrupted() const noexcept { return external_stop_->load(std::memory_order_relaxed); }
     void request_stop() noexcept { stop_.store(true); }

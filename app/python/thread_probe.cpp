@@ -3,6 +3,7 @@
 #include <pybind11/embed.h>
 
 #include "python/interpreter.hpp"
+#include "system/thread_probe.hpp"
 
 namespace py = pybind11;
 

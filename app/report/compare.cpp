@@ -9,7 +9,7 @@
 
 #include "report/format.hpp"
 #include "report/stats.hpp"
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 

@@ -12,6 +12,5 @@ std::unique_ptr<Reporter> make_reporter(const std::string& name) {
     return nullptr;
 }
 
-std::vector<std::string> reporter_names() { return {"table", "json", "csv", "trace"}; }
 
 }  // namespace xfer

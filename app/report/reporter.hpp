@@ -21,8 +21,7 @@ class Reporter {
                                         const std::filesystem::path& dir, std::ostream& out) = 0;
 };
 
-// table | json | csv | trace; nullptr when unknown.
+// The reporter of a name in results/vocabulary.hpp's reporter table; nullptr when unknown.
 std::unique_ptr<Reporter> make_reporter(const std::string& name);
-std::vector<std::string> reporter_names();
 
 }  // namespace xfer

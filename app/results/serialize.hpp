@@ -5,7 +5,7 @@
 
 #include "results/record.hpp"
 #include "results/run_result.hpp"
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "scenario/scenario_keys.hpp"
+#include "results/vocabulary.hpp"
 #include "scenario/settings.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/toml_support.hpp"
@@ -182,7 +183,7 @@ class Reader {
             const json v = toml_to_json(*node);
             if (k == "launcher") {
                 launcher = node;
-                const auto& names = launcher_names();
+                const auto names = launcher_names();
                 if (!v.is_string() ||
                     std::find(names.begin(), names.end(), v.get<std::string>()) == names.end()) {
                     error(node->source(), dotted, not_one_of(v, names).message);
@@ -245,9 +246,9 @@ class Reader {
         // the file says it does.
         const auto& where_launcher = launcher ? launcher->source() : t.source();
         const std::string l = spec.launcher;
-        if (l == "python" && spec.payload.empty() && !payload) {
+        if (launcher_needs_payload(l) && spec.payload.empty() && !payload) {
             error(where_launcher, name + ".payload",
-                  "launcher \"python\" needs payload = \"<file>.py\" (a file in the payload "
+                  "launcher \"" + l + "\" needs payload = \"<file>.py\" (a file in the payload "
                   "directory, e.g. \"threads.py\")");
         }
         if (payload && !launcher_takes_payload(l)) {

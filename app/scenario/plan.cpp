@@ -82,6 +82,7 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
     std::string label = spec.label;
     if (label.empty()) {
         label = spec.launcher;
+        // Where the GIL is a thread's business (not for processes: their label stays as it was).
         if (spec.launcher == "python" || spec.launcher == "host+gil") {
             label += " gil=" + to_string(spec.gil);
         }

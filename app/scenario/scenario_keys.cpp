@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "scenario/unit_parse.hpp"
+#include "results/vocabulary.hpp"
 
 namespace xfer::scenario_internal {
 
@@ -23,7 +24,7 @@ SettingResult apply_scenario_key(const std::string& key, const json& v, Scenario
         return std::nullopt;
     }
     if (key == "backend") {
-        static const std::vector<std::string> names = {"auto", "host", "cuda"};
+        static const std::vector<std::string> names = backend_choices();
         if (!v.is_string() ||
             std::find(names.begin(), names.end(), v.get<std::string>()) == names.end()) {
             return not_one_of(v, names);
@@ -57,22 +58,25 @@ const std::vector<std::string>& run_keys() {
     return keys;
 }
 
-const std::vector<std::string>& launcher_names() {
-    static const std::vector<std::string> names = {"host",     "openmp",  "python",
-                                                   "host+gil", "process", "mpi"};
-    return names;
-}
-
-// Launchers that run a Python payload (process and mpi workers may run one in their own
-// interpreter); host, openmp and host+gil run the native loop only.
 bool launcher_takes_payload(const std::string& l) {
-    return l == "python" || l == "process" || l == "mpi";
+    const auto* d = find_launcher(l);
+    return d && d->takes_payload;
 }
 
-bool launcher_takes_gil(const std::string& l) { return l != "host" && l != "openmp"; }
+bool launcher_needs_payload(const std::string& l) {
+    const auto* d = find_launcher(l);
+    return d && d->needs_payload;
+}
 
-// mimic gives threads that xferlab creates itself a Python thread's attributes.
-bool launcher_takes_mimic(const std::string& l) { return l == "host" || l == "host+gil"; }
+bool launcher_takes_gil(const std::string& l) {
+    const auto* d = find_launcher(l);
+    return d && d->takes_gil;
+}
+
+bool launcher_takes_mimic(const std::string& l) {
+    const auto* d = find_launcher(l);
+    return d && d->takes_mimic;
+}
 
 std::string timeout_text(int64_t ns) { return ns == 0 ? "none" : duration_text(ns); }
 

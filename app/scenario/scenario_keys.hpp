@@ -16,11 +16,10 @@ SettingResult apply_scenario_key(const std::string& key, const nlohmann::json& v
 
 // launcher, label, payload, gil, mimic, transfer, threads.
 const std::vector<std::string>& run_keys();
-// host, openmp, python, host+gil, process, mpi.
-const std::vector<std::string>& launcher_names();
-
-// Which launchers take which [[run]] keys (a key a launcher ignores is an error, not a no-op).
+// Which launchers take which [[run]] keys (a key a launcher ignores is an error, not a no-op);
+// read from results/vocabulary.hpp.
 bool launcher_takes_payload(const std::string& launcher);
+bool launcher_needs_payload(const std::string& launcher);
 bool launcher_takes_gil(const std::string& launcher);
 bool launcher_takes_mimic(const std::string& launcher);
 

@@ -6,10 +6,11 @@
 #include <functional>
 #include <map>
 
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/unit_parse.hpp"
 #include "scenario/units.hpp"
+#include "system/signal_names.hpp"
 
 namespace xfer::scenario_internal {
 

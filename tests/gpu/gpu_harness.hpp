@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "launch/copy_loop.hpp"
 #include "launch/launcher.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"

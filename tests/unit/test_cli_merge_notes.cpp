@@ -1,5 +1,5 @@
 // Notes from several worker processes or ranks: one line per distinct note, saying where from.
-#include "cli/local_workers.hpp"
+#include "remote/local_workers.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;

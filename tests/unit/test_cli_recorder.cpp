@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/plan_recorder.hpp"
+#include "run/plan_recorder.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 

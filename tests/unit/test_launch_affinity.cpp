@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "launch/cpu_topology.hpp"
+#include "system/cpu_topology.hpp"
 #include "launch/thread_control.hpp"
 #include "support/catch.hpp"
 

@@ -7,8 +7,10 @@
 
 #include <cstdlib>
 
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 #include "support/catch.hpp"
+#include "system/signal_names.hpp"
+#include "system/thread_probe.hpp"
 #include "test_launch_support.hpp"
 
 using namespace xfer;

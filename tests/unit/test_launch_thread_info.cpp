@@ -6,8 +6,10 @@
 
 #include <thread>
 
-#include "results/thread_info.hpp"
+#include "system/thread_info.hpp"
 #include "support/catch.hpp"
+#include "system/signal_names.hpp"
+#include "system/thread_probe.hpp"
 
 using namespace xfer;
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memory/host_buffer.hpp"
+#include "system/meminfo.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;

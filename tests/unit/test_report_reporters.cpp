@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "report/reporter.hpp"
+#include "results/vocabulary.hpp"
 #include "results/serialize.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"

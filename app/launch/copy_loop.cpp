@@ -1,0 +1,34 @@
+#include "launch/copy_loop.hpp"
+
+#include "launch/thread_control.hpp"
+
+namespace xfer {
+
+void CopyGuard::apply_between_copies(const BetweenSpec& between) { apply_between(between); }
+
+int copy_loop(Worker& worker, int count, const BetweenSpec& between, StopCondition stop,
+              CopyGuard& guard) {
+    const bool gaps = between.kind != BetweenKind::none;
+    for (int k = 0; k < count; ++k) {
+        if (k > 0 && gaps) guard.gap(between);
+        if (stop.requested()) return k;
+        guard.copy(worker);
+    }
+    return count;
+}
+
+void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
+                     StartGate& gate, const std::atomic<bool>& stop, CopyGuard& guard) {
+    worker.enter_thread(launcher);
+    if (gate.arrive_and_wait(worker.index()) < 0) return;  // aborted: another worker failed
+    copy_loop(worker, worker.warmup() + worker.repetitions(), threads.between, {&stop, nullptr},
+              guard);
+}
+
+void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
+                     StartGate& gate, const std::atomic<bool>& stop) {
+    CopyGuard plain;
+    run_worker_loop(worker, launcher, threads, gate, stop, plain);
+}
+
+}  // namespace xfer

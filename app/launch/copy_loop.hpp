@@ -1,0 +1,51 @@
+#pragma once
+// The one copy loop. Every path that copies runs its copies here: host and OpenMP threads,
+// host+gil threads, Python's w.copy() / w.copy(count=n), worker processes and MPI ranks. The
+// stop check, the `between` gap and the copy routine (Worker::copy_once) are therefore the same
+// code on every path; launchers differ only in who created the thread and what it holds.
+#include <atomic>
+#include <string>
+
+#include "launch/start_gate.hpp"
+#include "launch/worker.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+// Whether copying should stop: SIGINT/SIGTERM, or the run's own stop (its timeout). Either flag
+// may be null.
+struct StopCondition {
+    const std::atomic<bool>* first = nullptr;
+    const std::atomic<bool>* second = nullptr;
+    bool requested() const noexcept {
+        return (first && first->load(std::memory_order_relaxed)) ||
+               (second && second->load(std::memory_order_relaxed));
+    }
+};
+
+// What a caller wraps around each copy and each gap. Native threads wrap nothing; host+gil
+// threads hand the GIL off around both (python/host_gil_launcher.cpp).
+class CopyGuard {
+  public:
+    virtual ~CopyGuard() = default;
+    virtual void copy(Worker& worker) { worker.copy_once(); }
+    virtual void gap(const BetweenSpec& between) { apply_between_copies(between); }
+
+    // The gap itself, for guards that wrap it: `between` as the scenario asks.
+    static void apply_between_copies(const BetweenSpec& between);
+};
+
+// Up to `count` copies by `worker`: `between` before every copy but the first, and the stop
+// condition checked before every copy (after the gap, so a long sleep ends in a stop, not in
+// one more copy). Returns the number of copies made.
+int copy_loop(Worker& worker, int count, const BetweenSpec& between, StopCondition stop,
+              CopyGuard& guard);
+
+// A launcher's worker thread: ThreadInfo and backend set-up inside the thread, the start gate,
+// then copy_loop over warm-up + repetitions. Returns early when the gate was aborted.
+void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
+                     StartGate& gate, const std::atomic<bool>& stop, CopyGuard& guard);
+void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
+                     StartGate& gate, const std::atomic<bool>& stop);
+
+}  // namespace xfer

@@ -1,0 +1,102 @@
+#include "launch/execute_workers.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "backend/backend.hpp"
+#include "util/clock.hpp"
+
+namespace xfer {
+namespace {
+
+// Allocation and first touch (per policy); destinations poisoned so that a copy that did not
+// happen cannot verify.
+std::vector<std::unique_ptr<Worker>> prepare_workers(Backend& backend, const Run& run,
+                                                     const std::vector<int>& indices) {
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int i : indices) {
+        try {
+            auto transfer = backend.prepare(run.transfer, i);
+            transfer->poison_destination();
+            workers.push_back(std::make_unique<Worker>(
+                run.index, i, std::move(transfer), run.transfer.repetitions, run.transfer.warmup));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(
+                fmt::format("preparing buffers for worker {} failed: {}", i, e.what()));
+        }
+    }
+    return workers;
+}
+
+// Device timestamps joined into `records`; a failure to get them is a note, not an error.
+void end_backend_run(Backend& backend, std::vector<Record>& records,
+                     std::vector<std::string>& notes) {
+    try {
+        backend.end_run(records);
+        for (auto& note : backend.take_run_notes()) notes.push_back(std::move(note));
+    } catch (const std::exception& e) {
+        notes.push_back(std::string("device timestamps unavailable: ") + e.what());
+    }
+}
+
+void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
+                        StartGate& gate, WorkersOutcome& out) {
+    const bool elsewhere = job.launcher.workers_elsewhere();
+    RunContext ctx{job.run, job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {}, {}};
+    try {
+        if (!elsewhere) job.backend.begin_run(job.run.transfer);
+        job.launcher.launch(ctx);
+    } catch (const std::exception& e) {
+        ctx.errors.push_back(std::string("launcher failed: ") + e.what());
+    }
+    // A launcher that never reached the gate must not leave a coordinator waiting.
+    if (job.coordinate) gate.abort();
+    for (auto& w : workers) {
+        out.records.insert(out.records.end(), w->records().begin(), w->records().end());
+        out.threads.push_back(w->thread_info());
+    }
+    out.records.insert(out.records.end(), ctx.remote_records.begin(), ctx.remote_records.end());
+    out.threads.insert(out.threads.end(), ctx.remote_threads.begin(), ctx.remote_threads.end());
+    if (!elsewhere) end_backend_run(job.backend, out.records, ctx.notes);
+    out.collected_ns = now_ns();
+    out.errors = std::move(ctx.errors);
+    if (job.run.transfer.verify)
+        for (auto& w : workers)
+            if (auto failure = verification_failure(*w)) out.errors.push_back(std::move(*failure));
+    out.notes = std::move(ctx.notes);
+}
+
+}  // namespace
+
+WorkersOutcome execute_workers(const WorkersJob& job) {
+    WorkersOutcome out;
+    std::vector<std::unique_ptr<Worker>> workers;
+    try {
+        workers = prepare_workers(job.backend, job.run, job.indices);
+    } catch (const std::exception& e) {
+        out.errors.push_back(e.what());
+    }
+
+    // Workers in other processes meet at their own gates; this one counts the whole run.
+    const int parties =
+        job.launcher.workers_elsewhere() ? job.run.threads.count : int(workers.size());
+    StartGate gate(parties, job.run.threads.start);
+    std::thread coordinator;
+    if (job.coordinate && gate.needs_coordination()) {
+        gate.set_coordinated();
+        // Whatever happened above, the other processes wait for this one's word at the barrier.
+        if (!out.errors.empty()) gate.abort();
+        coordinator = std::thread([&] { job.coordinate(gate); });
+    }
+    if (out.errors.empty()) {
+        out.started = true;
+        launch_and_collect(job, workers, gate, out);
+    }
+    if (coordinator.joinable()) coordinator.join();
+    return out;
+}
+
+}  // namespace xfer

@@ -1,0 +1,50 @@
+#pragma once
+// The body of a run, wherever its workers run: prepare the buffers (never timed), start the
+// backend's run, let the launcher drive the workers, collect records and ThreadInfo, end the
+// backend's run (device timestamps), verify. The plan runner calls it for a whole run (with no
+// workers of its own when the launcher's workers run in other processes); each worker process
+// and MPI rank calls it for its share.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "launch/launcher.hpp"
+#include "launch/start_gate.hpp"
+#include "results/record.hpp"
+#include "scenario/scenario.hpp"
+#include "system/thread_info.hpp"
+
+namespace xfer {
+
+class Backend;
+
+struct WorkersOutcome {
+    bool started = false;  // false: preparing the buffers failed, nothing ran (errors say why)
+    std::vector<Record> records;
+    std::vector<ThreadInfo> threads;
+    std::vector<std::string> errors;
+    std::vector<std::string> notes;
+    int64_t collected_ns = 0;  // host clock once records and device timestamps were in, before verifying
+};
+
+// Runs on its own thread when the start discipline needs a barrier across processes. It must end
+// by calling gate.release() or gate.abort(); gate.wait_until_arrived() says when the local
+// workers are all waiting (false: one failed before the start).
+using GateCoordinator = std::function<void(StartGate& gate)>;
+
+struct WorkersJob {
+    const Run& run;
+    Backend& backend;
+    Launcher& launcher;
+    std::vector<int> indices;  // the workers run here, as indices in the whole run
+    std::filesystem::path payload_dir;
+    std::atomic<bool>& stop;
+    GateCoordinator coordinate;  // empty: the start gate is this process's alone
+};
+
+// Never throws: failures land in the outcome's errors.
+WorkersOutcome execute_workers(const WorkersJob& job);
+
+}  // namespace xfer

@@ -1,0 +1,84 @@
+#include "remote/local_workers.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "launch/copy_loop.hpp"
+#include "launch/pthread_workers.hpp"
+#include "python/python_launcher.hpp"
+#include "results/serialize.hpp"
+
+namespace xfer {
+namespace {
+
+// The share of a run that a worker process or rank holds, on pthreads labelled "process" or
+// "mpi" with the run's thread settings: the host launcher's threads and loop.
+class LocalThreads final : public Launcher {
+  public:
+    explicit LocalThreads(std::string label) : label_(std::move(label)) {}
+    std::string name() const override { return label_; }
+    void launch(RunContext& ctx) override {
+        const std::string label = label_;
+        run_pthread_workers(ctx, "xfer-" + label.substr(0, 4) + "-",
+                            [label](RunContext& c, Worker& w) {
+                                run_worker_loop(w, label, c.run.threads, c.gate, c.stop);
+                            });
+    }
+
+  private:
+    std::string label_;
+};
+
+}  // namespace
+
+LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
+                               const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
+                               const std::string& label, const GateCoordinator& coordinate) {
+    std::unique_ptr<Launcher> launcher;
+    if (run.spec.payload.empty())
+        launcher = std::make_unique<LocalThreads>(label);
+    else
+        launcher = make_python_launcher();
+    return execute_workers({run, backend, *launcher, indices, payload_dir, stop, coordinate});
+}
+
+std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,
+                                     const std::string& unit) {
+    std::vector<std::pair<std::string, std::vector<size_t>>> seen;  // note -> processes, in order
+    for (size_t k = 0; k < per_process.size(); ++k)
+        for (const auto& note : per_process[k]) {
+            auto it =
+                std::find_if(seen.begin(), seen.end(), [&](auto& e) { return e.first == note; });
+            if (it == seen.end()) it = seen.insert(seen.end(), {note, {}});
+            if (it->second.empty() || it->second.back() != k) it->second.push_back(k);
+        }
+    std::vector<std::string> out;
+    for (const auto& [note, from] : seen) {
+        if (per_process.size() == 1)
+            out.push_back(note);
+        else if (from.size() == per_process.size())
+            out.push_back(fmt::format("each of {} {}: {}", from.size(), unit, note));
+        else
+            out.push_back(fmt::format("{} {}: {}", unit, fmt::join(from, ", "), note));
+    }
+    return out;
+}
+
+nlohmann::json to_json(const LocalOutcome& o) {
+    return {
+        {"records", o.records}, {"threads", o.threads}, {"errors", o.errors}, {"notes", o.notes}};
+}
+
+LocalOutcome local_outcome_from_json(const nlohmann::json& j) {
+    LocalOutcome o;
+    o.records = j.at("records").get<std::vector<Record>>();
+    o.threads = j.at("threads").get<std::vector<ThreadInfo>>();
+    o.errors = j.at("errors").get<std::vector<std::string>>();
+    o.notes = j.at("notes").get<std::vector<std::string>>();
+    return o;
+}
+
+}  // namespace xfer

@@ -1,0 +1,42 @@
+#pragma once
+// Runs some of a run's workers in this process: what a worker process (launcher "process") or
+// an MPI rank (launcher "mpi") does with its share. The workers copy through the same routine as
+// every other launcher; the start gate is opened by `coordinate`, which syncs with the other
+// processes first.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "launch/execute_workers.hpp"
+#include "results/record.hpp"
+#include "system/thread_info.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+class Backend;
+
+// What this process's share of a run measured (sent to the parent or to rank 0).
+using LocalOutcome = WorkersOutcome;
+
+// `indices`: the workers (indices in the whole run) this process runs. A payload run executes
+// the payload with those workers in ctx.workers; otherwise each worker gets a pthread with the
+// run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
+// the outcome's errors.
+LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
+                               const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
+                               const std::string& label, const GateCoordinator& coordinate);
+
+// The notes of several processes (per_process[k] from process k), one line per distinct note:
+// "each of 4 worker processes: ..." when every process said it, else "worker processes 1, 3: ...".
+// `unit` names a process in the plural ("worker processes", "ranks").
+std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,
+                                     const std::string& unit);
+
+nlohmann::json to_json(const LocalOutcome& outcome);
+LocalOutcome local_outcome_from_json(const nlohmann::json& j);
+
+}  // namespace xfer

@@ -1,0 +1,291 @@
+// Launcher "process". Workers are spawned (posix_spawn: no fork of a process that may hold CUDA
+// or Python state) as `xferlab worker`, one per worker, and driven over two pipes each. All
+// processes share CLOCK_MONOTONIC, so records merge without conversion. A worker that dies is
+// reported with its number and signal or exit status; the others' records are kept, and a
+// death before the start releases the others from the barrier.
+#include "remote/process_launcher.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <stdexcept>
+
+#include "backend/backend.hpp"
+#include "remote/local_workers.hpp"
+#include "remote/worker_protocol.hpp"
+#include "system/thread_info.hpp"
+#include "scenario/units.hpp"
+#include "util/clock.hpp"
+#include "util/frame.hpp"
+#include "system/signal_names.hpp"
+
+extern char** environ;
+
+namespace xfer {
+namespace {
+
+constexpr int64_t kSecond = 1'000'000'000;
+// A worker process handles its own run timeout (as the in-process launchers do); the parent
+// steps in only this much later, then kills what still runs after kKillGraceNs.
+constexpr int64_t kParentTimeoutSlackNs = 10 * kSecond;
+constexpr int64_t kKillGraceNs = 5 * kSecond;
+
+struct Child {
+    int worker = 0;
+    pid_t pid = -1;
+    int to_child = -1;    // job, go/abort
+    int from_child = -1;  // ready/aborted, result
+    FrameBuffer frames;
+    bool ready = false;
+    bool result = false;
+    bool closed = false;
+    int status = 0;
+};
+
+// A pipe whose ends sit above the fds the child maps (3, 4), so that dup2 in the child never
+// meets a source equal to its target (which would keep FD_CLOEXEC).
+void high_pipe(int fds[2]) {
+    int raw[2];
+    if (::pipe2(raw, O_CLOEXEC) != 0)
+        throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    for (int k = 0; k < 2; ++k) {
+        fds[k] = ::fcntl(raw[k], F_DUPFD_CLOEXEC, 10);
+        ::close(raw[k]);
+        if (fds[k] < 0) throw std::runtime_error(std::string("fcntl: ") + std::strerror(errno));
+    }
+}
+
+void spawn(Child& child) {
+    int job[2], result[2];
+    high_pipe(job);
+    high_pipe(result);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, job[0], kWorkerJobFd);
+    posix_spawn_file_actions_adddup2(&actions, result[1], kWorkerResultFd);
+    char exe[] = "/proc/self/exe";
+    char arg0[] = "xferlab", arg1[] = "worker";
+    char* argv[] = {arg0, arg1, nullptr};
+    const int rc = posix_spawn(&child.pid, exe, &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(job[0]);
+    ::close(result[1]);
+    child.to_child = job[1];
+    child.from_child = result[0];
+    if (rc != 0) {
+        child.pid = -1;
+        throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(rc));
+    }
+}
+
+std::string describe_exit(int status) {
+    if (WIFSIGNALED(status))
+        return "was killed by " + signal_name(WTERMSIG(status)) +
+               (WCOREDUMP(status) ? " (core dumped)" : "");
+    if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+    return "ended";
+}
+
+class ProcessRun {
+  public:
+    explicit ProcessRun(RunContext& ctx) : ctx_(ctx) {}
+
+    void execute() {
+        const int n = ctx_.run.threads.count;
+        children_.resize(size_t(n));
+        notes_.resize(size_t(n));
+        const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir};
+        for (int i = 0; i < n; ++i) {
+            Child& c = children_[size_t(i)];
+            c.worker = i;
+            try {
+                spawn(c);
+                WorkerJob job = base;
+                job.worker = i;
+                write_frame(c.to_child, to_json(job).dump());
+            } catch (const std::exception& e) {
+                ctx_.errors.push_back(
+                    fmt::format("worker {}: cannot start its process: {}", i, e.what()));
+                abort_start();
+                break;
+            }
+        }
+        pump();
+        reap();
+        for (auto& note : merge_notes(notes_, "worker processes")) ctx_.notes.push_back(note);
+    }
+
+  private:
+    bool barrier() const { return ctx_.run.threads.start.kind != StartKind::free; }
+
+    void send_all(const std::string& type) {
+        for (Child& c : children_) {
+            if (c.to_child < 0) continue;
+            try {
+                write_frame(c.to_child, worker_message(type));
+            } catch (const std::exception&) {
+                // Already gone: its end is reported when its pipe closes.
+            }
+        }
+    }
+
+    void abort_start() {
+        if (started_ || aborted_) return;
+        aborted_ = true;
+        if (barrier()) send_all("abort");
+    }
+
+    void on_message(Child& c, const std::string& text) {
+        nlohmann::json m = nlohmann::json::parse(text);
+        const std::string type = m.at("type").get<std::string>();
+        if (type == "ready") {
+            c.ready = true;
+            if (++ready_ == int(children_.size()) && !aborted_) {
+                started_ = true;
+                send_all("go");
+            }
+        } else if (type == "aborted") {
+            abort_start();
+        } else if (type == "result") {
+            c.result = true;
+            LocalOutcome o = local_outcome_from_json(m);
+            ctx_.remote_records.insert(ctx_.remote_records.end(), o.records.begin(),
+                                       o.records.end());
+            ctx_.remote_threads.insert(ctx_.remote_threads.end(), o.threads.begin(),
+                                       o.threads.end());
+            ctx_.errors.insert(ctx_.errors.end(), o.errors.begin(), o.errors.end());
+            notes_[size_t(c.worker)] = std::move(o.notes);
+        }
+    }
+
+    void read_from(Child& c) {
+        char buffer[65536];
+        ssize_t got = ::read(c.from_child, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) return;
+        if (got <= 0) {
+            close_child(c);
+            return;
+        }
+        c.frames.append(buffer, size_t(got));
+        try {
+            while (auto frame = c.frames.next()) on_message(c, *frame);
+        } catch (const std::exception& e) {
+            ctx_.errors.push_back(
+                fmt::format("worker {}: garbled message: {}", c.worker, e.what()));
+            ::kill(c.pid, SIGKILL);
+            close_child(c);
+        }
+    }
+
+    void close_child(Child& c) {
+        ::close(c.from_child);
+        c.from_child = -1;
+        c.closed = true;
+        // A worker that died before the start would keep the others at the barrier forever.
+        if (!c.ready && !started_) abort_start();
+    }
+
+    // Forwards a stop (SIGINT/SIGTERM to xferlab) and enforces the parent's deadline.
+    void police(int64_t now) {
+        if (ctx_.stop.load() && !stop_forwarded_) {
+            stop_forwarded_ = true;
+            signal_live(SIGINT);
+        }
+        if (ctx_.run.timeout_ns <= 0) return;
+        const int64_t term_at = start_ns_ + ctx_.run.timeout_ns + kParentTimeoutSlackNs;
+        if (now >= term_at && !term_sent_) {
+            term_sent_ = true;
+            ctx_.errors.push_back(fmt::format(
+                "worker processes still running {} after the run's timeout ({}): stopped",
+                format_duration_ns(double(kParentTimeoutSlackNs)),
+                format_duration_ns(double(ctx_.run.timeout_ns))));
+            signal_live(SIGTERM);
+        }
+        if (now >= term_at + kKillGraceNs && !kill_sent_) {
+            kill_sent_ = true;
+            signal_live(SIGKILL);
+        }
+    }
+
+    void signal_live(int sig) {
+        for (Child& c : children_)
+            if (c.pid > 0 && !c.closed) ::kill(c.pid, sig);
+    }
+
+    void pump() {
+        start_ns_ = now_ns();
+        for (;;) {
+            std::vector<pollfd> fds;
+            std::vector<Child*> owners;
+            for (Child& c : children_) {
+                if (c.from_child < 0) continue;
+                fds.push_back({c.from_child, POLLIN, 0});
+                owners.push_back(&c);
+            }
+            if (fds.empty()) return;
+            int rc = ::poll(fds.data(), fds.size(), 100);
+            police(now_ns());
+            if (rc <= 0) continue;
+            for (size_t k = 0; k < fds.size(); ++k)
+                if (fds[k].revents) read_from(*owners[k]);
+        }
+    }
+
+    void reap() {
+        for (Child& c : children_) {
+            if (c.to_child >= 0) ::close(c.to_child);
+            if (c.from_child >= 0) ::close(c.from_child);
+            if (c.pid <= 0) continue;
+            while (::waitpid(c.pid, &c.status, 0) < 0 && errno == EINTR) {
+            }
+            const bool clean = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+            if (c.result && clean) continue;
+            ctx_.errors.push_back(fmt::format(
+                "worker {} (process {}) {}{}", c.worker, c.pid, describe_exit(c.status),
+                c.result ? " after reporting its records"
+                         : " before reporting its records: they are lost; the other workers' "
+                           "records are kept"));
+        }
+    }
+
+    RunContext& ctx_;
+    std::vector<Child> children_;
+    std::vector<std::vector<std::string>> notes_;  // per worker process
+    int ready_ = 0;
+    bool started_ = false;
+    bool aborted_ = false;
+    bool stop_forwarded_ = false;
+    bool term_sent_ = false;
+    bool kill_sent_ = false;
+    int64_t start_ns_ = 0;
+};
+
+class ProcessLauncher final : public Launcher {
+  public:
+    std::string name() const override { return "process"; }
+    bool workers_elsewhere() const override { return true; }
+    void launch(RunContext& ctx) override {
+        // A worker that dies must not take xferlab down with a SIGPIPE when it is written to.
+        std::signal(SIGPIPE, SIG_IGN);
+        ProcessRun(ctx).execute();
+        ctx.notes.push_back(fmt::format(
+            "{} worker processes (xferlab worker), each with its own {} context; records merged "
+            "on the shared CLOCK_MONOTONIC",
+            ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend"));
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Launcher> make_process_launcher() { return std::make_unique<ProcessLauncher>(); }
+
+}  // namespace xfer

@@ -1,0 +1,86 @@
+// `xferlab worker` (hidden): one worker of launcher "process". Started by the parent with
+// posix_spawn (never forked from a process that holds CUDA or Python state), it creates its own
+// CUDA context, runs its worker with the run's thread settings, and sends back what it measured.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <iostream>
+
+#include "backend/backend.hpp"
+#include "remote/local_workers.hpp"
+#include "system/stop_signal.hpp"
+#include "remote/worker_process.hpp"
+#include "remote/worker_protocol.hpp"
+#include "python/python.hpp"
+#include "results/serialize.hpp"
+#include "scenario/run_wire.hpp"
+#include "util/frame.hpp"
+
+namespace xfer {
+
+namespace {
+
+// The start barrier across processes: say "ready" once this process's worker waits at the
+// gate, then open it on the parent's "go".
+void coordinate_with_parent(StartGate& gate) {
+    try {
+        if (!gate.wait_until_arrived()) {
+            write_frame(kWorkerResultFd, worker_message("aborted"));
+            return;
+        }
+        write_frame(kWorkerResultFd, worker_message("ready"));
+        auto reply = read_frame(kWorkerJobFd);
+        if (reply && nlohmann::json::parse(*reply).at("type") == "go") {
+            gate.release();
+            return;
+        }
+    } catch (const std::exception&) {
+        // The parent is gone or garbled: nobody to start with.
+    }
+    gate.abort();
+}
+
+}  // namespace
+
+int run_worker_process() {
+    // A worker outlives no parent; SIGINT/SIGTERM stop it after the current copy like a run.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    std::signal(SIGPIPE, SIG_IGN);
+    install_stop_handlers();
+    WorkerJob job;
+    try {
+        auto frame = read_frame(kWorkerJobFd);
+        if (!frame) throw std::runtime_error("no job received");
+        job = worker_job_from_json(nlohmann::json::parse(*frame));
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab worker: " << e.what()
+                  << " (this command is started by launcher \"process\", not by hand)\n";
+        return 2;
+    }
+    std::unique_ptr<Backend> backend;
+    try {
+        backend = make_backend(job.backend);  // this process's own CUDA context
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab worker " << job.worker << ": backend " << job.backend << ": "
+                  << e.what() << "\n";
+        return 1;
+    }
+    LocalOutcome outcome = run_local_workers(job.run, *backend, {job.worker}, job.payload_dir,
+                                             stop_requested(), "process", coordinate_with_parent);
+    nlohmann::json message = to_json(outcome);
+    message["type"] = "result";
+    try {
+        write_frame(kWorkerResultFd, message.dump());
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab worker " << job.worker << ": cannot send results: " << e.what()
+                  << "\n";
+        return 1;
+    }
+    std::cout.flush();
+    // A payload that left a thread running cannot be finalized safely (as in `xferlab run`).
+    if (python_threads_leaked()) _exit(0);
+    return 0;
+}
+
+}  // namespace xfer

@@ -1,0 +1,27 @@
+#include "remote/worker_protocol.hpp"
+
+#include "scenario/run_wire.hpp"
+
+namespace xfer {
+
+nlohmann::json to_json(const WorkerJob& job) {
+    return {{"run", run_to_wire(job.run)},
+            {"worker", job.worker},
+            {"backend", job.backend},
+            {"payload_dir", job.payload_dir.string()}};
+}
+
+WorkerJob worker_job_from_json(const nlohmann::json& j) {
+    WorkerJob job;
+    job.run = run_from_wire(j.at("run"));
+    job.worker = j.at("worker").get<int>();
+    job.backend = j.at("backend").get<std::string>();
+    job.payload_dir = j.at("payload_dir").get<std::string>();
+    return job;
+}
+
+std::string worker_message(const std::string& type) {
+    return nlohmann::json{{"type", type}}.dump();
+}
+
+}  // namespace xfer

@@ -1,0 +1,31 @@
+#pragma once
+// How launcher "process" talks to its worker processes: `xferlab worker` reads frames
+// (util/frame.hpp) of JSON from fd 3 and writes frames to fd 4.
+//   parent -> worker: job, then go | abort (only when the start needs a barrier)
+//   worker -> parent: ready | aborted (its workers wait at the start / failed before it), then
+//                     result (records, thread info, errors, notes of its workers)
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+constexpr int kWorkerJobFd = 3;
+constexpr int kWorkerResultFd = 4;
+
+struct WorkerJob {
+    Run run;
+    int worker = 0;       // index in the whole run
+    std::string backend;  // resolved backend name
+    std::filesystem::path payload_dir;
+};
+
+nlohmann::json to_json(const WorkerJob& job);
+WorkerJob worker_job_from_json(const nlohmann::json& j);
+
+// {"type": type}
+std::string worker_message(const std::string& type);
+
+}  // namespace xfer

@@ -1,0 +1,153 @@
+#include "run/config.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <toml++/toml.h>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/toml_support.hpp"
+#include "results/vocabulary.hpp"
+#include "scenario/units.hpp"
+
+namespace xfer {
+namespace fs = std::filesystem;
+
+fs::path default_config_path() {
+    if (const char* dir = std::getenv("XFERLAB_CONFIG_DIR")) return fs::path(dir) / "xferlab.toml";
+    return fs::path(XFER_SOURCE_DIR) / "config" / "xferlab.toml";
+}
+
+std::optional<fs::path> user_config_path() {
+    fs::path base;
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
+        base = xdg;
+    } else if (const char* home = std::getenv("HOME"); home && *home) {
+        base = fs::path(home) / ".config";
+    } else {
+        return std::nullopt;
+    }
+    fs::path p = base / "xferlab" / "xferlab.toml";
+    if (fs::exists(p)) return p;
+    return std::nullopt;
+}
+
+namespace {
+
+Diagnostic at(const fs::path& file, const toml::node& node, const std::string& key,
+              const std::string& message) {
+    return scenario_internal::diagnostic_at(file.string(), node.source(), key, message);
+}
+
+// Applies one config file onto `config`, collecting every error.
+void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& errors) {
+    toml::table table;
+    try {
+        table = toml::parse_file(file.string());
+    } catch (const toml::parse_error& e) {
+        const auto& src = e.source();
+        errors.push_back({file.string(), int(src.begin.line), int(src.begin.column), "",
+                          std::string(e.description())});
+        return;
+    }
+    const fs::path base = fs::absolute(file).parent_path();
+    auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : base / p; };
+
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> known = {
+        {"output", {"dir", "reporters", "format"}},
+        {"run", {"backend", "payload_dir", "scenario_dir", "timeout"}}};
+    for (const auto& [section, node] : table) {
+        std::string name(section.str());
+        auto it = std::find_if(known.begin(), known.end(), [&](auto& k) { return k.first == name; });
+        if (it == known.end() || !node.is_table()) {
+            errors.push_back(at(file, node, name, "unknown section (allowed: output, run)"));
+            continue;
+        }
+        for (const auto& [key, value] : *node.as_table()) {
+            std::string k(key.str());
+            std::string dotted = name + "." + k;
+            if (std::find(it->second.begin(), it->second.end(), k) == it->second.end()) {
+                std::string allowed;
+                for (auto& a : it->second) allowed += (allowed.empty() ? "" : ", ") + a;
+                errors.push_back(at(file, value, dotted, "unknown key (allowed: " + allowed + ")"));
+                continue;
+            }
+            if (dotted == "output.reporters") {
+                const auto* arr = value.as_array();
+                if (!arr) {
+                    errors.push_back(at(file, value, dotted, "expected an array of names"));
+                    continue;
+                }
+                config.reporters.clear();
+                for (const auto& r : *arr) {
+                    auto s = r.value<std::string>();
+                    const auto names = file_reporter_names();
+                    if (!s || std::find(names.begin(), names.end(), *s) == names.end()) {
+                        errors.push_back(
+                            at(file, r, dotted, "expected one of: " + join_names(names)));
+                        continue;
+                    }
+                    config.reporters.push_back(*s);
+                }
+                continue;
+            }
+            auto text = value.value<std::string>();
+            if (!text) {
+                errors.push_back(at(file, value, dotted, "expected a string"));
+                continue;
+            }
+            if (dotted == "output.dir") {
+                config.output_dir = *text;
+            } else if (dotted == "output.format") {
+                const auto names = terminal_format_names();
+                if (std::find(names.begin(), names.end(), *text) == names.end())
+                    errors.push_back(
+                        at(file, value, dotted, "expected one of: " + join_names(names)));
+                else
+                    config.format = *text;
+            } else if (dotted == "run.backend") {
+                const auto names = backend_choices();
+                if (std::find(names.begin(), names.end(), *text) == names.end())
+                    errors.push_back(
+                        at(file, value, dotted, "expected one of: " + join_names(names)));
+                else
+                    config.backend = *text;
+            } else if (dotted == "run.payload_dir") {
+                config.payload_dir = resolve(*text);
+            } else if (dotted == "run.scenario_dir") {
+                config.scenario_dir = resolve(*text);
+            } else if (dotted == "run.timeout") {
+                auto ns = parse_duration_ns(*text);
+                if (!ns || *ns < 0)
+                    errors.push_back(at(file, value, dotted,
+                                        "expected a duration such as \"10min\", \"30s\" or \"0\""));
+                else
+                    config.timeout_ns = *ns;
+            }
+        }
+    }
+    config.sources.push_back(file);
+}
+
+}  // namespace
+
+Config load_config(const std::optional<fs::path>& user) {
+    Config config;
+    const fs::path root = fs::path(XFER_SOURCE_DIR);
+    config.payload_dir = root / "python_payloads";
+    config.scenario_dir = root / "scenarios";
+    std::vector<Diagnostic> errors;
+    fs::path defaults = default_config_path();
+    if (fs::exists(defaults)) apply_file(defaults, config, errors);
+    std::optional<fs::path> extra = user ? user : user_config_path();
+    if (extra) {
+        if (!fs::exists(*extra))
+            errors.push_back({extra->string(), 0, 0, "", "config file not found"});
+        else
+            apply_file(*extra, config, errors);
+    }
+    if (!errors.empty()) throw ScenarioError(std::move(errors));
+    return config;
+}
+
+}  // namespace xfer

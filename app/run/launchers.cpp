@@ -1,0 +1,19 @@
+#include "run/launchers.hpp"
+
+#include "remote/mpi_launcher.hpp"
+#include "remote/process_launcher.hpp"
+#include "launch/native_launchers.hpp"
+#include "python/python.hpp"
+
+namespace xfer {
+
+LauncherRegistry make_launcher_registry() {
+    LauncherRegistry registry;
+    register_native_launchers(registry);
+    register_python_launchers(registry);
+    registry.add("process", make_process_launcher);
+    registry.add("mpi", make_mpi_launcher);
+    return registry;
+}
+
+}  // namespace xfer

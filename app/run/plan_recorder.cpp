@@ -1,0 +1,121 @@
+#include "run/plan_recorder.hpp"
+
+#include "run/run_header.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "run/fatal_signals.hpp"
+#include "run/output_dir.hpp"
+#include "report/reporter.hpp"
+#include "scenario/loader.hpp"
+#include "util/clock.hpp"
+
+namespace xfer {
+namespace fs = std::filesystem;
+
+bool write_report_files(const Results& results, const Config& config, const fs::path& dir,
+                        bool quiet_errors) {
+    Analysis analysis = analyze(results);
+    bool ok = true;
+    std::ostringstream sink;  // file reporters write nothing to the stream
+    for (const auto& name : config.reporters) {
+        if (name == "table") continue;
+        auto reporter = make_reporter(name);
+        if (!reporter) continue;
+        try {
+            reporter->write(results, analysis, dir, sink);
+        } catch (const std::exception& e) {
+            if (!quiet_errors)
+                std::cerr << "xferlab: writing " << name << " failed: " << e.what() << "\n";
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+PlanRecorder::PlanRecorder(Results& results, const Config& config, fs::path dir)
+    : results_(results), config_(config), dir_(std::move(dir)) {
+    results_.complete = false;
+}
+
+PlanRecorder::~PlanRecorder() { finish(); }
+
+std::string PlanRecorder::crash_context() const {
+    std::string where = current_
+                            ? fmt::format("during run {} ({})", current_->index, current_->label)
+                            : std::string("between runs");
+    // results.json may lag the journal by the rewrites skipped to save time.
+    return fmt::format(
+        "{}; the {} completed run(s) before it are in {}/journal.jsonl (and in results.json as "
+        "last rewritten)",
+        where, results_.runs.size(), dir_.string());
+}
+
+void PlanRecorder::begin(const Run& run) {
+    std::lock_guard lock(mutex_);
+    current_ = &run;
+    set_crash_context(crash_context());
+}
+
+void PlanRecorder::add(RunResult result) {
+    std::lock_guard lock(mutex_);
+    results_.runs.push_back(std::move(result));
+    current_ = nullptr;
+    try {
+        append_journal(dir_, results_.runs.back());
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: " << e.what() << "\n";
+    }
+    const int64_t start = now_ns();
+    if (last_write_end_ns_ > 0 && start - last_write_end_ns_ < 10 * last_write_cost_ns_) {
+        set_crash_context(crash_context());
+        return;  // too soon after the last rewrite: the journal has this run
+    }
+    if (!write_report_files(results_, config_, dir_, warned_) && !warned_) {
+        std::cerr << "xferlab: the results files could not be rewritten after run "
+                  << results_.runs.back().index
+                  << "; the journal and the final write are still attempted\n";
+        warned_ = true;
+    }
+    last_write_end_ns_ = now_ns();
+    last_write_cost_ns_ = last_write_end_ns_ - start;
+    set_crash_context(crash_context());
+}
+
+void PlanRecorder::abort_current(const std::string& what, int exit_code) {
+    std::lock_guard lock(mutex_);
+    const std::string why =
+        current_ ? fmt::format("{} in run {} ({})", what, current_->index, current_->label)
+                 : what + " between runs";
+    std::cerr << "\nxferlab: " << why << "\n";
+    if (current_) {
+        RunResult r = run_result_header(*current_);
+        r.status = RunStatus::failed;
+        r.errors.push_back(why + " (the run's records are lost with the process)");
+        r.end_ns = now_ns();
+        results_.runs.push_back(std::move(r));
+        try {
+            append_journal(dir_, results_.runs.back());
+        } catch (const std::exception& e) {
+            std::cerr << "xferlab: " << e.what() << "\n";
+        }
+    }
+    write_report_files(results_, config_, dir_);
+    std::cerr << fmt::format("xferlab: {} run(s) written to {}/results.json; exiting with {}\n",
+                             results_.runs.size(), dir_.string(), exit_code);
+    std::cerr.flush();
+    std::cout.flush();
+    ::_exit(exit_code);
+}
+
+void PlanRecorder::finish() {
+    std::lock_guard lock(mutex_);
+    current_ = nullptr;
+    set_crash_context("");
+}
+
+}  // namespace xfer

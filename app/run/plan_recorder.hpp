@@ -1,0 +1,57 @@
+#pragma once
+// Keeps a plan's results on disk as it runs: after every completed run the journal gets one
+// line and every reporter's file is rewritten atomically, marked incomplete ("complete":
+// false in results.json); the final write marks it complete. Each rewrite holds every run so
+// far, so a plan of many short runs would spend most of its time rewriting (800 runs of 4 KiB
+// copies: 577 s): a rewrite is skipped while less than 10 times the last one's cost has passed
+// since it, which bounds the overhead to about 10%; the journal still gets every run. A crash,
+// SIGKILL or a payload's os._exit then leaves every completed run in results.json, copies.csv,
+// trace.json and the journal, and a report that `xferlab report` can read.
+#include <filesystem>
+#include <mutex>
+#include <string>
+
+#include "run/config.hpp"
+#include "results/run_result.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+class PlanRecorder {
+  public:
+    PlanRecorder(Results& results, const Config& config, std::filesystem::path dir);
+    ~PlanRecorder();
+    PlanRecorder(const PlanRecorder&) = delete;
+    PlanRecorder& operator=(const PlanRecorder&) = delete;
+
+    // `run` starts: a crash or os._exit from here on names it.
+    void begin(const Run& run);
+    // `result` completed: kept in memory, appended to the journal, the files rewritten.
+    void add(RunResult result);
+    // The run in progress cannot finish (os._exit from a payload): records it as failed with
+    // "`what` in run N (label)" (printed too), writes everything and ends the process with
+    // `exit_code`.
+    [[noreturn]] void abort_current(const std::string& what, int exit_code);
+    // The plan is over: later crashes are no longer attributed to a run.
+    void finish();
+
+  private:
+    void write_files_locked();  // every file reporter (not the terminal table)
+    std::string crash_context() const;
+
+    Results& results_;
+    const Config& config_;
+    std::filesystem::path dir_;
+    std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
+    const Run* current_ = nullptr;
+    bool warned_ = false;  // one warning for files that cannot be rewritten, not one per run
+    int64_t last_write_end_ns_ = 0;
+    int64_t last_write_cost_ns_ = 0;
+};
+
+// Every file reporter of `config` into `dir` (the table is the terminal's). Returns false
+// after printing the reason when a file could not be written.
+bool write_report_files(const Results& results, const Config& config,
+                        const std::filesystem::path& dir, bool quiet_errors = false);
+
+}  // namespace xfer

@@ -1,0 +1,57 @@
+#include "run/progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "report/run_stats.hpp"
+#include "scenario/units.hpp"
+
+namespace xfer {
+
+Progress::Progress(bool enabled, int total)
+    : enabled_(enabled), tty_(enabled && isatty(STDERR_FILENO)), total_(total) {}
+
+Progress::~Progress() { stop_ticker(); }
+
+void Progress::stop_ticker() {
+    ticking_ = false;
+    if (ticker_.joinable()) ticker_.join();
+}
+
+void Progress::begin(const Run& run) {
+    if (!enabled_) return;
+    current_ = fmt::format("[{}/{}] {}", run.index + 1, total_, run.label);
+    started_ = std::chrono::steady_clock::now();
+    if (!tty_) return;
+    ticking_ = true;
+    ticker_ = std::thread([this] {
+        while (ticking_) {
+            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+            {
+                std::lock_guard lock(mutex_);
+                std::fprintf(stderr, "\r\033[K%s ... %.1f s", current_.c_str(), s);
+                std::fflush(stderr);
+            }
+            for (int i = 0; i < 5 && ticking_; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+}
+
+void Progress::end(const RunResult& result) {
+    if (!enabled_) return;
+    stop_ticker();
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const RunAnalysis a = analyze_run(result);
+    std::string rate = a.copies > 0 && a.window_s > 0
+                           ? format_bandwidth(a.aggregate_Bps) + " aggregate"
+                           : "no measured copies";
+    std::fprintf(stderr, "%s%s: %s, %s (%.1f s)\n", tty_ ? "\r\033[K" : "", current_.c_str(),
+                 to_string(result.status), rate.c_str(), s);
+    for (const auto& e : result.errors) std::fprintf(stderr, "    error: %s\n", e.c_str());
+    std::fflush(stderr);
+}
+
+}  // namespace xfer
