@@ -64,23 +64,7 @@ int cmd_report(const std::string& file, const std::string& format) {
         std::cerr << "xferlab: unknown format '" << format << "'\n";
         return exit_bad_input;
     }
-    Analysis analysis = analyze(results);
-    if (format == "table") {
-        reporter->write(results, analysis, {}, std::cout);
-        return exit_ok;
-    }
-    // File reporters write into a folder: give them a private one, print, remove it.
-    std::string templ = (std::filesystem::temp_directory_path() / "xferlab-report-XXXXXX").string();
-    if (!mkdtemp(templ.data())) {
-        std::cerr << "xferlab: cannot create a temporary folder\n";
-        return exit_bad_input;
-    }
-    std::filesystem::path path = reporter->write(results, analysis, templ, std::cout);
-    {
-        std::ifstream written(path);
-        std::cout << written.rdbuf();
-    }
-    std::filesystem::remove_all(templ);
+    reporter->write(results, analyze(results), std::cout);
     return exit_ok;
 }
 

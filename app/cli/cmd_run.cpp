@@ -19,7 +19,7 @@
 #include "run/progress.hpp"
 #include "system/stop_signal.hpp"
 #include "python/python.hpp"
-#include "report/reporter.hpp"
+#include "report/report_outputs.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
@@ -34,36 +34,16 @@ std::atomic<bool>& g_stop = stop_requested();
 // Writes every reporter's file and the terminal output. Returns false when a file failed.
 bool write_reports(const Results& results, const Config& config, const fs::path& dir,
                    const std::string& format, bool announce) {
-    Analysis analysis = analyze(results);
-    bool ok = true;
-    std::vector<fs::path> written;
-    for (const auto& name : config.reporters) {
-        auto reporter = make_reporter(name);
-        if (!reporter) continue;
-        try {
-            written.push_back(reporter->write(results, analysis, dir, std::cout));
-        } catch (const std::exception& e) {
-            std::cerr << "xferlab: writing " << name << " failed: " << e.what() << "\n";
-            ok = false;
-        }
-    }
-    if (auto terminal = make_reporter(format)) {
-        if (format == "table") {
-            terminal->write(results, analysis, dir, std::cout);
-        } else {
-            // json/csv on the terminal: print the file the reporter wrote.
-            fs::path path = terminal->write(results, analysis, dir, std::cout);
-            std::ifstream in(path);
-            std::cout << in.rdbuf();
-        }
-    }
+    const ReportsWritten written =
+        write_reports(results, analyze(results), config.reporters, dir, format, std::cout);
+    for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << " failed\n";
     if (announce) {
         std::cerr << "results: " << dir.string() << "/ (";
-        for (size_t i = 0; i < written.size(); ++i)
-            std::cerr << (i ? ", " : "") << written[i].filename().string();
+        for (size_t i = 0; i < written.files.size(); ++i)
+            std::cerr << (i ? ", " : "") << written.files[i].filename().string();
         std::cerr << ")\n";
     }
-    return ok;
+    return written.failures.empty();
 }
 
 // Ranks other than 0 take part in the mpi runs only; rank 0 runs the rest and reports.

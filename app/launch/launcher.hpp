@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ public:
     // mpirun): its runs are skipped with this reason rather than failed.
     virtual std::string unavailable_reason() const { return {}; }
 };
+
+// A worker failed: appends "worker <i>: <what>" to ctx.errors under `mutex` and aborts the
+// start gate, so that the others are not left waiting.
+void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker, const std::string& what);
 
 using LauncherFactory = std::function<std::unique_ptr<Launcher>()>;
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "launch/launch_common.hpp"
+#include "launch/worker_affinities.hpp"
 #include "launch/thread_control.hpp"
 #include "scenario/units.hpp"
 
@@ -123,9 +123,9 @@ public:
                     run_worker_loop(*ctx.workers[size_t(i)], "openmp", spec, ctx.gate, ctx.stop);
                 }
             } catch (const std::exception& e) {
-                detail::record_worker_failure(ctx, errors_mutex, i, e.what());
+                record_worker_failure(ctx, errors_mutex, i, e.what());
             } catch (...) {
-                detail::record_worker_failure(ctx, errors_mutex, i, "unknown exception");
+                record_worker_failure(ctx, errors_mutex, i, "unknown exception");
             }
         }
         std::string problem = caller.restore();

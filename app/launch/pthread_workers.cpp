@@ -6,7 +6,7 @@
 #include <mutex>
 #include <vector>
 
-#include "launch/launch_common.hpp"
+#include "launch/worker_affinities.hpp"
 #include "launch/thread_control.hpp"
 
 namespace xfer {
@@ -32,9 +32,9 @@ void* worker_thread(void* arg) {
         apply_policy(spec.policy);
         (*job.body)(ctx, *ctx.workers[size_t(job.index)]);
     } catch (const std::exception& e) {
-        detail::record_worker_failure(ctx, *job.errors_mutex, job.index, e.what());
+        record_worker_failure(ctx, *job.errors_mutex, job.index, e.what());
     } catch (...) {
-        detail::record_worker_failure(ctx, *job.errors_mutex, job.index, "unknown exception");
+        record_worker_failure(ctx, *job.errors_mutex, job.index, "unknown exception");
     }
     return nullptr;
 }
@@ -55,7 +55,7 @@ void run_pthread_workers(RunContext& ctx, const std::string& name_prefix, const 
         pthread_t thread;
         if (int rc = pthread_create(&thread, &attributes.attr, worker_thread, &jobs[size_t(i)])) {
             // The threads already started are waiting at the gate: the failure aborts it.
-            detail::record_worker_failure(ctx, errors_mutex, i,
+            record_worker_failure(ctx, errors_mutex, i,
                                           std::string("pthread_create: ") + std::strerror(rc));
             break;
         }

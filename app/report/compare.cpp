@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "report/format.hpp"
+#include "util/format.hpp"
 #include "report/stats.hpp"
 #include "system/thread_info.hpp"
 

@@ -7,10 +7,9 @@
 #include <iterator>
 #include <string>
 
-#include "report/atomic_file.hpp"
 #include "report/memory_kinds.hpp"
 #include "report/origin.hpp"
-#include "report/reporters.hpp"
+#include "report/csv_reporter.hpp"
 
 namespace xfer {
 
@@ -36,8 +35,7 @@ class CsvReporter : public Reporter {
   public:
     std::string name() const override { return "csv"; }
 
-    std::filesystem::path write(const Results& results, const Analysis&,
-                                const std::filesystem::path& dir, std::ostream&) override {
+    void write(const Results& results, const Analysis&, std::ostream& stream) override {
         const int64_t origin = first_record_ns(results);
         std::string out = kHeader;
         for (const RunResult& run : results.runs) {
@@ -62,9 +60,7 @@ class CsvReporter : public Reporter {
                     to_string(r.device_timing), r.correlation);
             }
         }
-        const auto path = dir / "copies.csv";
-        write_file_atomically(path, out);
-        return path;
+        stream << out;
     }
 };
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report/format.hpp"
+#include "util/format.hpp"
 
 namespace xfer {
 

@@ -4,8 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/analysis_json.hpp"
-#include "report/atomic_file.hpp"
-#include "report/reporters.hpp"
+#include "report/json_reporter.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -16,8 +15,7 @@ class JsonReporter : public Reporter {
   public:
     std::string name() const override { return "json"; }
 
-    std::filesystem::path write(const Results& results, const Analysis& analysis,
-                                const std::filesystem::path& dir, std::ostream&) override {
+    void write(const Results& results, const Analysis& analysis, std::ostream& out) override {
         nlohmann::json j = results;
         auto& runs = j["runs"];
         for (size_t i = 0; i < runs.size() && i < analysis.runs.size(); ++i) {
@@ -26,11 +24,8 @@ class JsonReporter : public Reporter {
         j["baseline_run"] =
             analysis.baseline_run ? nlohmann::json(*analysis.baseline_run) : nlohmann::json();
         j["summary"] = analysis.summary;
-        const auto path = dir / "results.json";
         // Invalid UTF-8 (e.g. in a payload's traceback) is replaced, never fatal.
-        write_file_atomically(
-            path, j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-        return path;
+        out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }
 };
 

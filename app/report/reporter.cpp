@@ -1,6 +1,9 @@
 #include "report/reporter.hpp"
 
-#include "report/reporters.hpp"
+#include "report/csv_reporter.hpp"
+#include "report/json_reporter.hpp"
+#include "report/table_reporter.hpp"
+#include "report/trace_reporter.hpp"
 
 namespace xfer {
 

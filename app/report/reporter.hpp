@@ -14,11 +14,10 @@ namespace xfer {
 class Reporter {
   public:
     virtual ~Reporter() = default;
-    virtual std::string name() const = 0;  // table | json | csv | trace
-    // File reporters write into `dir` (atomically: temp file, then rename) and return the
-    // path written; the table writes to `out` and returns "".
-    virtual std::filesystem::path write(const Results& results, const Analysis& analysis,
-                                        const std::filesystem::path& dir, std::ostream& out) = 0;
+    virtual std::string name() const = 0;  // a name in results/vocabulary.cpp
+    // The whole report in this reporter's format. Whether it goes to the terminal or into a
+    // results folder is report/report_outputs.hpp's business, not the reporter's.
+    virtual void write(const Results& results, const Analysis& analysis, std::ostream& out) = 0;
 };
 
 // The reporter of a name in results/vocabulary.hpp's reporter table; nullptr when unknown.

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "report/compare.hpp"
-#include "report/format.hpp"
-#include "report/reporters.hpp"
+#include "util/format.hpp"
+#include "report/table_reporter.hpp"
 #include "report/text_table.hpp"
 
 namespace xfer {
@@ -240,8 +240,7 @@ class TableReporter : public Reporter {
   public:
     std::string name() const override { return "table"; }
 
-    std::filesystem::path write(const Results& results, const Analysis& analysis,
-                                const std::filesystem::path&, std::ostream& out) override {
+    void write(const Results& results, const Analysis& analysis, std::ostream& out) override {
         const std::set<std::string> common_notes = notes_of_every_run(results);
         std::string text = header(results);
         for (const auto& n : common_notes) text += wrap(n, kWidth, "note (every run): ", "  ");
@@ -255,7 +254,6 @@ class TableReporter : public Reporter {
             for (const auto& s : analysis.summary) text += wrap(s, kWidth, "  - ", "    ");
         }
         out << text;
-        return {};
     }
 };
 

@@ -11,9 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/atomic_file.hpp"
 #include "report/origin.hpp"
-#include "report/reporters.hpp"
+#include "report/trace_reporter.hpp"
 
 namespace xfer {
 
@@ -34,8 +33,7 @@ class TraceReporter : public Reporter {
   public:
     std::string name() const override { return "trace"; }
 
-    std::filesystem::path write(const Results& results, const Analysis&,
-                                const std::filesystem::path& dir, std::ostream&) override {
+    void write(const Results& results, const Analysis&, std::ostream& out) override {
         const int64_t origin = first_record_ns(results);
         auto us = [origin](int64_t ns) { return double(ns - origin) / 1e3; };
         json events = json::array();
@@ -114,10 +112,7 @@ class TraceReporter : public Reporter {
                           {{"tool", "xferlab"},
                            {"tool_version", results.tool_version},
                            {"git_describe", results.git_describe}}}};
-        const auto path = dir / "trace.json";
-        write_file_atomically(path,
-                              trace.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
-        return path;
+        out << trace.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     }
 };
 

@@ -10,7 +10,7 @@
 
 #include "run/fatal_signals.hpp"
 #include "run/output_dir.hpp"
-#include "report/reporter.hpp"
+#include "report/report_outputs.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
 
@@ -19,22 +19,14 @@ namespace fs = std::filesystem;
 
 bool write_report_files(const Results& results, const Config& config, const fs::path& dir,
                         bool quiet_errors) {
-    Analysis analysis = analyze(results);
-    bool ok = true;
-    std::ostringstream sink;  // file reporters write nothing to the stream
-    for (const auto& name : config.reporters) {
-        if (name == "table") continue;
-        auto reporter = make_reporter(name);
-        if (!reporter) continue;
-        try {
-            reporter->write(results, analysis, dir, sink);
-        } catch (const std::exception& e) {
-            if (!quiet_errors)
-                std::cerr << "xferlab: writing " << name << " failed: " << e.what() << "\n";
-            ok = false;
-        }
-    }
-    return ok;
+    std::vector<std::string> files;  // the table is the terminal's
+    for (const auto& name : config.reporters)
+        if (name != "table") files.push_back(name);
+    std::ostringstream unused;
+    const ReportsWritten written = write_reports(results, analyze(results), files, dir, "", unused);
+    if (!quiet_errors)
+        for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << "\n";
+    return written.failures.empty();
 }
 
 PlanRecorder::PlanRecorder(Results& results, const Config& config, fs::path dir)

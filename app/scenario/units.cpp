@@ -129,17 +129,6 @@ std::vector<std::string> unit_names(const std::vector<Unit>& units) {
     return names;
 }
 
-// Up to `decimals` decimals, trailing zeros dropped: 1.50 -> "1.5", 2.00 -> "2".
-std::string trimmed(double value, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    std::string s = buf;
-    if (s.find('.') != std::string::npos) {
-        while (s.back() == '0') s.pop_back();
-        if (s.back() == '.') s.pop_back();
-    }
-    return s;
-}
 
 }  // namespace
 
@@ -214,29 +203,6 @@ std::string duration_text(int64_t ns) {
     return std::to_string(ns) + " ns";
 }
 
-namespace {
-
-// The largest unit of `units` (ascending factors) the value reaches, rounded to 2 decimals;
-// moves up a unit when rounding reaches the next one (1023.999 KiB -> "1 MiB").
-std::string scaled(uint64_t bytes, const std::vector<Unit>& units) {
-    size_t k = 0;
-    while (k + 1 < units.size() && bytes >= units[k + 1].factor) ++k;
-    double v = double(bytes) / double(units[k].factor);
-    const double step = k + 1 < units.size() ? double(units[k + 1].factor / units[k].factor) : 0;
-    if (step > 0 && std::round(v * 100) / 100 >= step) {
-        ++k;
-        v = double(bytes) / double(units[k].factor);
-    }
-    return trimmed(v, 2) + " " + units[k].name;
-}
-
-bool exact_in(uint64_t bytes, const std::vector<Unit>& units) {
-    size_t k = 0;
-    while (k + 1 < units.size() && bytes >= units[k + 1].factor) ++k;
-    return (u128(bytes) * 100) % units[k].factor == 0;
-}
-
-}  // namespace
 }  // namespace scenario_internal
 
 std::optional<uint64_t> parse_size(const std::string& text) {
@@ -245,54 +211,6 @@ std::optional<uint64_t> parse_size(const std::string& text) {
 
 std::optional<int64_t> parse_duration_ns(const std::string& text) {
     return scenario_internal::parse_duration_ns(text, nullptr);
-}
-
-std::string format_size(uint64_t bytes) {
-    using namespace scenario_internal;
-    static const std::vector<Unit> binary = {{"B", 1},
-                                             {"KiB", 1ull << 10},
-                                             {"MiB", 1ull << 20},
-                                             {"GiB", 1ull << 30},
-                                             {"TiB", 1ull << 40},
-                                             {"PiB", 1ull << 50}};
-    static const std::vector<Unit> decimal = {{"B", 1},
-                                              {"KB", 1000ull},
-                                              {"MB", 1000ull * 1000},
-                                              {"GB", 1000ull * 1000 * 1000},
-                                              {"TB", 1000ull * 1000 * 1000 * 1000},
-                                              {"PB", 1000ull * 1000 * 1000 * 1000 * 1000}};
-    // Binary units unless the value is exact only in decimal ones (1000000 -> "1 MB", not
-    // "976.56 KiB"): the text then says the size the user most likely wrote.
-    if (!exact_in(bytes, binary) && exact_in(bytes, decimal)) return scaled(bytes, decimal);
-    return scaled(bytes, binary);
-}
-
-std::string format_duration_ns(double ns) {
-    if (std::isnan(ns)) return "nan";
-    const double a = std::fabs(ns);
-    char buf[64];
-    if (a < 1e3) {
-        std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-    } else if (a < 1e6) {
-        std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-    } else if (a < 1e9) {
-        std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.2f s", ns / 1e9);
-    }
-    return buf;
-}
-
-std::string format_bandwidth(double bytes_per_s) {
-    if (std::isnan(bytes_per_s)) return "nan";
-    char buf[64];
-    // Decimal units, as nvprof prints them; MB/s below 1 GB/s keeps small rates readable.
-    if (std::fabs(bytes_per_s) >= 1e9) {
-        std::snprintf(buf, sizeof buf, "%.2f GB/s", bytes_per_s / 1e9);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.2f MB/s", bytes_per_s / 1e6);
-    }
-    return buf;
 }
 
 }  // namespace xfer

@@ -5,13 +5,13 @@
 #include <optional>
 #include <string>
 
+#include "util/format.hpp"
+
 namespace xfer {
 
 std::optional<uint64_t> parse_size(const std::string& text);
 std::optional<int64_t> parse_duration_ns(const std::string& text);
 
-std::string format_size(uint64_t bytes);            // "64 MiB", "1.5 GiB", "4 KiB", "100 B"
-std::string format_duration_ns(double ns);          // "1.23 ms"
-std::string format_bandwidth(double bytes_per_s);   // "12.34 GB/s" (decimal, as nvprof)
+// The texts of sizes and durations are util/format.hpp's.
 
 }  // namespace xfer

@@ -6,6 +6,15 @@
 
 namespace xfer {
 
+void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker,
+                           const std::string& what) {
+    {
+        std::lock_guard lock(mutex);
+        ctx.errors.push_back("worker " + std::to_string(worker) + ": " + what);
+    }
+    ctx.gate.abort();
+}
+
 void LauncherRegistry::add(const std::string& name, LauncherFactory factory) {
     // Names come from the vocabulary, so that scenarios, --help and the registry cannot drift.
     if (!find_launcher(name))

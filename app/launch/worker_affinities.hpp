@@ -1,7 +1,6 @@
 #pragma once
-// What the native launchers share: CPUs per worker, and recording a worker's failure so that
-// the others are not left waiting at the gate. Internal to launch/.
-#include <mutex>
+// The CPUs each worker of a run is pinned to, as the native launchers apply them. Internal to
+// launch/.
 #include <string>
 #include <vector>
 
@@ -15,8 +14,5 @@ namespace xfer::detail {
 // and adds a note to `notes` when they are unknown.
 std::vector<std::vector<int>> worker_affinities(const RunContext& ctx,
                                                 std::vector<std::string>& notes);
-
-// Appends "worker <i>: <what>" to ctx.errors under `mutex` and aborts the start gate.
-void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker, const std::string& what);
 
 }  // namespace xfer::detail

@@ -1,4 +1,4 @@
-#include "launch/launch_common.hpp"
+#include "launch/worker_affinities.hpp"
 
 #include "backend/backend.hpp"
 #include "launch/thread_control.hpp"
@@ -48,13 +48,5 @@ std::vector<std::vector<int>> worker_affinities(const RunContext& ctx,
     return out;
 }
 
-void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker,
-                           const std::string& what) {
-    {
-        std::lock_guard lock(mutex);
-        ctx.errors.push_back("worker " + std::to_string(worker) + ": " + what);
-    }
-    ctx.gate.abort();
-}
 
 }  // namespace xfer::detail

@@ -1,0 +1,55 @@
+#include "report/report_outputs.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "report/atomic_file.hpp"
+#include "report/reporter.hpp"
+#include "results/vocabulary.hpp"
+
+namespace xfer {
+namespace {
+
+std::string file_of(const std::string& name) {
+    for (const auto& d : reporter_descriptors())
+        if (d.name == name) return d.file;
+    return {};
+}
+
+std::unique_ptr<Reporter> reporter_or_throw(const std::string& name) {
+    auto reporter = make_reporter(name);
+    if (!reporter) throw std::runtime_error("unknown reporter '" + name + "'");
+    return reporter;
+}
+
+}  // namespace
+
+std::filesystem::path write_report_file(const std::string& name, const Results& results,
+                                        const Analysis& analysis,
+                                        const std::filesystem::path& dir) {
+    const std::string file = file_of(name);
+    if (file.empty()) throw std::runtime_error("reporter '" + name + "' writes no file");
+    std::ostringstream content;
+    reporter_or_throw(name)->write(results, analysis, content);
+    const auto path = dir / file;
+    write_file_atomically(path, content.view());
+    return path;
+}
+
+ReportsWritten write_reports(const Results& results, const Analysis& analysis,
+                             const std::vector<std::string>& files,
+                             const std::filesystem::path& dir, const std::string& terminal,
+                             std::ostream& out) {
+    ReportsWritten written;
+    for (const auto& name : files) {
+        try {
+            written.files.push_back(write_report_file(name, results, analysis, dir));
+        } catch (const std::exception& e) {
+            written.failures.push_back(name + ": " + e.what());
+        }
+    }
+    if (!terminal.empty()) reporter_or_throw(terminal)->write(results, analysis, out);
+    return written;
+}
+
+}  // namespace xfer
