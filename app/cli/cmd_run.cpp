@@ -18,10 +18,12 @@
 #include "cli/plan_runner.hpp"
 #include "cli/progress.hpp"
 #include "cli/stop_signal.hpp"
+#include "python/payload_output.hpp"
 #include "python/python.hpp"
 #include "report/reporter.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
+#include "scenario/payload_files.hpp"
 #include "util/clock.hpp"
 #include "util/version.hpp"
 
@@ -79,6 +81,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     std::vector<Run> plan;
     try {
         scenario = load_scenario(file, options.sets);
+        check_payloads(scenario, payload_search_path(config));
         plan = expand_plan(scenario);
     } catch (const ScenarioError& e) {
         print_diagnostics(e);
@@ -88,7 +91,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     }
 
     LauncherRegistry registry = make_launcher_registry();
-    PlanOptions plan_options{config.backend, config.payload_dir, config.timeout_ns};
+    PlanOptions plan_options{config.backend, payload_search_path(config), config.timeout_ns};
     PlanRunner runner(registry, plan_options, g_stop);
     auto problems = runner.preflight(plan);
     for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
@@ -120,6 +123,8 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
 
     results.planned_runs = int(plan.size());
 
+    // A payload's output goes to stderr and, from here on, into the results folder too.
+    set_payload_output_log(dir / "payload-output.log");
     Progress progress(!options.quiet, int(plan.size()));
     bool failed = false;
     {
@@ -140,6 +145,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         }
         set_payload_exit_handler(nullptr);
     }
+    set_payload_output_log({});
     results.complete = true;
     results.interrupted = g_stop.load();
     results.devices = runner.devices();

@@ -11,6 +11,7 @@
 #include "cli/local_workers.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/worker_protocol.hpp"
+#include "python/payload_output.hpp"
 #include "python/python.hpp"
 #include "results/serialize.hpp"
 #include "scenario/run_wire.hpp"
@@ -22,7 +23,8 @@ nlohmann::json to_json(const WorkerJob& job) {
     return {{"run", run_to_wire(job.run)},
             {"worker", job.worker},
             {"backend", job.backend},
-            {"payload_dir", job.payload_dir.string()}};
+            {"payload_dir", job.payload_dir.string()},
+            {"output_log", job.output_log.string()}};
 }
 
 WorkerJob worker_job_from_json(const nlohmann::json& j) {
@@ -31,6 +33,7 @@ WorkerJob worker_job_from_json(const nlohmann::json& j) {
     job.worker = j.at("worker").get<int>();
     job.backend = j.at("backend").get<std::string>();
     job.payload_dir = j.at("payload_dir").get<std::string>();
+    job.output_log = j.value("output_log", std::string());
     return job;
 }
 
@@ -77,6 +80,11 @@ int cmd_worker() {
                   << " (this command is started by launcher \"process\", not by hand)\n";
         return 2;
     }
+    // The parent's stdout carries its report: whatever this process prints (a payload's
+    // print() is prefixed and copied to the log; native code writing to fd 1 is not) goes to
+    // stderr.
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    set_payload_output_log(job.output_log);
     std::unique_ptr<Backend> backend;
     try {
         backend = make_backend(job.backend);  // this process's own CUDA context

@@ -12,6 +12,7 @@
 #include "memory/host_buffer.hpp"
 #include "python/python.hpp"
 #include "scenario/loader.hpp"
+#include "scenario/payload_files.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 
@@ -91,7 +92,8 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
 Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {
     Run out = run;
     if (run.spec.mimic != "python") return out;
-    ThreadInfo py = python_thread_info(options_.payload_dir);
+    ThreadInfo py = python_thread_info(options_.payload_dirs.empty() ? std::filesystem::path()
+                                                                    : options_.payload_dirs.back());
     out.threads.stack_size = py.stack_size;
     out.threads.guard_size = py.guard_size;
     out.threads.signal_mask.kind = SignalMaskKind::list;
@@ -138,6 +140,15 @@ RunResult PlanRunner::run(const Run& plan_run) {
     result.settings = to_json(run);
     if (run.timeout_ns == 0) run.timeout_ns = options_.default_timeout_ns;
 
+    // Resolved and hashed as the run starts: the result names the exact code that ran.
+    std::filesystem::path payload_folder;
+    if (!run.spec.payload.empty()) {
+        std::string error;
+        result.payload = record_payload(run.spec.payload, options_.payload_dirs, error);
+        if (!result.payload) return failed_before_start(std::move(result), error);
+        payload_folder = result.payload->folder;
+    }
+
     Backend* backend = nullptr;
     try {
         std::string note;
@@ -173,7 +184,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     }
 
     StartGate gate(run.threads.count, run.threads.start);
-    RunContext ctx{run, *backend, workers, gate, stop_, options_.payload_dir, {}, {}, {}, {}};
+    RunContext ctx{run, *backend, workers, gate, stop_, payload_folder, {}, {}, {}, {}};
     try {
         if (!elsewhere) backend->begin_run(run.transfer);
         launcher->launch(ctx);

@@ -22,6 +22,7 @@
 #include "backend/backend.hpp"
 #include "cli/local_workers.hpp"
 #include "cli/worker_protocol.hpp"
+#include "python/payload_output.hpp"
 #include "results/thread_info.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
@@ -102,7 +103,8 @@ class ProcessRun {
         const int n = ctx_.run.threads.count;
         children_.resize(size_t(n));
         notes_.resize(size_t(n));
-        const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir};
+        const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir,
+                             payload_output_log()};
         for (int i = 0; i < n; ++i) {
             Child& c = children_[size_t(i)];
             c.worker = i;
