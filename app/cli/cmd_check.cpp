@@ -73,8 +73,7 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
 void print_payloads(const Scenario& scenario, const std::vector<std::filesystem::path>& folders) {
     std::vector<std::string> seen;
     for (const RunSpec& spec : scenario.runs) {
-        if (spec.payload.empty() ||
-            std::find(seen.begin(), seen.end(), spec.payload) != seen.end())
+        if (spec.payload.empty() || std::find(seen.begin(), seen.end(), spec.payload) != seen.end())
             continue;
         seen.push_back(spec.payload);
         std::string error;

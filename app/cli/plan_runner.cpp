@@ -92,8 +92,8 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
 Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {
     Run out = run;
     if (run.spec.mimic != "python") return out;
-    ThreadInfo py = python_thread_info(options_.payload_dirs.empty() ? std::filesystem::path()
-                                                                    : options_.payload_dirs.back());
+    ThreadInfo py = python_thread_info(
+        options_.payload_dirs.empty() ? std::filesystem::path() : options_.payload_dirs.back());
     out.threads.stack_size = py.stack_size;
     out.threads.guard_size = py.guard_size;
     out.threads.signal_mask.kind = SignalMaskKind::list;

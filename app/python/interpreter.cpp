@@ -74,7 +74,7 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
         }
         sys.attr("path") = kept;
         xferlab.attr("_runner").attr("install_output")(py::cpp_function(&emit_payload_output),
-                                                      py::cpp_function(&bound_worker));
+                                                       py::cpp_function(&bound_worker));
     } catch (const py::error_already_set& e) {
         throw std::runtime_error(std::string("starting the embedded Python failed: ") + e.what());
     }

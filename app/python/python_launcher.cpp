@@ -294,8 +294,8 @@ class PythonLauncher final : public Launcher {
         auto state = std::make_shared<RunState>(ctx, found.file->path);
         std::string source;
         if (!read_payload(state->payload_path, source)) {
-            ctx.errors.push_back("payload '" + ctx.run.spec.payload +
-                                 "': cannot read " + state->payload_path.string());
+            ctx.errors.push_back("payload '" + ctx.run.spec.payload + "': cannot read " +
+                                 state->payload_path.string());
             return;
         }
         PayloadRun(ctx, state).execute(source);

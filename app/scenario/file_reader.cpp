@@ -203,8 +203,7 @@ class Reader {
                 // Empty names and NUL bytes are refused with the payload folders named, once
                 // those are known (payload_diagnostics).
                 const bool later = v.is_string() && (text.empty() || text.find('\0') != text.npos);
-                if (!later &&
-                    (text.size() < 4 || text.compare(text.size() - 3, 3, ".py") != 0)) {
+                if (!later && (text.size() < 4 || text.compare(text.size() - 3, 3, ".py") != 0)) {
                     error(node->source(), dotted,
                           "expected a Python file name in the payload directory, e.g. "
                           "\"threads.py\"; got " +

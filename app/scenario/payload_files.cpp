@@ -72,13 +72,13 @@ PayloadLookup find_payload(const std::string& name, const std::vector<fs::path>&
                                       ec.message() + "); " + searched};
         }
         if (!inside(real, root)) {
-            return {std::nullopt, "refused: '" + candidate.string() + "' leads out of its payload "
-                                  "folder " + root.string() + " (to " + real.string() + "); " +
-                                      kHowToAdd};
+            return {std::nullopt, "refused: '" + candidate.string() +
+                                      "' leads out of its payload "
+                                      "folder " +
+                                      root.string() + " (to " + real.string() + "); " + kHowToAdd};
         }
         if (!fs::is_regular_file(real, ec)) {
-            return {std::nullopt,
-                    "'" + real.string() + "' is not a regular file; " + searched};
+            return {std::nullopt, "'" + real.string() + "' is not a regular file; " + searched};
         }
         return {PayloadFile{real, root}, {}};
     }
@@ -114,8 +114,7 @@ std::vector<Diagnostic> payload_diagnostics(const Scenario& scenario,
         if (!spec.payload_set) continue;
         PayloadLookup found = find_payload(spec.payload, folders);
         if (found.file) continue;
-        out.push_back(Diagnostic{scenario.source.string(), spec.payload_line,
-                                 spec.payload_column,
+        out.push_back(Diagnostic{scenario.source.string(), spec.payload_line, spec.payload_column,
                                  "run[" + std::to_string(i + 1) + "].payload",
                                  "payload '" + printable(spec.payload) + "': " + found.error});
     }

@@ -1,9 +1,8 @@
 // Payload names stay inside the payload folders (issue #19), --payload-dir adds folders before
 // the default one, and a payload's output never reaches xferlab's stdout (issue #12).
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
@@ -63,8 +62,8 @@ TEST_CASE("payload names leaving the payload folder are refused by check and run
         INFO(form.toml);
         const fs::path scenario = dir / "s.toml";
         write_scenario(scenario, form.toml);
-        const std::string common = " '" + scenario.string() + "' --payload-dir '" +
-                                   payloads.string() + "'";
+        const std::string common =
+            " '" + scenario.string() + "' --payload-dir '" + payloads.string() + "'";
         auto check = run_command(xferlab() + " check" + common);
         auto run = run_command(xferlab() + " run" + common + " --quiet --out '" +
                                (dir / "out").string() + "'");
@@ -96,8 +95,8 @@ TEST_CASE("a payload in a subfolder runs; path and SHA-256 are recorded and chec
     const std::string expected = sha256sum(payloads / "sub" / "mine.py");
     REQUIRE(expected.size() == 64);
     const std::string path = fs::canonical(payloads / "sub" / "mine.py").string();
-    const std::string common = " '" + scenario.string() + "' --payload-dir '" +
-                               payloads.string() + "'";
+    const std::string common =
+        " '" + scenario.string() + "' --payload-dir '" + payloads.string() + "'";
 
     auto check = run_command(xferlab() + " check" + common);
     INFO(check.err);
@@ -123,8 +122,7 @@ TEST_CASE("a payload in a subfolder runs; path and SHA-256 are recorded and chec
     fs::remove_all(dir);
 }
 
-TEST_CASE("--payload-dir folders are searched in order, the default folder last",
-          "[integration]") {
+TEST_CASE("--payload-dir folders are searched in order, the default folder last", "[integration]") {
     auto dir = fresh_temp_dir("search");
     const fs::path first = dir / "first", second = dir / "second", conf = dir / "conf";
     const fs::path threads = fs::path(XFER_SOURCE_DIR) / "python_payloads" / "threads.py";
@@ -140,9 +138,8 @@ TEST_CASE("--payload-dir folders are searched in order, the default folder last"
                                      "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\n";
     const fs::path out = dir / "out";
     auto r = run_command(xferlab() + " run '" + (dir / "s.toml").string() + "' --payload-dir '" +
-                         first.string() + "' --payload-dir '" + second.string() +
-                         "' --config '" + (dir / "config.toml").string() + "' --quiet --out '" +
-                         out.string() + "'");
+                         first.string() + "' --payload-dir '" + second.string() + "' --config '" +
+                         (dir / "config.toml").string() + "' --quiet --out '" + out.string() + "'");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     auto runs = nlohmann::json::parse(slurp(out / "results.json")).at("runs");
