@@ -82,7 +82,10 @@ PayloadLookup find_payload(const std::string& name, const std::vector<fs::path>&
         }
         return {PayloadFile{real, root}, {}};
     }
-    return {std::nullopt, "not found; " + searched +
+    std::string tried;
+    for (const auto& folder : folders)
+        tried += (tried.empty() ? "" : ", ") + (folder / name).string();
+    return {std::nullopt, "not found: looked for " + tried +
                               " (in this order; --payload-dir DIR or [run] payload_dir in the "
                               "config adds a folder)"};
 }

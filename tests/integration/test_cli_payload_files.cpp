@@ -122,7 +122,8 @@ TEST_CASE("a payload in a subfolder runs; path and SHA-256 are recorded and chec
     fs::remove_all(dir);
 }
 
-TEST_CASE("--payload-dir folders are searched in order, the default folder last", "[integration]") {
+TEST_CASE("payload folders: each --payload-dir in order, then the config's, the default last",
+          "[integration]") {
     auto dir = fresh_temp_dir("search");
     const fs::path first = dir / "first", second = dir / "second", conf = dir / "conf";
     const fs::path threads = fs::path(XFER_SOURCE_DIR) / "python_payloads" / "threads.py";
