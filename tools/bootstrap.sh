@@ -24,7 +24,7 @@ jobs=${JOBS:-$(nproc)}
 # clang-14, libclang-rt-14-dev (sanitizer and libFuzzer runtimes) and libomp-14-dev (clang's
 # OpenMP) are for the sanitizer and fuzz builds; OpenMPI is for the mpi launcher.
 packages=(cmake ninja-build g++ pkg-config python3-dev pybind11-dev libtomlplusplus-dev
-    libcli11-dev catch2 nlohmann-json3-dev libfmt-dev libnuma-dev
+    libcli11-dev catch2 nlohmann-json3-dev libfmt-dev libnuma-dev libssl-dev
     clang-14 libclang-rt-14-dev libomp-14-dev libopenmpi-dev openmpi-bin)
 
 missing=()

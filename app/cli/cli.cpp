@@ -22,8 +22,11 @@ int run_cli(int argc, char** argv) {
     CommonOptions common;
     auto add_common = [&](CLI::App* sub) {
         sub->add_option("--config", common.config, "Config file read after config/xferlab.toml");
-        sub->add_option("--payload-dir", common.payload_dir,
-                        "Folder python payloads are read from");
+        // One folder per flag: a list would swallow the scenario files that follow it.
+        sub->add_option("--payload-dir", common.payload_dirs,
+                        "Payload folder searched before python_payloads/ (repeatable)")
+            ->expected(1)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     };
 
     RunOptions run;

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/config_loading.hpp"
 #include "scenario/loader.hpp"
+#include "scenario/payload_files.hpp"
 #include "scenario/units.hpp"
 
 namespace xfer {
@@ -68,6 +69,23 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
                              peak_text);
 }
 
+// Each payload the plan runs: where it was found and its SHA-256, as results will record it.
+void print_payloads(const Scenario& scenario, const std::vector<std::filesystem::path>& folders) {
+    std::vector<std::string> seen;
+    for (const RunSpec& spec : scenario.runs) {
+        if (spec.payload.empty() || std::find(seen.begin(), seen.end(), spec.payload) != seen.end())
+            continue;
+        seen.push_back(spec.payload);
+        std::string error;
+        if (auto p = record_payload(spec.payload, folders, error)) {
+            std::cout << fmt::format("  payload {}: {} sha256 {}\n", p->name, p->path, p->sha256);
+        }
+    }
+    if (!seen.empty())
+        std::cout << fmt::format("  payload folders, searched in order: {}\n",
+                                 folder_list(folders));
+}
+
 }  // namespace
 
 int cmd_check(const CommonOptions& common, const std::vector<std::string>& files,
@@ -79,7 +97,10 @@ int cmd_check(const CommonOptions& common, const std::vector<std::string>& files
     for (const auto& file : files) {
         try {
             Scenario scenario = load_scenario(file, sets);
+            const auto folders = payload_search_path(*config);
+            check_payloads(scenario, folders);
             print_plan(scenario, expand_plan(scenario), estimator);
+            print_payloads(scenario, folders);
         } catch (const ScenarioError& e) {
             print_diagnostics(e);
             std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());

@@ -18,10 +18,12 @@
 #include "run/plan_runner.hpp"
 #include "run/progress.hpp"
 #include "system/stop_signal.hpp"
+#include "python/payload_output.hpp"
 #include "python/python.hpp"
 #include "report/report_outputs.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
+#include "scenario/payload_files.hpp"
 #include "util/clock.hpp"
 #include "util/version.hpp"
 
@@ -59,6 +61,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     std::vector<Run> plan;
     try {
         scenario = load_scenario(file, options.sets);
+        check_payloads(scenario, payload_search_path(config));
         plan = expand_plan(scenario);
     } catch (const ScenarioError& e) {
         print_diagnostics(e);
@@ -68,7 +71,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     }
 
     LauncherRegistry registry = make_launcher_registry();
-    PlanOptions plan_options{config.backend, config.payload_dir, config.timeout_ns};
+    PlanOptions plan_options{config.backend, payload_search_path(config), config.timeout_ns};
     PlanRunner runner(registry, plan_options, g_stop);
     auto problems = runner.preflight(plan);
     for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
@@ -100,6 +103,8 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
 
     results.planned_runs = int(plan.size());
 
+    // A payload's output goes to stderr and, from here on, into the results folder too.
+    set_payload_output_log(dir / "payload-output.log");
     Progress progress(!options.quiet, int(plan.size()));
     bool failed = false;
     {
@@ -120,6 +125,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         }
         set_payload_exit_handler(nullptr);
     }
+    set_payload_output_log({});
     results.complete = true;
     results.interrupted = g_stop.load();
     results.devices = runner.devices();

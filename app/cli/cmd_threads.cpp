@@ -75,7 +75,7 @@ int cmd_threads(const CommonOptions& common) {
     }
     infos.push_back(omp_info);
     try {
-        infos.push_back(python_thread_info(config->payload_dir));
+        infos.push_back(python_thread_info(config->default_payload_dir));
     } catch (const std::exception& e) {
         std::cerr << "xferlab: python thread: " << e.what() << "\n";
     }

@@ -8,7 +8,7 @@ namespace xfer {
 
 struct CommonOptions {
     std::optional<std::string> config;       // --config FILE
-    std::optional<std::string> payload_dir;  // --payload-dir DIR
+    std::vector<std::string> payload_dirs;   // --payload-dir DIR, repeatable
 };
 
 struct RunOptions {

@@ -18,7 +18,11 @@ inline std::optional<Config> load_config_or_report(const CommonOptions& common) 
     try {
         Config config = load_config(
             common.config ? std::optional<std::filesystem::path>(*common.config) : std::nullopt);
-        if (common.payload_dir) config.payload_dir = std::filesystem::absolute(*common.payload_dir);
+        // --payload-dir folders come first, before the config's.
+        std::vector<std::filesystem::path> dirs;
+        for (const auto& d : common.payload_dirs) dirs.push_back(std::filesystem::absolute(d));
+        dirs.insert(dirs.end(), config.payload_dirs.begin(), config.payload_dirs.end());
+        config.payload_dirs = std::move(dirs);
         return config;
     } catch (const ScenarioError& e) {
         print_diagnostics(e);

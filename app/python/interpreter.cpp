@@ -9,6 +9,9 @@
 #include <thread>
 
 #include "python/leaks.hpp"
+#include "python/payload_objects.hpp"
+#include "python/payload_output.hpp"
+#include "python/run_state.hpp"
 
 namespace py = pybind11;
 
@@ -16,6 +19,26 @@ namespace xfer {
 namespace {
 
 std::thread::id g_owner;  // the thread that started the interpreter (it must finalize it)
+
+// The worker bound to the calling thread, by its number in the whole run (a worker process
+// has one); -1 when none. GIL held.
+int bound_worker() {
+    const auto& run = current_run();
+    if (!run || !run->open()) return -1;
+    const int local = worker_bound_to_this_thread(run->id);
+    return local >= 0 && local < run->worker_count() ? run->worker(local).index() : -1;
+}
+
+// PayloadStream's sink (GIL held): the prefix names the run and the worker that wrote.
+void emit_payload_output(const std::string& thread, const py::bytes& text, int worker) {
+    const auto& run = current_run();
+    const std::string prefix =
+        run ? payload_output_prefix(run->run.spec.payload, run->run.index, worker, thread)
+            : payload_output_prefix("", 0, -1, thread);
+    std::string lines = text;
+    py::gil_scoped_release nogil;  // a slow stderr must not stall the other Python threads
+    write_payload_output(prefix, lines);
+}
 
 }  // namespace
 
@@ -50,6 +73,8 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
             if (!text.empty() && text.front() == '/') kept.append(entry);
         }
         sys.attr("path") = kept;
+        xferlab.attr("_runner").attr("install_output")(py::cpp_function(&emit_payload_output),
+                                                       py::cpp_function(&bound_worker));
     } catch (const py::error_already_set& e) {
         throw std::runtime_error(std::string("starting the embedded Python failed: ") + e.what());
     }

@@ -15,6 +15,7 @@
 #include "python/leaks.hpp"
 #include "python/payload_objects.hpp"
 #include "python/run_state.hpp"
+#include "scenario/payload_files.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 
@@ -53,8 +54,6 @@ std::string module_name_for(const std::filesystem::path& payload) {
 }
 
 bool read_payload(const std::filesystem::path& path, std::string& source) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return false;
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
     std::ostringstream text;
@@ -284,13 +283,19 @@ class PythonLauncher final : public Launcher {
                 "launcher python needs a payload: set payload = \"threads.py\" in the [[run]]");
             return;
         }
+        // Confined again where the file is read: worker processes get only the name and the
+        // folder it was found in.
+        PayloadLookup found = find_payload(ctx.run.spec.payload, {ctx.payload_dir});
+        if (!found.file) {
+            ctx.errors.push_back("payload '" + ctx.run.spec.payload + "': " + found.error);
+            return;
+        }
         ensure_interpreter(ctx.payload_dir);
-        auto state = std::make_shared<RunState>(ctx);
+        auto state = std::make_shared<RunState>(ctx, found.file->path);
         std::string source;
         if (!read_payload(state->payload_path, source)) {
-            ctx.errors.push_back("payload not found: " + state->payload_path.string() +
-                                 " (payload directory " + ctx.payload_dir.string() +
-                                 "; --payload-dir or [run] payload_dir in the config changes it)");
+            ctx.errors.push_back("payload '" + ctx.run.spec.payload + "': cannot read " +
+                                 state->payload_path.string());
             return;
         }
         PayloadRun(ctx, state).execute(source);

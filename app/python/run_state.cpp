@@ -12,10 +12,10 @@ std::atomic<uint64_t> g_next_run_id{1};
 
 }  // namespace
 
-RunState::RunState(RunContext& ctx)
+RunState::RunState(RunContext& ctx, std::filesystem::path payload_file)
     : id(g_next_run_id.fetch_add(1)),
       run(ctx.run),
-      payload_path(ctx.payload_dir / ctx.run.spec.payload),
+      payload_path(std::move(payload_file)),
       entered_(ctx.workers.size(), 0),
       gate_(&ctx.gate),
       external_stop_(&ctx.stop) {

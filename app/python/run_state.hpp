@@ -24,7 +24,8 @@ struct ThreadError {
 
 class RunState {
   public:
-    explicit RunState(RunContext& ctx);
+    // `payload_file`: the payload as find_payload resolved it.
+    RunState(RunContext& ctx, std::filesystem::path payload_file);
 
     const uint64_t id;  // distinct for every run in the process
     const Run run;      // a copy: readable after the run is closed

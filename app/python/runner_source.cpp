@@ -3,6 +3,7 @@
 namespace xfer {
 
 const char* const kRunnerSource = R"PY(
+import io
 import linecache
 import sys
 import threading
@@ -55,9 +56,97 @@ def start_main(main, ctx, done, stopped_type):
     return thread
 
 
+class PayloadStream(io.TextIOBase):
+    """sys.stdout and sys.stderr inside xferlab: complete lines go to
+    emit(thread_name, bytes, worker), which prefixes and writes them to stderr (never to
+    xferlab's stdout, which carries the report). Each thread's unfinished line is kept apart,
+    so threads never mix within a line; bound_worker() tells the worker of the writing thread
+    (-1: none), kept with an unfinished line that another thread may end up flushing."""
+
+    def __init__(self, name, emit, bound_worker):
+        super().__init__()
+        self._name = name
+        self._emit = emit
+        self._bound_worker = bound_worker
+        # Thread object -> (its name, worker, text after its last newline). Keyed by the object:
+        # an ended thread's ident is reused by the next thread.
+        self._partial = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self):
+        return "<xferlab payload " + self._name + ">"
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+    @property
+    def errors(self):
+        return "backslashreplace"
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError("write() argument must be str, not " + type(text).__name__)
+        thread = threading.current_thread()
+        with self._lock:
+            _, worker, before = self._partial.pop(thread, ("", None, ""))
+            text_all = before + text
+            end = text_all.rfind("\n") + 1
+            if end < len(text_all):
+                if worker is None:
+                    worker = self._bound_worker()
+                self._partial[thread] = (thread.name, worker, text_all[end:])
+        if end:
+            self._send(thread.name, self._bound_worker(), text_all[:end])
+        return len(text)
+
+    def flush(self):
+        """Ends the calling thread's unfinished line (print(..., flush=True) shows it now)."""
+        with self._lock:
+            item = self._partial.pop(threading.current_thread(), None)
+        if item:
+            self._send(item[0], item[1], item[2] + "\n")
+
+    def flush_all(self):
+        """Every thread's unfinished line, at the end of a run."""
+        with self._lock:
+            items = list(self._partial.values())
+            self._partial.clear()
+        for name, worker, text in items:
+            self._send(name, worker, text + "\n")
+
+    def _send(self, thread_name, worker, text):
+        self._emit(thread_name, text.encode("utf-8", "backslashreplace"), worker)
+
+
+def install_output(emit, bound_worker):
+    """Payload output goes through PayloadStream from now on (the interpreter's start)."""
+    global _stdout, _stderr
+    _stdout = sys.stdout = PayloadStream("stdout", emit, bound_worker)
+    _stderr = sys.stderr = PayloadStream("stderr", emit, bound_worker)
+
+
+def flush_output():
+    for stream in (_stdout, _stderr):
+        if stream is not None:
+            stream.flush_all()
+
+
+_stdout = _stderr = None
+
+
 def snapshot():
     """Process-wide state a payload may change, to be restored after its run."""
     return {
+        "stdout": sys.stdout,
+        "stderr": sys.stderr,
         "threads": set(threading.enumerate()),
         "stack_size": threading.stack_size(),
         "switch_interval": sys.getswitchinterval(),
@@ -97,6 +186,10 @@ def join_all(threads, timeout):
 
 
 def restore(snap, modname):
+    flush_output()
+    # A payload that replaced sys.stdout (contextlib.redirect_stdout, ...) does not keep it.
+    sys.stdout = snap["stdout"]
+    sys.stderr = snap["stderr"]
     threading.excepthook = snap["excepthook"]
     try:
         threading.stack_size(snap["stack_size"])

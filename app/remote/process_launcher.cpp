@@ -23,6 +23,7 @@
 #include "remote/local_workers.hpp"
 #include "remote/worker_protocol.hpp"
 #include "system/thread_info.hpp"
+#include "python/payload_output.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 #include "util/frame.hpp"
@@ -103,7 +104,8 @@ class ProcessRun {
         const int n = ctx_.run.threads.count;
         children_.resize(size_t(n));
         notes_.resize(size_t(n));
-        const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir};
+        const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir,
+                             payload_output_log()};
         for (int i = 0; i < n; ++i) {
             Child& c = children_[size_t(i)];
             c.worker = i;

@@ -12,6 +12,7 @@
 #include "system/stop_signal.hpp"
 #include "remote/worker_process.hpp"
 #include "remote/worker_protocol.hpp"
+#include "python/payload_output.hpp"
 #include "python/python.hpp"
 #include "results/serialize.hpp"
 #include "scenario/run_wire.hpp"
@@ -58,6 +59,11 @@ int run_worker_process() {
                   << " (this command is started by launcher \"process\", not by hand)\n";
         return 2;
     }
+    // The parent's stdout carries its report: whatever this process prints (a payload's
+    // print() is prefixed and copied to the log; native code writing to fd 1 is not) goes to
+    // stderr.
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    set_payload_output_log(job.output_log);
     std::unique_ptr<Backend> backend;
     try {
         backend = make_backend(job.backend);  // this process's own CUDA context

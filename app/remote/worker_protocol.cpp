@@ -8,7 +8,8 @@ nlohmann::json to_json(const WorkerJob& job) {
     return {{"run", run_to_wire(job.run)},
             {"worker", job.worker},
             {"backend", job.backend},
-            {"payload_dir", job.payload_dir.string()}};
+            {"payload_dir", job.payload_dir.string()},
+            {"output_log", job.output_log.string()}};
 }
 
 WorkerJob worker_job_from_json(const nlohmann::json& j) {
@@ -17,6 +18,7 @@ WorkerJob worker_job_from_json(const nlohmann::json& j) {
     job.worker = j.at("worker").get<int>();
     job.backend = j.at("backend").get<std::string>();
     job.payload_dir = j.at("payload_dir").get<std::string>();
+    job.output_log = j.value("output_log", std::string());
     return job;
 }
 

@@ -20,6 +20,7 @@ struct WorkerJob {
     int worker = 0;       // index in the whole run
     std::string backend;  // resolved backend name
     std::filesystem::path payload_dir;
+    std::filesystem::path output_log;  // the parent's payload-output.log (empty: none)
 };
 
 nlohmann::json to_json(const WorkerJob& job);

@@ -174,6 +174,11 @@ std::string run_details(const RunResult& r, const RunAnalysis& a,
                                 r.launcher, r.backend.empty() ? "?" : r.backend, r.threads,
                                 r.threads == 1 ? "" : "s", to_string(r.status)),
                     kWidth, "", "  ");
+    if (r.payload) {
+        out += wrap(fmt::format("payload {}: {} (found in {}), sha256 {}", r.payload->name,
+                                r.payload->path, r.payload->folder, r.payload->sha256),
+                    kWidth, "  ", "    ");
+    }
     if (a.copies > 0) {
         out += wrap(fmt::format("{} copies x {} (+{} warm-up) in {}; copy time p50 {}; host "
                                 "conc. {:.1f}, peak {}",

@@ -3,6 +3,7 @@
 // which launcher or backend produced them.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,14 @@ namespace xfer {
 
 enum class RunStatus { ok, failed, interrupted, skipped };
 const char* to_string(RunStatus s);
+
+// The payload file a run executed: where it was found and exactly which bytes.
+struct PayloadRecord {
+    std::string name;    // as the scenario names it
+    std::string path;    // resolved (canonical)
+    std::string folder;  // the payload folder it was found in
+    std::string sha256;  // of the file's bytes when the run started
+};
 
 struct RunResult {
     int index = 0;
@@ -30,6 +39,7 @@ struct RunResult {
     // the 1-thread run with the same key.
     std::string scaling_key;
     nlohmann::json settings;  // the fully resolved run (every default filled in)
+    std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;
     std::vector<ThreadInfo> threads_info;
     RunStatus status = RunStatus::ok;

@@ -142,6 +142,12 @@ void to_json(json& j, const RunResult& r) {
         {"thread_infos", r.threads_info},
         {"records", r.records},
     };
+    if (r.payload) {
+        j["payload"] = json{{"name", r.payload->name},
+                            {"path", r.payload->path},
+                            {"folder", r.payload->folder},
+                            {"sha256", r.payload->sha256}};
+    }
 }
 
 void from_json(const json& j, RunResult& r) {
@@ -163,6 +169,11 @@ void from_json(const json& j, RunResult& r) {
     j.at("end_ns").get_to(r.end_ns);
     j.at("thread_infos").get_to(r.threads_info);
     j.at("records").get_to(r.records);
+    // Absent in results written before payloads were recorded.
+    if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
+        r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),
+                                  p->value("folder", ""), p->value("sha256", "")};
+    }
 }
 
 void to_json(json& j, const Results& r) {

@@ -39,6 +39,27 @@ Diagnostic at(const fs::path& file, const toml::node& node, const std::string& k
     return scenario_internal::diagnostic_at(file.string(), node.source(), key, message);
 }
 
+// run.payload_dir: a folder or an array of folders, searched in order before the default one.
+// A later config file replaces an earlier one's list.
+template <class Resolve>
+void read_payload_dirs(const fs::path& file, const toml::node& value, const Resolve& resolve,
+                       Config& config, std::vector<Diagnostic>& errors) {
+    std::vector<fs::path> dirs;
+    auto add = [&](const toml::node& n) {
+        auto text = n.value<std::string>();
+        if (!text || text->empty())
+            errors.push_back(at(file, n, "run.payload_dir", "expected a folder name (a string)"));
+        else
+            dirs.push_back(resolve(*text));
+    };
+    if (const auto* arr = value.as_array()) {
+        for (const auto& n : *arr) add(n);
+    } else {
+        add(value);
+    }
+    config.payload_dirs = std::move(dirs);
+}
+
 // Applies one config file onto `config`, collecting every error.
 void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& errors) {
     toml::table table;
@@ -91,6 +112,10 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
                 }
                 continue;
             }
+            if (dotted == "run.payload_dir") {
+                read_payload_dirs(file, value, resolve, config, errors);
+                continue;
+            }
             auto text = value.value<std::string>();
             if (!text) {
                 errors.push_back(at(file, value, dotted, "expected a string"));
@@ -112,8 +137,6 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
                         at(file, value, dotted, "expected one of: " + join_names(names)));
                 else
                     config.backend = *text;
-            } else if (dotted == "run.payload_dir") {
-                config.payload_dir = resolve(*text);
             } else if (dotted == "run.scenario_dir") {
                 config.scenario_dir = resolve(*text);
             } else if (dotted == "run.timeout") {
@@ -131,10 +154,21 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
 
 }  // namespace
 
+std::vector<fs::path> payload_search_path(const Config& config) {
+    std::vector<fs::path> out;
+    auto add = [&](const fs::path& dir) {
+        const fs::path p = fs::absolute(dir).lexically_normal();
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    };
+    for (const auto& dir : config.payload_dirs) add(dir);
+    add(config.default_payload_dir);
+    return out;
+}
+
 Config load_config(const std::optional<fs::path>& user) {
     Config config;
     const fs::path root = fs::path(XFER_SOURCE_DIR);
-    config.payload_dir = root / "python_payloads";
+    config.default_payload_dir = root / "python_payloads";
     config.scenario_dir = root / "scenarios";
     std::vector<Diagnostic> errors;
     fs::path defaults = default_config_path();

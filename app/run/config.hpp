@@ -13,11 +13,17 @@ struct Config {
     std::vector<std::string> reporters = {"json", "csv", "trace"};
     std::string format = "table";
     std::string backend = "auto";
-    std::filesystem::path payload_dir;   // absolute after loading
+    // Payload folders searched before the default one: --payload-dir flags, then the config's
+    // run.payload_dir (absolute after loading).
+    std::vector<std::filesystem::path> payload_dirs;
+    std::filesystem::path default_payload_dir;  // <source tree>/python_payloads, searched last
     std::filesystem::path scenario_dir;  // absolute after loading
     int64_t timeout_ns = 0;
     std::vector<std::filesystem::path> sources;  // config files read, in order
 };
+
+// Every payload folder in search order: payload_dirs, then the default; each once.
+std::vector<std::filesystem::path> payload_search_path(const Config& config);
 
 // The built-in defaults file: $XFERLAB_CONFIG_DIR/xferlab.toml, else <source tree>/config.
 std::filesystem::path default_config_path();

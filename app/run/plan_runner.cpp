@@ -14,6 +14,7 @@
 #include "memory/host_buffer.hpp"
 #include "python/python.hpp"
 #include "scenario/loader.hpp"
+#include "scenario/payload_files.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 
@@ -93,7 +94,8 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
 Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {
     Run out = run;
     if (run.spec.mimic != "python") return out;
-    ThreadInfo py = python_thread_info(options_.payload_dir);
+    ThreadInfo py = python_thread_info(
+        options_.payload_dirs.empty() ? std::filesystem::path() : options_.payload_dirs.back());
     out.threads.stack_size = py.stack_size;
     out.threads.guard_size = py.guard_size;
     out.threads.signal_mask.kind = SignalMaskKind::list;
@@ -131,6 +133,15 @@ RunResult PlanRunner::run(const Run& plan_run) {
     result.settings = to_json(run);
     if (run.timeout_ns == 0) run.timeout_ns = options_.default_timeout_ns;
 
+    // Resolved and hashed as the run starts: the result names the exact code that ran.
+    std::filesystem::path payload_folder;
+    if (!run.spec.payload.empty()) {
+        std::string error;
+        result.payload = record_payload(run.spec.payload, options_.payload_dirs, error);
+        if (!result.payload) return failed_before_start(std::move(result), error);
+        payload_folder = result.payload->folder;
+    }
+
     Backend* backend = nullptr;
     try {
         std::string note;
@@ -158,7 +169,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     std::vector<int> here(size_t(launcher->workers_elsewhere() ? 0 : run.threads.count));
     std::iota(here.begin(), here.end(), 0);
     WorkersOutcome outcome =
-        execute_workers({run, *backend, *launcher, here, options_.payload_dir, stop_, {}});
+        execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
     if (!outcome.started) return failed_before_start(std::move(result), outcome.errors.front());
 
     result.records = std::move(outcome.records);

@@ -17,7 +17,7 @@ namespace xfer {
 
 struct PlanOptions {
     std::string config_backend = "auto";  // what a scenario's "auto" resolves through
-    std::filesystem::path payload_dir;
+    std::vector<std::filesystem::path> payload_dirs;  // search order; the default last
     int64_t default_timeout_ns = 0;
 };
 

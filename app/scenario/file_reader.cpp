@@ -201,13 +201,19 @@ class Reader {
             } else if (k == "payload") {
                 payload = node;
                 const std::string text = v.is_string() ? v.get<std::string>() : "";
-                if (text.size() < 4 || text.compare(text.size() - 3, 3, ".py") != 0) {
+                // Empty names and NUL bytes are refused with the payload folders named, once
+                // those are known (payload_diagnostics).
+                const bool later = v.is_string() && (text.empty() || text.find('\0') != text.npos);
+                if (!later && (text.size() < 4 || text.compare(text.size() - 3, 3, ".py") != 0)) {
                     error(node->source(), dotted,
                           "expected a Python file name in the payload directory, e.g. "
                           "\"threads.py\"; got " +
                               describe(v));
                 } else {
                     spec.payload = text;
+                    spec.payload_set = true;
+                    spec.payload_line = int(key->source().begin.line);
+                    spec.payload_column = int(key->source().begin.column);
                 }
             } else if (k == "gil") {
                 gil = node;

@@ -85,6 +85,10 @@ struct RunSpec {
     std::string launcher = "host";  // host | openmp | python | host+gil | process | mpi
     std::string label;              // optional; a label is derived when empty
     std::string payload;            // python payload file (python launcher, process+payload)
+    // Where `payload` was written (checked against the payload folders after loading).
+    bool payload_set = false;
+    int payload_line = 0;
+    int payload_column = 0;
     GilPolicy gil = GilPolicy::release;
     std::string mimic;              // "" or "python": host threads take a Python thread's attributes
     nlohmann::json overrides = nlohmann::json::object();  // dotted keys set inside [[run]]

@@ -73,10 +73,8 @@ TEST_CASE("process launcher: each worker runs in its own process and every recor
 
 TEST_CASE("process launcher with a payload runs it in each worker process",
           "[integration][process]") {
-    fs::path payloads = fs::path(XFER_SOURCE_DIR) / "python_payloads";
-    auto o = run_scenario("[[run]]\nlauncher = \"process\"\npayload = \"" +
-                              (payloads / "threads.py").string() + "\"\n",
-                          "proc-py");
+    // threads.py is found in the default folder, searched after tests/payloads.
+    auto o = run_scenario("[[run]]\nlauncher = \"process\"\npayload = \"threads.py\"\n", "proc-py");
     INFO(o.command.err);
     REQUIRE(o.command.exit_code == 0);
     CHECK(measured_per_worker(o.run) == std::map<int, int>{{0, 4}, {1, 4}, {2, 4}});

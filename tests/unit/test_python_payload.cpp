@@ -25,7 +25,7 @@ TEST_CASE("a missing payload file fails the run and names the path", "[python]")
     PyHarness h(dir, "nope.py", 1);
     h.launch();
     REQUIRE(h.errors.size() == 1);
-    CHECK(contains(h.errors[0], "payload not found"));
+    CHECK(contains(h.errors[0], "not found"));
     CHECK(contains(h.errors[0], (dir / "nope.py").string()));
     CHECK(h.copies(0) == 0);
 }
