@@ -3,7 +3,8 @@
 #include <sys/resource.h>
 
 #include <fstream>
-#include <sstream>
+
+#include "memory/memory_limits.hpp"
 
 namespace xfer {
 namespace {
@@ -36,16 +37,6 @@ ThreadLimit thread_limit() {
     return limit;
 }
 
-uint64_t total_host_memory() {
-    std::ifstream in("/proc/meminfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("MemTotal:", 0) != 0) continue;
-        std::istringstream fields(line.substr(9));
-        uint64_t kib = 0;
-        if (fields >> kib) return kib * 1024;
-    }
-    return 0;
-}
+uint64_t total_host_memory() { return read_memory_budget().total(); }
 
 }  // namespace xfer
