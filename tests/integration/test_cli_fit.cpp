@@ -39,7 +39,7 @@ CommandResult run_fit(const fs::path& dir, int threads, const std::string& ulimi
 
 }  // namespace
 
-TEST_CASE("--fit under ulimit -v runs smaller copies and records the choice",
+TEST_CASE("run --fit under ulimit -v runs smaller copies and records the choice",
           "[integration][fit]") {
     if (kSanitizerBuild) {
         WARN("skipped in a sanitizer build: its shadow memory cannot live under ulimit -v");
@@ -67,7 +67,7 @@ TEST_CASE("--fit under ulimit -v runs smaller copies and records the choice",
     fs::remove_all(dir);
 }
 
-TEST_CASE("--fit below the 64 MiB floor is refused with what the plan needs, exit 2",
+TEST_CASE("run --fit below the 64 MiB floor is refused with what the plan needs, exit 2",
           "[integration][fit]") {
     if (kSanitizerBuild) {
         WARN("skipped in a sanitizer build: its shadow memory cannot live under ulimit -v");
@@ -84,7 +84,7 @@ TEST_CASE("--fit below the 64 MiB floor is refused with what the plan needs, exi
     fs::remove_all(dir);
 }
 
-TEST_CASE("--fit leaves a plan that fits as written alone", "[integration][fit]") {
+TEST_CASE("run --fit leaves a plan that fits as written alone", "[integration][fit]") {
     auto dir = fresh_temp_dir("fitfull");
     fs::path file = dir / "small.toml";
     std::ofstream(file) << "[scenario]\nname = \"small\"\nbackend = \"host\"\n"

@@ -118,7 +118,7 @@ TEST_CASE("cgroup v2 under <root>/unified and the v1 memory controller (hybrid h
     CHECK(contains(b.binding().where, "v1job/memory.limit_in_bytes"));
 }
 
-TEST_CASE("--fit: the seed at full size when it fits with headroom", "[memory][fit]") {
+TEST_CASE("run --fit: the seed at full size when it fits with headroom", "[memory][fit]") {
     FakeMachine m(22 * GiB);
     const FitChoice c = fit_seed(m.budget());
     CHECK(c.fits);
@@ -130,7 +130,7 @@ TEST_CASE("--fit: the seed at full size when it fits with headroom", "[memory][f
     CHECK(fit_seed(tight.budget()).bytes == GiB);
 }
 
-TEST_CASE("--fit: 4 GiB, 1 GiB and 100 MiB free", "[memory][fit]") {
+TEST_CASE("run --fit: 4 GiB, 1 GiB and 100 MiB free", "[memory][fit]") {
     FakeMachine four(4 * GiB);
     FitChoice c = fit_seed(four.budget());
     CHECK(c.reduced);
@@ -152,7 +152,7 @@ TEST_CASE("--fit: 4 GiB, 1 GiB and 100 MiB free", "[memory][fit]") {
           "copies of 64 MiB, the smallest --fit tries; free memory or raise the limit");
 }
 
-TEST_CASE("--fit: ulimit -v and a cgroup memory.max bind and are named", "[memory][fit]") {
+TEST_CASE("run --fit: ulimit -v and a cgroup memory.max bind and are named", "[memory][fit]") {
     FakeMachine m(20 * GiB);
     m.sources.address_space_limit = 2 * GiB + 256 * MiB;  // leaves 2 GiB
     FitChoice c = fit_seed(m.budget());
@@ -171,7 +171,8 @@ TEST_CASE("--fit: ulimit -v and a cgroup memory.max bind and are named", "[memor
                            "): copies of 512 MiB instead of 2 GiB");
 }
 
-TEST_CASE("--fit: a size that is no power of two halves from the power below it", "[memory][fit]") {
+TEST_CASE("run --fit: a size that is no power of two halves from the power below it",
+          "[memory][fit]") {
     FakeMachine m(GiB);
     const FitChoice c = fit_copy_size({3 * GiB, kFitFloorBytes, seed_need}, m.budget());
     CHECK(c.bytes == 64 * MiB);
