@@ -39,6 +39,9 @@ int run_cli(int argc, char** argv) {
                         "Terminal output: " + join_names(terminal_format_names(), " | "))
         ->check(CLI::IsMember(terminal_format_names()));
     run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
+    run_cmd->add_flag("--fit", run.fit,
+                      "When the plan does not fit this machine's memory, run it with the largest "
+                      "power-of-two transfer.bytes that does (at least 64 MiB)");
     add_common(run_cmd);
 
     std::vector<std::string> check_files, check_sets;

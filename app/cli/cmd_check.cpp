@@ -8,6 +8,9 @@
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_loading.hpp"
+#include "run/launchers.hpp"
+#include "run/memory_preflight.hpp"
+#include "system/memory_limits.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "scenario/units.hpp"
@@ -46,11 +49,15 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
                              "bytes", "copies", "memory");
     uint64_t total_bytes = 0, total_copies = 0;
     Backend::Need peak;
+    PlanMemory memory;
+    const LauncherRegistry launchers = make_launcher_registry();
     for (const Run& run : plan) {
         uint64_t copies = uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
         Backend::Need need = estimator.need(run);
         peak.host_bytes = std::max(peak.host_bytes, need.host_bytes);
         peak.device_bytes = std::max(peak.device_bytes, need.device_bytes);
+        auto launcher = launchers.make(run.spec.launcher);
+        add_run_need(memory, need, run.threads.count, launcher && launcher->workers_elsewhere());
         total_bytes += copies * run.transfer.bytes;
         total_copies += copies;
         std::string label = run.label.size() > 44 ? run.label.substr(0, 41) + "..." : run.label;
@@ -67,6 +74,13 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
     if (peak.device_bytes) peak_text += ", " + format_size(peak.device_bytes) + " device";
     std::cout << fmt::format("  peak memory (largest run; runs execute one at a time): {}\n",
                              peak_text);
+    // What `run` would say here; check still exits 0: the file may be meant for another machine.
+    const MemoryBudget budget = read_memory_budget();
+    const std::string problem = memory_problem(memory, budget);
+    std::cout << (problem.empty()
+                      ? fmt::format("  on this machine: fits ({} can be allocated; {} binds)\n",
+                                    format_size(budget.left()), limit_name(budget.binding()))
+                      : fmt::format("  on this machine: does not fit: {}\n", problem));
 }
 
 // Each payload the plan runs: where it was found and its SHA-256, as results will record it.

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
@@ -19,6 +20,7 @@
 #include "run/progress.hpp"
 #include "system/stop_signal.hpp"
 #include "python/payload_output.hpp"
+#include "run/fit_plan.hpp"
 #include "python/python.hpp"
 #include "report/report_outputs.hpp"
 #include "scenario/diagnostics.hpp"
@@ -55,6 +57,35 @@ int follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan) {
     return exit_ok;
 }
 
+// --fit: sizes the plan down when it does not fit. Returns the record for results.json, or
+// nothing after saying why not even the smallest size fits.
+std::optional<nlohmann::json> fit_or_refuse(const std::string& file,
+                                            const std::vector<std::string>& sets,
+                                            PlanRunner& runner, Scenario& scenario,
+                                            std::vector<Run>& plan) {
+    if (cluster().size > 1) {  // every rank would size to its own view of the memory
+        std::cerr << file
+                  << ": --fit is for one process, not an MPI job: choose the size with "
+                     "--set transfer.bytes=...; nothing was run\n";
+        return std::nullopt;
+    }
+    FitOutcome fit;
+    try {
+        fit = fit_plan(file, sets, runner, scenario, plan);
+    } catch (const ScenarioError& e) {
+        print_diagnostics(e);
+        std::cerr << fmt::format("{}: {} error(s); nothing was run\n", file,
+                                 e.diagnostics().size());
+        return std::nullopt;
+    }
+    if (!fit.message.empty()) std::cerr << file << ": " << fit.message << "\n";
+    if (!fit.fits) {
+        std::cerr << file << ": nothing was run\n";
+        return std::nullopt;
+    }
+    return std::move(fit.record);
+}
+
 int run_one_file(const std::string& file, const RunOptions& options, const Config& config,
                  bool several) {
     Scenario scenario;
@@ -73,6 +104,12 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     LauncherRegistry registry = make_launcher_registry();
     PlanOptions plan_options{config.backend, payload_search_path(config), config.timeout_ns};
     PlanRunner runner(registry, plan_options, g_stop);
+    nlohmann::json sizing;
+    if (options.fit) {
+        auto fitted = fit_or_refuse(file, options.sets, runner, scenario, plan);
+        if (!fitted) return exit_bad_input;
+        sizing = std::move(*fitted);
+    }
     auto problems = runner.preflight(plan);
     for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
     if (!mpi_job_all(problems.empty())) {  // every MPI rank must agree before anything runs
@@ -100,6 +137,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     results.host = describe_host();
     results.scenario = scenario.resolved;
     results.started_wall_ns = wall_ns();
+    results.sizing = std::move(sizing);
 
     results.planned_runs = int(plan.size());
 

@@ -18,6 +18,7 @@ struct RunOptions {
     std::optional<std::string> out;     // --out DIR
     std::optional<std::string> format;  // table | json | csv
     bool quiet = false;                 // no progress line
+    bool fit = false;                   // --fit: smaller copies when the plan does not fit
 };
 
 int cmd_run(const RunOptions& options);

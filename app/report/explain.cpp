@@ -179,6 +179,8 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
                 results.runs.size()));
         }
     }
+    if (results.sizing.is_object() && results.sizing.value("reduced", false))
+        out.push_back("sized for this machine (--fit): " + results.sizing.value("note", ""));
     if (!analysis.baseline_run) {
         out.push_back("no run finished ok with measured copies: nothing to compare");
     } else {

@@ -63,6 +63,8 @@ struct Results {
     bool complete = true;
     int planned_runs = 0;  // runs in the expanded plan (0: unknown, e.g. read from a journal)
     int64_t started_wall_ns = 0;
+    // `run --fit`: the copy size chosen for this machine and why (null without --fit).
+    nlohmann::json sizing;
 };
 
 }  // namespace xfer

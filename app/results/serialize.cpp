@@ -190,6 +190,7 @@ void to_json(json& j, const Results& r) {
         {"started_wall_ns", r.started_wall_ns},
         {"runs", r.runs},
     };
+    if (!r.sizing.is_null()) j["sizing"] = r.sizing;
 }
 
 void from_json(const json& j, Results& r) {
@@ -205,6 +206,7 @@ void from_json(const json& j, Results& r) {
     r.planned_runs = j.value("planned_runs", 0);
     j.at("started_wall_ns").get_to(r.started_wall_ns);
     j.at("runs").get_to(r.runs);
+    r.sizing = j.value("sizing", json());
 }
 
 }  // namespace xfer

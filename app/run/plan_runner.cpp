@@ -11,7 +11,9 @@
 #include "system/meminfo.hpp"
 #include "launch/execute_workers.hpp"
 #include "run/run_header.hpp"
+#include "run/memory_preflight.hpp"
 #include "memory/host_buffer.hpp"
+#include "system/memory_limits.hpp"
 #include "python/python.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
@@ -49,7 +51,6 @@ Backend& PlanRunner::backend_for(const Run& run, std::string* note) {
 
 std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     std::vector<std::string> problems;
-    uint64_t peak_host = 0;
     const ThreadLimit threads = thread_limit();
     for (const Run& run : plan) {
         const std::string where = fmt::format("run {} ({})", run.index, run.label);
@@ -66,29 +67,30 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
             continue;
         }
         try {
-            Backend& backend = backend_for(run, nullptr);
-            backend.check(run.transfer, run.threads.count);
-            peak_host = std::max(peak_host,
-                                 backend.memory_needed(run.transfer, run.threads.count).host_bytes);
+            backend_for(run, nullptr).check(run.transfer, run.threads.count);
         } catch (const std::exception& e) {
             problems.push_back(fmt::format("{}: {}", where, e.what()));
         }
     }
-    // Runs execute one after another and release their buffers: the peak is the largest run.
-    const uint64_t available = available_host_memory();
-    const uint64_t total = total_host_memory();
-    if (total > 0 && peak_host > total) {
-        problems.push_back(fmt::format(
-            "the largest run needs {} of host memory, more than this machine has ({} in all); "
-            "lower transfer.bytes or threads.count",
-            format_size(peak_host), format_size(total)));
-    } else if (peak_host > available) {
-        problems.push_back(
-            fmt::format("the largest run needs {} of host memory but only {} is available; lower "
-                        "transfer.bytes or threads.count",
-                        format_size(peak_host), format_size(available)));
-    }
+    if (auto why = memory_problem(memory_needed(plan), read_memory_budget()); !why.empty())
+        problems.push_back(std::move(why));
     return problems;
+}
+
+PlanMemory PlanRunner::memory_needed(const std::vector<Run>& plan) {
+    PlanMemory peak;
+    for (const Run& run : plan) {
+        auto launcher = launchers_.make(run.spec.launcher);
+        if (!launcher) continue;  // the preflight says so
+        try {
+            Backend& backend = backend_for(run, nullptr);
+            add_run_need(peak, backend.memory_needed(run.transfer, run.threads.count),
+                         run.threads.count, launcher->workers_elsewhere());
+        } catch (const std::exception&) {
+            // An unavailable backend: the preflight reports it.
+        }
+    }
+    return peak;
 }
 
 Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {

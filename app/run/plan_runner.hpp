@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "run/memory_preflight.hpp"
 #include "launch/launcher.hpp"
 #include "results/run_result.hpp"
 #include "scenario/scenario.hpp"
@@ -28,6 +29,10 @@ class PlanRunner {
     // Checks every run before anything is allocated: backend available, transfer possible on
     // it, launcher known, memory enough. Returns one message per problem (empty: all good).
     std::vector<std::string> preflight(const std::vector<Run>& plan);
+
+    // Host memory of the plan's largest run, as its backends count it (runs whose launcher
+    // or backend is unavailable count nothing: the preflight reports them).
+    PlanMemory memory_needed(const std::vector<Run>& plan);
 
     // Runs one run to completion. Never throws for a failure of the run itself: the result
     // carries status and errors.

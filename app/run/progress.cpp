@@ -22,7 +22,10 @@ void Progress::stop_ticker() {
 
 void Progress::begin(const Run& run) {
     if (!enabled_) return;
-    current_ = fmt::format("[{}/{}] {}", run.index + 1, total_, run.label);
+    // The size is shown because `run --fit` may have chosen it for this machine.
+    current_ = fmt::format("[{}/{}] {} ({} thread{}, copies of {})", run.index + 1, total_,
+                           run.label, run.threads.count, run.threads.count == 1 ? "" : "s",
+                           format_size(run.transfer.bytes));
     started_ = std::chrono::steady_clock::now();
     if (!tty_) return;
     ticking_ = true;

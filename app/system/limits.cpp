@@ -3,7 +3,8 @@
 #include <sys/resource.h>
 
 #include <fstream>
-#include <sstream>
+
+#include "system/memory_limits.hpp"
 
 namespace xfer {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
+#include "support/sanitizer_build.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
@@ -45,6 +46,21 @@ TEST_CASE("bytes beyond the machine's memory are refused with both sizes",
           "[integration][limits]") {
     const std::string err = refused("--set transfer.bytes=64TiB");
     CHECK(contains(err, "of host memory, more than this machine has ("));
+}
+
+TEST_CASE("bytes beyond what ulimit -v leaves are refused, naming the limit",
+          "[integration][limits]") {
+    // 1 GiB source + 1 GiB destination under a 1 GiB address-space limit: before, this passed
+    // the preflight (free memory only) and failed at allocation with exit 1.
+    if (kSanitizerBuild) {
+        WARN("skipped in a sanitizer build: its shadow memory cannot live under ulimit -v");
+        return;
+    }
+    const std::string err =
+        refused("--set transfer.bytes=1GiB", "bash -c 'ulimit -v 1048576; exec \"$0\" \"$@\"' ");
+    CHECK(contains(err,
+                   "the largest run needs 2 GiB of host memory but the address-space "
+                   "limit (ulimit -v) of 1 GiB leaves "));
 }
 
 TEST_CASE("threads beyond RLIMIT_NPROC are refused, naming the limit", "[integration][limits]") {
