@@ -63,7 +63,7 @@ std::optional<nlohmann::json> fit_or_refuse(const std::string& file,
                                             const std::vector<std::string>& sets,
                                             PlanRunner& runner, Scenario& scenario,
                                             std::vector<Run>& plan) {
-    if (cluster().size > 1) {  // every rank would size to its own view of the memory
+    if (mpi_job().size > 1) {  // every rank would size to its own view of the memory
         std::cerr << file
                   << ": --fit is for one process, not an MPI job: choose the size with "
                      "--set transfer.bytes=...; nothing was run\n";

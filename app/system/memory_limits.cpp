@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "scenario/units.hpp"
+#include "util/format.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;

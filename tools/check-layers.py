@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Checks that app/'s folders depend on each other one way only: a file may include headers of
+its own folder and of folders below it in LAYERS, never of a folder above it. Prints every
+include that breaks the order, and the edges that exist, for docs/architecture.md.
+  tools/check-layers.py [--edges]      exit 1 when an include goes upward
+"""
+import pathlib
+import re
+import sys
+
+# Lowest first. backend/cuda is part of backend.
+LAYERS = ["util", "system", "results", "scenario", "memory", "backend", "report", "launch",
+          "python", "remote", "run", "cli"]
+
+def folder_of(path: str) -> str:
+    return path.split("/")[0]
+
+def main() -> int:
+    app = pathlib.Path(__file__).resolve().parent.parent / "app"
+    rank = {name: i for i, name in enumerate(LAYERS)}
+    bad, edges = [], set()
+    for f in sorted(app.rglob("*")):
+        if f.suffix not in (".cpp", ".hpp") or f.name == "main.cpp":
+            continue
+        mine = folder_of(str(f.relative_to(app)))
+        if mine not in rank:
+            bad.append(f"{f.relative_to(app)}: folder '{mine}' is not in LAYERS")
+            continue
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            m = re.match(r'\s*#\s*include\s+"([a-z_]+)/', line)
+            if not m or m.group(1) == mine or m.group(1) not in rank:
+                continue
+            edges.add((mine, m.group(1)))
+            if rank[m.group(1)] > rank[mine]:
+                bad.append(f"app/{f.relative_to(app)}:{n}: {mine} includes {m.group(1)} (above it)")
+    if "--edges" in sys.argv:
+        for a in LAYERS:
+            below = sorted({b for (x, b) in edges if x == a}, key=rank.get)
+            print(f"{a:9} -> {', '.join(below) if below else '(nothing)'}")
+    for b in bad:
+        print(b)
+    print(f"check-layers: {len(edges)} folder edges, {len(bad)} upward")
+    return 1 if bad else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
