@@ -72,6 +72,10 @@ struct HandoffStats {
     size_t handoffs = 0;        // consecutive copies from different workers
     double handoff_rate = 0;    // handoffs / (copies + warmup_copies - 1)
     double mean_run_length = 0; // (copies + warmup_copies) / (handoffs + 1)
+    // Device clock only: distinct (process, CUDA context) pairs among the copies, and the most
+    // copies in flight at once within any one of them (0 without context ids).
+    int contexts = 0;
+    int context_peak = 0;
 };
 
 struct RunAnalysis {
@@ -106,6 +110,9 @@ struct RunAnalysis {
     std::vector<DeviceStats> devices;
     std::optional<Distribution> gap_ns;  // every worker's gaps together (WorkerStats::gap_ns)
     std::vector<HandoffStats> handoffs;  // one per device the run copied on
+    // Latest minus earliest first call of the workers (warm-up included): copies shorter than
+    // this cannot overlap, whatever serializes them or not.
+    double start_spread_ns = 0;
     std::optional<double> scaling;  // aggregate / aggregate of the 1-thread run
     std::optional<int> scaling_reference;
     std::optional<bool> scaling_within_noise;  // scaling within noise of 1.0 (no gain)

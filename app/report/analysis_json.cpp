@@ -58,7 +58,9 @@ void to_json(json& j, const HandoffStats& h) {
              {"workers", h.workers},
              {"handoffs", h.handoffs},
              {"handoff_rate", h.handoff_rate},
-             {"mean_run_length", h.mean_run_length}};
+             {"mean_run_length", h.mean_run_length},
+             {"contexts", h.contexts},
+             {"context_peak", h.context_peak}};
 }
 
 void to_json(json& j, const RunAnalysis& a) {
@@ -84,6 +86,7 @@ void to_json(json& j, const RunAnalysis& a) {
              {"devices", a.devices},
              {"gap_ns", optional_json(a.gap_ns)},
              {"handoffs", a.handoffs},
+             {"start_spread_ns", a.start_spread_ns},
              {"scaling", optional_json(a.scaling)},
              {"scaling_reference", optional_json(a.scaling_reference)},
              {"scaling_within_noise", optional_json(a.scaling_within_noise)},

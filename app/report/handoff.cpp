@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "report/stats.hpp"
+
 namespace xfer {
 
 namespace {
@@ -45,6 +47,22 @@ struct Entry {
     bool warmup = false;
 };
 
+// Copies in flight within each (process, context): serialization per context shows as a peak
+// of 1 inside every context while the device as a whole has more in flight.
+void context_figures(const std::vector<const Record*>& records, int64_t first, int64_t last,
+                     HandoffStats& h) {
+    std::map<std::pair<int, uint32_t>, std::vector<stats::Interval>> by_context;
+    for (const Record* r : records) {
+        if (r->context == 0) continue;
+        if (r->warmup && (r->device_end_ns <= first || r->device_start_ns >= last)) continue;
+        by_context[{r->pid, r->context}].push_back({r->device_start_ns, r->device_end_ns});
+    }
+    h.contexts = int(by_context.size());
+    for (auto& [key, iv] : by_context) {
+        h.context_peak = std::max(h.context_peak, stats::peak_concurrency(std::move(iv)));
+    }
+}
+
 // One device's sequence. Warm-up copies whose transfer overlaps the measured window are part
 // of it: they held the device, and leaving one out would hide two hand-offs (the same rule as
 // the aggregate's window bytes). Warm-ups wholly before the window are the start, not the loop.
@@ -81,6 +99,7 @@ HandoffStats device_sequence(int device, const std::vector<const Record*>& recor
         run_start = i + 1;
     }
     h.workers = int(workers.size());
+    if (device_clock) context_figures(records, first, last, h);
     const size_t n = seq.size();
     h.handoff_rate = n > 1 ? double(h.handoffs) / double(n - 1) : 0;
     h.mean_run_length = n > 0 ? double(n) / double(h.handoffs + 1) : 0;
@@ -108,6 +127,14 @@ void handoff_figures(const RunResult& run, RunAnalysis& a) {
     int64_t first = 0, last = 0;
     if (!measured_window(run.records, first, last)) return;
     worker_gaps(run.records, a);
+    std::map<int, int64_t> first_call;
+    for (const Record& r : run.records) {
+        auto [it, fresh] = first_call.emplace(r.worker, r.host_start_ns);
+        if (!fresh) it->second = std::min(it->second, r.host_start_ns);
+    }
+    int64_t lo = first_call.begin()->second, hi = lo;
+    for (const auto& [worker, t] : first_call) lo = std::min(lo, t), hi = std::max(hi, t);
+    a.start_spread_ns = double(hi - lo);
     std::map<int, std::vector<const Record*>> by_device;
     for (const Record& r : run.records) by_device[r.device].push_back(&r);
     std::map<int, std::pair<size_t, size_t>> worker_runs;  // worker -> (runs, copies in them)

@@ -133,3 +133,115 @@ TEST_CASE("gaps_before: the gap from the same worker's previous return", "[repor
     CHECK(g[2] == 30);
     CHECK(g[3] == 10);
 }
+
+// --- the why: lines built on these figures ---
+
+namespace {
+
+bool says(const std::vector<std::string>& lines, const std::string& part) {
+    for (const auto& l : lines)
+        if (l.find(part) != std::string::npos) return true;
+    return false;
+}
+
+RunResult as(RunResult r, int index, const std::string& launcher, const std::string& gil = "") {
+    r.index = index;
+    r.launcher = launcher;
+    for (auto& rec : r.records) rec.run = index;
+    r.settings = {{"launcher", launcher}, {"payload", ""}, {"gil", gil.empty() ? "release" : gil}};
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("why: host threads keep the device, python threads hand it off, the gap decides",
+          "[report][handoff][explain]") {
+    std::vector<int> rr, kept;
+    for (int i = 0; i < 8; ++i) rr.push_back(i % 2);
+    for (int i = 0; i < 8; ++i) kept.push_back(i / 4);
+    Results res;
+    res.runs.push_back(as(device_sequence(kept, {3 * kUs, 3 * kUs}), 0, "host"));
+    res.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "release"));
+    const Analysis an = analyze(res);
+    CHECK(says(an.runs[0].explanations, "workers 0, 1 kept it (gap p50 3 us)"));
+    CHECK(says(an.runs[0].explanations, "host workers return to the driver after p50 3 us"));
+    CHECK(says(an.runs[1].explanations, "handed it off after about one copy (gap p50 400 us)"));
+    CHECK(says(an.runs[1].explanations, "python workers return to the driver after p50 400 us"));
+    CHECK(says(an.summary, "the gap decides who gets the device next"));
+    // gil = release: the GIL is named only as released, never as the cause.
+    CHECK(says(an.runs[1].explanations, "the GIL is released during each copy"));
+    CHECK_FALSE(says(an.runs[1].explanations, "such as the GIL"));
+    CHECK_FALSE(says(an.runs[1].explanations, "the GIL, held"));
+    CHECK_FALSE(says(an.runs[0].explanations, "GIL"));  // host threads never take it
+}
+
+TEST_CASE("why: within one run the worker that returns sooner keeps the device",
+          "[report][handoff][explain]") {
+    Results res;
+    res.runs.push_back(
+        as(device_sequence({0, 0, 0, 1, 0, 0, 0, 1}, {2 * kUs, 300 * kUs}), 0, "host"));
+    const Analysis an = analyze(res);
+    CHECK(says(an.runs[0].explanations, "worker 0 kept it (gap p50 2 us)"));
+    CHECK(says(an.runs[0].explanations, "worker 1 handed it off after about one copy"));
+    CHECK(says(an.runs[0].explanations, "the workers that returned sooner kept it"));
+}
+
+TEST_CASE("why: no overlap because copies are short is not called a lock",
+          "[report][handoff][explain]") {
+    // Host backend: two workers, 1 ms copies, the second starts 10 ms after the first finished.
+    RunResult r = run(0, "host", 2);
+    back_to_back(r, 0, 0, {kMs, kMs});
+    back_to_back(r, 1, 12 * kMs, {kMs, kMs});
+    r.settings = {{"launcher", "host"}, {"payload", ""}, {"gil", "release"}};
+    Results res;
+    res.runs.push_back(r);
+    const auto why = analyze(res).runs[0].explanations;
+    CHECK(says(why, "copies never overlapped because they are short"));
+    CHECK_FALSE(says(why, "lock"));
+    CHECK_FALSE(says(why, "GIL"));
+}
+
+TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled out",
+          "[report][handoff][explain]") {
+    auto alternating = [](const std::string& gil) {
+        RunResult r = run(0, "python", 2);
+        r.records = {record(0, 0, 0, 0, kS, kGB), record(0, 1, 0, kS, 2 * kS, kGB),
+                     record(0, 0, 1, 2 * kS, 3 * kS, kGB), record(0, 1, 1, 3 * kS, 4 * kS, kGB)};
+        r.settings = {{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
+        Results res;
+        res.runs.push_back(r);
+        return analyze(res).runs[0].explanations;
+    };
+    const auto hold = alternating("hold");
+    const auto release = alternating("release");
+    CHECK(says(hold, "the GIL, held across the call (gil = hold)"));
+    CHECK(says(release, "not the GIL, which the copy releases (gil = release)"));
+    CHECK_FALSE(says(release, "the GIL, held"));
+}
+
+TEST_CASE("why: copies overlap across contexts but never within one: per context",
+          "[report][handoff][explain]") {
+    // Two workers with a context each, each serial inside its context, both in flight at once.
+    RunResult r = run(0, "host", 2);
+    r.backend = "cuda";
+    for (int w = 0; w < 2; ++w) {
+        for (int k = 0; k < 3; ++k) {
+            Record rec = record(0, w, k, k * 10 * kMs, (k + 1) * 10 * kMs, kGB);
+            rec.device = 0;
+            rec.device_start_ns = rec.host_start_ns + w * kMs;
+            rec.device_end_ns = rec.host_end_ns;
+            rec.device_timing = DeviceTiming::cupti;
+            rec.context = uint32_t(w + 1);
+            r.records.push_back(rec);
+        }
+    }
+    r.settings = {{"launcher", "host"}, {"transfer", {{"context", "per-worker"}}}};
+    Results res;
+    res.runs.push_back(r);
+    const RunAnalysis a = analyze(res).runs[0];
+    REQUIRE(a.handoffs.size() == 1);
+    CHECK(a.handoffs[0].contexts == 2);
+    CHECK(a.handoffs[0].context_peak == 1);
+    CHECK(says(a.explanations, "copies of 2 CUDA contexts overlapped (peak 2"));
+    CHECK(says(a.explanations, "the serialization is per context"));
+}
