@@ -13,7 +13,7 @@ void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSp
     for (int i = 0; i < total; ++i) {
         if (stop.load(std::memory_order_relaxed)) break;
         worker.copy_once();
-        if (i + 1 < total) apply_between(threads.between);
+        if (i + 1 < total) worker.pause_between(threads.between);
     }
 }
 

@@ -42,7 +42,7 @@ void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, S
         if (i + 1 < total && threads.between.kind != BetweenKind::none) {
             // time.sleep and os.sched_yield release the GIL too.
             py::gil_scoped_release release;
-            apply_between(threads.between);
+            worker.pause_between(threads.between);
         }
     }
 }

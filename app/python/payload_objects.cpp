@@ -110,7 +110,7 @@ int PayloadWorker::copy_loop(Worker& worker, int count) {
     for (int k = 0; k < count; ++k) {
         if (k > 0) {
             if (state_->stop_requested()) return k;
-            if (between.kind != BetweenKind::none) apply_between(between);
+            if (between.kind != BetweenKind::none) worker.pause_between(between);
         }
         worker.copy_once();
     }
