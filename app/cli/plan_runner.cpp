@@ -7,6 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "cli/context_skip.hpp"
 #include "cli/machine_limits.hpp"
 #include "launch/worker_set.hpp"
 #include "memory/host_buffer.hpp"
@@ -64,6 +65,7 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
         }
         try {
             Backend& backend = backend_for(run, nullptr);
+            if (!context_skip_reason(run, backend).empty()) continue;
             backend.check(run.transfer, run.threads.count);
             peak_host = std::max(peak_host,
                                  backend.memory_needed(run.transfer, run.threads.count).host_bytes);
@@ -144,6 +146,13 @@ RunResult PlanRunner::run(const Run& plan_run) {
         backend = &backend_for(run, &note);
         result.backend = backend->name();
         if (!note.empty()) result.notes.push_back(note);
+        if (std::string why = context_skip_reason(run, *backend);
+            !why.empty()) {
+            result.status = RunStatus::skipped;
+            result.notes.push_back("skipped: " + why);
+            result.end_ns = now_ns();
+            return result;
+        }
         backend->check(run.transfer, run.threads.count);
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), e.what());
