@@ -323,6 +323,7 @@ threads.count = 2
                                  {"api", "sync"},
                                  {"stream", "per-thread"},
                                  {"timing", "auto"},
+                                 {"context", "primary"},
                                  {"repetitions", 8},
                                  {"warmup", 1},
                                  {"verify", true}}));
