@@ -119,6 +119,11 @@ public:
         Sides s = sides_of(t);
         check_host_memory(s.source);
         check_host_memory(s.destination);
+        if (t.context == ContextKind::per_worker) {
+            throw std::runtime_error(
+                "transfer.context = \"per-worker\" creates a CUDA context per worker; the host "
+                "backend has no contexts (use backend = \"cuda\", or context = \"primary\")");
+        }
     }
 
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override {

@@ -1,16 +1,12 @@
 #include "launch/copy_loop.hpp"
 
-#include "launch/thread_control.hpp"
-
 namespace xfer {
-
-void CopyGuard::apply_between_copies(const BetweenSpec& between) { apply_between(between); }
 
 int copy_loop(Worker& worker, int count, const BetweenSpec& between, StopCondition stop,
               CopyGuard& guard) {
     const bool gaps = between.kind != BetweenKind::none;
     for (int k = 0; k < count; ++k) {
-        if (k > 0 && gaps) guard.gap(between);
+        if (k > 0 && gaps) guard.gap(worker, between);
         if (stop.requested()) return k;
         guard.copy(worker);
     }

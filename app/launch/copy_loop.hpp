@@ -29,10 +29,11 @@ class CopyGuard {
   public:
     virtual ~CopyGuard() = default;
     virtual void copy(Worker& worker) { worker.copy_once(); }
-    virtual void gap(const BetweenSpec& between) { apply_between_copies(between); }
-
-    // The gap itself, for guards that wrap it: `between` as the scenario asks.
-    static void apply_between_copies(const BetweenSpec& between);
+    // The gap between two copies: Worker::pause_between keeps the time it took for the next
+    // record (between_ns).
+    virtual void gap(Worker& worker, const BetweenSpec& between) {
+        worker.pause_between(between);
+    }
 };
 
 // Up to `count` copies by `worker`: `between` before every copy but the first, and the stop

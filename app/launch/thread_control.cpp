@@ -15,6 +15,7 @@
 #include "system/cpu_topology.hpp"
 #include "system/thread_info.hpp"
 #include "system/signal_names.hpp"
+#include "util/clock.hpp"
 
 namespace xfer {
 namespace {
@@ -124,21 +125,33 @@ void apply_policy(const PolicySpec& spec) {
     }
 }
 
-void apply_between(const BetweenSpec& spec) {
+int64_t apply_between(const BetweenSpec& spec) {
+    if (spec.kind == BetweenKind::none) return 0;
+    const int64_t t0 = now_ns();
     switch (spec.kind) {
         case BetweenKind::none:
-            return;
+            break;
         case BetweenKind::yield:
             sched_yield();
-            return;
+            break;
         case BetweenKind::sleep: {
             timespec left{time_t(spec.sleep_ns / 1'000'000'000),
                           long(spec.sleep_ns % 1'000'000'000)};
             while (nanosleep(&left, &left) != 0 && errno == EINTR) {
             }
-            return;
+            break;
         }
+        case BetweenKind::spin:
+            // No system call: the thread stays runnable and on its CPU, so the gap is the
+            // duration asked for, not the duration plus a wake-up.
+            while (now_ns() - t0 < spec.sleep_ns) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#endif
+            }
+            break;
     }
+    return now_ns() - t0;
 }
 
 ThreadAttributes::ThreadAttributes(const ThreadSpec& spec) {

@@ -19,7 +19,9 @@ std::vector<int> affinity_for_worker(const AffinitySpec& spec, int worker, int c
 void apply_signal_mask(const SignalMaskSpec& spec);
 void apply_affinity(const std::vector<int>& cpus);
 void apply_policy(const PolicySpec& spec);
-void apply_between(const BetweenSpec& spec);
+// Returns the ns actually spent (0 for none). spin: reads the clock in a loop (vDSO, no system
+// call); sleep: sleeps at least the thread's timer slack (/proc/self/timerslack_ns).
+int64_t apply_between(const BetweenSpec& spec);
 
 // Attributes for pthread_create (stack size; the policy is applied from inside the thread).
 struct ThreadAttributes {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "launch/thread_control.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 #include "system/thread_probe.hpp"
@@ -42,6 +43,8 @@ const Record& Worker::copy_once() {
     r.tid = tid_;
     r.pid = pid_;
     r.cpu = sched_getcpu();  // before the clock: its cost is not part of the copy
+    r.between_ns = pending_between_ns_;
+    pending_between_ns_ = 0;
 
     const int64_t t0 = now_ns();
     const CopyOutcome outcome = transfer_->copy();
@@ -55,6 +58,8 @@ const Record& Worker::copy_once() {
     r.correlation = outcome.correlation;
     return r;
 }
+
+void Worker::pause_between(const BetweenSpec& spec) { pending_between_ns_ = apply_between(spec); }
 
 void Worker::copy_n(int n) {
     for (int i = 0; i < n; ++i) copy_once();

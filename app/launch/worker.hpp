@@ -27,6 +27,9 @@ public:
     const Record& copy_once();
     // `n` copies back to back without returning to the caller in between.
     void copy_n(int n);
+    // threads.between after a copy, the time it took kept for the next record (between_ns).
+    // Every copy loop calls this, and only this, between two copies.
+    void pause_between(const BetweenSpec& spec);
 
     int index() const { return index_; }
     int repetitions() const { return repetitions_; }
@@ -45,6 +48,7 @@ private:
     int warmup_;
     int tid_ = 0;
     int pid_ = 0;
+    int64_t pending_between_ns_ = 0;
     std::unique_ptr<WorkerTransfer> transfer_;
     std::vector<Record> records_;
     ThreadInfo info_;

@@ -37,9 +37,9 @@ class GilHandOff final : public CopyGuard {
             worker.copy_once();
         }
     }
-    void gap(const BetweenSpec& between) override {
+    void gap(Worker& worker, const BetweenSpec& between) override {
         py::gil_scoped_release release;
-        apply_between_copies(between);
+        worker.pause_between(between);
     }
 
   private:

@@ -63,6 +63,7 @@ py::dict record_to_dict(const Record& r) {
     d["tid"] = r.tid;
     d["cpu"] = r.cpu;
     d["pid"] = r.pid;
+    d["between_ns"] = r.between_ns;
     return d;
 }
 

@@ -44,6 +44,12 @@ struct WorkerStats {
     double share = 0;     // Bps / sum of all workers' Bps (1/workers when fair)
     Distribution per_copy_Bps;
     std::optional<Distribution> device_per_copy_Bps;
+    // Host-clock gap from one of its copies' return to its next call, for every gap that ends
+    // in a measured copy (report/handoff.cpp); nullopt with fewer than two copies.
+    std::optional<Distribution> gap_ns;
+    // Mean length of its runs of consecutive copies in its device's sequence (HandoffStats);
+    // 0 when it has none there.
+    double run_length = 0;
 };
 
 // One device of a run, from device-side intervals (records with device timestamps).
@@ -54,6 +60,22 @@ struct DeviceStats {
     double window_s = 0;     // first device start .. last device end on this device
     double concurrency = 0;  // mean transfers in flight over that window
     int peak = 0;            // most transfers in flight at one instant
+};
+
+// Who had a device after whom: the copies on one device in start order (report/handoff.cpp).
+struct HandoffStats {
+    int device = -1;            // -1: the host backend
+    std::string clock;          // "device" (device-side starts) or "host" (host-side starts)
+    size_t copies = 0;          // measured copies in the sequence
+    size_t warmup_copies = 0;   // warm-up copies in it (those overlapping the measured window)
+    int workers = 0;            // distinct workers in it
+    size_t handoffs = 0;        // consecutive copies from different workers
+    double handoff_rate = 0;    // handoffs / (copies + warmup_copies - 1)
+    double mean_run_length = 0; // (copies + warmup_copies) / (handoffs + 1)
+    // Device clock only: distinct (process, CUDA context) pairs among the copies, and the most
+    // copies in flight at once within any one of them (0 without context ids).
+    int contexts = 0;
+    int context_peak = 0;
 };
 
 struct RunAnalysis {
@@ -86,6 +108,11 @@ struct RunAnalysis {
     std::optional<double> device_concurrency;
     std::optional<int> device_peak;  // max over devices
     std::vector<DeviceStats> devices;
+    std::optional<Distribution> gap_ns;  // every worker's gaps together (WorkerStats::gap_ns)
+    std::vector<HandoffStats> handoffs;  // one per device the run copied on
+    // Latest minus earliest first call of the workers (warm-up included): copies shorter than
+    // this cannot overlap, whatever serializes them or not.
+    double start_spread_ns = 0;
     std::optional<double> scaling;  // aggregate / aggregate of the 1-thread run
     std::optional<int> scaling_reference;
     std::optional<bool> scaling_within_noise;  // scaling within noise of 1.0 (no gain)

@@ -40,12 +40,27 @@ void to_json(json& j, const WorkerStats& w) {
              {"Bps", w.Bps},
              {"share", w.share},
              {"per_copy_Bps", w.per_copy_Bps},
-             {"device_per_copy_Bps", optional_json(w.device_per_copy_Bps)}};
+             {"device_per_copy_Bps", optional_json(w.device_per_copy_Bps)},
+             {"gap_ns", optional_json(w.gap_ns)},
+             {"run_length", w.run_length}};
 }
 
 void to_json(json& j, const DeviceStats& d) {
     j = json{{"device", d.device},     {"workers", d.workers},         {"copies", d.copies},
              {"window_s", d.window_s}, {"concurrency", d.concurrency}, {"peak", d.peak}};
+}
+
+void to_json(json& j, const HandoffStats& h) {
+    j = json{{"device", h.device},
+             {"clock", h.clock},
+             {"copies", h.copies},
+             {"warmup_copies", h.warmup_copies},
+             {"workers", h.workers},
+             {"handoffs", h.handoffs},
+             {"handoff_rate", h.handoff_rate},
+             {"mean_run_length", h.mean_run_length},
+             {"contexts", h.contexts},
+             {"context_peak", h.context_peak}};
 }
 
 void to_json(json& j, const RunAnalysis& a) {
@@ -69,6 +84,9 @@ void to_json(json& j, const RunAnalysis& a) {
              {"device_concurrency", optional_json(a.device_concurrency)},
              {"device_peak", optional_json(a.device_peak)},
              {"devices", a.devices},
+             {"gap_ns", optional_json(a.gap_ns)},
+             {"handoffs", a.handoffs},
+             {"start_spread_ns", a.start_spread_ns},
              {"scaling", optional_json(a.scaling)},
              {"scaling_reference", optional_json(a.scaling_reference)},
              {"scaling_within_noise", optional_json(a.scaling_within_noise)},

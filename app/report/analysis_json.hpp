@@ -11,6 +11,7 @@ void to_json(nlohmann::json& j, const Distribution& d);
 void to_json(nlohmann::json& j, const Comparison& c);
 void to_json(nlohmann::json& j, const WorkerStats& w);
 void to_json(nlohmann::json& j, const DeviceStats& d);
+void to_json(nlohmann::json& j, const HandoffStats& h);
 void to_json(nlohmann::json& j, const RunAnalysis& a);
 
 }  // namespace xfer

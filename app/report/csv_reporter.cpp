@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "report/handoff.hpp"
 #include "report/memory_kinds.hpp"
 #include "report/origin.hpp"
 #include "report/csv_reporter.hpp"
@@ -18,7 +19,7 @@ namespace {
 constexpr const char* kHeader =
     "run,label,launcher,worker,repetition,warmup,start_ns,duration_ns,size_bytes,"
     "throughput_GBps,src_kind,dst_kind,device,context,stream,device_start_ns,"
-    "device_duration_ns,pre_device_ns,thread,pid,cpu,device_timing,correlation_id\n";
+    "device_duration_ns,pre_device_ns,thread,pid,cpu,device_timing,correlation_id,gap_ns,between_ns\n";
 
 // RFC 4180: quote a field holding a separator, a quote or a line break; double inner quotes.
 std::string csv_field(const std::string& s) {
@@ -42,7 +43,9 @@ class CsvReporter : public Reporter {
             const auto [src, dst] = memory_kinds(run);
             const std::string label = csv_field(run.label);
             const std::string launcher = csv_field(run.launcher);
-            for (const Record& r : run.records) {
+            const auto gaps = gaps_before(run.records);
+            for (size_t i = 0; i < run.records.size(); ++i) {
+                const Record& r = run.records[i];
                 const int64_t dur = r.host_duration_ns();
                 // bytes per ns is GB/s (10^9 B/s).
                 const std::string gbps =
@@ -50,14 +53,15 @@ class CsvReporter : public Reporter {
                 const bool dev = r.has_device_time();
                 fmt::format_to(
                     std::back_inserter(out),
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                     run.index, label, launcher, r.worker, r.repetition, r.warmup ? 1 : 0,
                     r.host_start_ns - origin, dur, r.bytes, gbps, csv_field(src), csv_field(dst),
                     r.device, r.context, r.stream,
                     dev ? std::to_string(r.device_start_ns - origin) : "",
                     dev ? std::to_string(r.device_duration_ns()) : "",
                     dev ? std::to_string(r.pre_device_ns()) : "", r.tid, r.pid, r.cpu,
-                    to_string(r.device_timing), r.correlation);
+                    to_string(r.device_timing), r.correlation,
+                    gaps[i] ? std::to_string(*gaps[i]) : "", r.between_ns);
             }
         }
         stream << out;

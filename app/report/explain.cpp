@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "report/explain_mechanism.hpp"
 #include "util/format.hpp"
 
 namespace xfer {
@@ -44,19 +45,6 @@ std::string error_line(const std::string& e) {
     return lines.front();
 }
 
-// Never two calls in flight although several workers copied: something outside the transfer
-// (a lock held around the call, such as the GIL) serialized the calls themselves.
-void explain_host_serialization(const RunAnalysis& a, std::vector<std::string>& out) {
-    size_t active = 0;
-    for (const auto& w : a.workers) active += w.copies > 0 ? 1 : 0;
-    if (active < 2 || a.host_peak != 1) return;
-    out.push_back(fmt::format(
-        "calls serialized: never two copies in flight (host-side peak 1) with {} workers; the "
-        "calls took turns (a lock held across the call, such as the GIL, or starts staggered "
-        "further apart than a copy lasts)",
-        active));
-}
-
 void explain_devices(const RunAnalysis& a, std::vector<std::string>& out) {
     // Serialized: 2+ workers on a device and never two transfers in flight on it.
     for (const DeviceStats& d : a.devices) {
@@ -92,17 +80,6 @@ void explain_stalls(const RunAnalysis& a, std::vector<std::string>& out) {
         "erratic: the slowest copy took {} ({:.0f}x the median {}); the aggregate includes it "
         "and the noise bounds of this run widen with it",
         fmtx::duration(d.max), d.max / d.p50, fmtx::duration(d.p50)));
-}
-
-// Serialized workers that each run all their copies back to back put their warm-up copies
-// inside the others' measured window; the aggregate counts those bytes (they were moved).
-void explain_warmups_in_window(const RunAnalysis& a, std::vector<std::string>& out) {
-    if (a.warmup_copies_in_window == 0) return;
-    out.push_back(fmt::format(
-        "{} warm-up cop{} ran inside the measurement window (workers took turns, so one "
-        "worker's warm-up overlapped another's measured copies); the aggregate counts the "
-        "bytes they moved",
-        a.warmup_copies_in_window, a.warmup_copies_in_window == 1 ? "y" : "ies"));
 }
 
 void explain_fairness(const RunAnalysis& a, std::vector<std::string>& out) {
@@ -152,11 +129,12 @@ std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a)
         if (run.status != RunStatus::skipped) out.push_back("no measured copies");
         return out;
     }
-    explain_host_serialization(a, out);
+    explain_calls_serialized(run, a, out);
     explain_devices(a, out);
+    explain_handoff(run, a, out);
+    explain_contexts(a, out);
     explain_baseline(a, out);
     explain_stalls(a, out);
-    explain_warmups_in_window(a, out);
     explain_fairness(a, out);
     explain_scaling(run, a, out);
     return out;
@@ -224,6 +202,7 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
             "per-copy bandwidth understates {}: same aggregate, slower copies (hand-off)",
             runs_list(handoff)));
     }
+    summarize_mechanisms(results, analysis, out);
     for (const RunResult& r : results.runs) {
         if (r.status == RunStatus::ok) continue;
         out.push_back(fmt::format("{} {}{}", run_name(r), to_string(r.status),

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "report/handoff.hpp"
 #include "report/stats.hpp"
 
 namespace xfer {
@@ -183,6 +184,7 @@ RunAnalysis analyze_run(const RunResult& run) {
     }
     for (auto& w : a.workers) w.share = sum_Bps > 0 ? w.Bps / sum_Bps : 0;
     a.fairness = stats::jain_index(a.per_worker_Bps);
+    handoff_figures(run, a);
     return a;
 }
 

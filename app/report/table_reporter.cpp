@@ -156,6 +156,39 @@ std::string workers_table(const RunAnalysis& a) {
     return t.render(kWidth);
 }
 
+// Between copies: each worker's gap from a return to its next call, and who had each device
+// after whom.
+std::string handoff_lines(const RunAnalysis& a) {
+    std::string out;
+    if (a.gap_ns) {
+        out += wrap(fmt::format("between copies (host clock, a copy's return to the same "
+                                "worker's next call): gap p50 {}, p90 {}; per worker:",
+                                fmtx::duration(a.gap_ns->p50), fmtx::duration(a.gap_ns->p90)),
+                    kWidth, "  ", "    ");
+        TextTable t;
+        t.add_column("worker", Align::right);
+        t.add_column("gap p50", Align::right);
+        t.add_column("gap p90", Align::right);
+        t.add_column("run length", Align::right);
+        for (const WorkerStats& w : a.workers) {
+            t.add_row({std::to_string(w.worker), w.gap_ns ? fmtx::duration(w.gap_ns->p50) : "-",
+                       w.gap_ns ? fmtx::duration(w.gap_ns->p90) : "-",
+                       w.run_length > 0 ? fmt::format("{:.1f}", w.run_length) : "-"});
+        }
+        out += t.render(kWidth);
+    }
+    for (const HandoffStats& h : a.handoffs) {
+        if (h.workers < 2) continue;  // one worker: nothing to hand off
+        out += wrap(fmt::format("{}: hand-off rate {:.2f}, mean run length {:.1f} ({} clock, {} "
+                                "copies + {} warm-up)",
+                                h.device >= 0 ? fmt::format("device {}", h.device) : "host",
+                                h.handoff_rate, h.mean_run_length, h.clock, h.copies,
+                                h.warmup_copies),
+                    kWidth, "  ", "    ");
+    }
+    return out;
+}
+
 // Notes that every run has (e.g. the backend fallback), printed once under the header.
 std::set<std::string> notes_of_every_run(const Results& results) {
     if (results.runs.size() < 2) return {};
@@ -190,6 +223,7 @@ std::string run_details(const RunResult& r, const RunAnalysis& a,
             "  per-copy GB/s per worker (host-timed; worker GB/s = its bytes / its own "
             "first call..last return)\n";
         out += workers_table(a);
+        out += handoff_lines(a);
     }
     if (a.device_per_copy_Bps) {
         std::string line = fmt::format("device-timed per-copy p50 (p10-p90): {} GB/s",

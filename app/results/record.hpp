@@ -30,6 +30,9 @@ struct Record {
     int tid = 0;               // kernel thread id of the calling thread
     int cpu = -1;              // CPU the call started on (sched_getcpu)
     int pid = 0;               // process of the calling thread (process/mpi launchers differ)
+    // Time spent in threads.between just before this call, after the worker's previous copy
+    // returned (what sleep: or spin: actually took); 0 when nothing was applied.
+    int64_t between_ns = 0;
 
     int64_t host_duration_ns() const { return host_end_ns - host_start_ns; }
     bool has_device_time() const { return device_start_ns >= 0 && device_end_ns >= device_start_ns; }

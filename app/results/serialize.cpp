@@ -52,6 +52,7 @@ void to_json(json& j, const Record& r) {
         {"tid", r.tid},
         {"cpu", r.cpu},
         {"pid", r.pid},
+        {"between_ns", r.between_ns},
     };
 }
 
@@ -73,6 +74,8 @@ void from_json(const json& j, Record& r) {
     j.at("tid").get_to(r.tid);
     j.at("cpu").get_to(r.cpu);
     j.at("pid").get_to(r.pid);
+    // Results written before threads.between was recorded lack it.
+    if (auto it = j.find("between_ns"); it != j.end()) it->get_to(r.between_ns);
 }
 
 void to_json(json& j, const ThreadInfo& t) {

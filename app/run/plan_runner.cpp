@@ -11,6 +11,7 @@
 #include "system/meminfo.hpp"
 #include "launch/execute_workers.hpp"
 #include "run/run_header.hpp"
+#include "run/context_skip.hpp"
 #include "run/memory_preflight.hpp"
 #include "memory/host_buffer.hpp"
 #include "system/memory_limits.hpp"
@@ -67,7 +68,9 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
             continue;
         }
         try {
-            backend_for(run, nullptr).check(run.transfer, run.threads.count);
+            Backend& backend = backend_for(run, nullptr);
+            if (!context_skip_reason(run, backend).empty()) continue;
+            backend.check(run.transfer, run.threads.count);
         } catch (const std::exception& e) {
             problems.push_back(fmt::format("{}: {}", where, e.what()));
         }
@@ -150,6 +153,13 @@ RunResult PlanRunner::run(const Run& plan_run) {
         backend = &backend_for(run, &note);
         result.backend = backend->name();
         if (!note.empty()) result.notes.push_back(note);
+        if (std::string why = context_skip_reason(run, *backend);
+            !why.empty()) {
+            result.status = RunStatus::skipped;
+            result.notes.push_back("skipped: " + why);
+            result.end_ns = now_ns();
+            return result;
+        }
         backend->check(run.transfer, run.threads.count);
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), e.what());

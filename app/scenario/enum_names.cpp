@@ -71,6 +71,10 @@ std::string to_string(StreamKind s) {
     return "?";
 }
 
+std::string to_string(ContextKind c) {
+    return c == ContextKind::per_worker ? "per-worker" : "primary";
+}
+
 std::string to_string(TimingMode t) {
     switch (t) {
         case TimingMode::auto_:

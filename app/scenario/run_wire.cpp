@@ -27,6 +27,7 @@ json transfer_wire(const TransferSpec& t) {
             {"api", int(t.api)},
             {"stream", int(t.stream)},
             {"timing", int(t.timing)},
+            {"context", int(t.context)},
             {"repetitions", t.repetitions},
             {"warmup", t.warmup},
             {"verify", t.verify}};
@@ -43,6 +44,7 @@ TransferSpec transfer_from(const json& j) {
     t.api = enum_at(j, "api", CopyApi::async);
     t.stream = enum_at(j, "stream", StreamKind::non_blocking);
     t.timing = enum_at(j, "timing", TimingMode::cupti);
+    t.context = enum_at(j, "context", ContextKind::per_worker);
     t.repetitions = j.at("repetitions").get<int>();
     t.warmup = j.at("warmup").get<int>();
     t.verify = j.at("verify").get<bool>();
@@ -78,7 +80,7 @@ ThreadSpec threads_from(const json& j) {
     t.affinity.cpus = j.at("cpus").get<std::vector<int>>();
     t.policy.policy = enum_at(j, "policy", SchedPolicy::rr);
     t.policy.priority = j.at("priority").get<int>();
-    t.between.kind = enum_at(j, "between", BetweenKind::sleep);
+    t.between.kind = enum_at(j, "between", BetweenKind::spin);
     t.between.sleep_ns = j.at("sleep_ns").get<int64_t>();
     return t;
 }

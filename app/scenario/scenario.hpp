@@ -18,11 +18,14 @@ enum class FirstTouch { worker, main, none };
 enum class CopyApi { sync, async };
 enum class StreamKind { legacy, per_thread, non_blocking };
 enum class TimingMode { auto_, host, events, cupti };
+// CUDA context of a worker's copies: the device's primary context (shared by the process's
+// threads) or one the worker creates for itself (driver API).
+enum class ContextKind { primary, per_worker };
 enum class StartKind { barrier, free, staggered };
 enum class SignalMaskKind { inherit, block_all, unblock_all, list };
 enum class AffinityKind { none, compact, scatter, gpu_local, list };
 enum class SchedPolicy { other, batch, idle, fifo, rr };
-enum class BetweenKind { none, yield, sleep };
+enum class BetweenKind { none, yield, sleep, spin };
 enum class GilPolicy { release, hold };
 
 struct HostMemory {
@@ -39,6 +42,7 @@ struct TransferSpec {
     CopyApi api = CopyApi::sync;
     StreamKind stream = StreamKind::per_thread;
     TimingMode timing = TimingMode::auto_;
+    ContextKind context = ContextKind::primary;
     int repetitions = 8;
     int warmup = 1;
     bool verify = true;
@@ -66,7 +70,7 @@ struct PolicySpec {
 
 struct BetweenSpec {
     BetweenKind kind = BetweenKind::none;
-    int64_t sleep_ns = 0;
+    int64_t sleep_ns = 0;  // the duration of sleep: and of spin:
 };
 
 struct ThreadSpec {
@@ -130,6 +134,7 @@ std::string to_string(FirstTouch f);
 std::string to_string(CopyApi a);
 std::string to_string(StreamKind s);
 std::string to_string(TimingMode t);
+std::string to_string(ContextKind c);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
 

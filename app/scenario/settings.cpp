@@ -332,18 +332,21 @@ SettingResult policy(const json& v, PolicySpec& out) {
 }
 
 SettingResult between(const json& v, BetweenSpec& out) {
-    if (v.is_string() && starts_with(v.get<std::string>(), "sleep:")) {
+    for (const auto& [prefix, kind] : {std::pair{std::string("sleep:"), BetweenKind::sleep},
+                                       std::pair{std::string("spin:"), BetweenKind::spin}}) {
+        if (!v.is_string() || !starts_with(v.get<std::string>(), prefix)) continue;
         int64_t ns = 0;
-        if (auto err =
-                want_duration_arg(v, "sleep:<duration>", v.get<std::string>().substr(6), ns)) {
+        if (auto err = want_duration_arg(v, prefix + "<duration>",
+                                         v.get<std::string>().substr(prefix.size()), ns)) {
             return err;
         }
-        out = BetweenSpec{BetweenKind::sleep, ns};
+        out = BetweenSpec{kind, ns};
         return std::nullopt;
     }
-    static const std::vector<std::string> names = {"none", "yield", "sleep:<duration>"};
+    static const std::vector<std::string> names = {"none", "yield", "sleep:<duration>",
+                                                   "spin:<duration>"};
     auto i = index_of(v, names);
-    if (!i || *i == 2) return not_one_of(v, names);
+    if (!i || *i >= 2) return not_one_of(v, names);
     out = BetweenSpec{*i == 0 ? BetweenKind::none : BetweenKind::yield, 0};
     return std::nullopt;
 }
@@ -408,6 +411,12 @@ const std::vector<Key>& transfer_keys() {
                                            {"events", TimingMode::events},
                                            {"cupti", TimingMode::cupti}},
                                           t.timing);
+         }},
+        {"context",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_enum<ContextKind>(
+                 v, {{"primary", ContextKind::primary}, {"per-worker", ContextKind::per_worker}},
+                 t.context);
          }},
         {"repetitions",
          [](const json& v, TransferSpec& t, ThreadSpec&) {
@@ -558,6 +567,7 @@ json transfer_to_json(const TransferSpec& t) {
     j["api"] = to_string(t.api);
     j["stream"] = to_string(t.stream);
     j["timing"] = to_string(t.timing);
+    j["context"] = to_string(t.context);
     j["repetitions"] = t.repetitions;
     j["warmup"] = t.warmup;
     j["verify"] = t.verify;
@@ -631,6 +641,9 @@ json threads_to_json(const ThreadSpec& t) {
             break;
         case BetweenKind::sleep:
             j["between"] = "sleep:" + compact_duration(t.between.sleep_ns);
+            break;
+        case BetweenKind::spin:
+            j["between"] = "spin:" + compact_duration(t.between.sleep_ns);
             break;
     }
     j["between_sleep_ns"] = t.between.sleep_ns;

@@ -45,8 +45,12 @@ TEST_CASE("every scenario runs on the host backend with 1 MiB copies", "[integra
     for (const auto& f : scenario_files()) {
         INFO(f.string());
         auto out = fresh_temp_dir("run");
+        // Page-locked memory needs the cuda backend: a scenario that sweeps it runs pageable.
+        const std::string memory = f.stem() == "isolate-context"
+                                       ? " --set transfer.host_memory=pageable"
+                                       : "";
         auto r = run_command(xferlab() + " run '" + f.string() +
-                             "' --set scenario.backend=host --set transfer.bytes=1MiB"
+                             "' --set scenario.backend=host --set transfer.bytes=1MiB" + memory +
                              " --quiet --out '" + out.string() + "'");
         INFO(r.out);
         INFO(r.err);
@@ -56,6 +60,12 @@ TEST_CASE("every scenario runs on the host backend with 1 MiB copies", "[integra
         for (const auto& run : results["runs"]) {
             // launcher mpi outside mpirun: skipped, with the reason, and no records.
             if (run["launcher"].get<std::string>() == "mpi") {
+                CHECK(run["status"].get<std::string>() == "skipped");
+                CHECK(run["records"].empty());
+                continue;
+            }
+            // transfer.context = "per-worker" on the host backend: skipped, saying why.
+            if (run["settings"]["transfer"]["context"].get<std::string>() == "per-worker") {
                 CHECK(run["status"].get<std::string>() == "skipped");
                 CHECK(run["records"].empty());
                 continue;
@@ -76,6 +86,61 @@ TEST_CASE("every scenario runs on the host backend with 1 MiB copies", "[integra
         CHECK(count_lines(out / "journal.jsonl") == results["runs"].size());
         fs::remove_all(out);
     }
+}
+
+TEST_CASE("isolate-handoff on the host backend: spin gaps recorded, hand-offs analysed",
+          "[integration]") {
+    const auto file = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-handoff.toml";
+    auto out = fresh_temp_dir("handoff");
+    auto r = run_command(xferlab() + " run '" + file.string() +
+                         "' --set scenario.backend=host --set transfer.bytes=256KiB"
+                         " --set transfer.repetitions=4 --quiet --out '" + out.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto results = nlohmann::json::parse(slurp(out / "results.json"));
+    REQUIRE(results["runs"].size() == 8);
+    for (const auto& run : results["runs"]) {
+        INFO(run["label"].get<std::string>());
+        CHECK(run["status"].get<std::string>() == "ok");
+        const auto& a = run["analysis"];
+        REQUIRE(a["handoffs"].size() == 1);  // the host backend's one "device"
+        CHECK(a["handoffs"][0]["clock"] == "host");
+        CHECK(a["handoffs"][0]["copies"].get<int>() == 16);
+        CHECK(a["gap_ns"]["n"].get<int>() == 16);  // a gap before every measured copy
+        const std::string between = run["settings"]["threads"]["between"].get<std::string>();
+        if (between.rfind("spin:", 0) != 0) continue;
+        const int64_t asked = run["settings"]["threads"]["between_sleep_ns"].get<int64_t>();
+        for (const auto& rec : run["records"]) {
+            if (rec["repetition"].get<int>() == -1) {
+                CHECK(rec["between_ns"].get<int64_t>() == 0);  // nothing before the first copy
+            } else {
+                CHECK(rec["between_ns"].get<int64_t>() >= asked);
+            }
+        }
+    }
+    fs::remove_all(out);
+}
+
+TEST_CASE("isolate-context on the host backend: per-worker runs skipped, the others run",
+          "[integration]") {
+    const auto file = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-context.toml";
+    auto out = fresh_temp_dir("context");
+    auto r = run_command(xferlab() + " run '" + file.string() +
+                         "' --set scenario.backend=host --set transfer.bytes=256KiB"
+                         " --set transfer.host_memory=pageable --out '" + out.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("needs the cuda backend") != std::string::npos);
+    const auto results = nlohmann::json::parse(slurp(out / "results.json"));
+    REQUIRE(results["runs"].size() == 6);
+    int skipped = 0;
+    for (const auto& run : results["runs"]) {
+        const bool per_worker = run["settings"]["transfer"]["context"] == "per-worker";
+        CHECK(run["status"].get<std::string>() == (per_worker ? "skipped" : "ok"));
+        skipped += per_worker ? 1 : 0;
+    }
+    CHECK(skipped == 2);
+    fs::remove_all(out);
 }
 
 TEST_CASE("check reports every planted error with line and column, exit 2", "[integration]") {

@@ -258,8 +258,41 @@ TEST_CASE("between = sleep leaves at least that long between a worker's copies",
     REQUIRE(h.errors.empty());
     const auto& r = h.workers[0]->records();
     REQUIRE(r.size() == 4);
-    for (size_t k = 1; k < r.size(); ++k)
-        CHECK(r[k].host_start_ns - r[k - 1].host_end_ns >= 3'000'000);
+    CHECK(r[0].between_ns == 0);  // nothing before the first copy
+    for (size_t k = 1; k < r.size(); ++k) {
+        CHECK(r[k].between_ns >= 3'000'000);
+        CHECK(r[k].host_start_ns - r[k - 1].host_end_ns >= r[k].between_ns);
+    }
+}
+
+TEST_CASE("between = spin: the recorded gaps are the duration asked for, within 10%",
+          "[launch][between]") {
+    for (const int64_t ns : {5'000, 20'000, 100'000}) {
+        CAPTURE(ns);
+        LaunchHarness h(1, 41, 0);
+        h.run.threads.between = {BetweenKind::spin, ns};
+        h.launch("host");
+        REQUIRE(h.errors.empty());
+        const auto& r = h.workers[0]->records();
+        REQUIRE(r.size() == 41);
+        std::vector<int64_t> spent;
+        for (size_t k = 1; k < r.size(); ++k) {
+            CHECK(r[k].between_ns >= ns);  // a spin never ends early
+            CHECK(r[k].host_start_ns - r[k - 1].host_end_ns >= r[k].between_ns);
+            spent.push_back(r[k].between_ns);
+        }
+        // The median, not every gap: a spinning thread on a shared machine can still be
+        // preempted now and then, and that is the machine, not the spin.
+        std::nth_element(spent.begin(), spent.begin() + 20, spent.end());
+        CHECK(spent[20] <= ns + ns / 10);
+    }
+}
+
+TEST_CASE("between = none records no gap spent", "[launch][between]") {
+    LaunchHarness h(1, 5, 1);
+    h.launch("openmp");
+    REQUIRE(h.errors.empty());
+    for (const Record& rec : h.workers[0]->records()) CHECK(rec.between_ns == 0);
 }
 
 TEST_CASE("a failing worker is reported and nobody hangs at the gate", "[launch]") {

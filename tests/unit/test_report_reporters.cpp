@@ -218,7 +218,9 @@ TEST_CASE("copies.csv: a header and one row per copy, warm-up included",
                                             "pid",
                                             "cpu",
                                             "device_timing",
-                                            "correlation_id"};
+                                            "correlation_id",
+                                            "gap_ns",
+                                            "between_ns"};
     CHECK(header == expected);
     auto col = [&](const std::string& name) {
         return size_t(std::find(header.begin(), header.end(), name) - header.begin());
@@ -244,6 +246,8 @@ TEST_CASE("copies.csv: a header and one row per copy, warm-up included",
     CHECK(first[col("dst_kind")] == "host");  // host backend
     CHECK(first[col("device_start_ns")].empty());
     CHECK(first[col("thread")] == "1000");
+    CHECK(first[col("gap_ns")].empty());  // the worker's first copy has no gap before it
+    CHECK(first[col("between_ns")] == "0");
 
     const auto& dev = rows[1 + kWorkers * (kReps + kWarmup)];  // run 1, device-timed
     CHECK(dev[col("label")] == "python gil=release, \"x\"");   // quoted and unquoted intact

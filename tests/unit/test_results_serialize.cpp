@@ -30,6 +30,7 @@ Record full_record() {
     r.tid = 123456;
     r.cpu = 15;
     r.pid = 98765;
+    r.between_ns = 5'123;
     return r;
 }
 
@@ -51,6 +52,7 @@ void check_same(const Record& a, const Record& b) {
     CHECK(a.tid == b.tid);
     CHECK(a.cpu == b.cpu);
     CHECK(a.pid == b.pid);
+    CHECK(a.between_ns == b.between_ns);
 }
 
 ThreadInfo full_thread_info() {
@@ -105,8 +107,12 @@ TEST_CASE("a record round-trips every field exactly", "[results][serialize]") {
     CHECK(j.at("device_timing") == "cupti");  // enums as strings
     CHECK(j.at("size_bytes") == r.bytes);     // nvprof-like names
     CHECK(j.at("correlation_id") == r.correlation);
-    CHECK(j.size() == 17);  // every field of Record, nothing else
+    CHECK(j.size() == 18);  // every field of Record, nothing else
     check_same(j.get<Record>(), r);
+    // Files written before between_ns existed still read, as 0.
+    json old = j;
+    old.erase("between_ns");
+    CHECK(old.get<Record>().between_ns == 0);
     // Through text too: 64-bit integers must not pass through a double.
     check_same(json::parse(j.dump()).get<Record>(), r);
 }

@@ -124,6 +124,11 @@ TEST_CASE("bad sizes and durations say why", "[errors]") {
         only_error("[threads]\nbetween = \"sleep:5\"\n[[run]]\n", 2, 11, "threads.between"),
         "sleep:<duration> needs a duration such as \"100us\"; got \"sleep:5\": a duration "
         "needs a unit"));
+    CHECK(contains(
+        only_error("[threads]\nbetween = \"spin:-1us\"\n[[run]]\n", 2, 11, "threads.between"),
+        "spin:<duration> needs a duration such as \"100us\""));
+    CHECK(contains(only_error("[threads]\nbetween = \"spin\"\n[[run]]\n", 2, 11, "threads.between"),
+                   "\"spin:<duration>\""));
     CHECK(contains(only_error("[scenario]\ntimeout = 30\n[[run]]\n", 2, 11, "scenario.timeout"),
                    "expected a duration such as \"30s\""));
 }

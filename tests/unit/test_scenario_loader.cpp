@@ -323,6 +323,7 @@ threads.count = 2
                                  {"api", "sync"},
                                  {"stream", "per-thread"},
                                  {"timing", "auto"},
+                                 {"context", "primary"},
                                  {"repetitions", 8},
                                  {"warmup", 1},
                                  {"verify", true}}));
@@ -388,6 +389,11 @@ launcher = "host"
     CHECK(j["threads"]["policy"] == "fifo:5");
     CHECK(j["threads"]["between"] == "sleep:100us");
     CHECK(j["threads"]["between_sleep_ns"] == 100'000);
+
+    const Scenario spin = parse("[threads]\nbetween = \"spin:5us\"\n[[run]]\n");
+    CHECK(spin.threads.between.kind == BetweenKind::spin);
+    CHECK(spin.threads.between.sleep_ns == 5'000);
+    CHECK(to_json(expand_plan(spin)[0])["threads"]["between"] == "spin:5us");
     CHECK(j["params"] == json({{"k", "v"}}));
     CHECK(j["sweep_point"] == json::object());
     CHECK(j["overrides"] == json::object());

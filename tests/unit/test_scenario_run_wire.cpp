@@ -29,7 +29,7 @@ stack_size = "1MiB"
 signal_mask = ["SIGUSR1", "SIGINT"]
 affinity = [0, 1]
 policy = "batch"
-between = "sleep:1ms"
+between = "spin:1ms"
 [params]
 depth = 3
 [sweep]
@@ -49,6 +49,8 @@ label = "mine"
     CHECK(to_json(back) == to_json(r));  // the readable form agrees as well
     CHECK(back.threads.count == 6);
     CHECK(back.threads.start.stagger_ns == 2'000'000);
+    CHECK(back.threads.between.kind == BetweenKind::spin);  // the last kind survives the wire
+    CHECK(back.threads.between.sleep_ns == 1'000'000);
     CHECK(back.transfer.devices == std::vector<int>{1, 0});
     CHECK(back.transfer.host_memory.numa_node == 1);
     CHECK(back.spec.gil == GilPolicy::hold);

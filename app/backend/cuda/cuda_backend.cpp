@@ -190,6 +190,11 @@ void CudaBackend::check(const TransferSpec& t, int workers) const {
                  ? "this machine has " + std::to_string(device_count_) + " CUDA device"
                  : std::string("transfer.devices names one device")));
     }
+    if (t.context == ContextKind::per_worker && t.direction == Direction::p2p) {
+        throw std::runtime_error(
+            "transfer.context = \"per-worker\" works on one device per worker (h2d, d2h, d2d, "
+            "h2h); direction = \"p2p\" spans two devices: use context = \"primary\"");
+    }
     if (t.timing == TimingMode::cupti) {
         const std::string& why = CuptiTracer::instance().setup();
         if (!why.empty()) throw std::runtime_error("timing = \"cupti\": " + why);

@@ -11,6 +11,7 @@
 #include "backend/cuda/cupti_tracer.hpp"
 #include "backend/cuda/host_memory.hpp"
 #include "backend/cuda/pattern_chunks.hpp"
+#include "backend/cuda/worker_context.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -50,6 +51,10 @@ class CudaTransfer final : public WorkerTransfer {
     void pin_host_buffers();    // register `registered` memory; note page-locked placement
     void upload_pattern(const Endpoint& e);
     void release() noexcept;
+    void release_in_context();  // throws only when a per-worker context cannot be bound
+    // The device's primary context (cudaSetDevice), or nothing with a per-worker context: the
+    // caller's ContextScope (main thread) or make_current (worker thread) bound that already.
+    void bind(int device) const;
     [[noreturn]] void fail(cudaError_t err, const char* call) const;
 
     TransferPlan plan_;
@@ -69,13 +74,17 @@ class CudaTransfer final : public WorkerTransfer {
     bool own_stream_ = false;
     cudaEvent_t ev_start_ = nullptr;
     cudaEvent_t ev_end_ = nullptr;
+    std::unique_ptr<WorkerContext> context_;  // transfer.context = "per-worker"
 };
 
 CudaTransfer::CudaTransfer(const TransferPlan& plan) : plan_(plan) {
     const TransferSpec& t = plan_.spec;
     n_ = std::max<uint64_t>(t.bytes, 1);
+    if (t.context == ContextKind::per_worker)
+        context_ = std::make_unique<WorkerContext>(plan_.device, plan_.worker);
     try {
-        XFER_CUDA(plan_.device, plan_.worker, cudaSetDevice(plan_.device));
+        ContextScope scope(context_.get());
+        bind(plan_.device);
         switch (t.direction) {
             case Direction::h2d:
                 allocate(src_, false, -1);
@@ -128,7 +137,7 @@ CudaTransfer::CudaTransfer(const TransferPlan& plan) : plan_(plan) {
             // thread's cudaHostRegister is the first touch of registered memory.
             pin_host_buffers();
         }
-        XFER_CUDA(plan_.device, plan_.worker, cudaSetDevice(plan_.device));
+        bind(plan_.device);
         // The pattern upload ran on the legacy stream; the worker may copy on a non-blocking
         // stream that does not wait for it.
         XFER_CUDA(plan_.device, plan_.worker, cudaDeviceSynchronize());
@@ -141,10 +150,20 @@ CudaTransfer::CudaTransfer(const TransferPlan& plan) : plan_(plan) {
 CudaTransfer::~CudaTransfer() { release(); }
 
 void CudaTransfer::release() noexcept {
+    try {
+        release_in_context();
+    } catch (const std::exception&) {
+        // The context could not be made current: destroying it below frees what it holds.
+    }
+    context_.reset();
+}
+
+void CudaTransfer::release_in_context() {
     auto quiet = [](cudaError_t e) {
         if (e != cudaSuccess) (void)cudaGetLastError();
     };
-    if (plan_.device >= 0) quiet(cudaSetDevice(plan_.device));
+    ContextScope scope(context_.get());
+    if (plan_.device >= 0 && !context_) quiet(cudaSetDevice(plan_.device));
     if (ev_start_) quiet(cudaEventDestroy(ev_start_));
     if (ev_end_) quiet(cudaEventDestroy(ev_end_));
     if (own_stream_ && stream_) quiet(cudaStreamDestroy(stream_));
@@ -153,12 +172,16 @@ void CudaTransfer::release() noexcept {
     own_stream_ = false;
     for (Endpoint* e : {&src_, &dst_}) {
         if (e->on_device && e->device_ptr) {
-            quiet(cudaSetDevice(e->device));
+            if (!context_) quiet(cudaSetDevice(e->device));
             quiet(cudaFree(e->device_ptr));
             e->device_ptr = nullptr;
         }
         e->host = HostBuffer();  // its release function frees (and unregisters) it
     }
+}
+
+void CudaTransfer::bind(int device) const {
+    if (!context_) XFER_CUDA(device, plan_.worker, cudaSetDevice(device));
 }
 
 void CudaTransfer::fail(cudaError_t err, const char* call) const {
@@ -169,7 +192,7 @@ void CudaTransfer::allocate(Endpoint& e, bool on_device, int device) {
     e.on_device = on_device;
     if (on_device) {
         e.device = device;
-        XFER_CUDA(device, plan_.worker, cudaSetDevice(device));
+        bind(device);
         XFER_CUDA(device, plan_.worker, cudaMalloc(&e.device_ptr, n_));
     } else {
         e.host = allocate_host_memory(plan_.spec.host_memory, plan_.spec.bytes, plan_.device,
@@ -201,7 +224,7 @@ void CudaTransfer::pin_host_buffers() {
 void CudaTransfer::upload_pattern(const Endpoint& e) {
     const uint64_t bytes = plan_.spec.bytes;
     std::vector<std::byte> chunk(std::min(bytes, kStagingBytes));
-    XFER_CUDA(e.device, plan_.worker, cudaSetDevice(e.device));
+    bind(e.device);
     for (uint64_t off = 0; off < bytes; off += chunk.size()) {
         const uint64_t len = std::min<uint64_t>(chunk.size(), bytes - off);
         fill_pattern_at(chunk.data(), len, plan_.worker, off);
@@ -216,8 +239,12 @@ void CudaTransfer::upload_pattern(const Endpoint& e) {
 void CudaTransfer::attach_thread() {
     const TransferSpec& t = plan_.spec;
     // The worker's thread binds to its device here: every later call of this thread (the
-    // copies) runs in that device's primary context.
-    XFER_CUDA(plan_.device, plan_.worker, cudaSetDevice(plan_.device));
+    // copies) runs in that device's primary context, or in the worker's own context.
+    if (context_) {
+        context_->make_current();
+    } else {
+        XFER_CUDA(plan_.device, plan_.worker, cudaSetDevice(plan_.device));
+    }
     if (attached_) return;
     if (t.api == CopyApi::async) {
         switch (t.stream) {
@@ -302,7 +329,8 @@ void CudaTransfer::poison_destination() {
     const uint64_t bytes = plan_.spec.bytes;
     if (bytes == 0) return;
     if (dst_.on_device) {
-        XFER_CUDA(dst_.device, plan_.worker, cudaSetDevice(dst_.device));
+        ContextScope scope(context_.get());
+        bind(dst_.device);
         XFER_CUDA(dst_.device, plan_.worker, cudaMemset(dst_.device_ptr, kPoison, bytes));
         XFER_CUDA(dst_.device, plan_.worker, cudaDeviceSynchronize());
         return;
@@ -336,7 +364,8 @@ int64_t CudaTransfer::verify() {
     }
     // Device destination: read it back chunk by chunk (untimed, main thread).
     std::vector<std::byte> chunk(std::min(bytes, kStagingBytes));
-    XFER_CUDA(dst_.device, plan_.worker, cudaSetDevice(dst_.device));
+    ContextScope scope(context_.get());
+    bind(dst_.device);
     XFER_CUDA(dst_.device, plan_.worker, cudaDeviceSynchronize());
     for (uint64_t off = 0; off < bytes; off += chunk.size()) {
         const uint64_t len = std::min<uint64_t>(chunk.size(), bytes - off);
@@ -361,7 +390,8 @@ void CudaTransfer::corrupt_destination_for_test(uint64_t offset) {
     }
     auto* p = static_cast<std::byte*>(dst_.device_ptr) + offset;
     std::byte b{};
-    XFER_CUDA(dst_.device, plan_.worker, cudaSetDevice(dst_.device));
+    ContextScope scope(context_.get());
+    bind(dst_.device);
     XFER_CUDA(dst_.device, plan_.worker, cudaMemcpy(&b, p, 1, cudaMemcpyDeviceToHost));
     b = ~b;
     XFER_CUDA(dst_.device, plan_.worker, cudaMemcpy(p, &b, 1, cudaMemcpyHostToDevice));
