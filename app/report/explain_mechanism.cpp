@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "results/vocabulary.hpp"
 #include "util/format.hpp"
 
 namespace xfer {
@@ -35,9 +36,11 @@ bool per_worker_context(const RunResult& run) {
     return setting(run, "transfer", "context") == "per-worker";
 }
 
+// Threads of one process in the device's primary context: neither their own context nor
+// workers in processes of their own.
 bool shares_primary_context(const RunResult& run) {
-    const std::string& l = run.launcher;
-    return !per_worker_context(run) && l != "process" && l != "mpi";
+    const LauncherDescriptor* d = find_launcher(run.launcher);
+    return !per_worker_context(run) && !(d && d->workers_elsewhere);
 }
 
 const DeviceStats* device_stats(const RunAnalysis& a, int device) {
@@ -93,10 +96,12 @@ double handoff_rate(const RunAnalysis& a) {
 }  // namespace
 
 std::optional<std::string> gil_of(const RunResult& run) {
-    const std::string& l = run.launcher;
-    const bool python = l == "python" || l == "host+gil" ||
-                        ((l == "process" || l == "mpi") && !top_setting(run, "payload").empty());
-    if (!python) return std::nullopt;
+    // The GIL is the run's business where the launcher takes `gil`: always for a launcher that
+    // runs no payload (host+gil) or needs one (python), with a payload for the others.
+    const LauncherDescriptor* d = find_launcher(run.launcher);
+    if (!d || !d->takes_gil) return std::nullopt;
+    if (d->takes_payload && !d->needs_payload && top_setting(run, "payload").empty())
+        return std::nullopt;
     const std::string gil = top_setting(run, "gil");
     return gil.empty() ? std::optional<std::string>("release") : gil;
 }
@@ -131,8 +136,10 @@ void explain_calls_serialized(const RunResult& run, const RunAnalysis& a,
 }
 
 void explain_handoff(const RunResult& run, const RunAnalysis& a, std::vector<std::string>& out) {
+    bool any_serialized = false;
     for (const HandoffStats& h : a.handoffs) {
         if (!serialized(a, h)) continue;
+        any_serialized = true;
         std::vector<int> kept, handed;
         for (const WorkerStats& w : a.workers) {
             if (w.device != h.device || w.run_length <= 0) continue;
@@ -174,11 +181,11 @@ void explain_handoff(const RunResult& run, const RunAnalysis& a, std::vector<std
                     h.device));
             }
         }
-        if (auto gil = gil_of(run); gil == "release") {
-            out.push_back(
-                "the GIL is released during each copy (gil = release): it does not serialize "
-                "the copies; it only lengthens the gap before the next call");
-        }
+    }
+    if (any_serialized && gil_of(run) == "release") {
+        out.push_back(
+            "the GIL is released during each copy (gil = release): it does not serialize the "
+            "copies; it only lengthens the gap before the next call");
     }
 }
 

@@ -10,18 +10,6 @@ namespace xfer {
 
 namespace {
 
-// The measured window on the host clock; false when nothing was measured.
-bool measured_window(const std::vector<Record>& records, int64_t& first, int64_t& last) {
-    bool any = false;
-    for (const Record& r : records) {
-        if (r.warmup) continue;
-        first = any ? std::min(first, r.host_start_ns) : r.host_start_ns;
-        last = any ? std::max(last, r.host_end_ns) : r.host_end_ns;
-        any = true;
-    }
-    return any;
-}
-
 // Gaps of every worker. A gap counts when the copy after it is measured: the gap before the
 // first measured copy is the same return-to-the-driver as any other (the warm-up is a copy
 // like the others), while the first copy has no gap before it.
@@ -54,7 +42,9 @@ void context_figures(const std::vector<const Record*>& records, int64_t first, i
     std::map<std::pair<int, uint32_t>, std::vector<stats::Interval>> by_context;
     for (const Record* r : records) {
         if (r->context == 0) continue;
-        if (r->warmup && (r->device_end_ns <= first || r->device_start_ns >= last)) continue;
+        if (r->warmup &&
+            stats::fraction_in_window(r->device_start_ns, r->device_end_ns, first, last) == 0)
+            continue;
         by_context[{r->pid, r->context}].push_back({r->device_start_ns, r->device_end_ns});
     }
     h.contexts = int(by_context.size());
@@ -78,9 +68,7 @@ HandoffStats device_sequence(int device, const std::vector<const Record*>& recor
     for (const Record* r : records) {
         const int64_t begin = device_clock ? r->device_start_ns : r->host_start_ns;
         const int64_t end = device_clock ? r->device_end_ns : r->host_end_ns;
-        const bool inside = std::min(end, last) > std::max(begin, first) ||
-                            (end <= begin && begin >= first && begin <= last);
-        if (r->warmup && !inside) continue;
+        if (r->warmup && stats::fraction_in_window(begin, end, first, last) == 0) continue;
         seq.push_back({begin, r->worker, r->warmup});
     }
     std::stable_sort(seq.begin(), seq.end(),
@@ -123,9 +111,7 @@ std::vector<std::optional<int64_t>> gaps_before(const std::vector<Record>& recor
     return out;
 }
 
-void handoff_figures(const RunResult& run, RunAnalysis& a) {
-    int64_t first = 0, last = 0;
-    if (!measured_window(run.records, first, last)) return;
+void handoff_figures(const RunResult& run, int64_t first, int64_t last, RunAnalysis& a) {
     worker_gaps(run.records, a);
     std::map<int, int64_t> first_call;
     for (const Record& r : run.records) {

@@ -15,8 +15,9 @@ namespace xfer {
 // (by host start); nullopt for a worker's first copy.
 std::vector<std::optional<int64_t>> gaps_before(const std::vector<Record>& records);
 
-// Fills a.gap_ns, a.handoffs and each a.workers[w].gap_ns / run_length. Needs a.workers filled
-// (one entry per worker index) and the run's records.
-void handoff_figures(const RunResult& run, RunAnalysis& a);
+// Fills a.gap_ns, a.handoffs, a.start_spread_ns and each a.workers[w].gap_ns / run_length.
+// Needs a.workers filled (one entry per worker index); [first, last] is the run's measurement
+// window on the host clock (first measured start .. last measured end).
+void handoff_figures(const RunResult& run, int64_t first, int64_t last, RunAnalysis& a);
 
 }  // namespace xfer

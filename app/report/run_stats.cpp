@@ -65,14 +65,10 @@ double bytes_in_window(const std::vector<Record>& records, int64_t first, int64_
     for (const Record& r : records) {
         const int64_t begin = r.has_device_time() ? r.device_start_ns : r.host_start_ns;
         const int64_t end = r.has_device_time() ? r.device_end_ns : r.host_end_ns;
-        const int64_t overlap = std::min(end, last) - std::max(begin, first);
-        if (end <= begin) {
-            if (begin >= first && begin <= last) total += double(r.bytes);
-            continue;
-        }
-        if (overlap <= 0) continue;
-        total += double(r.bytes) * double(overlap) / double(end - begin);
-        if (r.warmup) ++warmups_inside;
+        const double inside = stats::fraction_in_window(begin, end, first, last);
+        total += double(r.bytes) * inside;
+        // A warm-up of no length is bytes, not a copy that shared the window.
+        if (r.warmup && inside > 0 && end > begin) ++warmups_inside;
     }
     return total;
 }
@@ -151,9 +147,9 @@ RunAnalysis analyze_run(const RunResult& run) {
     const Span s = span_of(measured);
     a.bytes = s.bytes;
     a.window_s = s.seconds();
-    a.window_bytes = measured.empty() ? 0
-                                      : bytes_in_window(run.records, s.first, s.last,
-                                                        a.warmup_copies_in_window);
+    a.window_bytes = measured.empty()
+                         ? 0
+                         : bytes_in_window(run.records, s.first, s.last, a.warmup_copies_in_window);
     a.aggregate_Bps = a.window_s > 0 ? a.window_bytes / a.window_s : 0;
     a.per_copy_Bps = host_bandwidths(measured);
 
@@ -184,7 +180,7 @@ RunAnalysis analyze_run(const RunResult& run) {
     }
     for (auto& w : a.workers) w.share = sum_Bps > 0 ? w.Bps / sum_Bps : 0;
     a.fairness = stats::jain_index(a.per_worker_Bps);
-    handoff_figures(run, a);
+    if (!measured.empty()) handoff_figures(run, s.first, s.last, a);
     return a;
 }
 

@@ -72,6 +72,12 @@ int peak_concurrency(std::vector<Interval> intervals) {
     return peak;
 }
 
+double fraction_in_window(int64_t begin, int64_t end, int64_t first, int64_t last) {
+    if (end <= begin) return begin >= first && begin <= last ? 1.0 : 0.0;
+    const int64_t overlap = std::min(end, last) - std::max(begin, first);
+    return overlap > 0 ? double(overlap) / double(end - begin) : 0.0;
+}
+
 double relative_standard_error(double cv, size_t n, bool of_median) {
     if (n == 0) return 0;
     const double se = cv / std::sqrt(double(n));

@@ -29,6 +29,10 @@ struct Interval {
 // Mean number of intervals in flight over their span (min start .. max end):
 // sum of lengths / span. 0 when the span is empty.
 double mean_concurrency(const std::vector<Interval>& intervals);
+// The share of [begin, end] that lies inside the window [first, last], 0..1. An interval of no
+// length counts whole when it lies inside. The one rule for "a copy inside the measurement
+// window": the aggregate's bytes and the hand-off sequence both use it.
+double fraction_in_window(int64_t begin, int64_t end, int64_t first, int64_t last);
 // Largest number of intervals in flight at one instant (sweep over the endpoints; an interval
 // ending at t and one starting at t do not overlap).
 int peak_concurrency(std::vector<Interval> intervals);

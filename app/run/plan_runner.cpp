@@ -7,19 +7,18 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "system/limits.hpp"
-#include "system/meminfo.hpp"
 #include "launch/execute_workers.hpp"
-#include "run/run_header.hpp"
+#include "python/python.hpp"
+#include "results/vocabulary.hpp"
 #include "run/context_skip.hpp"
 #include "run/memory_preflight.hpp"
-#include "memory/host_buffer.hpp"
-#include "system/memory_limits.hpp"
-#include "python/python.hpp"
+#include "run/run_header.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
-#include "scenario/units.hpp"
+#include "system/limits.hpp"
+#include "system/memory_limits.hpp"
 #include "util/clock.hpp"
+#include "util/format.hpp"
 
 namespace xfer {
 
@@ -83,12 +82,12 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
 PlanMemory PlanRunner::memory_needed(const std::vector<Run>& plan) {
     PlanMemory peak;
     for (const Run& run : plan) {
-        auto launcher = launchers_.make(run.spec.launcher);
+        const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
         if (!launcher) continue;  // the preflight says so
         try {
             Backend& backend = backend_for(run, nullptr);
             add_run_need(peak, backend.memory_needed(run.transfer, run.threads.count),
-                         run.threads.count, launcher->workers_elsewhere());
+                         run.threads.count, launcher->workers_elsewhere);
         } catch (const std::exception&) {
             // An unavailable backend: the preflight reports it.
         }
@@ -153,8 +152,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
         backend = &backend_for(run, &note);
         result.backend = backend->name();
         if (!note.empty()) result.notes.push_back(note);
-        if (std::string why = context_skip_reason(run, *backend);
-            !why.empty()) {
+        if (std::string why = context_skip_reason(run, *backend); !why.empty()) {
             result.status = RunStatus::skipped;
             result.notes.push_back("skipped: " + why);
             result.end_ns = now_ns();

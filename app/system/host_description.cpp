@@ -28,7 +28,8 @@ std::string cpu_model() {
     while (std::getline(in, line)) {
         if (line.rfind("model name", 0) == 0) {
             auto colon = line.find(':');
-            if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+            if (colon != std::string::npos)
+                return line.substr(line.find_first_not_of(' ', colon + 1));
         }
     }
     return "unknown";
@@ -44,6 +45,11 @@ int numa_nodes() {
     return n;
 }
 
+// MemTotal in KiB as /proc/meminfo says it; -1 when unreadable.
+long long memory_kib() {
+    const uint64_t total = total_host_memory();
+    return total ? (long long)(total / 1024) : -1LL;
+}
 
 }  // namespace
 
@@ -59,7 +65,7 @@ nlohmann::json describe_host() {
         {"transparent_hugepage", read_first_line("/sys/kernel/mm/transparent_hugepage/enabled")},
         {"kernel", std::string(u.sysname) + " " + u.release},
         {"machine", u.machine},
-        {"memory_kib", total_host_memory() ? (long long)(total_host_memory() / 1024) : -1LL},
+        {"memory_kib", memory_kib()},
         {"page_size", sysconf(_SC_PAGESIZE)},
     };
 }

@@ -7,25 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "system/meminfo.hpp"
 #include "util/format.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
 namespace {
-
-// The number after `key` in a "key value" file (/proc/meminfo, /proc/self/status, memory.stat).
-std::optional<uint64_t> keyed_value(const fs::path& file, const std::string& key) {
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind(key, 0) != 0 || line.size() == key.size()) continue;
-        if (line[key.size()] != ' ' && line[key.size()] != '\t') continue;
-        std::istringstream fields(line.substr(key.size()));
-        uint64_t n = 0;
-        if (fields >> n) return n;
-    }
-    return std::nullopt;
-}
 
 // The first word of a one-value file (memory.max, memory.current, ...).
 std::string first_word(const fs::path& file) {
@@ -46,19 +33,11 @@ std::optional<uint64_t> number_in(const fs::path& file) {
     }
 }
 
+// MemAvailable counts reclaimable page cache, which MemFree does not: it is the kernel's own
+// estimate of what can be allocated without swapping.
 MemoryLimit available_memory(const fs::path& meminfo) {
-    MemoryLimit m;
-    m.kind = MemoryLimit::Kind::available;
-    m.limit = keyed_value(meminfo, "MemTotal:").value_or(0) * 1024;
-    // MemAvailable counts reclaimable page cache, which MemFree does not: it is the kernel's
-    // own estimate of what can be allocated without swapping.
-    if (auto kib = keyed_value(meminfo, "MemAvailable:")) {
-        m.left = *kib * 1024;
-    } else {  // kernels before 3.14: free pages are the conservative answer
-        long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        m.left = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
-    }
-    return m;
+    const MemInfo info = read_meminfo(meminfo);
+    return MemoryLimit{MemoryLimit::Kind::available, info.total, info.available, ""};
 }
 
 std::optional<MemoryLimit> address_space(const MemorySources& s) {
@@ -72,7 +51,7 @@ std::optional<MemoryLimit> address_space(const MemorySources& s) {
     if (limit == kNoAddressSpaceLimit) return std::nullopt;
     // The limit counts every mapping of the process (libraries, the interpreter, stacks), so
     // what is left is the limit less what is mapped already.
-    const uint64_t mapped = keyed_value(s.self_status, "VmSize:").value_or(0) * 1024;
+    const uint64_t mapped = keyed_number(s.self_status, "VmSize:").value_or(0) * 1024;
     return MemoryLimit{MemoryLimit::Kind::address_space, limit, limit > mapped ? limit - mapped : 0,
                        ""};
 }
@@ -96,7 +75,7 @@ void consider_cgroup(const fs::path& dir, const CgroupFiles& files,
     uint64_t used = number_in(dir / files.usage).value_or(0);
     // Like MemAvailable, inactive page cache is left out: the kernel reclaims it before it
     // refuses the cgroup memory (a build's page cache would otherwise look like a full cgroup).
-    const uint64_t cache = keyed_value(dir / "memory.stat", files.reclaimable).value_or(0);
+    const uint64_t cache = keyed_number(dir / "memory.stat", files.reclaimable).value_or(0);
     used = used > cache ? used - cache : 0;
     const uint64_t left = *limit > used ? *limit - used : 0;
     if (!best || left < best->left)
