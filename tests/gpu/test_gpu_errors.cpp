@@ -6,15 +6,15 @@
 #include "backend/cuda/cuda_errors.hpp"
 #include "gpu_harness.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
+
+using xfer::test::contains;
 
 using namespace xfer;
 using namespace xfer::gpu_test;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 }  // namespace
 

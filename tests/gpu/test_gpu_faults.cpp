@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "support/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -15,9 +16,6 @@ using namespace xfer::test;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 // Run 0 fits easily; run 1 is given by `second` (a [[run]] body).
 CommandResult run_plan(const fs::path& dir, const std::string& second) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "support/run_command.hpp"
 #include "support/sanitizer_build.hpp"
 
@@ -19,9 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 std::string payload_dir() { return (fs::path(XFER_SOURCE_DIR) / "tests" / "payloads").string(); }
 

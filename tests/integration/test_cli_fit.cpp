@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "support/run_command.hpp"
 #include "support/sanitizer_build.hpp"
 
@@ -15,9 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 // A host run and a Python run (the interpreter maps more after the preflight), 1 GiB copies.
 fs::path fit_scenario(const fs::path& dir, int threads) {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "support/run_command.hpp"
 #include "support/sanitizer_build.hpp"
 
@@ -13,9 +14,6 @@ using namespace xfer::test;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 fs::path small_scenario(const fs::path& dir) {
     fs::path file = dir / "limits.toml";

@@ -8,6 +8,9 @@
 #include "run/memory_fit.hpp"
 #include "system/memory_limits.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
+
+using xfer::test::contains;
 #include "support/run_command.hpp"
 
 using namespace xfer;
@@ -48,9 +51,6 @@ FitChoice fit_seed(const MemoryBudget& budget) {
     return fit_copy_size({2 * GiB, kFitFloorBytes, seed_need}, budget);
 }
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 }  // namespace
 

@@ -6,6 +6,9 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
+
+using xfer::test::contains;
 
 using namespace xfer;
 
@@ -35,9 +38,6 @@ std::string only_error(const std::string& text, int line, int column, const std:
     return errors[0].message;
 }
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 }  // namespace
 

@@ -9,6 +9,9 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
+
+using xfer::test::contains;
 
 using namespace xfer;
 
@@ -36,9 +39,6 @@ std::string only(const std::string& text, const std::string& key,
     return d[0].message;
 }
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 }  // namespace
 

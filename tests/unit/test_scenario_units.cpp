@@ -7,6 +7,9 @@
 #include "scenario/unit_parse.hpp"
 #include "scenario/units.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
+
+using xfer::test::contains;
 
 using namespace xfer;
 
@@ -26,9 +29,6 @@ std::string duration_error(const std::string& text) {
     return why;
 }
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 }  // namespace
 
