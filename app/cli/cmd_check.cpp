@@ -8,7 +8,7 @@
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_loading.hpp"
-#include "run/launchers.hpp"
+#include "results/vocabulary.hpp"
 #include "run/memory_preflight.hpp"
 #include "system/memory_limits.hpp"
 #include "scenario/loader.hpp"
@@ -50,14 +50,13 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
     uint64_t total_bytes = 0, total_copies = 0;
     Backend::Need peak;
     PlanMemory memory;
-    const LauncherRegistry launchers = make_launcher_registry();
     for (const Run& run : plan) {
         uint64_t copies = uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
         Backend::Need need = estimator.need(run);
         peak.host_bytes = std::max(peak.host_bytes, need.host_bytes);
         peak.device_bytes = std::max(peak.device_bytes, need.device_bytes);
-        auto launcher = launchers.make(run.spec.launcher);
-        add_run_need(memory, need, run.threads.count, launcher && launcher->workers_elsewhere());
+        const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
+        add_run_need(memory, need, run.threads.count, launcher && launcher->workers_elsewhere);
         total_bytes += copies * run.transfer.bytes;
         total_copies += copies;
         std::string label = run.label.size() > 44 ? run.label.substr(0, 41) + "..." : run.label;

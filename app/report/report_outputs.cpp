@@ -10,10 +10,11 @@
 namespace xfer {
 namespace {
 
+// The file a reporter writes into a results folder ("" for one that writes none).
 std::string file_of(const std::string& name) {
     for (const auto& d : reporter_descriptors())
         if (d.name == name) return d.file;
-    return {};
+    throw std::runtime_error("unknown reporter '" + name + "'");
 }
 
 std::unique_ptr<Reporter> reporter_or_throw(const std::string& name) {

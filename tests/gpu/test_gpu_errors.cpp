@@ -15,7 +15,6 @@ using namespace xfer::gpu_test;
 
 namespace {
 
-
 }  // namespace
 
 TEST_CASE("a failed CUDA call names the call, device and worker", "[gpu][errors]") {

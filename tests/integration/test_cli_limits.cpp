@@ -14,7 +14,6 @@ using namespace xfer::test;
 
 namespace {
 
-
 fs::path small_scenario(const fs::path& dir) {
     fs::path file = dir / "limits.toml";
     std::ofstream(file) << "[scenario]\nname = \"limits\"\nbackend = \"host\"\n"
@@ -59,6 +58,28 @@ TEST_CASE("bytes beyond what ulimit -v leaves are refused, naming the limit",
     CHECK(contains(err,
                    "the largest run needs 2 GiB of host memory but the address-space "
                    "limit (ulimit -v) of 1 GiB leaves "));
+}
+
+TEST_CASE("check says whether the plan fits this machine, naming the binding limit",
+          "[integration][limits]") {
+    if (kSanitizerBuild) {
+        WARN("skipped in a sanitizer build: its shadow memory cannot live under ulimit -v");
+        return;
+    }
+    auto dir = fresh_temp_dir("check-fit");
+    const std::string file = "'" + small_scenario(dir).string() + "'";
+    auto fits = run_command(xferlab() + " check " + file);
+    INFO(fits.err);
+    CHECK(fits.exit_code == 0);
+    CHECK(contains(fits.out, "  on this machine: fits ("));
+    // check still exits 0 when it does not fit: the file may be meant for another machine.
+    auto tight = run_command("bash -c 'ulimit -v 1048576; exec \"$0\" \"$@\"' " + xferlab() +
+                             " check " + file + " --set transfer.bytes=1GiB");
+    INFO(tight.err);
+    CHECK(tight.exit_code == 0);
+    CHECK(contains(tight.out, "  on this machine: does not fit: the largest run needs 2 GiB of "
+                              "host memory but the address-space limit (ulimit -v) of 1 GiB"));
+    fs::remove_all(dir);
 }
 
 TEST_CASE("threads beyond RLIMIT_NPROC are refused, naming the limit", "[integration][limits]") {

@@ -6,15 +6,12 @@
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
+#include "support/text.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // A payload that, if it ever ran, leaves `marker` behind.
 void write_evil(const fs::path& file, const fs::path& marker) {
@@ -70,11 +67,11 @@ TEST_CASE("payload names leaving the payload folder are refused by check and run
         for (const auto& r : {check, run}) {
             INFO(r.err);
             CHECK(r.exit_code == 2);
-            CHECK(has(r.err, scenario.string() + ":7:1: error: run[2].payload"));
-            CHECK(has(r.err, form.says));
-            CHECK(has(r.err, fs::canonical(payloads).string()));
+            CHECK(contains(r.err, scenario.string() + ":7:1: error: run[2].payload"));
+            CHECK(contains(r.err, form.says));
+            CHECK(contains(r.err, fs::canonical(payloads).string()));
         }
-        CHECK(has(run.err, "nothing was run"));
+        CHECK(contains(run.err, "nothing was run"));
         CHECK(check.out.empty());
         CHECK_FALSE(fs::exists(dir / "out"));
         CHECK_FALSE(fs::exists(marker));
@@ -101,14 +98,14 @@ TEST_CASE("a payload in a subfolder runs; path and SHA-256 are recorded and chec
     auto check = run_command(xferlab() + " check" + common);
     INFO(check.err);
     CHECK(check.exit_code == 0);
-    CHECK(has(check.out, "payload sub/mine.py: " + path + " sha256 " + expected));
+    CHECK(contains(check.out, "payload sub/mine.py: " + path + " sha256 " + expected));
 
     const fs::path out = dir / "out";
     auto run = run_command(xferlab() + " run" + common + " --quiet --out '" + out.string() + "'");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
-    CHECK(has(run.out, "payload sub/mine.py: " + path));
-    CHECK(has(run.out, expected));
+    CHECK(contains(run.out, "payload sub/mine.py: " + path));
+    CHECK(contains(run.out, expected));
     auto results = nlohmann::json::parse(slurp(out / "results.json"));
     const auto& runs = results.at("runs");
     REQUIRE(runs.size() == 2);
@@ -118,7 +115,7 @@ TEST_CASE("a payload in a subfolder runs; path and SHA-256 are recorded and chec
     CHECK(runs[1]["payload"]["folder"] == fs::canonical(payloads).string());
     // Re-rendered from results.json, the header still names it.
     auto report = run_command(xferlab() + " report '" + (out / "results.json").string() + "'");
-    CHECK(has(report.out, expected));
+    CHECK(contains(report.out, expected));
     fs::remove_all(dir);
 }
 
@@ -148,8 +145,8 @@ TEST_CASE("payload folders: each --payload-dir in order, then the config's, the 
     CHECK(runs[0]["payload"]["folder"] == fs::canonical(first).string());
     CHECK(runs[1]["payload"]["folder"] == fs::canonical(conf).string());
     CHECK(runs[2]["payload"]["path"] == fs::canonical(threads).string());
-    CHECK(has(r.out, "found in"));
-    CHECK(has(r.out, fs::canonical(first).string() + "),"));
+    CHECK(contains(r.out, "found in"));
+    CHECK(contains(r.out, fs::canonical(first).string() + "),"));
     fs::remove_all(dir);
 }
 
@@ -184,16 +181,45 @@ TEST_CASE("a payload's print() goes to stderr and payload-output.log, never into
     nlohmann::json parsed;
     REQUIRE_NOTHROW(parsed = nlohmann::json::parse(r.out));
     CHECK(parsed["runs"].size() == 2);
-    CHECK_FALSE(has(r.out, "hello from main"));
+    CHECK_FALSE(contains(r.out, "hello from main"));
     const std::string log = slurp(out / "payload-output.log");
     for (const std::string& text : {r.err, log}) {
-        CHECK(has(text, "[payload printer.py run 0 xferlab-main] hello from main\n"));
-        CHECK(has(text, "[payload printer.py run 0 w1] worker says 1\n"));
-        CHECK(has(text, "[payload printer.py run 0 w0] to stderr in two writes\n"));
-        CHECK(has(text, "[payload printer.py run 0 w0] no newline\n"));
+        CHECK(contains(text, "[payload printer.py run 0 xferlab-main] hello from main\n"));
+        CHECK(contains(text, "[payload printer.py run 0 w1] worker says 1\n"));
+        CHECK(contains(text, "[payload printer.py run 0 w0] to stderr in two writes\n"));
+        CHECK(contains(text, "[payload printer.py run 0 w0] no newline\n"));
         // Worker processes (launcher "process") print the same way, into the same log.
-        CHECK(has(text, "[payload printer.py run 1 xferlab-main] hello from main\n"));
-        CHECK(has(text, "[payload printer.py run 1 w1] worker says 0\n"));
+        CHECK(contains(text, "[payload printer.py run 1 xferlab-main] hello from main\n"));
+        CHECK(contains(text, "[payload printer.py run 1 w1] worker says 0\n"));
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a payload name that is a folder or a symlink loop is refused with its reason, exit 2",
+          "[integration]") {
+    auto dir = fresh_temp_dir("payload-kinds");
+    const fs::path payloads = dir / "payloads";
+    fs::create_directories(payloads / "folder.py");
+    fs::create_symlink(payloads / "loop.py", payloads / "loop.py");  // ELOOP when resolved
+    struct Form {
+        std::string toml;
+        std::string says;
+    };
+    const std::vector<Form> forms = {
+        {"\"folder.py\"", "is not a regular file"},
+        {"\"loop.py\"", "cannot be resolved"},
+    };
+    for (const auto& form : forms) {
+        INFO(form.toml);
+        const fs::path scenario = dir / "s.toml";
+        write_scenario(scenario, form.toml);
+        auto r = run_command(xferlab() + " check '" + scenario.string() + "' --payload-dir '" +
+                             payloads.string() + "'");
+        INFO(r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, scenario.string() + ":7:1: error: run[2].payload"));
+        CHECK(contains(r.err, form.says));
+        CHECK(contains(r.err, "payload folders searched"));
     }
     fs::remove_all(dir);
 }

@@ -372,3 +372,21 @@ TEST_CASE("file reporters replace an old file and fail loudly where they cannot 
                     std::system_error);
     fs::remove_all(dir);
 }
+
+TEST_CASE("write_reports: every file, the terminal format, and each failure named",
+          "[report][reporter]") {
+    const Results res = sample();
+    const fs::path dir = temp_dir("fanout");
+    std::ostringstream out;
+    const ReportsWritten w =
+        write_reports(res, analyze(res), {"json", "table", "nope", "csv"}, dir, "csv", out);
+    REQUIRE(w.files.size() == 2);
+    CHECK(w.files[0] == dir / "results.json");
+    CHECK(w.files[1] == dir / "copies.csv");
+    REQUIRE(w.failures.size() == 2);
+    CHECK(w.failures[0] == "table: reporter 'table' writes no file");
+    CHECK(w.failures[1] == "nope: unknown reporter 'nope'");
+    // The terminal gets the same text as the file.
+    CHECK(out.str() == read(dir / "copies.csv"));
+    fs::remove_all(dir);
+}

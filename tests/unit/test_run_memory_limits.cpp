@@ -6,12 +6,13 @@
 #include <string>
 
 #include "run/memory_fit.hpp"
+#include "run/memory_preflight.hpp"
 #include "system/memory_limits.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
+#include "support/run_command.hpp"
 
 using xfer::test::contains;
-#include "support/run_command.hpp"
 
 using namespace xfer;
 namespace fs = std::filesystem;
@@ -50,7 +51,6 @@ uint64_t seed_need(uint64_t bytes) { return 8 * bytes; }
 FitChoice fit_seed(const MemoryBudget& budget) {
     return fit_copy_size({2 * GiB, kFitFloorBytes, seed_need}, budget);
 }
-
 
 }  // namespace
 
@@ -183,4 +183,31 @@ TEST_CASE("the real machine: MemAvailable is read and at most MemTotal", "[memor
     const MemoryBudget b = read_memory_budget();
     CHECK(b.limits.front().left > 0);
     CHECK(b.limits.front().left <= b.total());
+}
+
+TEST_CASE("the preflight names the binding limit, per worker process under ulimit -v",
+          "[memory][limits]") {
+    FakeMachine m(20 * GiB);
+    m.sources.address_space_limit = 2 * GiB + 256 * MiB;  // leaves 2 GiB (VmSize 256 MiB)
+    const MemoryBudget b = m.budget();
+    // 4 worker processes of 1 GiB each: every process fits its own address space.
+    PlanMemory processes;
+    add_run_need(processes, {4 * GiB, 0}, 4, true);
+    CHECK(memory_problem(processes, b).empty());
+    // The same 4 GiB as threads of this process do not.
+    PlanMemory threads;
+    add_run_need(threads, {4 * GiB, 0}, 4, false);
+    CHECK(memory_problem(threads, b) ==
+          "the largest run needs 4 GiB of host memory but the address-space limit (ulimit -v) "
+          "of 2.25 GiB leaves 2 GiB; lower transfer.bytes or threads.count");
+    // Worker processes of 3 GiB each: the limit binds each of them, and the message says so.
+    PlanMemory big;
+    add_run_need(big, {12 * GiB, 0}, 4, true);
+    CHECK(memory_problem(big, b) ==
+          "the largest run needs 3 GiB of host memory per worker process but the address-space "
+          "limit (ulimit -v) of 2.25 GiB leaves 2 GiB; lower transfer.bytes or threads.count");
+    // More than the machine has at all.
+    PlanMemory huge;
+    add_run_need(huge, {30 * GiB, 0}, 1, false);
+    CHECK(contains(memory_problem(huge, b), "more than this machine has (24 GiB in all)"));
 }

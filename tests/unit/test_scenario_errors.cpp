@@ -38,7 +38,6 @@ std::string only_error(const std::string& text, int line, int column, const std:
     return errors[0].message;
 }
 
-
 }  // namespace
 
 TEST_CASE("a TOML syntax error is reported alone with its position", "[errors]") {

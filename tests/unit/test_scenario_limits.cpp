@@ -39,7 +39,6 @@ std::string only(const std::string& text, const std::string& key,
     return d[0].message;
 }
 
-
 }  // namespace
 
 TEST_CASE("bytes 0 or negative is refused with the reason", "[limits]") {

@@ -29,7 +29,6 @@ std::string duration_error(const std::string& text) {
     return why;
 }
 
-
 }  // namespace
 
 TEST_CASE("binary size units are powers of 1024", "[units]") {

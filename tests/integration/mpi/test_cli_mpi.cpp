@@ -123,3 +123,17 @@ TEST_CASE("a run of launcher mpi outside mpirun is skipped and says why", "[inte
     CHECK(run["status"].get<std::string>() == "skipped");
     CHECK(run["notes"].dump().find("not started by mpirun") != std::string::npos);
 }
+
+TEST_CASE("mpirun -n 2: run --fit is refused, every rank would size to its own memory",
+          "[integration][mpi]") {
+    fs::path dir = fresh_temp_dir("mpi-fit");
+    std::ofstream(dir / "mpi.toml") << kScenario;
+    auto r = run_command(mpirun(2) + xferlab() + " run '" + (dir / "mpi.toml").string() +
+                         "' --fit --quiet --out '" + (dir / "out").string() + "'");
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--fit is for one process, not an MPI job: choose the size with --set "
+                     "transfer.bytes=...; nothing was run") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out" / "results.json"));
+    fs::remove_all(dir);
+}
