@@ -76,6 +76,9 @@ struct HandoffStats {
     // copies in flight at once within any one of them (0 without context ids).
     int contexts = 0;
     int context_peak = 0;
+    // The most workers that copied through one context: with one, a context cannot show
+    // whether it serializes (a worker's own copies never overlap).
+    int context_workers = 0;
 };
 
 struct RunAnalysis {

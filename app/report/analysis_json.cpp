@@ -60,7 +60,8 @@ void to_json(json& j, const HandoffStats& h) {
              {"handoff_rate", h.handoff_rate},
              {"mean_run_length", h.mean_run_length},
              {"contexts", h.contexts},
-             {"context_peak", h.context_peak}};
+             {"context_peak", h.context_peak},
+             {"context_workers", h.context_workers}};
 }
 
 void to_json(json& j, const RunAnalysis& a) {

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 #include "results/vocabulary.hpp"
 #include "util/format.hpp"
@@ -80,6 +81,11 @@ std::vector<const RunAnalysis*> serialized_runs(const Analysis& analysis) {
         }
     }
     return out;
+}
+
+// What makes two runs' threads the same apart from their gap: launcher, GIL policy, payload.
+std::string thread_kind(const RunResult& run) {
+    return run.launcher + "|" + gil_of(run).value_or("") + "|" + top_setting(run, "payload");
 }
 
 double handoff_rate(const RunAnalysis& a) {
@@ -174,10 +180,11 @@ void explain_handoff(const RunResult& run, const RunAnalysis& a, std::vector<std
             for (int w : handed)
                 if (a.workers[size_t(w)].gap_ns)
                     fastest_hander = std::min(fastest_hander, a.workers[size_t(w)].gap_ns->p50);
+            // An observation, not a cause: the cause needs a switch (summarize_mechanisms).
             if (slowest_keeper < fastest_hander) {
                 out.push_back(fmt::format(
-                    "on device {} the workers that returned sooner kept it: the gap after a "
-                    "copy, not the launcher, decides who gets the device next",
+                    "on device {} the workers that returned sooner kept it: every worker that "
+                    "kept it returned faster than every worker that handed it off",
                     h.device));
             }
         }
@@ -192,7 +199,9 @@ void explain_handoff(const RunResult& run, const RunAnalysis& a, std::vector<std
 void explain_contexts(const RunAnalysis& a, std::vector<std::string>& out) {
     for (const HandoffStats& h : a.handoffs) {
         const DeviceStats* d = device_stats(a, h.device);
-        if (!d || h.contexts < 2 || h.context_peak != 1 || d->peak < 2) continue;
+        // Within a context of one worker nothing could overlap anyway: it shows nothing.
+        if (!d || h.contexts < 2 || h.context_peak != 1 || d->peak < 2 || h.context_workers < 2)
+            continue;
         out.push_back(fmt::format(
             "device {}: copies of {} CUDA contexts overlapped (peak {}, concurrency {:.1f}) but "
             "never two within one context: the serialization is per context",
@@ -208,11 +217,13 @@ void summarize_mechanisms(const Results& results, const Analysis& analysis,
         std::vector<std::string> parts;
         double max_low = -1, min_high = -1;
         int low = 0, high = 0;
+        std::set<std::string> low_kinds, high_kinds;
         for (const RunAnalysis* a : runs) {
             const RunResult& r = results.runs[size_t(&*a - &analysis.runs[0])];
             const double rate = handoff_rate(*a);
             parts.push_back(fmt::format("run {} ({}) gap p50 {}, hand-off rate {:.2f}", a->run,
                                         r.launcher, fmtx::duration(a->gap_ns->p50), rate));
+            (rate >= kHandoffHigh ? high_kinds : low_kinds).insert(thread_kind(r));
             if (rate >= kHandoffHigh) {
                 ++high;
                 min_high = min_high < 0 ? a->gap_ns->p50 : std::min(min_high, a->gap_ns->p50);
@@ -223,7 +234,12 @@ void summarize_mechanisms(const Results& results, const Analysis& analysis,
         }
         out.push_back("serialized devices, gap after a copy vs hand-off: " +
                       fmt::format("{}", fmt::join(parts, "; ")));
-        if (low > 0 && high > 0 && max_low < min_high) {
+        // A cause needs a switch: the same threads on both sides (a `between` that only changed
+        // the gap). Host threads against Python threads, or gil = release against hold, differ
+        // in more than the gap.
+        bool switched = false;
+        for (const auto& k : low_kinds) switched |= high_kinds.count(k) > 0;
+        if (low > 0 && high > 0 && max_low < min_high && switched) {
             out.push_back(fmt::format(
                 "every run whose workers returned within {} kept the device, every run whose "
                 "workers returned after {} or more handed it over: the gap decides who gets the "

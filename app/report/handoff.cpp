@@ -40,16 +40,19 @@ struct Entry {
 void context_figures(const std::vector<const Record*>& records, int64_t first, int64_t last,
                      HandoffStats& h) {
     std::map<std::pair<int, uint32_t>, std::vector<stats::Interval>> by_context;
+    std::map<std::pair<int, uint32_t>, std::set<int>> workers;
     for (const Record* r : records) {
         if (r->context == 0) continue;
         if (r->warmup &&
             stats::fraction_in_window(r->device_start_ns, r->device_end_ns, first, last) == 0)
             continue;
         by_context[{r->pid, r->context}].push_back({r->device_start_ns, r->device_end_ns});
+        workers[{r->pid, r->context}].insert(r->worker);
     }
     h.contexts = int(by_context.size());
     for (auto& [key, iv] : by_context) {
         h.context_peak = std::max(h.context_peak, stats::peak_concurrency(std::move(iv)));
+        h.context_workers = std::max(h.context_workers, int(workers[key].size()));
     }
 }
 

@@ -154,7 +154,8 @@ RunResult as(RunResult r, int index, const std::string& launcher, const std::str
 
 }  // namespace
 
-TEST_CASE("why: host threads keep the device, python threads hand it off, the gap decides",
+TEST_CASE("why: host threads keep the device, python threads hand it off; the gap decides only "
+          "with a switch",
           "[report][handoff][explain]") {
     std::vector<int> rr, kept;
     for (int i = 0; i < 8; ++i) rr.push_back(i % 2);
@@ -167,7 +168,18 @@ TEST_CASE("why: host threads keep the device, python threads hand it off, the ga
     CHECK(says(an.runs[0].explanations, "host workers return to the driver after p50 3 us"));
     CHECK(says(an.runs[1].explanations, "handed it off after about one copy (gap p50 400 us)"));
     CHECK(says(an.runs[1].explanations, "python workers return to the driver after p50 400 us"));
-    CHECK(says(an.summary, "the gap decides who gets the device next"));
+    // Host against Python threads differ in more than the gap: listed, not called a cause.
+    CHECK(says(an.summary, "gap after a copy vs hand-off"));
+    CHECK_FALSE(says(an.summary, "the gap decides"));
+    // The switch: the same host threads, made to wait 400 us between copies, hand it off too.
+    Results switched = res;
+    switched.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 2, "host"));
+    CHECK(says(analyze(switched).summary, "the gap decides who gets the device next"));
+    // gil = release against gil = hold is a GIL switch, not a gap switch.
+    Results gil;
+    gil.runs.push_back(as(device_sequence(kept, {3 * kUs, 3 * kUs}), 0, "python", "release"));
+    gil.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "hold"));
+    CHECK_FALSE(says(analyze(gil).summary, "the gap decides"));
     // gil = release: the GIL is named only as released, never as the cause.
     CHECK(says(an.runs[1].explanations, "the GIL is released during each copy"));
     CHECK_FALSE(says(an.runs[1].explanations, "such as the GIL"));
@@ -221,27 +233,38 @@ TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled o
 
 TEST_CASE("why: copies overlap across contexts but never within one: per context",
           "[report][handoff][explain]") {
-    // Two workers with a context each, each serial inside its context, both in flight at once.
-    RunResult r = run(0, "host", 2);
-    r.backend = "cuda";
-    for (int w = 0; w < 2; ++w) {
-        for (int k = 0; k < 3; ++k) {
-            Record rec = record(0, w, k, k * 10 * kMs, (k + 1) * 10 * kMs, kGB);
-            rec.device = 0;
-            rec.device_start_ns = rec.host_start_ns + w * kMs;
-            rec.device_end_ns = rec.host_end_ns;
-            rec.device_timing = DeviceTiming::cupti;
-            rec.context = uint32_t(w + 1);
-            r.records.push_back(rec);
+    // `per_context` workers share each of two contexts; inside a context they take turns, the
+    // two contexts are in flight at once.
+    auto contexts_of = [](int per_context) {
+        RunResult r = run(0, "process", 2 * per_context);
+        r.backend = "cuda";
+        for (int w = 0; w < 2 * per_context; ++w) {
+            const int context = w / per_context, turn = w % per_context;
+            for (int k = 0; k < 3; ++k) {
+                const int64_t slot = (k * per_context + turn) * 10 * kMs;
+                Record rec = record(0, w, k, slot, slot + 10 * kMs, kGB);
+                rec.device = 0;
+                rec.device_start_ns = rec.host_start_ns + context * kMs;
+                rec.device_end_ns = rec.host_end_ns;
+                rec.device_timing = DeviceTiming::cupti;
+                rec.context = uint32_t(context + 1);
+                r.records.push_back(rec);
+            }
         }
-    }
-    r.settings = {{"launcher", "host"}, {"transfer", {{"context", "per-worker"}}}};
-    Results res;
-    res.runs.push_back(r);
-    const RunAnalysis a = analyze(res).runs[0];
-    REQUIRE(a.handoffs.size() == 1);
-    CHECK(a.handoffs[0].contexts == 2);
-    CHECK(a.handoffs[0].context_peak == 1);
-    CHECK(says(a.explanations, "copies of 2 CUDA contexts overlapped (peak 2"));
-    CHECK(says(a.explanations, "the serialization is per context"));
+        r.settings = {{"launcher", "process"}};
+        Results res;
+        res.runs.push_back(r);
+        return analyze(res).runs[0];
+    };
+    const RunAnalysis shared = contexts_of(2);
+    REQUIRE(shared.handoffs.size() == 1);
+    CHECK(shared.handoffs[0].contexts == 2);
+    CHECK(shared.handoffs[0].context_peak == 1);
+    CHECK(shared.handoffs[0].context_workers == 2);
+    CHECK(says(shared.explanations, "copies of 2 CUDA contexts overlapped (peak 2"));
+    CHECK(says(shared.explanations, "the serialization is per context"));
+    // One worker per context: its own copies never overlap, so the context shows nothing.
+    const RunAnalysis alone = contexts_of(1);
+    CHECK(alone.handoffs[0].context_workers == 1);
+    CHECK_FALSE(says(alone.explanations, "per context"));
 }
