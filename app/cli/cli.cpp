@@ -3,7 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "cli/commands.hpp"
+#include "cli/cmd_check.hpp"
+#include "cli/cmd_devices.hpp"
+#include "cli/cmd_list.hpp"
+#include "cli/cmd_report.hpp"
+#include "cli/cmd_run.hpp"
+#include "cli/cmd_threads.hpp"
 #include "remote/worker_process.hpp"
 #include "results/vocabulary.hpp"
 #include "util/version.hpp"

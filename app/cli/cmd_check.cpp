@@ -6,7 +6,7 @@
 
 #include "backend/backend.hpp"
 #include "cli/cli.hpp"
-#include "cli/commands.hpp"
+#include "cli/cmd_check.hpp"
 #include "cli/config_loading.hpp"
 #include "results/vocabulary.hpp"
 #include "run/memory_preflight.hpp"

@@ -4,7 +4,7 @@
 
 #include "backend/backend.hpp"
 #include "cli/cli.hpp"
-#include "cli/commands.hpp"
+#include "cli/cmd_devices.hpp"
 
 namespace xfer {
 

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "cli/commands.hpp"
+#include "cli/cmd_list.hpp"
 #include "cli/config_loading.hpp"
 #include "scenario/loader.hpp"
 

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "cli/commands.hpp"
+#include "cli/cmd_report.hpp"
 #include "report/reporter.hpp"
 #include "results/serialize.hpp"
 

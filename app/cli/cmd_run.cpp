@@ -1,3 +1,5 @@
+#include "cli/cmd_run.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -7,27 +9,21 @@
 #include <optional>
 
 #include "cli/cli.hpp"
-#include "cli/commands.hpp"
-#include "remote/mpi_job.hpp"
-#include "run/config.hpp"
 #include "cli/config_loading.hpp"
+#include "python/python.hpp"
+#include "remote/mpi_job.hpp"
+#include "report/report_outputs.hpp"
+#include "run/config.hpp"
 #include "run/fatal_signals.hpp"
-#include "system/host_description.hpp"
+#include "run/fit_plan.hpp"
 #include "run/launchers.hpp"
 #include "run/output_dir.hpp"
-#include "run/plan_recorder.hpp"
+#include "run/plan_execution.hpp"
 #include "run/plan_runner.hpp"
-#include "run/progress.hpp"
-#include "system/stop_signal.hpp"
-#include "python/payload_output.hpp"
-#include "run/fit_plan.hpp"
-#include "python/python.hpp"
-#include "report/report_outputs.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
-#include "util/clock.hpp"
-#include "util/version.hpp"
+#include "system/stop_signal.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -48,13 +44,6 @@ bool write_reports(const Results& results, const Config& config, const fs::path&
         std::cerr << ")\n";
     }
     return written.failures.empty();
-}
-
-// Ranks other than 0 take part in the mpi runs only; rank 0 runs the rest and reports.
-int follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan) {
-    for (const Run& run : plan)
-        if (run.spec.launcher == "mpi") runner.run(run);
-    return exit_ok;
 }
 
 // --fit: sizes the plan down when it does not fit. Returns the record for results.json, or
@@ -116,7 +105,10 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         std::cerr << file << ": nothing was run\n";
         return exit_bad_input;
     }
-    if (mpi_job().rank != 0) return follow_plan_as_rank(runner, plan);
+    if (mpi_job().rank != 0) {
+        follow_plan_as_rank(runner, plan);
+        return exit_ok;
+    }
 
     fs::path dir;
     if (options.out) {
@@ -131,45 +123,14 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         return exit_bad_input;
     }
 
-    Results results;
-    results.tool_version = tool_version();
-    results.git_describe = git_describe();
-    results.host = describe_host();
-    results.scenario = scenario.resolved;
-    results.started_wall_ns = wall_ns();
-    results.sizing = std::move(sizing);
-
-    results.planned_runs = int(plan.size());
-
-    // A payload's output goes to stderr and, from here on, into the results folder too.
-    set_payload_output_log(dir / "payload-output.log");
-    Progress progress(!options.quiet, int(plan.size()));
-    bool failed = false;
-    {
-        // Every completed run reaches the disk before the next starts (journal and files).
-        PlanRecorder recorder(results, config, dir);
-        set_payload_exit_handler([&recorder](int code) {
-            recorder.abort_current(fmt::format("payload called os._exit({})", code),
-                                   exit_run_failed);
-        });
-        for (const Run& run : plan) {
-            if (g_stop.load()) break;
-            progress.begin(run);
-            recorder.begin(run);
-            RunResult result = runner.run(run);
-            progress.end(result);
-            failed |= result.status == RunStatus::failed;
-            recorder.add(std::move(result));
-        }
-        set_payload_exit_handler(nullptr);
-    }
-    set_payload_output_log({});
-    results.complete = true;
-    results.interrupted = g_stop.load();
-    results.devices = runner.devices();
+    PlanExecution execution = execute_plan(runner, scenario, plan, config, dir, std::move(sizing),
+                                           !options.quiet, g_stop, exit_run_failed);
+    const Results& results = execution.results;
+    bool failed = execution.failed;
     if (results.interrupted)
-        std::cerr << fmt::format("xferlab: interrupted after {} of {} runs; writing a partial report\n",
-                                 results.runs.size(), plan.size());
+        std::cerr << fmt::format(
+            "xferlab: interrupted after {} of {} runs; writing a partial report\n",
+            results.runs.size(), plan.size());
     std::string format = options.format.value_or(config.format);
     if (!write_reports(results, config, dir, format, !options.quiet)) failed = true;
     if (results.interrupted) return exit_interrupted;

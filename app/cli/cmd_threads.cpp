@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "cli/cli.hpp"
-#include "cli/commands.hpp"
+#include "cli/cmd_threads.hpp"
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
 #include "system/thread_info.hpp"

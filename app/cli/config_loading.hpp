@@ -2,7 +2,7 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "run/config.hpp"
 #include "scenario/diagnostics.hpp"
 

@@ -1,0 +1,10 @@
+#pragma once
+
+#include "cli/common_options.hpp"
+
+namespace xfer {
+
+// `xferlab threads`: ThreadInfo of main, host, OpenMP and Python threads side by side.
+int cmd_threads(const CommonOptions& common);
+
+}  // namespace xfer

@@ -1,0 +1,63 @@
+#include "run/plan_execution.hpp"
+
+#include <fmt/format.h>
+
+#include "python/payload_output.hpp"
+#include "python/python.hpp"
+#include "run/plan_recorder.hpp"
+#include "run/progress.hpp"
+#include "system/host_description.hpp"
+#include "util/clock.hpp"
+#include "util/version.hpp"
+
+namespace xfer {
+
+PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
+                           const std::vector<Run>& plan, const Config& config,
+                           const std::filesystem::path& dir, nlohmann::json sizing,
+                           bool show_progress, const std::atomic<bool>& stop,
+                           int exit_code_on_payload_exit) {
+    PlanExecution out;
+    Results& results = out.results;
+    results.tool_version = tool_version();
+    results.git_describe = git_describe();
+    results.host = describe_host();
+    results.scenario = scenario.resolved;
+    results.started_wall_ns = wall_ns();
+    results.sizing = std::move(sizing);
+    results.planned_runs = int(plan.size());
+
+    // A payload's output goes to stderr and, from here on, into the results folder too.
+    set_payload_output_log(dir / "payload-output.log");
+    Progress progress(show_progress, int(plan.size()));
+    {
+        // Every completed run reaches the disk before the next starts (journal and files).
+        PlanRecorder recorder(results, config, dir);
+        set_payload_exit_handler([&recorder, exit_code_on_payload_exit](int code) {
+            recorder.abort_current(fmt::format("payload called os._exit({})", code),
+                                   exit_code_on_payload_exit);
+        });
+        for (const Run& run : plan) {
+            if (stop.load()) break;
+            progress.begin(run);
+            recorder.begin(run);
+            RunResult result = runner.run(run);
+            progress.end(result);
+            out.failed |= result.status == RunStatus::failed;
+            recorder.add(std::move(result));
+        }
+        set_payload_exit_handler(nullptr);
+    }
+    set_payload_output_log({});
+    results.complete = true;
+    results.interrupted = stop.load();
+    results.devices = runner.devices();
+    return out;
+}
+
+void follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan) {
+    for (const Run& run : plan)
+        if (run.spec.launcher == "mpi") runner.run(run);
+}
+
+}  // namespace xfer

@@ -1,0 +1,34 @@
+#pragma once
+// One scenario's plan, run from start to end: every run through the PlanRunner, each completed
+// run on disk before the next starts (PlanRecorder), the progress line on stderr, a payload's
+// output copied into the results folder, a payload's os._exit recorded as a failed run.
+#include <atomic>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "results/run_result.hpp"
+#include "run/config.hpp"
+#include "run/plan_runner.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer {
+
+struct PlanExecution {
+    Results results;      // complete; interrupted when a stop was asked for
+    bool failed = false;  // a run failed
+};
+
+// `dir` exists and is writable (run/output_dir.hpp). `sizing` is `run --fit`'s record (or null).
+// `exit_code_on_payload_exit` is the process's exit status after a payload's os._exit.
+PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
+                           const std::vector<Run>& plan, const Config& config,
+                           const std::filesystem::path& dir, nlohmann::json sizing,
+                           bool show_progress, const std::atomic<bool>& stop,
+                           int exit_code_on_payload_exit);
+
+// An MPI rank other than 0: takes part in the plan's mpi runs only (rank 0 runs the rest and
+// reports).
+void follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan);
+
+}  // namespace xfer
