@@ -12,6 +12,7 @@
 
 #include "launch/native_launchers.hpp"
 #include "support/catch.hpp"
+#include "support/sanitizer_build.hpp"
 #include "test_launch_support.hpp"
 #include "util/clock.hpp"
 
@@ -267,6 +268,8 @@ TEST_CASE("between = sleep leaves at least that long between a worker's copies",
 
 TEST_CASE("between = spin: the recorded gaps are the duration asked for, within 10%",
           "[launch][between]") {
+    if (xfer::test::kSanitizerBuild)
+        WARN("sanitizer build: only the lower bound is checked (every clock read is intercepted)");
     for (const int64_t ns : {5'000, 20'000, 100'000}) {
         CAPTURE(ns);
         LaunchHarness h(1, 41, 0);
@@ -282,7 +285,10 @@ TEST_CASE("between = spin: the recorded gaps are the duration asked for, within 
             spent.push_back(r[k].between_ns);
         }
         // The median, not every gap: a spinning thread on a shared machine can still be
-        // preempted now and then, and that is the machine, not the spin.
+        // preempted now and then, and that is the machine, not the spin. Sanitizer builds
+        // intercept every clock read the spin makes (about a microsecond each under TSan), so
+        // there only the lower bound above says something.
+        if (xfer::test::kSanitizerBuild) continue;
         std::nth_element(spent.begin(), spent.begin() + 20, spent.end());
         CHECK(spent[20] <= ns + ns / 10);
     }
