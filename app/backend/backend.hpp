@@ -11,6 +11,7 @@
 
 #include "results/record.hpp"
 #include "scenario/scenario.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 
@@ -69,6 +70,9 @@ public:
     // Facts about the run just ended worth printing with it (device timestamps joined or
     // dropped, peer access, timing fallbacks). Call after end_run; clears them.
     virtual std::vector<std::string> take_run_notes() { return {}; }
+    // Threads the backend ran for the run besides the workers (the staging engine's helpers),
+    // read inside each thread. Call after end_run; clears them.
+    virtual std::vector<ThreadInfo> take_helper_threads() { return {}; }
 };
 
 // Backends compiled in, and whether each can run here.

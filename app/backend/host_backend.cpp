@@ -124,6 +124,13 @@ public:
                 "transfer.context = \"per-worker\" creates a CUDA context per worker; the host "
                 "backend has no contexts (use backend = \"cuda\", or context = \"primary\")");
         }
+        if (t.path != CopyPath::driver) {
+            throw std::runtime_error(
+                "transfer.path = \"" + to_string(t.path) +
+                "\" is CUDA-only: it changes how pageable memory reaches a device's DMA engine, "
+                "and the host backend has no device (use backend = \"cuda\", or path = "
+                "\"driver\")");
+        }
     }
 
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override {

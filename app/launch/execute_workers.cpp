@@ -45,7 +45,8 @@ void end_backend_run(Backend& backend, std::vector<Record>& records,
 void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
                         StartGate& gate, WorkersOutcome& out) {
     const bool elsewhere = job.launcher.workers_elsewhere();
-    RunContext ctx{job.run, job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {}, {}};
+    RunContext ctx{job.run,        job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {},
+                   {},             {}};
     try {
         if (!elsewhere) job.backend.begin_run(job.run.transfer);
         job.launcher.launch(ctx);
@@ -60,7 +61,12 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     }
     out.records.insert(out.records.end(), ctx.remote_records.begin(), ctx.remote_records.end());
     out.threads.insert(out.threads.end(), ctx.remote_threads.begin(), ctx.remote_threads.end());
-    if (!elsewhere) end_backend_run(job.backend, out.records, ctx.notes);
+    if (!elsewhere) {
+        end_backend_run(job.backend, out.records, ctx.notes);
+        out.helper_threads = job.backend.take_helper_threads();
+    }
+    out.helper_threads.insert(out.helper_threads.end(), ctx.remote_helper_threads.begin(),
+                              ctx.remote_helper_threads.end());
     out.collected_ns = now_ns();
     out.errors = std::move(ctx.errors);
     if (job.run.transfer.verify)

@@ -31,6 +31,7 @@ struct RunContext {
     // workers measured, already on this process's clock. `workers` is empty for them.
     std::vector<Record> remote_records;
     std::vector<ThreadInfo> remote_threads;
+    std::vector<ThreadInfo> remote_helper_threads;
 };
 
 class Launcher {

@@ -69,13 +69,15 @@ std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>
 
 nlohmann::json to_json(const LocalOutcome& o) {
     return {
-        {"records", o.records}, {"threads", o.threads}, {"errors", o.errors}, {"notes", o.notes}};
+        {"records", o.records}, {"threads", o.threads}, {"helper_threads", o.helper_threads},
+        {"errors", o.errors},   {"notes", o.notes}};
 }
 
 LocalOutcome local_outcome_from_json(const nlohmann::json& j) {
     LocalOutcome o;
     o.records = j.at("records").get<std::vector<Record>>();
     o.threads = j.at("threads").get<std::vector<ThreadInfo>>();
+    o.helper_threads = j.at("helper_threads").get<std::vector<ThreadInfo>>();
     o.errors = j.at("errors").get<std::vector<std::string>>();
     o.notes = j.at("notes").get<std::vector<std::string>>();
     return o;

@@ -77,6 +77,8 @@ class MpiLauncher final : public Launcher {
             hosts.push_back(fmt::format("{} (rank {})", m.at("hostname").get<std::string>(), r));
             ctx.remote_records.insert(ctx.remote_records.end(), o.records.begin(), o.records.end());
             ctx.remote_threads.insert(ctx.remote_threads.end(), o.threads.begin(), o.threads.end());
+            ctx.remote_helper_threads.insert(ctx.remote_helper_threads.end(),
+                                             o.helper_threads.begin(), o.helper_threads.end());
             for (auto& e : o.errors) ctx.errors.push_back(fmt::format("rank {}: {}", r, e));
             notes.push_back(std::move(o.notes));
         }

@@ -164,6 +164,8 @@ class ProcessRun {
                                        o.records.end());
             ctx_.remote_threads.insert(ctx_.remote_threads.end(), o.threads.begin(),
                                        o.threads.end());
+            ctx_.remote_helper_threads.insert(ctx_.remote_helper_threads.end(),
+                                              o.helper_threads.begin(), o.helper_threads.end());
             ctx_.errors.insert(ctx_.errors.end(), o.errors.begin(), o.errors.end());
             notes_[size_t(c.worker)] = std::move(o.notes);
         }

@@ -42,6 +42,9 @@ struct RunResult {
     std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;
     std::vector<ThreadInfo> threads_info;
+    // Threads the backend ran besides the workers (transfer.path = "staged": the staging
+    // engine's helpers), read inside each.
+    std::vector<ThreadInfo> helper_threads;
     RunStatus status = RunStatus::ok;
     std::vector<std::string> errors;  // why it failed, verification mismatches, payload tracebacks
     std::vector<std::string> notes;   // facts worth printing (e.g. "backend auto fell back to host")

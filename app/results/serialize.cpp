@@ -143,6 +143,7 @@ void to_json(json& j, const RunResult& r) {
         {"start_ns", r.start_ns},
         {"end_ns", r.end_ns},
         {"thread_infos", r.threads_info},
+        {"helper_threads", r.helper_threads},
         {"records", r.records},
     };
     if (r.payload) {
@@ -172,6 +173,8 @@ void from_json(const json& j, RunResult& r) {
     j.at("end_ns").get_to(r.end_ns);
     j.at("thread_infos").get_to(r.threads_info);
     j.at("records").get_to(r.records);
+    // Absent in results written before the staging engine.
+    if (auto h = j.find("helper_threads"); h != j.end()) h->get_to(r.helper_threads);
     // Absent in results written before payloads were recorded.
     if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
         r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),

@@ -184,6 +184,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
 
     result.records = std::move(outcome.records);
     result.threads_info = std::move(outcome.threads);
+    result.helper_threads = std::move(outcome.helper_threads);
     result.end_ns = outcome.collected_ns;
     result.errors.insert(result.errors.end(), outcome.errors.begin(), outcome.errors.end());
     result.notes.insert(result.notes.end(), outcome.notes.begin(), outcome.notes.end());

@@ -75,6 +75,22 @@ std::string to_string(ContextKind c) {
     return c == ContextKind::per_worker ? "per-worker" : "primary";
 }
 
+std::string to_string(CopyPath p) {
+    switch (p) {
+        case CopyPath::driver:
+            return "driver";
+        case CopyPath::staged:
+            return "staged";
+        case CopyPath::register_:
+            return "register";
+    }
+    return "?";
+}
+
+std::string to_string(StagingAffinity a) {
+    return a == StagingAffinity::none ? "none" : "gpu-local";
+}
+
 std::string to_string(TimingMode t) {
     switch (t) {
         case TimingMode::auto_:

@@ -17,9 +17,14 @@ using nlohmann::json;
 namespace {
 
 const std::vector<std::string>& top_level_keys() {
-    static const std::vector<std::string> keys = {"scenario", "transfer", "threads",
+    static const std::vector<std::string> keys = {"scenario", "transfer", "threads", "staging",
                                                   "params",   "run",      "sweep"};
     return keys;
+}
+
+bool is_setting_table(const std::string& k) {
+    const auto& tables = setting_tables();
+    return std::find(tables.begin(), tables.end(), k) != tables.end();
 }
 
 std::string comma_list(const std::vector<std::string>& names) {
@@ -37,8 +42,8 @@ std::string unknown_key_message(const std::string& key, const std::vector<std::s
                                 const std::string& where, SettingHint hint) {
     std::string suggestion = did_you_mean(key, allowed);
     if (suggestion.empty() && hint != SettingHint::none) {
-        for (const char* table : {"transfer", "threads"}) {
-            const std::string dotted = std::string(table) + "." + key;
+        for (const std::string& table : setting_tables()) {
+            const std::string dotted = table + "." + key;
             if (!is_setting_key(dotted)) continue;
             suggestion =
                 " (did you mean '" + dotted + "'? " +
@@ -60,7 +65,7 @@ class Reader {
             const std::string k(key->str());
             if (k == "scenario") {
                 if (auto* t = table_or_error(*node, k)) read_scenario_table(*t);
-            } else if (k == "transfer" || k == "threads") {
+            } else if (is_setting_table(k)) {
                 if (auto* t = table_or_error(*node, k)) {
                     read_settings(k, *t, k, [this](const std::string& dotted, const json& v) {
                         apply_setting(dotted, v, s_.transfer, s_.threads);
@@ -230,7 +235,7 @@ class Reader {
                 } else {
                     spec.mimic = v.get<std::string>();
                 }
-            } else if (k == "transfer" || k == "threads") {
+            } else if (is_setting_table(k)) {
                 const auto* sub = node->as_table();
                 if (!sub) {
                     error(
@@ -290,7 +295,7 @@ class Reader {
         for (const auto& [key, node] : in_file_order(t)) {
             const std::string k(key->str());
             const auto* sub = node->as_table();
-            if (sub && (k == "transfer" || k == "threads")) {
+            if (sub && is_setting_table(k)) {
                 for (const auto& [k2, n2] : in_file_order(*sub)) {
                     items.push_back(Item{k + "." + std::string(k2->str()), k2, n2});
                 }
@@ -308,7 +313,7 @@ class Reader {
                 error(item.key->source(), name,
                       "unknown key '" + item.dotted + "'" +
                           did_you_mean(item.dotted, all_setting_keys()) +
-                          "; a sweep varies [transfer] and [threads] keys, e.g. "
+                          "; a sweep varies [transfer], [threads] and [staging] keys, e.g. "
                           "\"threads.count\" = [1, 2, 4]");
                 continue;
             }

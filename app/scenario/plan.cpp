@@ -44,6 +44,7 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
                      {"timeout_ns", s.timeout_ns}};
     j["transfer"] = transfer_to_json(s.transfer);
     j["threads"] = threads_to_json(s.threads);
+    j["staging"] = staging_to_json(s.transfer.staging);
     j["params"] = s.params;
     json runs = json::array();
     for (const auto& r : s.runs) {
@@ -109,7 +110,8 @@ std::string make_scaling_key(const Run& run) {
                 {"mimic", run.spec.mimic},
                 {"backend", run.backend},
                 {"transfer", transfer_to_json(run.transfer)},
-                {"threads", threads}};
+                {"threads", threads},
+                {"staging", staging_to_json(run.transfer.staging)}};
     return key.dump();
 }
 
@@ -184,6 +186,7 @@ nlohmann::json to_json(const Run& run) {
     j["timeout_ns"] = run.timeout_ns;
     j["transfer"] = transfer_to_json(run.transfer);
     j["threads"] = threads_to_json(run.threads);
+    j["staging"] = staging_to_json(run.transfer.staging);
     j["params"] = run.params;
     j["sweep_point"] = run.sweep_point;
     j["overrides"] = run.spec.overrides;

@@ -28,6 +28,11 @@ json transfer_wire(const TransferSpec& t) {
             {"stream", int(t.stream)},
             {"timing", int(t.timing)},
             {"context", int(t.context)},
+            {"path", int(t.path)},
+            {"staging_threads", t.staging.threads},
+            {"staging_chunk", t.staging.chunk},
+            {"staging_buffers", t.staging.buffers},
+            {"staging_affinity", int(t.staging.affinity)},
             {"repetitions", t.repetitions},
             {"warmup", t.warmup},
             {"verify", t.verify}};
@@ -45,6 +50,11 @@ TransferSpec transfer_from(const json& j) {
     t.stream = enum_at(j, "stream", StreamKind::non_blocking);
     t.timing = enum_at(j, "timing", TimingMode::cupti);
     t.context = enum_at(j, "context", ContextKind::per_worker);
+    t.path = enum_at(j, "path", CopyPath::register_);
+    t.staging.threads = j.at("staging_threads").get<int>();
+    t.staging.chunk = j.at("staging_chunk").get<uint64_t>();
+    t.staging.buffers = j.at("staging_buffers").get<int>();
+    t.staging.affinity = enum_at(j, "staging_affinity", StagingAffinity::none);
     t.repetitions = j.at("repetitions").get<int>();
     t.warmup = j.at("warmup").get<int>();
     t.verify = j.at("verify").get<bool>();

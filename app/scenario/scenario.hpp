@@ -21,6 +21,11 @@ enum class TimingMode { auto_, host, events, cupti };
 // CUDA context of a worker's copies: the device's primary context (shared by the process's
 // threads) or one the worker creates for itself (driver API).
 enum class ContextKind { primary, per_worker };
+// How the bytes of an h2d/d2h copy move (CUDA backend): the driver's own path; xferlab's staging
+// engine (pageable <-> page-locked chunks on helper threads, overlapped with the DMA); or the
+// worker's buffer registered (cudaHostRegister) once before the timed copies.
+enum class CopyPath { driver, staged, register_ };
+enum class StagingAffinity { gpu_local, none };
 enum class StartKind { barrier, free, staggered };
 enum class SignalMaskKind { inherit, block_all, unblock_all, list };
 enum class AffinityKind { none, compact, scatter, gpu_local, list };
@@ -33,6 +38,16 @@ struct HostMemory {
     int numa_node = -1;  // for kind == numa
 };
 
+// [staging]: the staging engine of transfer.path = "staged" (one per device per process).
+struct StagingSpec {
+    int threads = 0;     // helper threads; 0: auto (from the device's local CPUs and a memcpy probe)
+    uint64_t chunk = 0;  // bytes per chunk; 0: the default (kDefaultStagingChunk, clamped to a copy)
+    int buffers = 2;     // page-locked chunk buffers per helper thread
+    StagingAffinity affinity = StagingAffinity::gpu_local;
+};
+// Chosen from the chunk sweep on the H200 host (docs/results/h200-cure.md).
+constexpr uint64_t kDefaultStagingChunk = uint64_t(8) << 20;
+
 struct TransferSpec {
     Direction direction = Direction::h2d;
     uint64_t bytes = 64ull << 20;  // per copy
@@ -43,6 +58,8 @@ struct TransferSpec {
     StreamKind stream = StreamKind::per_thread;
     TimingMode timing = TimingMode::auto_;
     ContextKind context = ContextKind::primary;
+    CopyPath path = CopyPath::driver;
+    StagingSpec staging;
     int repetitions = 8;
     int warmup = 1;
     bool verify = true;
@@ -135,6 +152,8 @@ std::string to_string(CopyApi a);
 std::string to_string(StreamKind s);
 std::string to_string(TimingMode t);
 std::string to_string(ContextKind c);
+std::string to_string(CopyPath p);
+std::string to_string(StagingAffinity a);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
 

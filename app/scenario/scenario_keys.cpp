@@ -54,7 +54,7 @@ SettingResult apply_scenario_key(const std::string& key, const json& v, Scenario
 
 const std::vector<std::string>& run_keys() {
     static const std::vector<std::string> keys = {"launcher", "label",    "payload", "gil",
-                                                  "mimic",    "transfer", "threads"};
+                                                  "mimic",    "transfer", "threads",  "staging"};
     return keys;
 }
 

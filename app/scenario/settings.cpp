@@ -418,6 +418,14 @@ const std::vector<Key>& transfer_keys() {
                  v, {{"primary", ContextKind::primary}, {"per-worker", ContextKind::per_worker}},
                  t.context);
          }},
+        {"path",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_enum<CopyPath>(v,
+                                        {{"driver", CopyPath::driver},
+                                         {"staged", CopyPath::staged},
+                                         {"register", CopyPath::register_}},
+                                        t.path);
+         }},
         {"repetitions",
          [](const json& v, TransferSpec& t, ThreadSpec&) {
              return want_int(v, 1, INT_MAX, t.repetitions, "each run copies at least once");
@@ -429,6 +437,52 @@ const std::vector<Key>& transfer_keys() {
              if (!v.is_boolean()) return expected("true or false", v);
              t.verify = v.get<bool>();
              return std::nullopt;
+         }},
+    };
+    return keys;
+}
+
+// [staging]: the knobs of transfer.path = "staged". Zero helper threads or a chunk of zero
+// bytes cannot move anything: refused here rather than at run time.
+constexpr int kMaxStagingThreads = 256;
+constexpr int kMaxStagingBuffers = 64;
+constexpr uint64_t kMinStagingChunk = 4096;
+
+const std::vector<Key>& staging_keys() {
+    static const std::vector<Key> keys = {
+        {"threads",
+         [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
+             if (v.is_string() && v == "auto") {
+                 t.staging.threads = 0;
+                 return std::nullopt;
+             }
+             if (v.is_string()) return not_one_of(v, {"auto"});
+             return want_int(v, 1, kMaxStagingThreads, t.staging.threads,
+                             "or \"auto\"; zero helper threads would move nothing");
+         }},
+        {"chunk",
+         [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
+             if (v.is_string() && v == "auto") {
+                 t.staging.chunk = 0;
+                 return std::nullopt;
+             }
+             uint64_t b = 0;
+             if (auto err = want_size(v, "a size such as \"8MiB\" or \"auto\"", b)) return err;
+             if (b < kMinStagingChunk)
+                 return SettingError{"a staging chunk must be at least 4KiB; got " + describe(v)};
+             t.staging.chunk = b;
+             return std::nullopt;
+         }},
+        {"buffers",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_int(v, 1, kMaxStagingBuffers, t.staging.buffers,
+                             "page-locked chunk buffers per helper thread");
+         }},
+        {"affinity",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_enum<StagingAffinity>(
+                 v, {{"gpu-local", StagingAffinity::gpu_local}, {"none", StagingAffinity::none}},
+                 t.staging.affinity);
          }},
     };
     return keys;
@@ -460,6 +514,7 @@ const Key* find_key(const std::string& dotted) {
     const std::string table = dotted.substr(0, dot), key = dotted.substr(dot + 1);
     const std::vector<Key>* keys = table == "transfer"  ? &transfer_keys()
                                    : table == "threads" ? &thread_keys()
+                                   : table == "staging" ? &staging_keys()
                                                         : nullptr;
     if (!keys) return nullptr;
     for (const auto& k : *keys) {
@@ -520,11 +575,17 @@ SettingError not_one_of(const json& v, const std::vector<std::string>& allowed) 
     return {msg};
 }
 
+const std::vector<std::string>& setting_tables() {
+    static const std::vector<std::string> tables = {"transfer", "threads", "staging"};
+    return tables;
+}
+
 const std::vector<std::string>& setting_keys(const std::string& table) {
     static const std::map<std::string, std::vector<std::string>> names = [] {
         std::map<std::string, std::vector<std::string>> m;
         for (const auto& k : transfer_keys()) m["transfer"].push_back(k.name);
         for (const auto& k : thread_keys()) m["threads"].push_back(k.name);
+        for (const auto& k : staging_keys()) m["staging"].push_back(k.name);
         return m;
     }();
     static const std::vector<std::string> none;
@@ -534,7 +595,7 @@ const std::vector<std::string>& setting_keys(const std::string& table) {
 
 std::vector<std::string> all_setting_keys() {
     std::vector<std::string> all;
-    for (const std::string table : {"transfer", "threads"}) {
+    for (const std::string& table : setting_tables()) {
         const std::vector<std::string>& keys = setting_keys(table);  // a static table's entry
         for (const auto& k : keys) all.push_back(table + "." + k);
     }
@@ -568,9 +629,20 @@ json transfer_to_json(const TransferSpec& t) {
     j["stream"] = to_string(t.stream);
     j["timing"] = to_string(t.timing);
     j["context"] = to_string(t.context);
+    j["path"] = to_string(t.path);
     j["repetitions"] = t.repetitions;
     j["warmup"] = t.warmup;
     j["verify"] = t.verify;
+    return j;
+}
+
+json staging_to_json(const StagingSpec& s) {
+    json j;
+    j["threads"] = s.threads > 0 ? json(s.threads) : json("auto");
+    j["chunk"] = s.chunk > 0 ? json(format_size(s.chunk)) : json("auto");
+    j["chunk_bytes"] = s.chunk;
+    j["buffers"] = s.buffers;
+    j["affinity"] = to_string(s.affinity);
     return j;
 }
 

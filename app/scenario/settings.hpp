@@ -26,9 +26,11 @@ std::string quoted_list(const std::vector<std::string>& names);
 // An error naming the allowed values, with a did-you-mean when the value is a near miss.
 SettingError not_one_of(const nlohmann::json& value, const std::vector<std::string>& allowed);
 
-// Keys of "transfer" or "threads" (without the table prefix), in documentation order.
+// The tables whose keys are settings: "transfer", "threads", "staging".
+const std::vector<std::string>& setting_tables();
+// Keys of one of those tables (without the table prefix), in documentation order.
 const std::vector<std::string>& setting_keys(const std::string& table);
-// Every "transfer.x" and "threads.x" key.
+// Every "transfer.x", "threads.x" and "staging.x" key.
 std::vector<std::string> all_setting_keys();
 bool is_setting_key(const std::string& dotted);
 
@@ -40,6 +42,7 @@ SettingResult apply_setting(const std::string& dotted, const nlohmann::json& val
 // Every key with its value, in the file's vocabulary; sizes and durations also as numbers.
 nlohmann::json transfer_to_json(const TransferSpec& t);
 nlohmann::json threads_to_json(const ThreadSpec& t);
+nlohmann::json staging_to_json(const StagingSpec& s);
 
 // A value as a label shows it: strings bare ("256KiB"), anything else as JSON ("[0,1]").
 std::string value_text(const nlohmann::json& value);

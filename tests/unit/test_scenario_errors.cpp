@@ -72,7 +72,7 @@ count = 2
 )",
                                        2, 2, "thread");
     CHECK(contains(msg, "(did you mean 'threads'?)"));
-    CHECK(contains(msg, "scenario, transfer, threads, params, run, sweep"));
+    CHECK(contains(msg, "scenario, transfer, threads, staging, params, run, sweep"));
 }
 
 TEST_CASE("a setting outside its table is pointed to its table", "[errors]") {
@@ -285,4 +285,24 @@ TEST_CASE("file and --set errors come back together", "[errors][set]") {
     CHECK(errors[0].line == 2);
     CHECK(errors[1].file == "--set");
     CHECK(errors[1].key == "transfer.bytes");
+}
+
+TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refused", "[errors]") {
+    CHECK(contains(only_error("[staging]\nthreads = 0\n[[run]]\n", 2, 11, "staging.threads"),
+                   "expected an integer from 1 to 256 (or \"auto\"; zero helper threads would "
+                   "move nothing); got an integer (0)"));
+    CHECK(contains(only_error("[staging]\nthreads = \"many\"\n[[run]]\n", 2, 11, "staging.threads"),
+                   "expected \"auto\"; got \"many\""));
+    CHECK(contains(only_error("[staging]\nchunk = \"1KiB\"\n[[run]]\n", 2, 9, "staging.chunk"),
+                   "a staging chunk must be at least 4KiB"));
+    CHECK(contains(only_error("[staging]\nbuffers = 0\n[[run]]\n", 2, 11, "staging.buffers"),
+                   "from 1 to 64"));
+    CHECK(contains(only_error("[staging]\naffinity = \"gpu\"\n[[run]]\n", 2, 12, "staging.affinity"),
+                   "did you mean 'gpu-local'?"));
+    CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
+                   "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
+    // A run overrides them like [transfer] keys, and a sweep varies them.
+    CHECK(errors_of("[staging]\nthreads = 4\nchunk = \"auto\"\n[[run]]\nstaging.chunk = \"1MiB\"\n"
+                    "[sweep]\n\"staging.threads\" = [1, 2]\n")
+              .empty());
 }

@@ -324,9 +324,15 @@ threads.count = 2
                                  {"stream", "per-thread"},
                                  {"timing", "auto"},
                                  {"context", "primary"},
+                                 {"path", "driver"},
                                  {"repetitions", 8},
                                  {"warmup", 1},
                                  {"verify", true}}));
+    CHECK(r["staging"] == json({{"threads", "auto"},
+                                {"chunk", "auto"},
+                                {"chunk_bytes", 0},
+                                {"buffers", 2},
+                                {"affinity", "gpu-local"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -4,18 +4,26 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_transfer.hpp"
 #include "backend/cuda/cupti_join.hpp"
 #include "backend/cuda/cupti_tracer.hpp"
+#include "backend/cuda/host_memory.hpp"
+#include "backend/cuda/staging_device.hpp"
 #include "backend/cuda/topology.hpp"
+#include "backend/staging_engine.hpp"
+#include "util/format.hpp"
 
 namespace xfer::cuda {
 namespace {
@@ -40,6 +48,30 @@ struct TimingChoice {
     std::string note;
 };
 
+// transfer.path against the rest of the transfer; throws naming what does not fit.
+void check_path(const TransferSpec& t) {
+    if (t.path == CopyPath::driver) return;
+    const std::string path = "transfer.path = \"" + to_string(t.path) + "\"";
+    if (t.direction != Direction::h2d && t.direction != Direction::d2h)
+        throw std::runtime_error(path + " moves host memory to or from a device (direction = "
+                                        "\"h2d\" or \"d2h\"); direction = \"" +
+                                 to_string(t.direction) + "\" has no host side to " +
+                                 (t.path == CopyPath::staged ? "stage" : "register"));
+    if (t.path == CopyPath::register_ && is_page_locked(t.host_memory.kind))
+        throw std::runtime_error(path + " registers pageable memory; host_memory = \"" +
+                                 to_string(t.host_memory) +
+                                 "\" is page-locked already (use host_memory = \"pageable\")");
+    if (t.path == CopyPath::staged && t.context == ContextKind::per_worker)
+        throw std::runtime_error(path + " shares one engine per device among the process's "
+                                        "workers, in the device's primary context; "
+                                        "context = \"per-worker\" cannot be combined with it");
+    if (t.path == CopyPath::staged && t.staging.chunk > t.bytes)
+        throw std::runtime_error("staging.chunk = " + format_size(t.staging.chunk) +
+                                 " is larger than the copy (transfer.bytes = " +
+                                 format_size(t.bytes) +
+                                 "): lower staging.chunk, or leave it \"auto\"");
+}
+
 class CudaBackend final : public Backend {
   public:
     explicit CudaBackend(int device_count) : device_count_(device_count) {}
@@ -52,6 +84,7 @@ class CudaBackend final : public Backend {
     void end_run(std::vector<Record>& records) override;
     nlohmann::json describe() const override;
     std::vector<std::string> take_run_notes() override;
+    std::vector<ThreadInfo> take_helper_threads() override;
 
   private:
     // The devices a run uses, in order: transfer.devices when given, else all of them.
@@ -63,8 +96,17 @@ class CudaBackend final : public Backend {
     TimingChoice choose_timing(const TransferSpec& t) const;
     void enable_peer_access(int from, int to);
     void note_once(const std::string& note);
+    std::shared_ptr<StagingEngine> staging_engine(const TransferSpec& t, int device);
+    // Stops the run's engines; their chunks' CUPTI ids become their copies' tags in `trace`.
+    void stop_staging(TraceResult* trace);
+    void note_register_costs();
 
     int device_count_;
+    // transfer.path = "staged": one engine per device, built by the run's first prepare() on the
+    // device, started by begin_run, stopped and dropped by end_run.
+    std::map<int, std::shared_ptr<StagingEngine>> engines_;
+    std::vector<ThreadInfo> helper_threads_;
+    RegisterCosts register_costs_;  // transfer.path = "register", this run
     bool tracing_ = false;
     std::vector<std::string> notes_;
     std::set<std::string> noted_;
@@ -140,6 +182,16 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) con
     need.host_bytes = host_per_worker * uint64_t(std::max(workers, 0));
     // Staging chunk for filling and verifying device buffers (one at a time, main thread).
     if (t.direction != Direction::h2h) need.host_bytes += std::min<uint64_t>(n, uint64_t(64) << 20);
+    // The staging engines' page-locked buffers, one engine per device ("auto" threads counted
+    // at their upper bound).
+    if (t.path == CopyPath::staged) {
+        const uint64_t threads = t.staging.threads > 0 ? uint64_t(t.staging.threads)
+                                                       : uint64_t(kMaxAutoStagingThreads);
+        const uint64_t chunk =
+            t.staging.chunk > 0 ? t.staging.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(n, 1));
+        need.host_bytes += uint64_t(device_needs(t, workers).size()) * threads *
+                           uint64_t(t.staging.buffers) * chunk;
+    }
     return need;
 }
 
@@ -195,6 +247,7 @@ void CudaBackend::check(const TransferSpec& t, int workers) const {
             "transfer.context = \"per-worker\" works on one device per worker (h2d, d2h, d2d, "
             "h2h); direction = \"p2p\" spans two devices: use context = \"primary\"");
     }
+    check_path(t);
     if (t.timing == TimingMode::cupti) {
         const std::string& why = CuptiTracer::instance().setup();
         if (!why.empty()) throw std::runtime_error("timing = \"cupti\": " + why);
@@ -264,23 +317,94 @@ std::unique_ptr<WorkerTransfer> CudaBackend::prepare(const TransferSpec& t, int 
         throw std::runtime_error("timing = \"cupti\": " + CuptiTracer::instance().setup());
     note_once(timing.note);
     plan.cupti = timing.cupti;
-    plan.events = timing.events;
+    plan.events = timing.events && t.path != CopyPath::staged;
+    if (t.path == CopyPath::staged) {
+        plan.staging = staging_engine(t, plan.device);
+        if (timing.events)
+            note_once("path = \"staged\": the helpers' chunks carry no CUDA events; device "
+                      "times come from CUPTI only");
+    }
+    if (t.path == CopyPath::register_) plan.register_costs = &register_costs_;
     return make_cuda_transfer(plan);
+}
+
+std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t, int device) {
+    auto& engine = engines_[device];
+    if (engine) return engine;
+    ResolvedStaging r = resolve_staging(t, device);
+    const StagingConfig& c = r.config;
+    engine = std::make_shared<StagingEngine>(
+        c, make_cuda_staging_device(device, c.threads, c.buffers, c.chunk));
+    note_once(r.note);
+    return engine;
+}
+
+void CudaBackend::stop_staging(TraceResult* trace) {
+    std::unordered_map<uint32_t, uint32_t> tag_of;
+    for (auto& [device, engine] : engines_) {
+        engine->stop();
+        for (auto& info : engine->helper_threads()) {
+            info.launcher = "staging (device " + std::to_string(device) + ")";
+            helper_threads_.push_back(std::move(info));
+        }
+        for (const auto& [id, tag] : engine->correlations()) tag_of[id] = tag;
+    }
+    engines_.clear();
+    if (!trace) return;
+    for (auto& a : trace->copies) {
+        if (auto it = tag_of.find(a.runtime_correlation); it != tag_of.end()) {
+            a.runtime_correlation = it->second;
+            a.correlation = 0;
+        }
+    }
+}
+
+void CudaBackend::note_register_costs() {
+    std::vector<int64_t> ns;
+    uint64_t bytes = 0;
+    {
+        std::lock_guard lock(register_costs_.mutex);
+        ns.swap(register_costs_.ns);
+        bytes = register_costs_.bytes;
+    }
+    if (ns.empty()) return;
+    std::sort(ns.begin(), ns.end());
+    const int64_t median = ns[ns.size() / 2];
+    note_once(fmt::format(
+        "path = \"register\": cudaHostRegister of each {} buffer took {} median (min {}, max {}; "
+        "{} buffer{}, {:.1f} GB/s), before the timed copies; unregistered after the run",
+        format_size(bytes), format_duration_ns(median), format_duration_ns(ns.front()),
+        format_duration_ns(ns.back()), ns.size(), ns.size() == 1 ? "" : "s",
+        double(bytes) / double(std::max<int64_t>(median, 1))));
 }
 
 void CudaBackend::begin_run(const TransferSpec& t) {
     tracing_ = false;
+    helper_threads_.clear();
+    // Helper threads start before tracing and before the workers: never inside a timed copy.
+    for (auto& [device, engine] : engines_) engine->start();
     if (!choose_timing(t).cupti) return;
     CuptiTracer::instance().start();
     tracing_ = true;
 }
 
 void CudaBackend::end_run(std::vector<Record>& records) {
-    if (!tracing_) return;
+    note_register_costs();
+    if (!tracing_) {
+        stop_staging(nullptr);
+        return;
+    }
     tracing_ = false;
     TraceResult trace = CuptiTracer::instance().stop();
+    stop_staging(&trace);
     JoinReport report = join_device_times(records, trace, int(getpid()));
     for (auto& note : join_notes(report, trace)) note_once(note);
+}
+
+std::vector<ThreadInfo> CudaBackend::take_helper_threads() {
+    std::vector<ThreadInfo> out;
+    out.swap(helper_threads_);
+    return out;
 }
 
 std::vector<std::string> CudaBackend::take_run_notes() {

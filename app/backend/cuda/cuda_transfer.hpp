@@ -13,14 +13,34 @@
 //     first_touch = "worker" the host source filled and the host destination written, then
 //     registered memory pinned, all by the worker thread.
 //   worker thread, copy(): the copy and nothing else (no allocation, no logging, no flushing).
+//     With path = "staged" the copy is one request to the device's staging engine (its helper
+//     threads move the bytes; the worker waits). With path = "register" the pageable host
+//     buffer was registered where pinned memory would have been (timed apart, see
+//     RegisterCosts) and is unregistered in the destructor.
 //   main thread, verify() and the destructor.
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/staging_engine.hpp"
 #include "memory/host_buffer.hpp"
 
 namespace xfer::cuda {
+
+// What transfer.path = "register" cost: one cudaHostRegister per worker buffer, before the
+// timed copies (the run's notes report it apart from them).
+struct RegisterCosts {
+    std::mutex mutex;
+    std::vector<int64_t> ns;  // one per registered buffer
+    uint64_t bytes = 0;       // per buffer
+    void add(int64_t took, uint64_t buffer_bytes) {
+        std::lock_guard lock(mutex);
+        ns.push_back(took);
+        bytes = buffer_bytes;
+    }
+};
 
 struct TransferPlan {
     TransferSpec spec;
@@ -29,6 +49,8 @@ struct TransferPlan {
     int peer = -1;        // p2p: the destination device
     bool cupti = false;   // record the correlation id of each copy (CUPTI tracing is on)
     bool events = false;  // CUDA events around each async copy
+    std::shared_ptr<StagingEngine> staging;  // path = "staged": the device's engine
+    RegisterCosts* register_costs = nullptr;  // path = "register": where its cost goes
 };
 
 std::unique_ptr<WorkerTransfer> make_cuda_transfer(const TransferPlan& plan);

@@ -1,0 +1,203 @@
+#include "backend/cuda/staging_device.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/cuda_errors.hpp"
+#include "backend/cuda/cupti_tracer.hpp"
+#include "backend/cuda/topology.hpp"
+#include "util/clock.hpp"
+#include "util/format.hpp"
+
+namespace xfer::cuda {
+namespace {
+
+// A device error inside the engine: the engine adds device, worker and chunk to the message.
+void check(cudaError_t err, const char* call) {
+    if (err != cudaSuccess) throw std::runtime_error(cuda_error_message(int(err), call, -1, -1));
+}
+
+class CudaStagingDevice final : public StagingDevice {
+  public:
+    CudaStagingDevice(int device, int threads, int buffers, uint64_t chunk)
+        : device_(device), buffers_(buffers) {
+        try {
+            XFER_CUDA(device, -1, cudaSetDevice(device));
+            const size_t slots = size_t(threads) * size_t(buffers);
+            for (size_t i = 0; i < slots; ++i) {
+                void* p = nullptr;
+                cudaError_t err = cudaMallocHost(&p, chunk);
+                if (err != cudaSuccess) {
+                    (void)cudaGetLastError();
+                    throw std::runtime_error(fmt::format(
+                        "staging on device {}: page-locked buffer {} of {} ({} each, {} in all) "
+                        "could not be allocated: {}: lower staging.threads, staging.buffers or "
+                        "staging.chunk",
+                        device, i + 1, slots, format_size(chunk), format_size(chunk * slots),
+                        cudaGetErrorString(err)));
+                }
+                buffers_mem_.push_back(static_cast<std::byte*>(p));
+                cudaEvent_t ev = nullptr;
+                XFER_CUDA(device, -1, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+                events_.push_back(ev);
+            }
+            for (int h = 0; h < threads; ++h) {
+                cudaStream_t s = nullptr;
+                XFER_CUDA(device, -1, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+                streams_.push_back(s);
+            }
+        } catch (...) {
+            release();
+            throw;
+        }
+    }
+    ~CudaStagingDevice() override { release(); }
+
+    void attach_helper(int) override { XFER_CUDA(device_, -1, cudaSetDevice(device_)); }
+    std::byte* buffer(int helper, int slot) override { return buffers_mem_[index(helper, slot)]; }
+
+    void start_to_device(int helper, int slot, void* dst, uint64_t len) override {
+        CuptiTracer::reset_last_correlation();
+        check(cudaMemcpyAsync(dst, buffer(helper, slot), len, cudaMemcpyHostToDevice,
+                              streams_[size_t(helper)]),
+              "cudaMemcpyAsync");
+        correlation_ = CuptiTracer::last_correlation();
+        check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
+              "cudaEventRecord");
+    }
+    void start_from_device(int helper, int slot, const void* src, uint64_t len) override {
+        CuptiTracer::reset_last_correlation();
+        check(cudaMemcpyAsync(buffer(helper, slot), src, len, cudaMemcpyDeviceToHost,
+                              streams_[size_t(helper)]),
+              "cudaMemcpyAsync");
+        correlation_ = CuptiTracer::last_correlation();
+        check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
+              "cudaEventRecord");
+    }
+    void wait(int helper, int slot) override {
+        check(cudaEventSynchronize(events_[index(helper, slot)]), "cudaEventSynchronize");
+    }
+    uint32_t last_correlation() override { return correlation_; }
+
+  private:
+    size_t index(int helper, int slot) const { return size_t(helper * buffers_ + slot); }
+    void release() noexcept {
+        if (cudaSetDevice(device_) != cudaSuccess) (void)cudaGetLastError();
+        for (auto s : streams_)
+            if (cudaStreamDestroy(s) != cudaSuccess) (void)cudaGetLastError();
+        for (auto e : events_)
+            if (cudaEventDestroy(e) != cudaSuccess) (void)cudaGetLastError();
+        for (auto* p : buffers_mem_)
+            if (cudaFreeHost(p) != cudaSuccess) (void)cudaGetLastError();
+        streams_.clear();
+        events_.clear();
+        buffers_mem_.clear();
+    }
+
+    int device_;
+    int buffers_;
+    std::vector<std::byte*> buffers_mem_;
+    std::vector<cudaEvent_t> events_;
+    std::vector<cudaStream_t> streams_;
+    static inline thread_local uint32_t correlation_ = 0;
+};
+
+// GB/s one lane of a PCIe generation carries after line encoding (8b/10b up to gen 2,
+// 128b/130b from gen 3; gen 6's FLIT mode counted like 128b/130b).
+double lane_gbps(int generation) {
+    static const double rate[] = {0, 0.25, 0.5, 0.985, 1.969, 3.938, 7.877};
+    return generation >= 1 && generation <= 6 ? rate[generation] : 0;
+}
+
+// One thread's memcpy rate from pageable memory into a page-locked chunk, as a helper does it:
+// a source larger than the caches, copied chunk by chunk into one reused buffer. Measured once
+// per process (the second of two passes), on the calling thread.
+double memcpy_gbps(uint64_t chunk) {
+    static std::mutex mutex;
+    static std::map<uint64_t, double> measured;
+    std::lock_guard lock(mutex);
+    if (auto it = measured.find(chunk); it != measured.end()) return it->second;
+    const uint64_t total = uint64_t(256) << 20;
+    std::vector<std::byte> source(total, std::byte{1});
+    void* pinned = nullptr;
+    if (cudaMallocHost(&pinned, chunk) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    double gbps = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const int64_t t0 = now_ns();
+        for (uint64_t off = 0; off < total; off += chunk)
+            std::memcpy(pinned, source.data() + off, std::min(chunk, total - off));
+        gbps = double(total) / double(std::max<int64_t>(now_ns() - t0, 1));
+    }
+    (void)cudaFreeHost(pinned);
+    measured[chunk] = gbps;
+    return gbps;
+}
+
+}  // namespace
+
+std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
+                                                        uint64_t chunk) {
+    return std::make_unique<CudaStagingDevice>(device, threads, buffers, chunk);
+}
+
+ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
+    const StagingSpec& s = t.staging;
+    ResolvedStaging out;
+    StagingConfig& c = out.config;
+    c.device = device;
+    c.buffers = s.buffers;
+    c.chunk = s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
+    std::string cpus_why;
+    std::vector<int> local = local_cpus(device, &cpus_why);
+    if (s.affinity == StagingAffinity::gpu_local) c.cpus = local;
+    std::string threads_why;
+    if (s.threads > 0) {
+        c.threads = s.threads;
+        threads_why = "staging.threads";
+    } else {
+        const DeviceTopology topo = device_topology(device);
+        const double lane = lane_gbps(topo.link.current_generation);
+        const double link = lane > 0 && topo.link.current_width > 0
+                                ? lane * topo.link.current_width
+                                : 64.0;  // unknown link: PCIe 5 x16's rate
+        const double one = memcpy_gbps(c.chunk);
+        const int cap = std::min<int>(
+            kMaxAutoStagingThreads,
+            local.empty() ? int(std::max(1u, std::thread::hardware_concurrency())) : int(local.size()));
+        const int want = one > 0 ? int(std::ceil(link / one)) : cap;
+        c.threads = std::clamp(want, 1, std::max(cap, 1));
+        threads_why = fmt::format(
+            "auto: the link carries {:.1f} GB/s ({}), one thread's memcpy into page-locked memory "
+            "{:.1f} GB/s, {} CPUs local to the device, at most {}",
+            link,
+            lane > 0 ? fmt::format("PCIe gen {} x{}", topo.link.current_generation,
+                                   topo.link.current_width)
+                     : "link unknown: assumed PCIe 5 x16",
+            one, local.size(), kMaxAutoStagingThreads);
+    }
+    out.note = fmt::format(
+        "staging on device {}: {} helper thread{} ({}), {} buffer{} of {} each ({} page-locked), "
+        "helpers {}",
+        device, c.threads, c.threads == 1 ? "" : "s", threads_why, c.buffers,
+        c.buffers == 1 ? "" : "s", format_size(c.chunk),
+        format_size(c.chunk * uint64_t(c.buffers) * uint64_t(c.threads)),
+        c.cpus.empty() ? (s.affinity == StagingAffinity::none
+                              ? std::string("not pinned (staging.affinity = \"none\")")
+                              : "not pinned (no CPUs known local to the device: " + cpus_why + ")")
+                       : "on the device's local CPUs");
+    return out;
+}
+
+}  // namespace xfer::cuda

@@ -1,0 +1,30 @@
+#pragma once
+// The CUDA side of the staging engine (transfer.path = "staged"): page-locked chunk buffers,
+// one non-blocking stream per helper thread and one event per buffer. Internal to backend/cuda.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "backend/staging_engine.hpp"
+#include "scenario/scenario.hpp"
+
+namespace xfer::cuda {
+
+// Allocates threads x buffers page-locked chunks (cudaMallocHost) on `device`, its streams and
+// events. Runs on the main thread, never timed. Throws naming the device and the bytes asked.
+std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
+                                                        uint64_t chunk);
+
+// The resolved configuration of a device's engine for `t`, and why (for the run's notes):
+// threads = "auto" becomes enough helpers for one memcpy thread's measured rate to feed the
+// device's link, at most the CPUs local to the device (and at most kMaxAutoStagingThreads);
+// chunk = "auto" becomes kDefaultStagingChunk, at most the copy.
+struct ResolvedStaging {
+    StagingConfig config;
+    std::string note;
+};
+ResolvedStaging resolve_staging(const TransferSpec& t, int device);
+
+constexpr int kMaxAutoStagingThreads = 8;
+
+}  // namespace xfer::cuda

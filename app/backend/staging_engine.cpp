@@ -1,0 +1,300 @@
+#include "backend/staging_engine.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "system/thread_probe.hpp"
+
+namespace xfer {
+
+// One worker's copy in flight. Lives on the worker's stack for the duration of its call; linked
+// into the engine's ring of active requests. Every field is guarded by the engine's mutex.
+struct StagingEngine::Request {
+    bool to_device = true;
+    std::byte* host = nullptr;
+    std::byte* device = nullptr;
+    uint64_t bytes = 0;
+    int worker = 0;
+    uint32_t tag = 0;
+    uint64_t next = 0;         // offset of the next chunk to hand out
+    uint64_t outstanding = 0;  // chunks handed out and not yet retired
+    bool failed = false;
+    std::string error;  // the first failure (assigned off the timed path only on failure)
+    std::condition_variable done;
+    Request* link = nullptr;  // the next active request
+
+    bool finished() const { return next >= bytes && outstanding == 0; }
+};
+
+// One helper thread's state. Its chunks are issued into slots round-robin and completed in the
+// same order, so the slots form a ring: [tail, head) are in flight.
+struct StagingEngine::Helper {
+    int index = 0;
+    std::vector<Chunk> slots;
+    uint64_t head = 0;
+    uint64_t tail = 0;
+    ThreadInfo info;
+    std::vector<CorrelationAlias> aliases;
+};
+
+StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device)
+    : config_(std::move(config)), device_(std::move(device)) {
+    if (config_.threads < 1 || config_.buffers < 1 || config_.chunk == 0)
+        throw std::invalid_argument(fmt::format(
+            "staging on device {}: needs at least one helper thread, one buffer and a chunk of at "
+            "least one byte (threads = {}, buffers = {}, chunk = {})",
+            config_.device, config_.threads, config_.buffers, config_.chunk));
+}
+
+StagingEngine::~StagingEngine() { stop(); }
+
+void StagingEngine::start() {
+    std::unique_lock lock(mutex_);
+    if (running_) return;
+    stopping_ = false;
+    attached_count_ = 0;
+    attach_error_.clear();
+    helpers_.clear();
+    for (int i = 0; i < config_.threads; ++i) {
+        auto h = std::make_unique<Helper>();
+        h->index = i;
+        h->slots.resize(size_t(config_.buffers));
+        h->aliases.reserve(size_t(1) << 14);
+        helpers_.push_back(std::move(h));
+    }
+    running_ = true;
+    lock.unlock();
+    for (int i = 0; i < config_.threads; ++i) threads_.emplace_back([this, i] { helper_main(i); });
+    lock.lock();
+    attached_.wait(lock, [&] { return attached_count_ == config_.threads; });
+    if (attach_error_.empty()) return;
+    const std::string error = attach_error_;
+    lock.unlock();
+    stop();
+    throw std::runtime_error(error);
+}
+
+void StagingEngine::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        if (!running_) return;
+        stopping_ = true;
+    }
+    work_.notify_all();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    std::lock_guard lock(mutex_);
+    running_ = false;
+}
+
+std::vector<ThreadInfo> StagingEngine::helper_threads() const {
+    std::lock_guard lock(mutex_);
+    std::vector<ThreadInfo> out;
+    for (const auto& h : helpers_) out.push_back(h->info);
+    return out;
+}
+
+std::vector<CorrelationAlias> StagingEngine::correlations() const {
+    std::lock_guard lock(mutex_);
+    std::vector<CorrelationAlias> out;
+    for (const auto& h : helpers_) out.insert(out.end(), h->aliases.begin(), h->aliases.end());
+    return out;
+}
+
+void StagingEngine::to_device(void* device_dst, const std::byte* host_src, uint64_t bytes,
+                              int worker, uint32_t tag) {
+    Request r;
+    r.to_device = true;
+    r.host = const_cast<std::byte*>(host_src);  // only read on this direction
+    r.device = static_cast<std::byte*>(device_dst);
+    r.bytes = bytes;
+    r.worker = worker;
+    r.tag = tag;
+    run_request(r);
+}
+
+void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uint64_t bytes,
+                                int worker, uint32_t tag) {
+    Request r;
+    r.to_device = false;
+    r.host = host_dst;
+    r.device = static_cast<std::byte*>(const_cast<void*>(device_src));  // only read
+    r.bytes = bytes;
+    r.worker = worker;
+    r.tag = tag;
+    run_request(r);
+}
+
+void StagingEngine::run_request(Request& r) {
+    if (r.bytes == 0) return;
+    std::unique_lock lock(mutex_);
+    if (!running_ || stopping_)
+        throw std::runtime_error(fmt::format(
+            "staging on device {}: worker {} copied while the engine's helper threads were not "
+            "running",
+            config_.device, r.worker));
+    // Link at the ring's head; helpers serve the ring in turn starting from cursor_.
+    r.link = first_;
+    first_ = &r;
+    if (!cursor_) cursor_ = &r;
+    lock.unlock();
+    work_.notify_all();
+    lock.lock();
+    r.done.wait(lock, [&] { return r.finished(); });
+    // Unlink (the ring is short: one entry per worker copying to this device right now).
+    Request** p = &first_;
+    while (*p != &r) p = &(*p)->link;
+    *p = r.link;
+    if (cursor_ == &r) cursor_ = r.link ? r.link : first_;
+    if (r.failed) throw std::runtime_error(r.error);
+}
+
+bool StagingEngine::take_chunk(Chunk& c) {
+    if (!first_) return false;
+    Request* start = cursor_ ? cursor_ : first_;
+    Request* r = start;
+    do {
+        if (!r->failed && r->next < r->bytes) {
+            c.request = r;
+            c.offset = r->next;
+            c.len = std::min<uint64_t>(config_.chunk, r->bytes - r->next);
+            r->next += c.len;
+            ++r->outstanding;
+            Request* after = r->link ? r->link : first_;
+            cursor_ = after;
+            return true;
+        }
+        r = r->link ? r->link : first_;
+    } while (r != start);
+    return false;
+}
+
+void StagingEngine::helper_main(int index) {
+    Helper& h = *helpers_[size_t(index)];
+    std::string error;
+    try {
+        if (!config_.cpus.empty()) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            for (int cpu : config_.cpus)
+                if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &set);
+            if (int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set); rc != 0)
+                throw std::runtime_error(std::string("pthread_setaffinity_np: ") +
+                                         std::strerror(rc));
+        }
+        device_->attach_helper(index);
+        h.info = capture_thread_info("staging", index);
+    } catch (const std::exception& e) {
+        error = fmt::format("staging on device {}: helper thread {} could not start: {}",
+                            config_.device, index, e.what());
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (!error.empty() && attach_error_.empty()) attach_error_ = error;
+        ++attached_count_;
+    }
+    attached_.notify_all();
+    if (!error.empty()) return;
+
+    const uint64_t ring = uint64_t(config_.buffers);
+    for (;;) {
+        Chunk c;
+        bool got = false;
+        {
+            std::unique_lock lock(mutex_);
+            for (;;) {
+                if (h.head - h.tail < ring && take_chunk(c)) {
+                    got = true;
+                    break;
+                }
+                if (h.head != h.tail) break;  // nothing to start: finish the oldest in flight
+                if (stopping_) return;
+                work_.wait(lock);
+            }
+        }
+        if (got) {
+            const int slot = int(h.head % ring);
+            h.slots[size_t(slot)] = c;
+            ++h.head;
+            issue(h, slot, c);
+        } else {
+            const int slot = int(h.tail % ring);
+            const Chunk done = h.slots[size_t(slot)];
+            ++h.tail;
+            complete(h, slot, done);
+        }
+    }
+}
+
+// Starts one chunk. On failure the chunk is retired at once with the error (its slot is then
+// waited on harmlessly: a DMA that never started has nothing to wait for).
+void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
+    Request& r = *c.request;
+    try {
+        std::byte* buf = device_->buffer(h.index, slot);
+        if (r.to_device) {
+            std::memcpy(buf, r.host + c.offset, c.len);
+            device_->start_to_device(h.index, slot, r.device + c.offset, c.len);
+        } else {
+            device_->start_from_device(h.index, slot, r.device + c.offset, c.len);
+        }
+        if (uint32_t id = device_->last_correlation()) h.aliases.emplace_back(id, r.tag);
+    } catch (const std::exception& e) {
+        h.slots[size_t(slot)].request = nullptr;  // complete() must not retire it again
+        retire(c, chunk_error(c, e.what()));
+    }
+}
+
+void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
+    if (!c.request) {
+        try {
+            device_->wait(h.index, slot);
+        } catch (const std::exception&) {
+            // The chunk that failed to start was retired with its own error.
+        }
+        return;
+    }
+    try {
+        device_->wait(h.index, slot);
+        if (!c.request->to_device)
+            std::memcpy(c.request->host + c.offset, device_->buffer(h.index, slot), c.len);
+    } catch (const std::exception& e) {
+        retire(c, chunk_error(c, e.what()));
+        return;
+    }
+    retire(c, {});
+}
+
+void StagingEngine::retire(const Chunk& c, const std::string& error) {
+    Request& r = *c.request;
+    {
+        std::lock_guard lock(mutex_);
+        --r.outstanding;
+        if (!error.empty() && !r.failed) {
+            r.failed = true;
+            r.error = error;
+        }
+        // A failed request hands out nothing more: what is in flight finishes, the rest is
+        // abandoned, and the worker wakes with the first error.
+        if (r.failed) r.next = r.bytes;
+        // Notify under the lock: once the worker sees finished() it may return, and `r` (on
+        // its stack) is gone.
+        if (r.finished()) r.done.notify_all();
+    }
+}
+
+std::string StagingEngine::chunk_error(const Chunk& c, const char* what) const {
+    const Request& r = *c.request;
+    return fmt::format(
+        "staging on device {}: worker {}, {} chunk at offset {} ({} bytes of {}): {}",
+        config_.device, r.worker, r.to_device ? "host-to-device" : "device-to-host", c.offset,
+        c.len, r.bytes, what);
+}
+
+}  // namespace xfer

@@ -1,0 +1,123 @@
+#pragma once
+// The staging engine of transfer.path = "staged": moves a copy between pageable host memory and
+// a device through page-locked chunk buffers, so that the DMA engine always reads or writes
+// page-locked memory (the pinned rate) while helper threads do the pageable side with memcpy.
+//
+// One engine per device per process, shared by every worker of the process that copies to the
+// device. A worker's copy is one request, cut into chunks; helper threads take chunks from the
+// active requests in turn (so concurrent workers share the link instead of queueing behind each
+// other) and keep up to `buffers` chunks each in flight:
+//   to the device:   memcpy(pageable -> buffer), then the DMA buffer -> device
+//   from the device: the DMA device -> buffer, then memcpy(buffer -> pageable)
+// A buffer is reused only after its DMA finished (StagingDevice::wait). The worker's call
+// returns when every chunk of its request has arrived: the same contract as a synchronous copy.
+//
+// The device side is an interface so that the chunking and scheduling are tested without a GPU
+// (tests/unit/test_backend_staging.cpp uses a fake whose DMA happens only at wait()).
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "system/thread_info.hpp"
+
+namespace xfer {
+
+// Page-locked chunk buffers and asynchronous DMA for one device. Calls with a helper index come
+// from that helper's own thread only.
+class StagingDevice {
+  public:
+    virtual ~StagingDevice() = default;
+    // On the helper's thread before its first chunk: bind the device. Never timed.
+    virtual void attach_helper(int helper) = 0;
+    // `chunk` bytes of page-locked memory, slot `slot` of helper `helper`.
+    virtual std::byte* buffer(int helper, int slot) = 0;
+    // Starts the DMA of `len` bytes from the slot's buffer to `device_dst` (or from
+    // `device_src` into the slot's buffer); returns at once.
+    virtual void start_to_device(int helper, int slot, void* device_dst, uint64_t len) = 0;
+    virtual void start_from_device(int helper, int slot, const void* device_src, uint64_t len) = 0;
+    // Returns when the slot's last DMA has finished. Throws on a device error.
+    virtual void wait(int helper, int slot) = 0;
+    // The CUPTI correlation id of the last DMA this thread started (0: not traced).
+    virtual uint32_t last_correlation() { return 0; }
+};
+
+struct StagingConfig {
+    int device = 0;            // for messages
+    int threads = 1;           // helper threads (resolved: at least 1)
+    int buffers = 2;           // chunk buffers per helper
+    uint64_t chunk = 8 << 20;  // bytes per chunk
+    std::vector<int> cpus;     // helper affinity; empty: none
+};
+
+// A chunk's CUPTI correlation id and the id of the request it belongs to: the report joins every
+// chunk's device interval to the worker's record (first start to last end).
+using CorrelationAlias = std::pair<uint32_t, uint32_t>;
+
+class StagingEngine {
+  public:
+    StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device);
+    ~StagingEngine();  // stops the helpers
+    StagingEngine(const StagingEngine&) = delete;
+    StagingEngine& operator=(const StagingEngine&) = delete;
+
+    // Starts the helper threads and waits until each has attached; throws the first attach
+    // failure (the helpers are stopped again). Outside the timed copies.
+    void start();
+    // Lets the helpers finish what is in flight and joins them. Idempotent.
+    void stop();
+
+    // On a worker's thread: moves `bytes` bytes and returns when all have arrived. Throws
+    // std::runtime_error naming the device, the worker and the chunk's offset when a chunk
+    // failed (the rest of the request is abandoned; other requests go on). Does not allocate.
+    // `tag` identifies the request in correlations().
+    void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes, int worker,
+                   uint32_t tag);
+    void from_device(std::byte* host_dst, const void* device_src, uint64_t bytes, int worker,
+                     uint32_t tag);
+
+    const StagingConfig& config() const { return config_; }
+    // The helpers' ThreadInfo, read inside each helper when it started.
+    std::vector<ThreadInfo> helper_threads() const;
+    // After stop(): every traced chunk's correlation id with its request's tag.
+    std::vector<CorrelationAlias> correlations() const;
+
+  private:
+    struct Request;
+    struct Chunk {
+        Request* request = nullptr;
+        uint64_t offset = 0;
+        uint64_t len = 0;
+    };
+    struct Helper;
+
+    void run_request(Request& r);
+    void helper_main(int index);
+    bool take_chunk(Chunk& c);  // under mutex_
+    void issue(Helper& h, int slot, const Chunk& c);
+    void complete(Helper& h, int slot, const Chunk& c);
+    void retire(const Chunk& c, const std::string& error);
+    std::string chunk_error(const Chunk& c, const char* what) const;
+
+    StagingConfig config_;
+    std::unique_ptr<StagingDevice> device_;
+    std::vector<std::unique_ptr<Helper>> helpers_;
+    std::vector<std::thread> threads_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable work_;      // helpers: a request arrived, or stop
+    std::condition_variable attached_;  // start(): a helper attached (or failed to)
+    Request* first_ = nullptr;          // active requests, a ring served in turn
+    Request* cursor_ = nullptr;         // the request the next chunk comes from
+    bool stopping_ = false;
+    bool running_ = false;
+    int attached_count_ = 0;
+    std::string attach_error_;
+};
+
+}  // namespace xfer

@@ -1,0 +1,109 @@
+// transfer.path on a real device, through the built CLI: every direction x path x launcher
+// moves every byte (verify = true: a mismatch fails the run), odd sizes (not a multiple of the
+// chunk, smaller than one chunk), one and four workers; staged copies are joined to their
+// chunks' CUPTI records, the helpers' ThreadInfo is recorded, register's cost is reported apart.
+#ifdef XFER_HAVE_CUDA
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+#include "support/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+
+namespace {
+
+const char* kRuns =
+    "[[run]]\nlauncher = \"host\"\n"
+    "[[run]]\nlauncher = \"openmp\"\n"
+    "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\ngil = \"release\"\n"
+    "[[run]]\nlauncher = \"python\"\npayload = \"threads_batch.py\"\ngil = \"hold\"\n"
+    "[[run]]\nlauncher = \"host+gil\"\n"
+    "[[run]]\nlauncher = \"process\"\n";
+constexpr int kRunsPerPoint = 6;
+
+struct Case {
+    const char* bytes;  // transfer.bytes
+    const char* chunk;  // staging.chunk
+    int workers;
+};
+
+nlohmann::json run_matrix(const Case& c) {
+    fs::path dir = fresh_temp_dir("gpu-staging");
+    fs::path file = dir / "staging.toml";
+    std::ofstream(file) << "[scenario]\nname = \"gpu-staging\"\nbackend = \"cuda\"\n"
+                           "[transfer]\nbytes = "
+                        << c.bytes
+                        << "\nhost_memory = \"pageable\"\ntiming = \"cupti\"\n"
+                           "repetitions = 2\nwarmup = 1\nverify = true\n"
+                           "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
+                        << c.chunk << "\n[threads]\ncount = " << c.workers
+                        << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
+                           "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
+                        << kRuns;
+    auto r = run_command(xferlab() + " run '" + file.string() + "' --quiet --out '" +
+                         (dir / "out").string() + "'");
+    INFO(r.out);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto results = nlohmann::json::parse(slurp(dir / "out" / "results.json"));
+    fs::remove_all(dir);
+    return results;
+}
+
+void check_matrix(const Case& c) {
+    INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers);
+    auto results = run_matrix(c);
+    REQUIRE(results["runs"].size() == size_t(2 * 3 * kRunsPerPoint));
+    for (const auto& run : results["runs"]) {
+        const std::string path = run["settings"]["transfer"]["path"].get<std::string>();
+        const std::string launcher = run["launcher"].get<std::string>();
+        INFO(run["label"].get<std::string>() << " notes: " << run["notes"].dump());
+        CHECK(run["status"].get<std::string>() == "ok");  // verify = true: every byte checked
+        CHECK(run["records"].size() == size_t(3 * c.workers));
+        for (const auto& rec : run["records"]) {
+            CHECK(rec["device_timing"].get<std::string>() == "cupti");
+            CHECK(rec["device_end_ns"].get<int64_t>() >= rec["device_start_ns"].get<int64_t>());
+        }
+        const std::string notes = run["notes"].dump();
+        if (path == "staged") {
+            // One engine per device per process: worker processes each run their own.
+            const size_t engines = launcher == "process" ? size_t(c.workers) : 1;
+            CHECK(run["helper_threads"].size() == 3 * engines);
+            for (const auto& h : run["helper_threads"])
+                CHECK(contains(h["launcher"].get<std::string>(), "staging (device 0)"));
+            CHECK(contains(notes, "staging on device 0: 3 helper threads (staging.threads)"));
+        } else {
+            CHECK(run["helper_threads"].empty());
+        }
+        if (path == "register")
+            CHECK(contains(notes, "path = \\\"register\\\": cudaHostRegister of each"));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes, 1 and 4 "
+          "workers",
+          "[gpu][staging]") {
+    check_matrix({"3158073", "\"1MiB\"", 4});   // 3 MiB + 12345: not a multiple of the chunk
+    check_matrix({"100001", "\"auto\"", 1});    // smaller than the default chunk: one chunk
+    check_matrix({"\"8MiB\"", "\"64KiB\"", 1});  // many chunks per copy
+}
+
+TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",
+          "[gpu][staging]") {
+    auto r = run_command(xferlab() +
+                         " check '" XFER_SOURCE_DIR "/scenarios/cure-pageable.toml'"
+                         " --set transfer.bytes=1MiB --set staging.chunk=4MiB");
+    INFO(r.out);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "staging.chunk = 4.00 MiB is larger than the copy (transfer.bytes = "
+                          "1.00 MiB)"));
+}
+#endif

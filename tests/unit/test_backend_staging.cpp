@@ -1,0 +1,263 @@
+// The staging engine's chunking and scheduling against a fake device whose DMA happens only when
+// the engine waits for it: a buffer reused before its DMA finished, a chunk issued twice or
+// skipped, or a lost wake-up all show up as wrong bytes, a wrong count or a hang.
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/staging_engine.hpp"
+#include "support/catch.hpp"
+#include "support/text.hpp"
+
+using namespace xfer;
+using xfer::test::contains;
+
+namespace {
+
+// "Device memory" is host memory; each DMA is remembered at start and performed at wait().
+class FakeDevice final : public StagingDevice {
+  public:
+    FakeDevice(int threads, int buffers, uint64_t chunk)
+        : chunk_(chunk), buffers_(buffers), pending_(size_t(threads * buffers)) {
+        for (int i = 0; i < threads * buffers; ++i) storage_.emplace_back(chunk);
+    }
+
+    // A DMA touching [fail_at, fail_at + 1) of device memory fails (at start or at wait).
+    const std::byte* fail_at = nullptr;
+    bool fail_in_wait = false;
+    int fail_attach_helper = -1;
+    std::atomic<int> violations{0};  // a slot started again before its DMA was waited for
+    std::atomic<uint64_t> dma_bytes{0};
+    std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
+    const std::byte* landed_base = nullptr;
+
+    void attach_helper(int helper) override {
+        if (helper == fail_attach_helper) throw std::runtime_error("no device for this helper");
+    }
+    std::byte* buffer(int helper, int slot) override { return storage_[index(helper, slot)].data(); }
+    void start_to_device(int helper, int slot, void* dst, uint64_t len) override {
+        start(helper, slot, {true, static_cast<std::byte*>(dst), len, true});
+    }
+    void start_from_device(int helper, int slot, const void* src, uint64_t len) override {
+        start(helper, slot, {false, const_cast<std::byte*>(static_cast<const std::byte*>(src)), len,
+                             true});
+    }
+    void wait(int helper, int slot) override {
+        Pending& p = pending_[index(helper, slot)];
+        if (!p.busy) return;
+        p.busy = false;
+        if (fail_in_wait && hits(p)) throw std::runtime_error("an illegal memory access");
+        std::byte* buf = buffer(helper, slot);
+        if (p.to_device) {
+            std::memcpy(p.device, buf, p.len);
+            if (landed) {
+                std::lock_guard lock(landed_mutex_);
+                for (uint64_t i = 0; i < p.len; ++i) ++(*landed)[size_t(p.device - landed_base + i)];
+            }
+        } else {
+            std::memcpy(buf, p.device, p.len);
+        }
+        dma_bytes += p.len;
+    }
+    uint32_t last_correlation() override { return last_id_; }
+
+  private:
+    struct Pending {
+        bool to_device = false;
+        std::byte* device = nullptr;
+        uint64_t len = 0;
+        bool busy = false;
+    };
+    size_t index(int helper, int slot) const { return size_t(helper * buffers_ + slot); }
+    bool hits(const Pending& p) const {
+        return fail_at && p.device <= fail_at && fail_at < p.device + p.len;
+    }
+    void start(int helper, int slot, Pending p) {
+        if (p.len > chunk_) throw std::logic_error("a DMA longer than a chunk");
+        Pending& slot_state = pending_[index(helper, slot)];
+        if (slot_state.busy) ++violations;
+        if (!fail_in_wait && hits(p)) throw std::runtime_error("invalid argument");
+        slot_state = p;
+        last_id_ = ++next_id_;
+    }
+
+    uint64_t chunk_;
+    int buffers_;
+    std::vector<std::vector<std::byte>> storage_;
+    std::vector<Pending> pending_;
+    std::mutex landed_mutex_;
+    static inline std::atomic<uint32_t> next_id_{0};
+    static inline thread_local uint32_t last_id_ = 0;
+};
+
+std::vector<std::byte> pattern(uint64_t n, int seed) {
+    std::vector<std::byte> v(n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = std::byte(uint8_t(i * 131 + uint64_t(seed) * 17 + 1));
+    return v;
+}
+
+struct Setup {
+    int threads;
+    int buffers;
+    uint64_t chunk;
+};
+
+// `workers` threads each copy `bytes` through one engine, both directions; returns the engine's
+// fake for its counters.
+void copy_both_ways(const Setup& s, int workers, uint64_t bytes) {
+    auto fake_owner = std::make_unique<FakeDevice>(s.threads, s.buffers, s.chunk);
+    FakeDevice& fake = *fake_owner;
+    std::vector<std::byte> device(bytes * uint64_t(workers));
+    std::vector<int> landed(device.size(), 0);
+    fake.landed = &landed;
+    fake.landed_base = device.data();
+    StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}}, std::move(fake_owner));
+    engine.start();
+
+    std::vector<std::vector<std::byte>> sources, back;
+    for (int w = 0; w < workers; ++w) {
+        sources.push_back(pattern(bytes, w));
+        back.emplace_back(bytes, std::byte{0});
+    }
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+        threads.emplace_back([&, w] {
+            std::byte* dev = device.data() + uint64_t(w) * bytes;
+            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 1000 + uint32_t(w));
+            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 2000 + uint32_t(w));
+        });
+    }
+    for (auto& t : threads) t.join();
+    engine.stop();
+
+    INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk
+                    << ", workers " << workers << ", bytes " << bytes);
+    CHECK(fake.violations == 0);
+    CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
+    for (int w = 0; w < workers; ++w) {
+        CHECK(std::memcmp(device.data() + uint64_t(w) * bytes, sources[size_t(w)].data(), bytes) ==
+              0);
+        CHECK(back[size_t(w)] == sources[size_t(w)]);
+    }
+    size_t not_once = 0;
+    for (int n : landed) not_once += n != 1;
+    CHECK(not_once == 0);
+    // Every chunk's correlation id maps to its request: ceil(bytes / chunk) per request.
+    const uint64_t chunks = (bytes + s.chunk - 1) / s.chunk;
+    auto aliases = engine.correlations();
+    CHECK(aliases.size() == 2 * chunks * uint64_t(workers));
+    for (int w = 0; w < workers; ++w) {
+        uint64_t up = 0;
+        for (const auto& [id, tag] : aliases) up += tag == 1000 + uint32_t(w);
+        CHECK(up == chunks);
+    }
+    CHECK(engine.helper_threads().size() == size_t(s.threads));
+}
+
+// Runs `f` on another thread and fails (instead of hanging the suite) when it does not return.
+template <typename F>
+void within_seconds(int seconds, F f) {
+    auto done = std::async(std::launch::async, f);
+    REQUIRE(done.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready);
+    done.get();
+}
+
+template <typename F>
+std::string thrown_message(F f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(nothing thrown)";
+}
+
+}  // namespace
+
+TEST_CASE("staging: every byte lands once and a buffer is reused only after its DMA", "[staging]") {
+    for (Setup s : {Setup{1, 1, 4096}, Setup{1, 2, 4096}, Setup{3, 2, 5000}, Setup{4, 3, 4096}}) {
+        for (uint64_t bytes : {uint64_t(1), uint64_t(4095), uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
+            within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
+            within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
+        }
+    }
+}
+
+TEST_CASE("staging: a failing chunk fails its own copy, names device, worker and offset, "
+          "and nothing hangs",
+          "[staging]") {
+    for (bool in_wait : {false, true}) {
+        const uint64_t chunk = 4096, bytes = 10 * chunk;
+        auto fake_owner = std::make_unique<FakeDevice>(2, 2, chunk);
+        FakeDevice& fake = *fake_owner;
+        std::vector<std::byte> device(bytes * 4);
+        fake.fail_at = device.data() + 2 * bytes + 2 * chunk + 7;  // worker 2, third chunk
+        fake.fail_in_wait = in_wait;
+        StagingEngine engine({3, 2, 2, chunk, {}}, std::move(fake_owner));
+        engine.start();
+        std::vector<std::string> errors(4);
+        std::vector<std::vector<std::byte>> sources;
+        for (int w = 0; w < 4; ++w) sources.push_back(pattern(bytes, w));
+        within_seconds(60, [&] {
+            std::vector<std::thread> threads;
+            for (int w = 0; w < 4; ++w) {
+                threads.emplace_back([&, w] {
+                    try {
+                        engine.to_device(device.data() + uint64_t(w) * bytes,
+                                         sources[size_t(w)].data(), bytes, w, uint32_t(w));
+                    } catch (const std::runtime_error& e) {
+                        errors[size_t(w)] = e.what();
+                    }
+                });
+            }
+            for (auto& t : threads) t.join();
+        });
+        INFO("failure in " << (in_wait ? "wait" : "start") << ": " << errors[2]);
+        CHECK(contains(errors[2], "staging on device 3"));
+        CHECK(contains(errors[2], "worker 2"));
+        CHECK(contains(errors[2], "chunk at offset 8192"));
+        CHECK(contains(errors[2], in_wait ? "illegal memory access" : "invalid argument"));
+        for (int w : {0, 1, 3}) {
+            CHECK(errors[size_t(w)].empty());
+            CHECK(std::memcmp(device.data() + uint64_t(w) * bytes, sources[size_t(w)].data(),
+                              bytes) == 0);
+        }
+        // The engine goes on serving after a failed request.
+        std::vector<std::byte> again = pattern(bytes, 9);
+        within_seconds(60, [&] { engine.to_device(device.data(), again.data(), bytes, 0, 9); });
+        CHECK(std::memcmp(device.data(), again.data(), bytes) == 0);
+        within_seconds(60, [&] { engine.stop(); });
+    }
+}
+
+TEST_CASE("staging: a helper that cannot attach fails start() with its reason", "[staging]") {
+    auto fake = std::make_unique<FakeDevice>(3, 2, 4096);
+    fake->fail_attach_helper = 1;
+    StagingEngine engine({0, 3, 2, 4096, {}}, std::move(fake));
+    std::string error;
+    within_seconds(60, [&] {
+        try {
+            engine.start();
+        } catch (const std::runtime_error& e) {
+            error = e.what();
+        }
+    });
+    CHECK(contains(error, "helper thread 1 could not start: no device for this helper"));
+    // Nothing is running: a copy is refused instead of waiting forever.
+    std::vector<std::byte> src(10), dst(10);
+    CHECK(contains(thrown_message([&] { engine.to_device(dst.data(), src.data(), 10, 5, 0); }),
+                   "worker 5 copied while the engine's helper threads were not running"));
+}
+
+TEST_CASE("staging: the configuration must be able to move bytes", "[staging]") {
+    CHECK(contains(thrown_message([] {
+                       StagingEngine({1, 0, 2, 4096, {}}, std::make_unique<FakeDevice>(1, 2, 4096));
+                   }),
+                   "needs at least one helper thread"));
+}
