@@ -9,11 +9,13 @@
 # Options:
 #   --out DIR        output folder (default: $OUT when set, else ./gpu-host-out)
 #   --build-dir DIR  build folder (default: build-gpu; kept between calls on a warm machine)
-#   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,devices,runs
+#   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,devices,bench,runs
 #                    (default: all, in that order)
 #   --jobs N         parallel build and ctest jobs (default: nproc)
 #   --set KEY=VALUE  passed to every `xferlab run` (repeatable), e.g. --set transfer.bytes=1GiB
 #   --gpu-args ARGS  extra arguments for the GPU test binary, e.g. "[matrix]"
+#   --bench NAME     run build-gpu/tests/NAME (a benchmark) as step "bench NAME" (repeatable;
+#                    "NAME ARGS" passes arguments); implies the bench step
 #   --step-timeout S seconds before a step is stopped (default 540)
 #   --no-pack        leave the output as a folder tree instead of packing it
 #
@@ -25,7 +27,8 @@ set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT:-$PWD/gpu-host-out}
 build_dir=build-gpu
-steps=machine,configure,build,ctest,gpu,devices,runs
+steps=machine,configure,build,ctest,gpu,devices,bench,runs
+benches=()
 jobs=$(nproc 2>/dev/null || echo 4)
 sets=()
 gpu_args=""
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
         --jobs) jobs=$2; shift 2 ;;
         --set) sets+=(--set "$2"); shift 2 ;;
         --gpu-args) gpu_args=$2; shift 2 ;;
+        --bench) benches+=("$2"); shift 2 ;;
         --step-timeout) step_timeout=$2; shift 2 ;;
         --no-pack) pack=0; shift ;;
         -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
@@ -153,6 +157,15 @@ fi
 if wants devices; then
     step devices "$work/devices.log" "$build_dir/xferlab" devices
     "$build_dir/xferlab" devices --json >"$work/devices.json" 2>&1
+fi
+
+if wants bench; then
+    for b in "${benches[@]}"; do
+        name=${b%% *}
+        args=${b#"$name"}
+        # shellcheck disable=SC2086
+        step "bench $name" "$work/bench-$name.log" "$build_dir/tests/$name" $args
+    done
 fi
 
 if wants runs; then
