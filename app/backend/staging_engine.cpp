@@ -17,6 +17,7 @@ namespace xfer {
 // into the engine's ring of active requests. Every field is guarded by the engine's mutex.
 struct StagingEngine::Request {
     bool to_device = true;
+    bool direct = false;  // the host memory is page-locked: no bounce buffer
     std::byte* host = nullptr;
     std::byte* device = nullptr;
     uint64_t bytes = 0;
@@ -108,9 +109,10 @@ std::vector<CorrelationAlias> StagingEngine::correlations() const {
 }
 
 void StagingEngine::to_device(void* device_dst, const std::byte* host_src, uint64_t bytes,
-                              int worker, uint32_t tag) {
+                              int worker, uint32_t tag, bool page_locked) {
     Request r;
     r.to_device = true;
+    r.direct = page_locked;
     r.host = const_cast<std::byte*>(host_src);  // only read on this direction
     r.device = static_cast<std::byte*>(device_dst);
     r.bytes = bytes;
@@ -120,9 +122,10 @@ void StagingEngine::to_device(void* device_dst, const std::byte* host_src, uint6
 }
 
 void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uint64_t bytes,
-                                int worker, uint32_t tag) {
+                                int worker, uint32_t tag, bool page_locked) {
     Request r;
     r.to_device = false;
+    r.direct = page_locked;
     r.host = host_dst;
     r.device = static_cast<std::byte*>(const_cast<void*>(device_src));  // only read
     r.bytes = bytes;
@@ -237,12 +240,13 @@ void StagingEngine::helper_main(int index) {
 void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
     Request& r = *c.request;
     try {
-        std::byte* buf = device_->buffer(h.index, slot);
+        std::byte* host = r.host + c.offset;
+        std::byte* buf = r.direct ? host : device_->buffer(h.index, slot);
         if (r.to_device) {
-            std::memcpy(buf, r.host + c.offset, c.len);
-            device_->start_to_device(h.index, slot, r.device + c.offset, c.len);
+            if (!r.direct) std::memcpy(buf, host, c.len);
+            device_->start_to_device(h.index, slot, r.device + c.offset, buf, c.len);
         } else {
-            device_->start_from_device(h.index, slot, r.device + c.offset, c.len);
+            device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
         }
         if (uint32_t id = device_->last_correlation()) h.aliases.emplace_back(id, r.tag);
     } catch (const std::exception& e) {
@@ -262,7 +266,7 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
     }
     try {
         device_->wait(h.index, slot);
-        if (!c.request->to_device)
+        if (!c.request->to_device && !c.request->direct)
             std::memcpy(c.request->host + c.offset, device_->buffer(h.index, slot), c.len);
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));

@@ -37,10 +37,14 @@ class StagingDevice {
     virtual void attach_helper(int helper) = 0;
     // `chunk` bytes of page-locked memory, slot `slot` of helper `helper`.
     virtual std::byte* buffer(int helper, int slot) = 0;
-    // Starts the DMA of `len` bytes from the slot's buffer to `device_dst` (or from
-    // `device_src` into the slot's buffer); returns at once.
-    virtual void start_to_device(int helper, int slot, void* device_dst, uint64_t len) = 0;
-    virtual void start_from_device(int helper, int slot, const void* device_src, uint64_t len) = 0;
+    // Starts the DMA of `len` bytes from page-locked `host_src` to `device_dst` (or from
+    // `device_src` into page-locked `host_dst`) on the helper's stream, recorded against the
+    // slot; returns at once. The host side is the slot's buffer, or the worker's own memory
+    // when that is page-locked already.
+    virtual void start_to_device(int helper, int slot, void* device_dst, const std::byte* host_src,
+                                 uint64_t len) = 0;
+    virtual void start_from_device(int helper, int slot, std::byte* host_dst,
+                                   const void* device_src, uint64_t len) = 0;
     // Returns when the slot's last DMA has finished. Throws on a device error.
     virtual void wait(int helper, int slot) = 0;
     // The CUPTI correlation id of the last DMA this thread started (0: not traced).
@@ -75,11 +79,13 @@ class StagingEngine {
     // On a worker's thread: moves `bytes` bytes and returns when all have arrived. Throws
     // std::runtime_error naming the device, the worker and the chunk's offset when a chunk
     // failed (the rest of the request is abandoned; other requests go on). Does not allocate.
-    // `tag` identifies the request in correlations().
+    // `tag` identifies the request in correlations(). `page_locked`: the host memory is
+    // page-locked already, so chunks are DMA'd straight from or to it (no bounce through a
+    // buffer): what is left is the engine's own cost, chunking and scheduling.
     void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes, int worker,
-                   uint32_t tag);
+                   uint32_t tag, bool page_locked = false);
     void from_device(std::byte* host_dst, const void* device_src, uint64_t bytes, int worker,
-                     uint32_t tag);
+                     uint32_t tag, bool page_locked = false);
 
     const StagingConfig& config() const { return config_; }
     // The helpers' ThreadInfo, read inside each helper when it started.

@@ -66,6 +66,7 @@ void check_matrix(const Case& c) {
         CHECK(run["status"].get<std::string>() == "ok");  // verify = true: every byte checked
         CHECK(run["records"].size() == size_t(3 * c.workers));
         for (const auto& rec : run["records"]) {
+            INFO(rec.dump());
             CHECK(rec["device_timing"].get<std::string>() == "cupti");
             CHECK(rec["device_end_ns"].get<int64_t>() >= rec["device_start_ns"].get<int64_t>());
         }
@@ -98,8 +99,9 @@ TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes,
 TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",
           "[gpu][staging]") {
     auto r = run_command(xferlab() +
-                         " check '" XFER_SOURCE_DIR "/scenarios/cure-pageable.toml'"
-                         " --set transfer.bytes=1MiB --set staging.chunk=4MiB");
+                         " run '" XFER_SOURCE_DIR "/scenarios/cure-pageable.toml' --quiet"
+                         " --out \"$(mktemp -d)/out\" --set transfer.bytes=1MiB"
+                         " --set staging.chunk=4MiB");
     INFO(r.out);
     INFO(r.err);
     CHECK(r.exit_code == 2);

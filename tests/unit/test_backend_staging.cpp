@@ -34,6 +34,7 @@ class FakeDevice final : public StagingDevice {
     int fail_attach_helper = -1;
     std::atomic<int> violations{0};  // a slot started again before its DMA was waited for
     std::atomic<uint64_t> dma_bytes{0};
+    std::atomic<uint64_t> bounced{0};  // DMAs from or to a slot's buffer (not the worker's memory)
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
     const std::byte* landed_base = nullptr;
 
@@ -41,19 +42,22 @@ class FakeDevice final : public StagingDevice {
         if (helper == fail_attach_helper) throw std::runtime_error("no device for this helper");
     }
     std::byte* buffer(int helper, int slot) override { return storage_[index(helper, slot)].data(); }
-    void start_to_device(int helper, int slot, void* dst, uint64_t len) override {
-        start(helper, slot, {true, static_cast<std::byte*>(dst), len, true});
-    }
-    void start_from_device(int helper, int slot, const void* src, uint64_t len) override {
-        start(helper, slot, {false, const_cast<std::byte*>(static_cast<const std::byte*>(src)), len,
+    void start_to_device(int helper, int slot, void* dst, const std::byte* src,
+                         uint64_t len) override {
+        start(helper, slot, {true, static_cast<std::byte*>(dst), const_cast<std::byte*>(src), len,
                              true});
+    }
+    void start_from_device(int helper, int slot, std::byte* dst, const void* src,
+                           uint64_t len) override {
+        start(helper, slot,
+              {false, const_cast<std::byte*>(static_cast<const std::byte*>(src)), dst, len, true});
     }
     void wait(int helper, int slot) override {
         Pending& p = pending_[index(helper, slot)];
         if (!p.busy) return;
         p.busy = false;
         if (fail_in_wait && hits(p)) throw std::runtime_error("an illegal memory access");
-        std::byte* buf = buffer(helper, slot);
+        std::byte* buf = p.host;
         if (p.to_device) {
             std::memcpy(p.device, buf, p.len);
             if (landed) {
@@ -71,6 +75,7 @@ class FakeDevice final : public StagingDevice {
     struct Pending {
         bool to_device = false;
         std::byte* device = nullptr;
+        std::byte* host = nullptr;  // the slot's buffer, or the worker's page-locked memory
         uint64_t len = 0;
         bool busy = false;
     };
@@ -83,6 +88,7 @@ class FakeDevice final : public StagingDevice {
         Pending& slot_state = pending_[index(helper, slot)];
         if (slot_state.busy) ++violations;
         if (!fail_in_wait && hits(p)) throw std::runtime_error("invalid argument");
+        if (p.host == buffer(helper, slot)) ++bounced;
         slot_state = p;
         last_id_ = ++next_id_;
     }
@@ -110,7 +116,7 @@ struct Setup {
 
 // `workers` threads each copy `bytes` through one engine, both directions; returns the engine's
 // fake for its counters.
-void copy_both_ways(const Setup& s, int workers, uint64_t bytes) {
+void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locked = false) {
     auto fake_owner = std::make_unique<FakeDevice>(s.threads, s.buffers, s.chunk);
     FakeDevice& fake = *fake_owner;
     std::vector<std::byte> device(bytes * uint64_t(workers));
@@ -129,15 +135,18 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes) {
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
             std::byte* dev = device.data() + uint64_t(w) * bytes;
-            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 1000 + uint32_t(w));
-            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 2000 + uint32_t(w));
+            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 1000 + uint32_t(w),
+                             page_locked);
+            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 2000 + uint32_t(w),
+                               page_locked);
         });
     }
     for (auto& t : threads) t.join();
     engine.stop();
 
     INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk
-                    << ", workers " << workers << ", bytes " << bytes);
+                    << ", workers " << workers << ", bytes " << bytes << ", page-locked "
+                    << page_locked);
     CHECK(fake.violations == 0);
     CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
     for (int w = 0; w < workers; ++w) {
@@ -150,6 +159,8 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes) {
     CHECK(not_once == 0);
     // Every chunk's correlation id maps to its request: ceil(bytes / chunk) per request.
     const uint64_t chunks = (bytes + s.chunk - 1) / s.chunk;
+    // Page-locked memory is DMA'd in place; pageable memory always through a buffer.
+    CHECK(fake.bounced == (page_locked ? 0 : 2 * chunks * uint64_t(workers)));
     auto aliases = engine.correlations();
     CHECK(aliases.size() == 2 * chunks * uint64_t(workers));
     for (int w = 0; w < workers; ++w) {
@@ -185,6 +196,7 @@ TEST_CASE("staging: every byte lands once and a buffer is reused only after its 
         for (uint64_t bytes : {uint64_t(1), uint64_t(4095), uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
             within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
+            within_seconds(60, [&] { copy_both_ways(s, 4, bytes, true); });
         }
     }
 }

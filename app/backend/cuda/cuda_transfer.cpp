@@ -368,10 +368,10 @@ CopyOutcome CudaTransfer::staged_copy() {
     const uint32_t tag = next_staged_tag();
     if (plan_.spec.direction == Direction::h2d)
         plan_.staging->to_device(dst_.device_ptr, src_.host.data(), plan_.spec.bytes, plan_.worker,
-                                 tag);
+                                 tag, host_pinned_);
     else
         plan_.staging->from_device(dst_.host.data(), src_.device_ptr, plan_.spec.bytes,
-                                   plan_.worker, tag);
+                                   plan_.worker, tag, host_pinned_);
     if (plan_.cupti) out.correlation = tag;
     return out;
 }

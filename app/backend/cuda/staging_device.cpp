@@ -65,18 +65,20 @@ class CudaStagingDevice final : public StagingDevice {
     void attach_helper(int) override { XFER_CUDA(device_, -1, cudaSetDevice(device_)); }
     std::byte* buffer(int helper, int slot) override { return buffers_mem_[index(helper, slot)]; }
 
-    void start_to_device(int helper, int slot, void* dst, uint64_t len) override {
+    void start_to_device(int helper, int slot, void* dst, const std::byte* src,
+                         uint64_t len) override {
         CuptiTracer::reset_last_correlation();
-        check(cudaMemcpyAsync(dst, buffer(helper, slot), len, cudaMemcpyHostToDevice,
+        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyHostToDevice,
                               streams_[size_t(helper)]),
               "cudaMemcpyAsync");
         correlation_ = CuptiTracer::last_correlation();
         check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
               "cudaEventRecord");
     }
-    void start_from_device(int helper, int slot, const void* src, uint64_t len) override {
+    void start_from_device(int helper, int slot, std::byte* dst, const void* src,
+                           uint64_t len) override {
         CuptiTracer::reset_last_correlation();
-        check(cudaMemcpyAsync(buffer(helper, slot), src, len, cudaMemcpyDeviceToHost,
+        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyDeviceToHost,
                               streams_[size_t(helper)]),
               "cudaMemcpyAsync");
         correlation_ = CuptiTracer::last_correlation();
