@@ -42,6 +42,7 @@ struct StagingEngine::Helper {
     uint64_t tail = 0;
     ThreadInfo info;
     std::vector<CorrelationAlias> aliases;
+    uint64_t issued = 0;
 };
 
 StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device)
@@ -99,6 +100,13 @@ std::vector<ThreadInfo> StagingEngine::helper_threads() const {
     std::vector<ThreadInfo> out;
     for (const auto& h : helpers_) out.push_back(h->info);
     return out;
+}
+
+uint64_t StagingEngine::chunks_issued() const {
+    std::lock_guard lock(mutex_);
+    uint64_t n = 0;
+    for (const auto& h : helpers_) n += h->issued;
+    return n;
 }
 
 std::vector<CorrelationAlias> StagingEngine::correlations() const {
@@ -248,6 +256,7 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
         } else {
             device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
         }
+        ++h.issued;
         if (uint32_t id = device_->last_correlation()) h.aliases.emplace_back(id, r.tag);
     } catch (const std::exception& e) {
         h.slots[size_t(slot)].request = nullptr;  // complete() must not retire it again

@@ -92,6 +92,8 @@ class StagingEngine {
     std::vector<ThreadInfo> helper_threads() const;
     // After stop(): every traced chunk's correlation id with its request's tag.
     std::vector<CorrelationAlias> correlations() const;
+    // After stop(): chunks started since start() (traced or not).
+    uint64_t chunks_issued() const;
 
   private:
     struct Request;

@@ -46,7 +46,7 @@ struct StagingSpec {
     StagingAffinity affinity = StagingAffinity::gpu_local;
 };
 // Chosen from the chunk sweep on the H200 host (docs/results/h200-cure.md).
-constexpr uint64_t kDefaultStagingChunk = uint64_t(8) << 20;
+constexpr uint64_t kDefaultStagingChunk = uint64_t(2) << 20;
 
 struct TransferSpec {
     Direction direction = Direction::h2d;

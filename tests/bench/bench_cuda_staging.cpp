@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
                 }
                 fmt::print("{:<6} {:<9} {:>8} {:>8} {:>12.2f} {:>12.2f} {:>7.3f}\n", to_string(d),
                            to_string(t.host_memory), threads ? std::to_string(threads) : "auto",
-                           "8MiB", median(a), median(b), median(b) / median(a));
+                           "2MiB", median(a), median(b), median(b) / median(a));
             }
         }
     }

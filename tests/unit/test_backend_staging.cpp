@@ -162,6 +162,7 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     // Page-locked memory is DMA'd in place; pageable memory always through a buffer.
     CHECK(fake.bounced == (page_locked ? 0 : 2 * chunks * uint64_t(workers)));
     auto aliases = engine.correlations();
+    CHECK(engine.chunks_issued() == 2 * chunks * uint64_t(workers));
     CHECK(aliases.size() == 2 * chunks * uint64_t(workers));
     for (int w = 0; w < workers; ++w) {
         uint64_t up = 0;

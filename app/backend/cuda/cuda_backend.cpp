@@ -341,7 +341,9 @@ std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t
 
 void CudaBackend::stop_staging(TraceResult* trace) {
     std::unordered_map<uint32_t, uint32_t> tag_of;
+    uint64_t chunks = 0;
     for (auto& [device, engine] : engines_) {
+        chunks += engine->chunks_issued();
         engine->stop();
         for (auto& info : engine->helper_threads()) {
             info.launcher = "staging (device " + std::to_string(device) + ")";
@@ -350,13 +352,20 @@ void CudaBackend::stop_staging(TraceResult* trace) {
         for (const auto& [id, tag] : engine->correlations()) tag_of[id] = tag;
     }
     engines_.clear();
-    if (!trace) return;
+    if (!trace || chunks == 0) return;
+    uint64_t matched = 0;
     for (auto& a : trace->copies) {
         if (auto it = tag_of.find(a.runtime_correlation); it != tag_of.end()) {
             a.runtime_correlation = it->second;
             a.correlation = 0;
+            ++matched;
         }
     }
+    if (matched < chunks)
+        note_once(fmt::format(
+            "staging: of {} chunk copies, {} carried a CUPTI correlation id and {} matched a "
+            "CUPTI memcpy record: copies whose chunks are missing keep host times only",
+            chunks, tag_of.size(), matched));
 }
 
 void CudaBackend::note_register_costs() {
@@ -381,11 +390,13 @@ void CudaBackend::note_register_costs() {
 void CudaBackend::begin_run(const TransferSpec& t) {
     tracing_ = false;
     helper_threads_.clear();
-    // Helper threads start before tracing and before the workers: never inside a timed copy.
+    if (choose_timing(t).cupti) {
+        CuptiTracer::instance().start();
+        tracing_ = true;
+    }
+    // Helper threads start before the workers (never inside a timed copy) and after tracing
+    // began, so that their threads' CUDA calls are traced from their first one on.
     for (auto& [device, engine] : engines_) engine->start();
-    if (!choose_timing(t).cupti) return;
-    CuptiTracer::instance().start();
-    tracing_ = true;
 }
 
 void CudaBackend::end_run(std::vector<Record>& records) {
