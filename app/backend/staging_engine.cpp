@@ -23,6 +23,7 @@ struct StagingEngine::Request {
     uint64_t bytes = 0;
     int worker = 0;
     uint32_t tag = 0;
+    uint64_t chunk = 0;        // bytes per chunk of this request
     uint64_t next = 0;         // offset of the next chunk to hand out
     uint64_t outstanding = 0;  // chunks handed out and not yet retired
     bool failed = false;
@@ -144,6 +145,14 @@ void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uin
 
 void StagingEngine::run_request(Request& r) {
     if (r.bytes == 0) return;
+    // Page-locked memory needs no bounce buffer, so small chunks would only add DMA set-ups:
+    // one chunk per helper (at least the configured size) keeps every helper's stream busy.
+    r.chunk = config_.chunk;
+    if (r.direct) {
+        const uint64_t threads = uint64_t(config_.threads);
+        const uint64_t even = (r.bytes + threads - 1) / threads;
+        r.chunk = std::max(config_.chunk, (even + 4095) / 4096 * 4096);
+    }
     std::unique_lock lock(mutex_);
     if (!running_ || stopping_)
         throw std::runtime_error(fmt::format(
@@ -174,7 +183,7 @@ bool StagingEngine::take_chunk(Chunk& c) {
         if (!r->failed && r->next < r->bytes) {
             c.request = r;
             c.offset = r->next;
-            c.len = std::min<uint64_t>(config_.chunk, r->bytes - r->next);
+            c.len = std::min<uint64_t>(r->chunk, r->bytes - r->next);
             r->next += c.len;
             ++r->outstanding;
             Request* after = r->link ? r->link : first_;

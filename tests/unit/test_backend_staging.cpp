@@ -1,6 +1,7 @@
 // The staging engine's chunking and scheduling against a fake device whose DMA happens only when
 // the engine waits for it: a buffer reused before its DMA finished, a chunk issued twice or
 // skipped, or a lost wake-up all show up as wrong bytes, a wrong count or a hang.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -84,7 +85,8 @@ class FakeDevice final : public StagingDevice {
         return fail_at && p.device <= fail_at && fail_at < p.device + p.len;
     }
     void start(int helper, int slot, Pending p) {
-        if (p.len > chunk_) throw std::logic_error("a DMA longer than a chunk");
+        if (p.host == buffer(helper, slot) && p.len > chunk_)
+            throw std::logic_error("a DMA longer than its buffer");
         Pending& slot_state = pending_[index(helper, slot)];
         if (slot_state.busy) ++violations;
         if (!fail_in_wait && hits(p)) throw std::runtime_error("invalid argument");
@@ -158,8 +160,12 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     for (int n : landed) not_once += n != 1;
     CHECK(not_once == 0);
     // Every chunk's correlation id maps to its request: ceil(bytes / chunk) per request.
-    const uint64_t chunks = (bytes + s.chunk - 1) / s.chunk;
-    // Page-locked memory is DMA'd in place; pageable memory always through a buffer.
+    // Page-locked memory is DMA'd in place in one chunk per helper (at least the configured
+    // size); pageable memory always through a buffer, chunk by chunk.
+    const uint64_t per_helper = (bytes + uint64_t(s.threads) - 1) / uint64_t(s.threads);
+    const uint64_t chunk =
+        page_locked ? std::max<uint64_t>(s.chunk, (per_helper + 4095) / 4096 * 4096) : s.chunk;
+    const uint64_t chunks = (bytes + chunk - 1) / chunk;
     CHECK(fake.bounced == (page_locked ? 0 : 2 * chunks * uint64_t(workers)));
     auto aliases = engine.correlations();
     CHECK(engine.chunks_issued() == 2 * chunks * uint64_t(workers));

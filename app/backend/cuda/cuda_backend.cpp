@@ -354,12 +354,15 @@ void CudaBackend::stop_staging(TraceResult* trace) {
     engines_.clear();
     if (!trace || chunks == 0) return;
     uint64_t matched = 0;
+    // The helper's runtime callback hands out the id that the activity record carries as
+    // runtimeCorrelationId or, with some CUDA versions, as correlationId (cupti_join.hpp).
     for (auto& a : trace->copies) {
-        if (auto it = tag_of.find(a.runtime_correlation); it != tag_of.end()) {
-            a.runtime_correlation = it->second;
-            a.correlation = 0;
-            ++matched;
-        }
+        auto it = tag_of.find(a.runtime_correlation);
+        if (it == tag_of.end()) it = tag_of.find(a.correlation);
+        if (it == tag_of.end()) continue;
+        a.runtime_correlation = it->second;
+        a.correlation = 0;
+        ++matched;
     }
     if (matched < chunks)
         note_once(fmt::format(

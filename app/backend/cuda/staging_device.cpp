@@ -178,11 +178,12 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
         const int cap = std::min<int>(
             kMaxAutoStagingThreads,
             local.empty() ? int(std::max(1u, std::thread::hardware_concurrency())) : int(local.size()));
-        const int want = one > 0 ? int(std::ceil(link / one)) : cap;
+        const int want = one > 0 ? int(std::ceil(1.5 * link / one)) : cap;
         c.threads = std::clamp(want, 1, std::max(cap, 1));
         threads_why = fmt::format(
             "auto: the link carries {:.1f} GB/s ({}), one thread's memcpy into page-locked memory "
-            "{:.1f} GB/s, {} CPUs local to the device, at most {}",
+            "{:.1f} GB/s (1.5x as many helpers as that needs), {} CPUs local to the device, at "
+            "most {}",
             link,
             lane > 0 ? fmt::format("PCIe gen {} x{}", topo.link.current_generation,
                                    topo.link.current_width)
