@@ -45,8 +45,11 @@ private:
 void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEstimator& estimator) {
     std::cout << fmt::format("{}: {} — {}\n", scenario.source.string(), scenario.name,
                              scenario.description);
-    std::cout << fmt::format("  {:>3}  {:<44} {:>7} {:>10} {:>6}  {}\n", "run", "label", "threads",
-                             "bytes", "copies", "memory");
+    // Labels are printed whole: a cut one could hide the part that tells two runs apart.
+    size_t width = 5;
+    for (const Run& run : plan) width = std::max(width, run.label.size());
+    std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", "run", "label", width,
+                             "threads", "bytes", "copies", "memory");
     uint64_t total_bytes = 0, total_copies = 0;
     Backend::Need peak;
     PlanMemory memory;
@@ -59,11 +62,11 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
         add_run_need(memory, need, run.threads.count, launcher && launcher->workers_elsewhere);
         total_bytes += copies * run.transfer.bytes;
         total_copies += copies;
-        std::string label = run.label.size() > 44 ? run.label.substr(0, 41) + "..." : run.label;
         std::string mem = format_size(need.host_bytes) + " host";
         if (need.device_bytes) mem += " + " + format_size(need.device_bytes) + " dev";
-        std::cout << fmt::format("  {:>3}  {:<44} {:>7} {:>10} {:>6}  {}\n", run.index, label,
-                                 run.threads.count, format_size(run.transfer.bytes), copies, mem);
+        std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index, run.label,
+                                 width, run.threads.count, format_size(run.transfer.bytes), copies,
+                                 mem);
     }
     std::cout << fmt::format("  {} runs ({} [[run]] x {} sweep points), {} copies, {} moved\n",
                              plan.size(), scenario.runs.size(),

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 
+#include "scenario/loader.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 #include "support/text.hpp"
@@ -39,6 +42,45 @@ TEST_CASE("every scenario file passes check", "[integration]") {
         INFO(r.err);
         CHECK(r.exit_code == 0);
         CHECK(r.out.find("runs") != std::string::npos);
+    }
+}
+
+namespace {
+
+// The labels in the plan table `check` prints: the label column spans from after "  run  " to
+// the blank before the right-aligned "threads" heading.
+std::vector<std::string> printed_labels(const std::string& out) {
+    std::vector<std::string> labels;
+    std::istringstream in(out);
+    size_t width = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("  run  label", 0) == 0) {
+            width = line.find("threads") - 8;
+            continue;
+        }
+        if (width == 0 || line.size() < 7 + width || line.compare(5, 2, "  ") != 0 ||
+            line.find_first_not_of(" 0123456789") < 5)
+            continue;
+        std::string label = line.substr(7, width);
+        label.erase(label.find_last_not_of(' ') + 1);
+        labels.push_back(label);
+    }
+    return labels;
+}
+
+}  // namespace
+
+TEST_CASE("check prints every run's label whole: no two read the same", "[integration]") {
+    for (const auto& f : scenario_files()) {
+        INFO(f.string());
+        auto r = run_command(xferlab() + " check '" + f.string() + "'");
+        INFO(r.out);
+        const auto labels = printed_labels(r.out);
+        const auto plan = xfer::expand_plan(xfer::load_scenario(f));
+        REQUIRE(labels.size() == plan.size());
+        std::set<std::string> distinct(labels.begin(), labels.end());
+        CHECK(distinct.size() == labels.size());
+        for (size_t i = 0; i < plan.size(); ++i) CHECK(labels[i] == plan[i].label);
     }
 }
 

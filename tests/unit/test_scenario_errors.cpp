@@ -197,6 +197,22 @@ TEST_CASE("run table errors: launcher, payload, gil and mimic", "[errors]") {
                    "write [[run]], not [run]"));
 }
 
+TEST_CASE("two [[run]]s with one label: an error at the second", "[errors]") {
+    const std::string message = only_error(R"([[run]]
+label = "fast"
+[[run]]
+launcher = "openmp"
+label = "slow"
+[[run]]
+launcher = "openmp"
+label = "fast"
+)",
+                                           8, 9, "run[3].label");
+    CHECK(message ==
+          "\"fast\" is already the label of run[1]: each [[run]] needs its own label (or none, "
+          "for one derived from its settings)");
+}
+
 TEST_CASE("a file without [[run]] says how to add one", "[errors]") {
     const auto errors = errors_of("[transfer]\nbytes = \"1MiB\"\n");
     REQUIRE(errors.size() == 1);
