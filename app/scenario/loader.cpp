@@ -11,6 +11,7 @@
 
 #include "scenario/diagnostics.hpp"
 #include "scenario/file_reader.hpp"
+#include "scenario/payload_files.hpp"
 #include "scenario/plan.hpp"
 #include "scenario/set_flags.hpp"
 #include "scenario/toml_support.hpp"
@@ -73,6 +74,14 @@ Scenario load_scenario(const std::filesystem::path& file,
     std::ostringstream text;
     text << in.rdbuf();
     return parse_scenario(text.str(), file.string(), overrides);
+}
+
+LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                     const std::vector<std::filesystem::path>& payload_folders) {
+    LoadedPlan out{load_scenario(file, overrides), {}};
+    check_payloads(out.scenario, payload_folders);
+    out.plan = expand_plan(out.scenario);
+    return out;
 }
 
 }  // namespace xfer
