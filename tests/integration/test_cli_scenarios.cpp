@@ -347,9 +347,12 @@ TEST_CASE("report names a file that is not a results.json", "[integration]") {
     std::ofstream(dir / "x.json") << "{\"hello\": 1}\n";
     auto r = run_command(xferlab() + " report '" + (dir / "x.json").string() + "'");
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("is not an xferlab results.json") != std::string::npos);
+    CHECK(r.err.find("x.json is JSON but not an xferlab results.json (it has no "
+                     "schema_version): give the results.json (or journal.jsonl) that `xferlab "
+                     "run` wrote\n") != std::string::npos);
     auto missing = run_command(xferlab() + " report '" + (dir / "none.json").string() + "'");
     CHECK(missing.exit_code == 2);
-    CHECK(missing.err.find("cannot open") != std::string::npos);
+    CHECK(missing.err.find("none.json cannot be opened: No such file or directory\n") !=
+          std::string::npos);
     fs::remove_all(dir);
 }

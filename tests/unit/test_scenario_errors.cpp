@@ -322,3 +322,25 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                     "[sweep]\n\"staging.threads\" = [1, 2]\n")
               .empty());
 }
+
+TEST_CASE("a string left open names the missing quote before the parser's words", "[errors]") {
+    const std::string hint =
+        "line 2 ends inside a string: add the closing \" (a \"...\" string "
+        "ends on the line it starts on; \"\"\"...\"\"\" spans lines)";
+    // The parser calls the line break an "unescaped control character".
+    const auto basic = only_error("[scenario]\nname = \"abc\n[[run]]\n", 2, 12, "");
+    CHECK(basic == hint +
+                       " (TOML parser: Error while parsing string: unescaped control "
+                       "characters other than TAB (U+0009) are explicitly prohibited)");
+    CHECK(only_error("[scenario]\nname = \"abc\r\n[[run]]\n", 2, 12, "") == basic);  // CRLF
+    CHECK(contains(only_error("[scenario]\nname = \"abc", 2, 12, ""),
+                   hint + " (TOML parser: Error while parsing string: encountered end-of-file)"));
+    CHECK(contains(only_error("[scenario]\nname = 'abc\n[[run]]\n", 2, 12, ""),
+                   "line 2 ends inside a string: add the closing ' (a '...' string"));
+    CHECK(contains(only_error("[scenario]\nname = \"\"\"abc\n[[run]]\n", 3, 9, ""),
+                   "the \"\"\" string opened on line 2 is never closed: add the closing \"\"\""));
+    // A control character inside the line is not a missing quote: the parser's words alone.
+    CHECK(only_error("[scenario]\nname = \"a\x01z\"\n[[run]]\n", 2, 10, "") ==
+          "Error while parsing string: unescaped control characters other than TAB (U+0009) are "
+          "explicitly prohibited");
+}
