@@ -40,11 +40,6 @@ std::set<std::string> reasons(const std::string& err) {
     return out;
 }
 
-bool cuda_available() {
-    return contains(run_command(xferlab() + " devices --json").out,
-                    "\"available\": true,\n    \"backend\": \"cuda\"");
-}
-
 // Runs `check` and `run` on the file; both must exit 2 with the same reasons, one of which
 // contains `expected`.
 void both_refuse(const fs::path& file, const std::string& expected) {
