@@ -11,9 +11,31 @@
 #include "cli/cmd_threads.hpp"
 #include "remote/worker_process.hpp"
 #include "results/vocabulary.hpp"
+#include "scenario/suggest.hpp"
 #include "util/version.hpp"
 
 namespace xfer {
+namespace {
+
+// CLI11 answers a missing or unknown command with "A subcommand is required": say which word
+// it was, the closest command, and every command. Empty when the first word is a command or
+// an option (--help, --version).
+std::string command_problem(const CLI::App& app, int argc, char** argv) {
+    if (argc > 1 && argv[1][0] == '-') return "";
+    std::vector<std::string> names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+        known |= argc > 1 && sub->get_name() == argv[1];
+        if (!sub->get_group().empty()) names.push_back(sub->get_name());  // not `worker`
+    }
+    if (known) return "";
+    const std::string commands = join_names(names, ", ") + " (xferlab --help)";
+    if (argc <= 1) return "a command is required: " + commands;
+    return "unknown command '" + std::string(argv[1]) + "'" +
+           scenario_internal::did_you_mean(argv[1], names) + "; the commands are " + commands;
+}
+
+}  // namespace
 
 int run_cli(int argc, char** argv) {
     CLI::App app{
@@ -84,6 +106,10 @@ int run_cli(int argc, char** argv) {
     auto* worker_cmd = app.add_subcommand("worker", "");
     worker_cmd->group("");
 
+    if (const std::string problem = command_problem(app, argc, argv); !problem.empty()) {
+        std::cerr << "xferlab: " << problem << "\n";
+        return exit_bad_input;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

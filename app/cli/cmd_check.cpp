@@ -1,69 +1,53 @@
+#include "cli/cmd_check.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <iostream>
-#include <map>
 
-#include "backend/backend.hpp"
 #include "cli/cli.hpp"
-#include "cli/cmd_check.hpp"
 #include "cli/config_loading.hpp"
 #include "results/vocabulary.hpp"
+#include "run/launchers.hpp"
 #include "run/memory_preflight.hpp"
-#include "system/memory_limits.hpp"
+#include "run/plan_runner.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "scenario/units.hpp"
+#include "system/memory_limits.hpp"
 
 namespace xfer {
 namespace {
 
-// Memory per run as the backend that would run it counts it; backends are made once.
-class NeedEstimator {
-public:
-    explicit NeedEstimator(std::string config_backend) : config_backend_(std::move(config_backend)) {}
-    Backend::Need need(const Run& run) {
-        std::string name = run.backend == "auto" ? config_backend_ : run.backend;
-        auto it = backends_.find(name);
-        if (it == backends_.end()) {
-            std::unique_ptr<Backend> b;
-            try {
-                b = make_backend(name, nullptr);
-            } catch (const std::exception&) {
-                b = make_backend("host", nullptr);  // `run` reports the unavailability
-            }
-            it = backends_.emplace(name, std::move(b)).first;
-        }
-        return it->second->memory_needed(run.transfer, run.threads.count);
-    }
-
-private:
-    std::string config_backend_;
-    std::map<std::string, std::unique_ptr<Backend>> backends_;
-};
-
-void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEstimator& estimator) {
+void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunner& runner) {
     std::cout << fmt::format("{}: {} — {}\n", scenario.source.string(), scenario.name,
                              scenario.description);
-    std::cout << fmt::format("  {:>3}  {:<44} {:>7} {:>10} {:>6}  {}\n", "run", "label", "threads",
-                             "bytes", "copies", "memory");
+    // Labels are printed whole: a cut one could hide the part that tells two runs apart.
+    size_t width = 5;
+    for (const Run& run : plan) width = std::max(width, run.label.size());
+    std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", "run", "label", width,
+                             "threads", "bytes", "copies", "memory");
     uint64_t total_bytes = 0, total_copies = 0;
     Backend::Need peak;
-    PlanMemory memory;
+    bool unknown = false;  // a run on an unavailable backend: its need is not counted
     for (const Run& run : plan) {
-        uint64_t copies = uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
-        Backend::Need need = estimator.need(run);
-        peak.host_bytes = std::max(peak.host_bytes, need.host_bytes);
-        peak.device_bytes = std::max(peak.device_bytes, need.device_bytes);
-        const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
-        add_run_need(memory, need, run.threads.count, launcher && launcher->workers_elsewhere);
+        uint64_t copies =
+            uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
         total_bytes += copies * run.transfer.bytes;
         total_copies += copies;
-        std::string label = run.label.size() > 44 ? run.label.substr(0, 41) + "..." : run.label;
-        std::string mem = format_size(need.host_bytes) + " host";
-        if (need.device_bytes) mem += " + " + format_size(need.device_bytes) + " dev";
-        std::cout << fmt::format("  {:>3}  {:<44} {:>7} {:>10} {:>6}  {}\n", run.index, label,
-                                 run.threads.count, format_size(run.transfer.bytes), copies, mem);
+        std::string mem = "? (backend unavailable)";
+        const auto need = runner.run_need(run);
+        unknown |= !need;
+        if (need) {
+            peak.host_bytes = std::max(peak.host_bytes, need->host_bytes);
+            peak.device_bytes = std::max(peak.device_bytes, need->device_bytes);
+            mem = format_size(need->host_bytes) + " host";
+            if (need->device_bytes) mem += " + " + format_size(need->device_bytes) + " dev";
+        }
+        std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index, run.label,
+                                 width, run.threads.count, format_size(run.transfer.bytes), copies,
+                                 mem);
     }
     std::cout << fmt::format("  {} runs ({} [[run]] x {} sweep points), {} copies, {} moved\n",
                              plan.size(), scenario.runs.size(),
@@ -71,11 +55,11 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, NeedEsti
                              total_copies, format_size(total_bytes));
     std::string peak_text = format_size(peak.host_bytes) + " host";
     if (peak.device_bytes) peak_text += ", " + format_size(peak.device_bytes) + " device";
+    if (unknown) peak_text += " (runs on an unavailable backend not counted)";
     std::cout << fmt::format("  peak memory (largest run; runs execute one at a time): {}\n",
                              peak_text);
-    // What `run` would say here; check still exits 0: the file may be meant for another machine.
     const MemoryBudget budget = read_memory_budget();
-    const std::string problem = memory_problem(memory, budget);
+    const std::string problem = memory_problem(runner.memory_needed(plan), budget);
     std::cout << (problem.empty()
                       ? fmt::format("  on this machine: fits ({} can be allocated; {} binds)\n",
                                     format_size(budget.left()), limit_name(budget.binding()))
@@ -92,11 +76,38 @@ void print_payloads(const Scenario& scenario, const std::vector<std::filesystem:
         std::string error;
         if (auto p = record_payload(spec.payload, folders, error)) {
             std::cout << fmt::format("  payload {}: {} sha256 {}\n", p->name, p->path, p->sha256);
+        } else {
+            std::cerr << scenario.source.string() << ": " << error << "\n";
         }
     }
     if (!seen.empty())
         std::cout << fmt::format("  payload folders, searched in order: {}\n",
                                  folder_list(folders));
+}
+
+// One file: the plan, then what `run` would refuse here (the same checks, the same messages),
+// then what could not be checked here.
+int check_file(const std::string& file, const std::vector<std::string>& sets, const Config& config,
+               PlanRunner& runner) {
+    LoadedPlan loaded;
+    const auto folders = payload_search_path(config);
+    try {
+        loaded = load_plan(file, sets, folders);
+    } catch (const ScenarioError& e) {
+        print_diagnostics(e);
+        std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
+        return exit_bad_input;
+    }
+    print_plan(loaded.scenario, loaded.plan, runner);
+    print_payloads(loaded.scenario, folders);
+    for (const auto& w : runner.unchecked(loaded.plan))
+        std::cerr << file << ": warning: " << w << "\n";
+    const auto problems = runner.preflight(loaded.plan);
+    for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
+    if (problems.empty()) return exit_ok;
+    std::cerr << fmt::format("{}: {} problem(s) on this machine: `xferlab run` would refuse it\n",
+                             file, problems.size());
+    return exit_bad_input;
 }
 
 }  // namespace
@@ -105,21 +116,13 @@ int cmd_check(const CommonOptions& common, const std::vector<std::string>& files
               const std::vector<std::string>& sets) {
     auto config = load_config_or_report(common);
     if (!config) return exit_bad_input;
-    NeedEstimator estimator(config->backend);
+    // The runner `run` uses, so that `check` judges a plan with the very same preflight. It
+    // never runs anything here.
+    const LauncherRegistry registry = make_launcher_registry();
+    std::atomic<bool> never_stopped{false};
+    PlanRunner runner(registry, plan_options(*config), never_stopped);
     int code = exit_ok;
-    for (const auto& file : files) {
-        try {
-            Scenario scenario = load_scenario(file, sets);
-            const auto folders = payload_search_path(*config);
-            check_payloads(scenario, folders);
-            print_plan(scenario, expand_plan(scenario), estimator);
-            print_payloads(scenario, folders);
-        } catch (const ScenarioError& e) {
-            print_diagnostics(e);
-            std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
-            code = exit_bad_input;
-        }
-    }
+    for (const auto& file : files) code = std::max(code, check_file(file, sets, *config, runner));
     return code;
 }
 

@@ -22,7 +22,6 @@
 #include "run/plan_runner.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
-#include "scenario/payload_files.hpp"
 #include "system/stop_signal.hpp"
 
 namespace xfer {
@@ -80,9 +79,9 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     Scenario scenario;
     std::vector<Run> plan;
     try {
-        scenario = load_scenario(file, options.sets);
-        check_payloads(scenario, payload_search_path(config));
-        plan = expand_plan(scenario);
+        LoadedPlan loaded = load_plan(file, options.sets, payload_search_path(config));
+        scenario = std::move(loaded.scenario);
+        plan = std::move(loaded.plan);
     } catch (const ScenarioError& e) {
         print_diagnostics(e);
         std::cerr << fmt::format("{}: {} error(s); nothing was run\n", file,
@@ -91,8 +90,7 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     }
 
     LauncherRegistry registry = make_launcher_registry();
-    PlanOptions plan_options{config.backend, payload_search_path(config), config.timeout_ns};
-    PlanRunner runner(registry, plan_options, g_stop);
+    PlanRunner runner(registry, plan_options(config), g_stop);
     nlohmann::json sizing;
     if (options.fit) {
         auto fitted = fit_or_refuse(file, options.sets, runner, scenario, plan);

@@ -4,6 +4,7 @@
 
 #include "cli/common_options.hpp"
 #include "run/config.hpp"
+#include "run/plan_runner.hpp"
 #include "scenario/diagnostics.hpp"
 
 namespace xfer {
@@ -28,6 +29,11 @@ inline std::optional<Config> load_config_or_report(const CommonOptions& common) 
         print_diagnostics(e);
         return std::nullopt;
     }
+}
+
+// The plan runner's settings from the config: the same for `run` and `check`.
+inline PlanOptions plan_options(const Config& config) {
+    return PlanOptions{config.backend, payload_search_path(config), config.timeout_ns};
 }
 
 }  // namespace xfer

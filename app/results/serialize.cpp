@@ -199,6 +199,27 @@ void to_json(json& j, const Results& r) {
     if (!r.sizing.is_null()) j["sizing"] = r.sizing;
 }
 
+json journal_line(const Results& plan, const RunResult& run) {
+    json j = run;
+    j["plan"] = {{"schema_version", plan.schema_version},
+                 {"tool_version", plan.tool_version},
+                 {"git_describe", plan.git_describe},
+                 {"host", plan.host},
+                 {"scenario", plan.scenario}};
+    return j;
+}
+
+bool read_journal_plan(const json& line, Results& r) {
+    const auto plan = line.find("plan");
+    if (plan == line.end() || !plan->is_object()) return false;
+    plan->at("schema_version").get_to(r.schema_version);
+    plan->at("tool_version").get_to(r.tool_version);
+    plan->at("git_describe").get_to(r.git_describe);
+    r.host = plan->at("host");
+    r.scenario = plan->at("scenario");
+    return true;
+}
+
 void from_json(const json& j, Results& r) {
     j.at("schema_version").get_to(r.schema_version);
     j.at("tool_version").get_to(r.tool_version);

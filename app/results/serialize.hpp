@@ -18,4 +18,12 @@ void from_json(const nlohmann::json& j, RunResult& r);
 void to_json(nlohmann::json& j, const Results& r);
 void from_json(const nlohmann::json& j, Results& r);
 
+// One line of journal.jsonl: the run, and under "plan" the tool version, host and resolved
+// scenario it ran under, as results.json has them, so that a journal alone names what it
+// holds. from_json(RunResult) reads the line as the run.
+nlohmann::json journal_line(const Results& plan, const RunResult& run);
+
+// Copies a journal line's "plan" into `r`. False for a line without one (an older journal).
+bool read_journal_plan(const nlohmann::json& line, Results& r);
+
 }  // namespace xfer

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include <toml++/toml.h>
 
@@ -66,9 +68,10 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
     try {
         table = toml::parse_file(file.string());
     } catch (const toml::parse_error& e) {
-        const auto& src = e.source();
-        errors.push_back({file.string(), int(src.begin.line), int(src.begin.column), "",
-                          std::string(e.description())});
+        std::ifstream in(file, std::ios::binary);  // the text, for the hint's line
+        std::ostringstream text;
+        text << in.rdbuf();
+        errors.push_back(scenario_internal::syntax_error_diagnostic(file.string(), text.str(), e));
         return;
     }
     const fs::path base = fs::absolute(file).parent_path();

@@ -65,9 +65,8 @@ void prepare_output_dir(const fs::path& dir) {
                                  std::strerror(err));
 }
 
-void append_journal(const fs::path& dir, const RunResult& run) {
-    nlohmann::json j = run;
-    std::string line = j.dump() + "\n";
+void append_journal(const fs::path& dir, const Results& plan, const RunResult& run) {
+    std::string line = journal_line(plan, run).dump() + "\n";
     fs::path path = dir / "journal.jsonl";
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));

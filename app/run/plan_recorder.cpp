@@ -58,7 +58,7 @@ void PlanRecorder::add(RunResult result) {
     results_.runs.push_back(std::move(result));
     current_ = nullptr;
     try {
-        append_journal(dir_, results_.runs.back());
+        append_journal(dir_, results_, results_.runs.back());
     } catch (const std::exception& e) {
         std::cerr << "xferlab: " << e.what() << "\n";
     }
@@ -91,7 +91,7 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
         r.end_ns = now_ns();
         results_.runs.push_back(std::move(r));
         try {
-            append_journal(dir_, results_.runs.back());
+            append_journal(dir_, results_, results_.runs.back());
         } catch (const std::exception& e) {
             std::cerr << "xferlab: " << e.what() << "\n";
         }

@@ -79,18 +79,48 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     return problems;
 }
 
+std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
+    std::vector<std::string> out;
+    bool fell_back = false;
+    for (const Run& run : plan) {
+        std::string note;
+        const Backend* backend = nullptr;
+        try {
+            backend = &backend_for(run, &note);
+        } catch (const std::exception&) {
+            continue;  // an unavailable backend is the preflight's error, not a warning
+        }
+        if (!note.empty() && !fell_back) {  // "auto" chose host: the devices were not asked
+            fell_back = true;
+            for (const BackendAvailability& b : list_backends())
+                if (!b.available)
+                    out.push_back(fmt::format(
+                        "{} is unavailable here ({}): device checks skipped; backend auto was "
+                        "checked as host, which `run` uses here",
+                        b.name, b.reason));
+        }
+        if (std::string why = context_skip_reason(run, *backend); !why.empty())
+            out.push_back(fmt::format("run {} ({}): not checked: `run` skips it here: {}",
+                                      run.index, run.label, why));
+    }
+    return out;
+}
+
+std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
+    try {
+        return backend_for(run, nullptr).memory_needed(run.transfer, run.threads.count);
+    } catch (const std::exception&) {
+        return std::nullopt;  // an unavailable backend: the preflight reports it
+    }
+}
+
 PlanMemory PlanRunner::memory_needed(const std::vector<Run>& plan) {
     PlanMemory peak;
     for (const Run& run : plan) {
         const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
         if (!launcher) continue;  // the preflight says so
-        try {
-            Backend& backend = backend_for(run, nullptr);
-            add_run_need(peak, backend.memory_needed(run.transfer, run.threads.count),
-                         run.threads.count, launcher->workers_elsewhere);
-        } catch (const std::exception&) {
-            // An unavailable backend: the preflight reports it.
-        }
+        if (auto need = run_need(run))
+            add_run_need(peak, *need, run.threads.count, launcher->workers_elsewhere);
     }
     return peak;
 }

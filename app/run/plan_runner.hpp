@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,16 @@ class PlanRunner {
     // it, launcher known, memory enough. Returns one message per problem (empty: all good).
     std::vector<std::string> preflight(const std::vector<Run>& plan);
 
+    // What the preflight could not judge on this machine, one line each: the device checks when
+    // backend "auto" falls back to host here, runs `run` would skip here. `check` prints them.
+    std::vector<std::string> unchecked(const std::vector<Run>& plan);
+
     // Host memory of the plan's largest run, as its backends count it (runs whose launcher
     // or backend is unavailable count nothing: the preflight reports them).
     PlanMemory memory_needed(const std::vector<Run>& plan);
+
+    // One run's memory as its backend counts it; nothing when the backend is unavailable.
+    std::optional<Backend::Need> run_need(const Run& run);
 
     // Runs one run to completion. Never throws for a failure of the run itself: the result
     // carries status and errors.

@@ -18,6 +18,13 @@ struct Diagnostic {
 // "file:line:column: error: key: message"
 std::string format_diagnostic(const Diagnostic& d);
 
+// What the user most likely did, for a TOML parser's `description` of a syntax error at
+// `line`:`column` (1-based) of `text`, where the parser names only the symptom: a string left
+// open ("unescaped control characters", "encountered end-of-file" inside a string) is a
+// missing closing quote. Empty when there is nothing to add.
+std::string syntax_error_hint(const std::string& description, const std::string& text, int line,
+                              int column);
+
 class ScenarioError : public std::runtime_error {
 public:
     explicit ScenarioError(std::vector<Diagnostic> diagnostics);

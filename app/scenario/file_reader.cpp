@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "scenario/scenario_keys.hpp"
@@ -200,8 +201,16 @@ class Reader {
                 if (!v.is_string() || v.get<std::string>().empty()) {
                     error(node->source(), dotted,
                           "expected a non-empty string; got " + describe(v));
+                } else if (auto first = labels_.find(v.get<std::string>());
+                           first != labels_.end()) {
+                    // Reports, comparisons and error messages name runs by label.
+                    error(node->source(), dotted,
+                          "\"" + first->first + "\" is already the label of " + first->second +
+                              ": each [[run]] needs its own label (or none, for one derived "
+                              "from its settings)");
                 } else {
                     spec.label = v.get<std::string>();
+                    labels_.emplace(spec.label, name);
                 }
             } else if (k == "payload") {
                 payload = node;
@@ -350,6 +359,7 @@ class Reader {
     const std::string& file_;
     Scenario& s_;
     std::vector<Diagnostic>& diags_;
+    std::map<std::string, std::string> labels_;  // a [[run]]'s label -> "run[N]" that has it
 };
 
 }  // namespace

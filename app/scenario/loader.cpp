@@ -11,6 +11,7 @@
 
 #include "scenario/diagnostics.hpp"
 #include "scenario/file_reader.hpp"
+#include "scenario/payload_files.hpp"
 #include "scenario/plan.hpp"
 #include "scenario/set_flags.hpp"
 #include "scenario/toml_support.hpp"
@@ -25,7 +26,7 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
         root = toml::parse(text, name);
     } catch (const toml::parse_error& e) {
         // TOML stops at the first syntax error: there is only this one to report.
-        throw ScenarioError({diagnostic_at(name, e.source(), "", std::string(e.description()))});
+        throw ScenarioError({syntax_error_diagnostic(name, text, e)});
     }
 
     Scenario s;
@@ -61,8 +62,28 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
     return s;
 }
 
+namespace {
+
+// A folder opens as a file but reads as nothing, which parsed as "no [[run]] table".
+std::string folder_message(const std::filesystem::path& folder) {
+    size_t scenarios = 0;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(folder, ec))
+        if (e.path().extension() == ".toml") ++scenarios;
+    const std::string files = (folder / "*.toml").string();
+    return "is a folder, not a scenario file: give the scenario files in it (" + files +
+           (scenarios == 0 ? " matches none)"
+                           : " matches " + std::to_string(scenarios) + " file" +
+                                 (scenarios == 1 ? ")" : "s)"));
+}
+
+}  // namespace
+
 Scenario load_scenario(const std::filesystem::path& file,
                        const std::vector<std::string>& overrides) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw ScenarioError({Diagnostic{file.string(), 0, 0, "", folder_message(file)}});
     std::ifstream in(file, std::ios::binary);
     if (!in) {
         const int err = errno;
@@ -73,6 +94,14 @@ Scenario load_scenario(const std::filesystem::path& file,
     std::ostringstream text;
     text << in.rdbuf();
     return parse_scenario(text.str(), file.string(), overrides);
+}
+
+LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                     const std::vector<std::filesystem::path>& payload_folders) {
+    LoadedPlan out{load_scenario(file, overrides), {}};
+    check_payloads(out.scenario, payload_folders);
+    out.plan = expand_plan(out.scenario);
+    return out;
 }
 
 }  // namespace xfer

@@ -21,6 +21,16 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
 // point, every [[run]] (so runs of one sweep point sit side by side).
 std::vector<Run> expand_plan(const Scenario& scenario);
 
+struct LoadedPlan {
+    Scenario scenario;
+    std::vector<Run> plan;
+};
+
+// What `run` and `check` both do with a file before asking the machine: load_scenario, every
+// payload resolved in `payload_folders` (payload_files.hpp), expand_plan. Throws ScenarioError.
+LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                     const std::vector<std::filesystem::path>& payload_folders);
+
 // The fully resolved run as JSON (every key with its value), as written into results.
 nlohmann::json to_json(const Run& run);
 

@@ -102,7 +102,7 @@ std::optional<PayloadRecord> record_payload(const std::string& name,
     std::ostringstream bytes;
     bytes << in.rdbuf();
     if (!in) {
-        error = "payload '" + name + "': cannot read " + found.file->path.string();
+        error = "payload '" + printable(name) + "': cannot read " + found.file->path.string();
         return std::nullopt;
     }
     return PayloadRecord{name, found.file->path.string(), found.file->folder.string(),
@@ -115,11 +115,12 @@ std::vector<Diagnostic> payload_diagnostics(const Scenario& scenario,
     for (size_t i = 0; i < scenario.runs.size(); ++i) {
         const RunSpec& spec = scenario.runs[i];
         if (!spec.payload_set) continue;
-        PayloadLookup found = find_payload(spec.payload, folders);
-        if (found.file) continue;
+        // Read as a run reads it, so that a file that cannot be read is bad input before
+        // anything runs rather than a failed run.
+        std::string error;
+        if (record_payload(spec.payload, folders, error)) continue;
         out.push_back(Diagnostic{scenario.source.string(), spec.payload_line, spec.payload_column,
-                                 "run[" + std::to_string(i + 1) + "].payload",
-                                 "payload '" + printable(spec.payload) + "': " + found.error});
+                                 "run[" + std::to_string(i + 1) + "].payload", error});
     }
     return out;
 }

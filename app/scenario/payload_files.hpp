@@ -38,7 +38,8 @@ std::optional<PayloadRecord> record_payload(const std::string& name,
                                             const std::vector<std::filesystem::path>& folders,
                                             std::string& error);
 
-// One diagnostic per [[run]] whose payload find_payload refuses, at its `payload` key.
+// One diagnostic per [[run]] whose payload record_payload refuses or cannot read, at its `payload`
+// key.
 std::vector<Diagnostic> payload_diagnostics(const Scenario& scenario,
                                             const std::vector<std::filesystem::path>& folders);
 

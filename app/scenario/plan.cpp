@@ -67,13 +67,15 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
 
 namespace {
 
-// Several Python runs with different payloads need the payload in their labels to tell apart.
-bool payloads_differ(const Scenario& s) {
-    std::set<std::string> payloads;
+// Whether the [[run]]s with `spec`'s launcher differ in `field` (the payload, the GIL policy):
+// then it tells them apart and belongs in their derived labels. A run without a payload differs
+// from one with.
+template <typename Field>
+bool differs_within_launcher(const Scenario& s, const RunSpec& spec, Field field) {
     for (const auto& r : s.runs) {
-        if (!r.payload.empty()) payloads.insert(r.payload);
+        if (r.launcher == spec.launcher && field(r) != field(spec)) return true;
     }
-    return payloads.size() > 1;
+    return false;
 }
 
 // "python gil=release threads.stack_size=256KiB threads.count=4": the run's own label, or the
@@ -83,11 +85,16 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
     std::string label = spec.label;
     if (label.empty()) {
         label = spec.launcher;
-        // Where the GIL is a thread's business (not for processes: their label stays as it was).
-        if (spec.launcher == "python" || spec.launcher == "host+gil") {
+        // The GIL is what python and host+gil runs are about: always named. For processes and
+        // ranks only when their runs differ in it.
+        const auto gil = [](const RunSpec& r) { return r.gil; };
+        if (spec.launcher == "python" || spec.launcher == "host+gil" ||
+            (launcher_takes_gil(spec.launcher) && differs_within_launcher(s, spec, gil))) {
             label += " gil=" + to_string(spec.gil);
         }
-        if (!spec.payload.empty() && payloads_differ(s)) label += " payload=" + spec.payload;
+        const auto payload = [](const RunSpec& r) { return r.payload; };
+        if (!spec.payload.empty() && differs_within_launcher(s, spec, payload))
+            label += " payload=" + spec.payload;
         if (!spec.mimic.empty()) label += " mimic=" + spec.mimic;
         for (const auto& [key, value] : spec.overrides.items()) {
             label += " " + key + "=" + value_text(value);
@@ -97,6 +104,28 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
         if (!spec.overrides.contains(key)) label += " " + key + "=" + text;
     }
     return label;
+}
+
+// Labels still equal after the above belong to runs that nothing in the file tells apart:
+// identical [[run]] tables, or a run that overrides every swept key at each sweep point. The
+// later ones get " #2", " #3", ... so that every label names one run. A label the user wrote
+// stays as written where it first occurs (file_reader refuses two [[run]]s with one label).
+void make_labels_distinct(std::vector<Run>& plan) {
+    std::set<std::string> written;
+    for (const Run& run : plan)
+        if (!run.spec.label.empty()) written.insert(run.label);
+    std::set<std::string> used;
+    for (Run& run : plan) {
+        const bool mine = run.spec.label.empty();
+        if ((!mine || written.count(run.label) == 0) && used.insert(run.label).second) continue;
+        std::string candidate;
+        for (int n = 2;; ++n) {
+            candidate = run.label + " #" + std::to_string(n);
+            if (written.count(candidate) == 0 && used.count(candidate) == 0) break;
+        }
+        run.label = candidate;
+        used.insert(candidate);
+    }
 }
 
 // Everything that identifies a run except threads.count (and the free-text label), so that
@@ -169,6 +198,7 @@ std::vector<Run> expand_plan(const Scenario& s) {
         }
     }
     if (!errors.empty()) throw ScenarioError(std::move(errors));
+    make_labels_distinct(plan);
     return plan;
 }
 

@@ -48,4 +48,14 @@ Diagnostic diagnostic_at(const std::string& file, const toml::source_region& whe
     return Diagnostic{file, int(where.begin.line), int(where.begin.column), key, message};
 }
 
+Diagnostic syntax_error_diagnostic(const std::string& file, const std::string& text,
+                                   const toml::parse_error& e) {
+    const std::string description(e.description());
+    const auto& at = e.source().begin;
+    const std::string hint = syntax_error_hint(description, text, int(at.line), int(at.column));
+    // The likely cause first; the parser's own words after it, for what the hint may miss.
+    return diagnostic_at(file, e.source(), "",
+                         hint.empty() ? description : hint + " (TOML parser: " + description + ")");
+}
+
 }  // namespace xfer::scenario_internal

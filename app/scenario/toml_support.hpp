@@ -27,6 +27,11 @@ std::vector<Entry> in_file_order(const toml::table& table);
 Diagnostic diagnostic_at(const std::string& file, const toml::source_region& where,
                          const std::string& key, const std::string& message);
 
+// A syntax error of `text` as a diagnostic: the parser's description, after what the user most
+// likely did where the parser names only the symptom (syntax_error_hint).
+Diagnostic syntax_error_diagnostic(const std::string& file, const std::string& text,
+                                   const toml::parse_error& e);
+
 // Whether `a` starts before `b` in the file.
 bool before(const toml::source_region& a, const toml::source_region& b);
 

@@ -72,13 +72,16 @@ TEST_CASE("check says whether the plan fits this machine, naming the binding lim
     INFO(fits.err);
     CHECK(fits.exit_code == 0);
     CHECK(contains(fits.out, "  on this machine: fits ("));
-    // check still exits 0 when it does not fit: the file may be meant for another machine.
+    // What does not fit is refused as `run` refuses it (exit 2, the same message on stderr).
     auto tight = run_command("bash -c 'ulimit -v 1048576; exec \"$0\" \"$@\"' " + xferlab() +
                              " check " + file + " --set transfer.bytes=1GiB");
     INFO(tight.err);
-    CHECK(tight.exit_code == 0);
-    CHECK(contains(tight.out, "  on this machine: does not fit: the largest run needs 2 GiB of "
-                              "host memory but the address-space limit (ulimit -v) of 1 GiB"));
+    CHECK(tight.exit_code == 2);
+    const std::string why =
+        "the largest run needs 2 GiB of host memory but the address-space limit (ulimit -v) of "
+        "1 GiB";
+    CHECK(contains(tight.out, "  on this machine: does not fit: " + why));
+    CHECK(contains(tight.err, small_scenario(dir).string() + ": " + why));
     fs::remove_all(dir);
 }
 

@@ -47,4 +47,10 @@ inline CommandResult run_command(const std::string& command) {
 // The built CLI, quoted for the shell.
 inline std::string xferlab() { return std::string("'") + XFER_BINARY + "'"; }
 
+// Whether `xferlab devices` finds the cuda backend available on this machine.
+inline bool cuda_available() {
+    return run_command(xferlab() + " devices --json")
+               .out.find("\"available\": true,\n    \"backend\": \"cuda\"") != std::string::npos;
+}
+
 }  // namespace xfer::test

@@ -197,6 +197,22 @@ TEST_CASE("run table errors: launcher, payload, gil and mimic", "[errors]") {
                    "write [[run]], not [run]"));
 }
 
+TEST_CASE("two [[run]]s with one label: an error at the second", "[errors]") {
+    const std::string message = only_error(R"([[run]]
+label = "fast"
+[[run]]
+launcher = "openmp"
+label = "slow"
+[[run]]
+launcher = "openmp"
+label = "fast"
+)",
+                                           8, 9, "run[3].label");
+    CHECK(message ==
+          "\"fast\" is already the label of run[1]: each [[run]] needs its own label (or none, "
+          "for one derived from its settings)");
+}
+
 TEST_CASE("a file without [[run]] says how to add one", "[errors]") {
     const auto errors = errors_of("[transfer]\nbytes = \"1MiB\"\n");
     REQUIRE(errors.size() == 1);
@@ -305,4 +321,26 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
     CHECK(errors_of("[staging]\nthreads = 4\nchunk = \"auto\"\n[[run]]\nstaging.chunk = \"1MiB\"\n"
                     "[sweep]\n\"staging.threads\" = [1, 2]\n")
               .empty());
+}
+
+TEST_CASE("a string left open names the missing quote before the parser's words", "[errors]") {
+    const std::string hint =
+        "line 2 ends inside a string: add the closing \" (a \"...\" string "
+        "ends on the line it starts on; \"\"\"...\"\"\" spans lines)";
+    // The parser calls the line break an "unescaped control character".
+    const auto basic = only_error("[scenario]\nname = \"abc\n[[run]]\n", 2, 12, "");
+    CHECK(basic == hint +
+                       " (TOML parser: Error while parsing string: unescaped control "
+                       "characters other than TAB (U+0009) are explicitly prohibited)");
+    CHECK(only_error("[scenario]\nname = \"abc\r\n[[run]]\n", 2, 12, "") == basic);  // CRLF
+    CHECK(contains(only_error("[scenario]\nname = \"abc", 2, 12, ""),
+                   hint + " (TOML parser: Error while parsing string: encountered end-of-file)"));
+    CHECK(contains(only_error("[scenario]\nname = 'abc\n[[run]]\n", 2, 12, ""),
+                   "line 2 ends inside a string: add the closing ' (a '...' string"));
+    CHECK(contains(only_error("[scenario]\nname = \"\"\"abc\n[[run]]\n", 3, 9, ""),
+                   "the \"\"\" string opened on line 2 is never closed: add the closing \"\"\""));
+    // A control character inside the line is not a missing quote: the parser's words alone.
+    CHECK(only_error("[scenario]\nname = \"a\x01z\"\n[[run]]\n", 2, 10, "") ==
+          "Error while parsing string: unescaped control characters other than TAB (U+0009) are "
+          "explicitly prohibited");
 }

@@ -1,4 +1,5 @@
 // [sweep] x [[run]] expansion: counts, order, values, labels, precedence and scaling keys.
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -150,6 +151,94 @@ transfer.devices = [0, 1]
     std::set<std::string> labels;
     for (const auto& r : plan) labels.insert(r.label);
     CHECK(labels.size() == plan.size());
+}
+
+TEST_CASE("a process with and a process without a payload get different labels", "[sweep]") {
+    // scenarios/seed-processes.toml: both were labelled "process".
+    const auto plan = plan_of(R"([[run]]
+launcher = "python"
+payload = "threads.py"
+[[run]]
+launcher = "process"
+[[run]]
+launcher = "process"
+payload = "threads.py"
+)");
+    REQUIRE(plan.size() == 3);
+    CHECK(plan[0].label == "python gil=release");  // the only python run: its payload is no news
+    CHECK(plan[1].label == "process");
+    CHECK(plan[2].label == "process payload=threads.py");
+}
+
+TEST_CASE("processes that differ only in gil say so in their labels", "[sweep]") {
+    const auto plan = plan_of(R"([[run]]
+launcher = "process"
+payload = "threads.py"
+[[run]]
+launcher = "process"
+payload = "threads.py"
+gil = "hold"
+[[run]]
+launcher = "mpi"
+)");
+    REQUIRE(plan.size() == 3);
+    CHECK(plan[0].label == "process gil=release");
+    CHECK(plan[1].label == "process gil=hold");
+    CHECK(plan[2].label == "mpi");
+}
+
+TEST_CASE("runs nothing tells apart are numbered: #2, #3", "[sweep]") {
+    // Identical [[run]] tables (a repeat), and a run overriding the only swept key.
+    const auto plan = plan_of(R"([[run]]
+launcher = "host"
+[[run]]
+launcher = "host"
+[[run]]
+launcher = "openmp"
+threads.count = 2
+[sweep]
+"threads.count" = [1, 4]
+)");
+    REQUIRE(plan.size() == 6);
+    CHECK(plan[0].label == "host threads.count=1");
+    CHECK(plan[1].label == "host threads.count=1 #2");
+    CHECK(plan[2].label == "openmp threads.count=2");
+    CHECK(plan[3].label == "host threads.count=4");
+    CHECK(plan[4].label == "host threads.count=4 #2");
+    CHECK(plan[5].label == "openmp threads.count=2 #2");
+}
+
+TEST_CASE("a user's label stays as written; a derived label equal to it is numbered", "[sweep]") {
+    const auto plan = plan_of(R"([[run]]
+launcher = "host"
+[[run]]
+launcher = "openmp"
+label = "host"
+[[run]]
+launcher = "host"
+label = "host #2"
+)");
+    REQUIRE(plan.size() == 3);
+    CHECK(plan[0].label == "host #3");
+    CHECK(plan[1].label == "host");
+    CHECK(plan[2].label == "host #2");
+}
+
+TEST_CASE("every committed scenario expands to runs with distinct labels", "[sweep]") {
+    size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(
+             std::filesystem::path(XFER_SOURCE_DIR) / "scenarios")) {
+        if (e.path().extension() != ".toml") continue;
+        ++files;
+        INFO(e.path().string());
+        const auto plan = expand_plan(load_scenario(e.path()));
+        std::set<std::string> labels;
+        for (const auto& r : plan) {
+            INFO("run " << r.index << ": " << r.label);
+            CHECK(labels.insert(r.label).second);
+        }
+    }
+    CHECK(files >= 10);
 }
 
 TEST_CASE("runs equal but for threads.count share a scaling key", "[sweep]") {

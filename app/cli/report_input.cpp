@@ -1,0 +1,147 @@
+#include "cli/report_input.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "results/serialize.hpp"
+
+namespace xfer {
+namespace fs = std::filesystem;
+namespace {
+
+// The files `report` reads that `run` left in `dir`.
+std::vector<std::string> readable_in(const fs::path& dir) {
+    std::vector<std::string> there;
+    for (const char* name : {"results.json", "journal.jsonl"})
+        if (fs::is_regular_file(dir / name)) there.push_back((dir / name).string());
+    return there;
+}
+
+// "DIR/results.json (or DIR/journal.jsonl)", or what to look for.
+std::string what_to_give(const fs::path& dir) {
+    const auto there = readable_in(dir);
+    if (there.empty()) return "the results.json (or journal.jsonl) that `xferlab run` wrote";
+    return there[0] + (there.size() > 1 ? " (or " + there[1] + ")" : "");
+}
+
+fs::path folder_of(const std::string& file) {
+    const fs::path parent = fs::path(file).parent_path();
+    return parent.empty() ? fs::path(".") : parent;
+}
+
+// nlohmann's messages start with "[json.exception.parse_error.101] ": the rest is the news.
+std::string without_json_prefix(const std::string& what) {
+    const size_t end = what.rfind("] ", what.find(' '));
+    return what.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? what.substr(end + 2)
+                                                                              : what;
+}
+
+bool refuse(const std::string& file, const std::string& why) {
+    std::cerr << "xferlab: " << file << " " << why << "\n";
+    return false;
+}
+
+// A journal.jsonl (one run per line, written as each run ends) as Results: what is left when
+// xferlab was killed before writing anything else. Each line also names its plan (tool
+// version, host, scenario). A last line cut short by the kill is skipped with a warning; any
+// other bad line makes the file unreadable.
+bool read_journal(const std::string& file, std::istream& in, Results& results) {
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    bool named = false;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        try {
+            const nlohmann::json j = nlohmann::json::parse(lines[i]);
+            results.runs.push_back(j.get<RunResult>());
+            if (!named) named = read_journal_plan(j, results);
+        } catch (const std::exception& e) {
+            if (i + 1 == lines.size() && i > 0) {
+                std::cerr << "xferlab: " << file << ": last line " << i + 1
+                          << " is cut short (the process ended while writing it); skipped\n";
+                break;
+            }
+            std::cerr << "xferlab: " << file << ":" << i + 1
+                      << ": not an xferlab journal line: " << without_json_prefix(e.what()) << "\n";
+            return false;
+        }
+    }
+    if (!named && !results.runs.empty()) {
+        std::cerr << "xferlab: " << file
+                  << ": its lines do not name the tool version and scenario (a journal written "
+                     "before they did): both are reported as unknown\n";
+        results.tool_version = results.git_describe = "unknown";
+    }
+    results.complete = false;  // a journal alone never says whether the plan finished
+    return true;
+}
+
+// A file that is not JSON, named by what it looks like.
+bool refuse_text(const std::string& file, const std::string& text, const std::string& error) {
+    const std::string instead = what_to_give(folder_of(file));
+    if (text.rfind("run,label,", 0) == 0)
+        return refuse(file, "is the per-copy CSV (copies.csv), not results: give " + instead);
+    if (fs::path(file).extension() == ".toml")
+        return refuse(file, "is a scenario file: `xferlab run " + file +
+                                "` runs it, and `xferlab report` reads the results.json (or "
+                                "journal.jsonl) that it writes");
+    return refuse(file,
+                  "is not an xferlab results.json (not JSON: " + error + "): give " + instead);
+}
+
+bool read_results_json(const std::string& file, const std::string& text, Results& results) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const std::exception& e) {
+        return refuse_text(file, text, without_json_prefix(e.what()));
+    }
+    const std::string instead = what_to_give(folder_of(file));
+    if (j.is_object() && j.contains("traceEvents"))
+        return refuse(
+            file, "is a Chrome trace (open it in the Perfetto UI), not results: give " + instead);
+    static const std::string kOtherJson =
+        "is JSON but not an xferlab results.json (it has no schema_version): give ";
+    if (!j.is_object() || !j.contains("schema_version")) return refuse(file, kOtherJson + instead);
+    try {
+        results = j.get<Results>();
+    } catch (const std::exception& e) {
+        return refuse(file,
+                      "is not a readable xferlab results.json: " + without_json_prefix(e.what()));
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<Results> read_report_input(const std::string& file) {
+    std::error_code ec;
+    if (fs::is_directory(file, ec)) {
+        refuse(file, readable_in(file).empty()
+                         ? "is a folder with no results.json or journal.jsonl in it: give " +
+                               what_to_give(file)
+                         : "is a folder: give the file in it: " + what_to_give(file));
+        return std::nullopt;
+    }
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        refuse(file, std::string("cannot be opened: ") + std::strerror(errno));
+        return std::nullopt;
+    }
+    Results results;
+    if (fs::path(file).extension() == ".jsonl") {
+        if (!read_journal(file, in, results)) return std::nullopt;
+        return results;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!read_results_json(file, text.str(), results)) return std::nullopt;
+    return results;
+}
+
+}  // namespace xfer
