@@ -127,10 +127,12 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
                                            !options.quiet, g_stop, exit_run_failed);
     const Results& results = execution.results;
     bool failed = execution.failed;
-    if (results.interrupted)
+    if (results.interrupted) {
         std::cerr << fmt::format(
             "xferlab: interrupted after {} of {} runs; writing a partial report\n",
             results.runs.size(), plan.size());
+        stop_report_started();  // from here a separate, later signal may end the process
+    }
     std::string format = options.format.value_or(config.format);
     if (!write_reports(results, config, dir, format, !options.quiet)) failed = true;
     if (results.interrupted) return exit_interrupted;
