@@ -148,6 +148,31 @@ void deliver(Delivery how, pid_t pid) {
     }
 }
 
+// What a stop during run 1 of `planned` must leave, however the signal came: xferlab exited
+// with 130 (not killed by SIGINT, which a shell shows as 130 too) and said so, the partial report
+// (the table, run 0 in it, and the line that says it is partial) is on stdout, and results.json
+// says interrupted, with run 1 interrupted. Returns results.json.
+json check_partial_report(const Background& b, const fs::path& out, int planned) {
+    const int status = wait_status(b.pid);
+    const std::string stdout_text = slurp(b.out), stderr_text = slurp(b.err);
+    INFO(stdout_text);
+    INFO(stderr_text);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK(contains(stderr_text, "interrupted after 2 of " + std::to_string(planned) +
+                                    " runs; writing a partial report"));
+    CHECK_FALSE(contains(stderr_text, "killed by SIGINT"));  // no worker process either
+    CHECK(contains(stdout_text, "interrupted: the results are partial"));
+    CHECK(contains(stdout_text, "transfer.repetitions=3"));
+    json j = results_now(out);
+    REQUIRE(!j.is_null());
+    CHECK(j["interrupted"].get<bool>());
+    CHECK(j["complete"].get<bool>());
+    REQUIRE(j["runs"].size() == 2);
+    CHECK(j["runs"][1]["status"].get<std::string>() == "interrupted");
+    return j;
+}
+
 // xferlab in a process group of its own, as under `setsid` or `timeout`, stopped during run 1.
 void check_repeated_stop(Delivery how) {
     auto dir = fresh_temp_dir("signal-group");
@@ -157,23 +182,7 @@ void check_repeated_stop(Delivery how) {
     REQUIRE(wait_until([&] { return first_run_written(out); }));
     REQUIRE(wait_until([&] { return workers_running(b.pid); }));
     deliver(how, b.pid);
-    const int status = wait_status(b.pid);
-    const std::string stdout_text = slurp(b.out), stderr_text = slurp(b.err);
-    INFO(stdout_text);
-    INFO(stderr_text);
-    // Exited with 130, not killed by SIGINT (which a shell also shows as 130).
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 130);
-    CHECK(contains(stderr_text, "interrupted after 2 of 3 runs; writing a partial report"));
-    // The partial report: the table with both runs, and the line that says it is partial.
-    CHECK(contains(stdout_text, "interrupted: the results are partial"));
-    CHECK(contains(stdout_text, "transfer.repetitions=3"));
-    json j = results_now(out);
-    REQUIRE(!j.is_null());
-    CHECK(j["interrupted"].get<bool>());
-    CHECK(j["complete"].get<bool>());
-    REQUIRE(j["runs"].size() == 2);
-    CHECK(j["runs"][1]["status"].get<std::string>() == "interrupted");
+    check_partial_report(b, out, 3);
     fs::remove_all(dir);
 }
 
@@ -204,7 +213,7 @@ TEST_CASE("SIGINT to the process group while worker processes copy: their record
                                "[params]\nready_file = \""
                             << ready
                             << "\"\n"
-                               "[[run]]\nlauncher = \"host\"\n"
+                               "[[run]]\nlauncher = \"host\"\ntransfer.repetitions = 3\n"
                                "[[run]]\nlauncher = \"process\"\npayload = \"copy_forever.py\"\n";
     const std::string payloads = (fs::path(XFER_SOURCE_DIR) / "tests" / "payloads").string();
     Background b = start_background(run_cmd(scenario, out, " --payload-dir '" + payloads + "'"),
@@ -216,21 +225,8 @@ TEST_CASE("SIGINT to the process group while worker processes copy: their record
                ::kill(b.pid, 0) != 0;
     }));
     ::kill(-b.pid, SIGINT);
-    const int status = wait_status(b.pid);
-    const std::string stdout_text = slurp(b.out), stderr_text = slurp(b.err);
-    INFO(stdout_text);
-    INFO(stderr_text);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 130);
-    CHECK(contains(stderr_text, "interrupted after 2 of 2 runs; writing a partial report"));
-    CHECK_FALSE(contains(stderr_text, "killed by SIGINT"));
-    CHECK(contains(stdout_text, "interrupted: the results are partial"));
-    json j = results_now(out);
-    REQUIRE(!j.is_null());
-    CHECK(j["interrupted"].get<bool>());
-    REQUIRE(j["runs"].size() == 2);
+    const json j = check_partial_report(b, out, 2);
     const json& run = j["runs"][1];
-    CHECK(run["status"].get<std::string>() == "interrupted");
     CHECK(run["errors"].empty());
     std::set<int> workers;
     for (const auto& r : run["records"]) workers.insert(r["worker"].get<int>());
