@@ -172,7 +172,7 @@ if wants runs; then
     for f in "${scenarios[@]}"; do
         name=$(basename "$f" .toml)
         step "run $name" "$work/run-$name.log" \
-            "$build_dir/xferlab" run "$f" --quiet --out "$work/runs/$name" "${sets[@]}"
+            "$build_dir/xferlab" run "$f" --quiet --force --out "$work/runs/$name" "${sets[@]}"
     done
     [ ${#scenarios[@]} -eq 0 ] && summary+=("runs: no scenario files given")
 fi

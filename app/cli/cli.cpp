@@ -66,6 +66,9 @@ int run_cli(int argc, char** argv) {
                         "Terminal output: " + join_names(terminal_format_names(), " | "))
         ->check(CLI::IsMember(terminal_format_names()));
     run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
+    run_cmd->add_flag("--force", run.force,
+                      "Write into an output folder that holds an earlier run's output: delete "
+                      "that run's files first (only files xferlab writes; others are kept)");
     run_cmd->add_flag("--fit", run.fit,
                       "When the plan does not fit this machine's memory, run it with the largest "
                       "power-of-two transfer.bytes that does (at least 64 MiB)");

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "cli/cli.hpp"
@@ -13,6 +14,7 @@
 #include "python/python.hpp"
 #include "remote/mpi_job.hpp"
 #include "report/report_outputs.hpp"
+#include "results/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/fit_plan.hpp"
@@ -74,8 +76,56 @@ std::optional<nlohmann::json> fit_or_refuse(const std::string& file,
     return std::move(fit.record);
 }
 
+// Where one scenario's results go (rank 0), created and proven writable. Runs are never mixed
+// in one folder: a folder the user named (--out, or an output.dir without {timestamp}) that
+// holds an earlier run's files is refused unless --force, which deletes those files; a folder
+// named from {timestamp} moves on to -2, -3, ... `used` maps the folders this command already
+// wrote to their scenario files. Nothing, after saying why, when the folder cannot be used.
+std::optional<fs::path> output_folder(const std::string& file, const RunOptions& options,
+                                      const Config& config, const std::string& scenario,
+                                      std::map<fs::path, std::string>& used) {
+    fs::path dir;
+    try {
+        if (!options.out) {
+            dir = expand_output_dir(config.output_dir, scenario);
+            if (config.output_dir.find("{timestamp}") != std::string::npos)
+                dir = unused_output_dir(dir);
+        } else {
+            dir = options.files.size() > 1 ? fs::path(*options.out) / folder_safe_name(scenario)
+                                           : fs::path(*options.out);
+        }
+        std::error_code ec;
+        const fs::path key = fs::weakly_canonical(fs::absolute(dir), ec);
+        if (auto it = used.find(key); it != used.end()) {
+            std::cerr << fmt::format(
+                "{}: its output folder {} is also the one of {} (both scenarios are named "
+                "\"{}\"): scenarios run by one command need different names\n",
+                file, dir.string(), it->second, scenario);
+            return std::nullopt;
+        }
+        if (const auto earlier = earlier_output(dir); !earlier.empty()) {
+            if (!options.force) {
+                std::cerr << fmt::format(
+                    "xferlab: output folder {} already holds the output of an earlier run ({}): "
+                    "this run's would be mixed with it. Choose another folder ({}), or add "
+                    "--force to delete those files first (other files in the folder are kept)\n",
+                    dir.string(), join_names(earlier), options.out ? "--out" : "output.dir");
+                return std::nullopt;
+            }
+            std::cerr << fmt::format("xferlab: --force: deleted {} from {}\n",
+                                     join_names(remove_earlier_output(dir)), dir.string());
+        }
+        prepare_output_dir(dir);
+        used.emplace(key, file);
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: " << e.what() << "\n";
+        return std::nullopt;
+    }
+    return dir;
+}
+
 int run_one_file(const std::string& file, const RunOptions& options, const Config& config,
-                 bool several) {
+                 std::map<fs::path, std::string>& used_folders) {
     Scenario scenario;
     std::vector<Run> plan;
     try {
@@ -99,7 +149,11 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     }
     auto problems = runner.preflight(plan);
     for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
-    if (!mpi_job_all(problems.empty())) {  // every MPI rank must agree before anything runs
+    std::optional<fs::path> dir;  // rank 0 writes the results
+    if (problems.empty() && mpi_job().rank == 0)
+        dir = output_folder(file, options, config, scenario.name, used_folders);
+    // Every MPI rank must agree before anything runs.
+    if (!mpi_job_all(problems.empty() && (mpi_job().rank != 0 || dir))) {
         std::cerr << file << ": nothing was run\n";
         return exit_bad_input;
     }
@@ -108,29 +162,18 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         return exit_ok;
     }
 
-    fs::path dir;
-    if (options.out) {
-        dir = several ? fs::path(*options.out) / scenario.name : fs::path(*options.out);
-    } else {
-        dir = expand_output_dir(config.output_dir, scenario.name);
-    }
-    try {
-        prepare_output_dir(dir);
-    } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "\n";
-        return exit_bad_input;
-    }
-
-    PlanExecution execution = execute_plan(runner, scenario, plan, config, dir, std::move(sizing),
+    PlanExecution execution = execute_plan(runner, scenario, plan, config, *dir, std::move(sizing),
                                            !options.quiet, g_stop, exit_run_failed);
     const Results& results = execution.results;
     bool failed = execution.failed;
-    if (results.interrupted)
+    if (results.interrupted) {
         std::cerr << fmt::format(
             "xferlab: interrupted after {} of {} runs; writing a partial report\n",
             results.runs.size(), plan.size());
+        stop_report_started();  // from here a separate, later signal may end the process
+    }
     std::string format = options.format.value_or(config.format);
-    if (!write_reports(results, config, dir, format, !options.quiet)) failed = true;
+    if (!write_reports(results, config, *dir, format, !options.quiet)) failed = true;
     if (results.interrupted) return exit_interrupted;
     return failed ? exit_run_failed : exit_ok;
 }
@@ -153,8 +196,9 @@ int cmd_run(const RunOptions& options) {
     }
 
     int code = exit_ok;
+    std::map<fs::path, std::string> used_folders;  // each scenario file's own results folder
     for (const auto& file : options.files) {
-        int rc = run_one_file(file, options, config, options.files.size() > 1);
+        int rc = run_one_file(file, options, config, used_folders);
         if (rc == exit_interrupted) {
             code = rc;
             break;

@@ -76,7 +76,18 @@ void spawn(Child& child) {
     char exe[] = "/proc/self/exe";
     char arg0[] = "xferlab", arg1[] = "worker";
     char* argv[] = {arg0, arg1, nullptr};
-    const int rc = posix_spawn(&child.pid, exe, &actions, nullptr, argv, environ);
+    // SIGINT and SIGTERM blocked until the worker installed its stop handlers: a signal to the
+    // process group while it starts then stops it like any other, instead of killing it.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t mask;
+    pthread_sigmask(SIG_BLOCK, nullptr, &mask);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    posix_spawnattr_setsigmask(&attr, &mask);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    const int rc = posix_spawn(&child.pid, exe, &actions, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     ::close(job[0]);
     ::close(result[1]);

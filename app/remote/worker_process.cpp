@@ -49,6 +49,7 @@ int run_worker_process() {
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     std::signal(SIGPIPE, SIG_IGN);
     install_stop_handlers();
+    unblock_stop_signals();  // blocked by the parent until the handlers were in place
     WorkerJob job;
     try {
         auto frame = read_frame(kWorkerJobFd);

@@ -3,15 +3,52 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <stdexcept>
 
 #include "results/serialize.hpp"
+#include "results/vocabulary.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kProbeFile = ".xferlab-write-test";
+
+// Every name an xferlab run writes into its folder, in the order they are listed to the user.
+std::vector<std::string> output_file_names() {
+    std::vector<std::string> names;
+    for (const auto& d : reporter_descriptors())
+        if (!d.file.empty()) names.push_back(d.file);
+    names.push_back(kJournalFile);
+    names.push_back(kPayloadLogFile);
+    return names;
+}
+
+// ".results.json.tmp.4711": report/atomic_file.cpp's temporary file, left behind by a kill.
+bool is_leftover_of(const std::string& entry, const std::string& name) {
+    const std::string prefix = "." + name + ".tmp.";
+    if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) return false;
+    return std::all_of(entry.begin() + long(prefix.size()), entry.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+std::string folder_safe_name(const std::string& name) {
+    std::string safe = name.empty() ? "scenario" : name;
+    for (char& c : safe)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+            c = '_';
+    // "." and ".." are names of folders that exist already.
+    if (safe.find_first_not_of('.') == std::string::npos) safe.replace(0, 1, "_");
+    return safe;
+}
 
 fs::path expand_output_dir(const std::string& pattern, const std::string& scenario) {
     char stamp[32];
@@ -24,23 +61,58 @@ fs::path expand_output_dir(const std::string& pattern, const std::string& scenar
         for (size_t p = out.find(from); p != std::string::npos; p = out.find(from, p + to.size()))
             out.replace(p, from.size(), to);
     };
-    std::string safe = scenario.empty() ? "scenario" : scenario;
-    for (char& c : safe)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
     replace("{timestamp}", stamp);
-    replace("{scenario}", safe);
+    replace("{scenario}", folder_safe_name(scenario));
     return out;
+}
+
+std::vector<std::string> earlier_output(const fs::path& dir) {
+    std::vector<std::string> found;
+    std::error_code ec;
+    const auto names = output_file_names();
+    for (const auto& name : names)
+        if (fs::is_regular_file(dir / name, ec)) found.push_back(name);
+    std::vector<std::string> leftovers;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string entry_name = entry.path().filename().string();
+        const bool leftover = entry_name == kProbeFile ||
+                              std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+                                  return is_leftover_of(entry_name, n);
+                              });
+        if (leftover && entry.is_regular_file(ec)) leftovers.push_back(entry_name);
+    }
+    std::sort(leftovers.begin(), leftovers.end());
+    found.insert(found.end(), leftovers.begin(), leftovers.end());
+    return found;
+}
+
+std::vector<std::string> remove_earlier_output(const fs::path& dir) {
+    std::vector<std::string> removed = earlier_output(dir);
+    for (const auto& name : removed)
+        if (::unlink((dir / name).c_str()) != 0 && errno != ENOENT)
+            throw std::runtime_error("cannot remove " + (dir / name).string() + ": " +
+                                     std::strerror(errno));
+    return removed;
+}
+
+fs::path unused_output_dir(const fs::path& dir) {
+    fs::path candidate = dir;
+    for (int n = 2; !earlier_output(candidate).empty(); ++n)
+        candidate = fs::path(dir.string() + "-" + std::to_string(n));
+    return candidate;
 }
 
 void prepare_output_dir(const fs::path& dir) {
     std::error_code ec;
     fs::create_directories(dir, ec);
-    if (ec) throw std::runtime_error("cannot create output folder " + dir.string() + ": " + ec.message());
-    fs::path probe = dir / ".xferlab-write-test";
+    if (ec)
+        throw std::runtime_error("cannot create output folder " + dir.string() + ": " +
+                                 ec.message());
+    fs::path probe = dir / kProbeFile;
     int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
-        throw std::runtime_error("output folder " + dir.string() + " is not writable: " +
-                                 std::strerror(errno));
+        throw std::runtime_error("output folder " + dir.string() +
+                                 " is not writable: " + std::strerror(errno));
     // A full disk shows at write or fsync time, not at open. A write cut short (the file size
     // limit, the last free blocks) is continued: the next write says why.
     char block[4096] = {};
@@ -61,15 +133,16 @@ void prepare_output_dir(const fs::path& dir) {
     ::close(fd);
     ::unlink(probe.c_str());
     if (!ok)
-        throw std::runtime_error("output folder " + dir.string() + " cannot be written: " +
-                                 std::strerror(err));
+        throw std::runtime_error("output folder " + dir.string() +
+                                 " cannot be written: " + std::strerror(err));
 }
 
 void append_journal(const fs::path& dir, const Results& plan, const RunResult& run) {
     std::string line = journal_line(plan, run).dump() + "\n";
-    fs::path path = dir / "journal.jsonl";
+    fs::path path = dir / kJournalFile;
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
+    if (fd < 0)
+        throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
     const char* p = line.data();
     size_t left = line.size();
     while (left > 0) {

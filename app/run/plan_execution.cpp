@@ -4,6 +4,7 @@
 
 #include "python/payload_output.hpp"
 #include "python/python.hpp"
+#include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/progress.hpp"
 #include "system/host_description.hpp"
@@ -28,7 +29,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     results.planned_runs = int(plan.size());
 
     // A payload's output goes to stderr and, from here on, into the results folder too.
-    set_payload_output_log(dir / "payload-output.log");
+    set_payload_output_log(dir / kPayloadLogFile);
     Progress progress(show_progress, int(plan.size()));
     {
         // Every completed run reaches the disk before the next starts (journal and files).

@@ -1,16 +1,36 @@
 #include "system/stop_signal.hpp"
 
-#include <csignal>
+#include <signal.h>
+
+#include <cerrno>
+
+#include "util/clock.hpp"
 
 namespace xfer {
 namespace {
 
-std::atomic<bool> g_stop{false};
+// Read and written from the handler: must not take a lock.
+static_assert(std::atomic<int64_t>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 
-extern "C" void on_stop_signal(int) {
-    g_stop.store(true);
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+std::atomic<bool> g_stop{false};
+std::atomic<int64_t> g_first_signal_ns{0};
+std::atomic<bool> g_report_started{false};
+
+// Async-signal-safe: atomics (lock-free here), clock_gettime, sigaction and raise.
+extern "C" void on_stop_signal(int sig) {
+    const int saved_errno = errno;
+    const int64_t now = now_ns();
+    if (!g_stop.exchange(true)) {
+        g_first_signal_ns.store(now);
+    } else if (g_report_started.load() && now - g_first_signal_ns.load() > kStopRepeatWindowNs) {
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, nullptr);
+        // Blocked while this handler runs: delivered, with its default action, on return.
+        raise(sig);
+    }
+    errno = saved_errno;
 }
 
 }  // namespace
@@ -20,9 +40,22 @@ std::atomic<bool>& stop_requested() { return g_stop; }
 void install_stop_handlers() {
     struct sigaction sa {};
     sa.sa_handler = on_stop_signal;
+    // One handler at a time per thread, for either signal.
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+}
+
+void stop_report_started() { g_report_started.store(true); }
+
+void unblock_stop_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 }  // namespace xfer

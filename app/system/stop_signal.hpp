@@ -1,11 +1,31 @@
 #pragma once
 // SIGINT and SIGTERM ask the run to stop: workers finish their current copy, the report is
-// written and says "interrupted". A second signal ends the process the default way.
+// written and says "interrupted".
+//
+// One stop often brings the signal more than once: `timeout -s INT` sends it to xferlab and
+// then to its whole process group, Ctrl-C reaches every process of the foreground group, and
+// the process launcher forwards the stop to worker processes that the group signal reached
+// already. A repeat therefore belongs to the stop under way and is ignored, until the partial
+// report has begun (stop_report_started): from then on a signal that comes more than
+// kStopRepeatWindowNs after the first ends the process the default way (the user insists).
+// The handler stays installed throughout: had it reset SIGINT to SIG_DFL, a repeat would end
+// the process silently, and an embedded Python importing `signal` would take SIGINT over.
 #include <atomic>
+#include <cstdint>
 
 namespace xfer {
 
+// Repeats closer than this to the first signal are the same stop, even after the report began.
+constexpr int64_t kStopRepeatWindowNs = 1'000'000'000;
+
 std::atomic<bool>& stop_requested();
 void install_stop_handlers();
+
+// The partial report is being written: a later, separate signal may now end the process.
+void stop_report_started();
+
+// Unblocks SIGINT and SIGTERM in the calling thread (a worker process is started with them
+// blocked so that a group signal waits for its handlers instead of killing it).
+void unblock_stop_signals();
 
 }  // namespace xfer

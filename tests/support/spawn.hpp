@@ -23,24 +23,41 @@ struct Background {
     std::filesystem::path out, err;  // its stdout and stderr
 };
 
-inline Background start_background(const std::string& command, const std::filesystem::path& dir) {
+// With `own_group`, the command leads a process group of its own (its id is the pid), as under
+// `setsid` or `timeout`: kill(-pid, sig) then reaches it and every process it started.
+inline Background start_background(const std::string& command, const std::filesystem::path& dir,
+                                   bool own_group = false) {
     Background b;
     b.out = dir / "stdout.txt";
     b.err = dir / "stderr.txt";
     std::string full =
         "exec " + command + " >'" + b.out.string() + "' 2>'" + b.err.string() + "' </dev/null";
     const char* argv[] = {"/bin/sh", "-c", full.c_str(), nullptr};
-    if (posix_spawn(&b.pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0)
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (own_group) {
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
+    if (posix_spawn(&b.pid, "/bin/sh", nullptr, &attr, const_cast<char**>(argv), environ) != 0)
         b.pid = -1;
+    posix_spawnattr_destroy(&attr);
     return b;
 }
 
-// The exit code as a shell reports it: 128 + the signal for a process killed by one.
-inline int wait_exit_code(pid_t pid) {
+// The status as waitpid gives it (WIFEXITED, WTERMSIG, ...), or -1.
+inline int wait_status(pid_t pid) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) return -1;
     }
+    return status;
+}
+
+// The exit code as a shell reports it: 128 + the signal for a process killed by one.
+inline int wait_exit_code(pid_t pid) {
+    const int status = wait_status(pid);
+    if (status == -1) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
