@@ -189,6 +189,33 @@ std::string handoff_lines(const RunAnalysis& a) {
     return out;
 }
 
+// An error under its run. A Python traceback spans lines whose blanks carry meaning (the
+// frames' indentation, the caret under the failing expression): a line that fits the width is
+// printed as it is after the prefix; a longer one is wrapped, indented as it was.
+std::string error_lines(const std::string& e) {
+    std::string out;
+    size_t start = 0;
+    bool first = true;
+    while (start <= e.size()) {
+        size_t end = e.find('\n', start);
+        if (end == std::string::npos) end = e.size();
+        const std::string line = e.substr(start, end - start);
+        const size_t text = std::min(line.find_first_not_of(' '), line.size());
+        if (text < line.size() || first) {
+            const std::string prefix = first ? "  error: " : "    ";
+            if (prefix.size() + line.size() <= kWidth) {
+                out += prefix + line + "\n";
+            } else {
+                const std::string indent = prefix + line.substr(0, text);
+                out += wrap(line.substr(text), kWidth, indent, indent + "  ");
+            }
+        }
+        first = false;
+        start = end + 1;
+    }
+    return out;
+}
+
 // Notes that every run has (e.g. the backend fallback), printed once under the header.
 std::set<std::string> notes_of_every_run(const Results& results) {
     if (results.runs.size() < 2) return {};
@@ -257,21 +284,7 @@ std::string run_details(const RunResult& r, const RunAnalysis& a,
     for (const auto& n : r.notes) {
         if (!common_notes.count(n)) out += wrap(n, kWidth, "  note: ", "    ");
     }
-    for (const auto& e : r.errors) {
-        // Tracebacks span lines: keep their lines, wrap each.
-        size_t start = 0;
-        bool first = true;
-        while (start <= e.size()) {
-            size_t end = e.find('\n', start);
-            if (end == std::string::npos) end = e.size();
-            const std::string line = e.substr(start, end - start);
-            if (!line.empty() || first) {
-                out += wrap(line, kWidth, first ? "  error: " : "    ", "    ");
-            }
-            first = false;
-            start = end + 1;
-        }
-    }
+    for (const auto& e : r.errors) out += error_lines(e);
     return out;
 }
 
