@@ -15,6 +15,11 @@
 
 namespace xfer {
 
+namespace {
+constexpr const char* kBriefHelp =
+    "Table: the runs, the bandwidth and the summary only (no per-run sections)";
+}  // namespace
+
 int run_cli(int argc, char** argv) {
     CLI::App app{
         "xferlab: why does the same native copy behave differently from Python threads than "
@@ -47,6 +52,7 @@ int run_cli(int argc, char** argv) {
     run_cmd->add_flag("--fit", run.fit,
                       "When the plan does not fit this machine's memory, run it with the largest "
                       "power-of-two transfer.bytes that does (at least 64 MiB)");
+    run_cmd->add_flag("--brief", run.brief, kBriefHelp);
     add_common(run_cmd);
 
     std::vector<std::string> check_files, check_sets;
@@ -79,6 +85,8 @@ int run_cli(int argc, char** argv) {
         ->required();
     report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
         ->check(CLI::IsMember(reporter_names()));
+    bool report_brief = false;
+    report_cmd->add_flag("--brief", report_brief, kBriefHelp);
 
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
@@ -97,7 +105,7 @@ int run_cli(int argc, char** argv) {
     if (*devices_cmd) return cmd_devices(common, devices_json);
     if (*threads_cmd) return cmd_threads(common);
     if (*worker_cmd) return run_worker_process();
-    if (*report_cmd) return cmd_report(report_file, report_format);
+    if (*report_cmd) return cmd_report(report_file, report_format, report_brief);
     return exit_bad_input;
 }
 

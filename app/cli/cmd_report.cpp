@@ -1,10 +1,12 @@
+#include "cli/cmd_report.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "cli/cmd_report.hpp"
+#include "cli/common_options.hpp"
 #include "report/reporter.hpp"
 #include "results/serialize.hpp"
 
@@ -40,7 +42,11 @@ bool read_journal(const std::string& file, std::istream& in, Results& results) {
 
 // Re-renders a results.json (or a journal.jsonl) with this build's analysis: the raw records are
 // all there, so a result file alone can be read again after the statistics improve.
-int cmd_report(const std::string& file, const std::string& format) {
+int cmd_report(const std::string& file, const std::string& format, bool brief) {
+    if (brief && format != "table") {
+        std::cerr << brief_needs_table(format) << "\n";
+        return exit_bad_input;
+    }
     Results results;
     std::ifstream in(file);
     if (!in) {
@@ -59,7 +65,7 @@ int cmd_report(const std::string& file, const std::string& format) {
             return exit_bad_input;
         }
     }
-    auto reporter = make_reporter(format);
+    auto reporter = make_reporter(format, brief ? ReportDetail::brief : ReportDetail::full);
     if (!reporter) {
         std::cerr << "xferlab: unknown format '" << format << "'\n";
         return exit_bad_input;

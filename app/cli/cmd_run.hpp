@@ -15,6 +15,7 @@ struct RunOptions {
     std::optional<std::string> format;  // table | json | csv
     bool quiet = false;                 // no progress line
     bool fit = false;                   // --fit: smaller copies when the plan does not fit
+    bool brief = false;                 // --brief: the table's runs, bandwidth and summary
 };
 
 // `xferlab run`: every file's plan, its results folder and report.

@@ -88,3 +88,60 @@ TEST_CASE("a payload thread's traceback keeps its indentation; the summary names
     CHECK_FALSE(contains(summary, "exception in payload thread"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("run and report --brief print the runs, the bandwidth and the summary only",
+          "[integration][report]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto out = fresh_temp_dir("brief");
+    auto full = run_command(xferlab() + " run '" + seed.string() +
+                            "' --set scenario.backend=host --set transfer.bytes=256KiB --quiet "
+                            "--out '" +
+                            (out / "full").string() + "'");
+    REQUIRE(full.exit_code == 0);
+    auto brief = run_command(xferlab() + " report --brief '" +
+                             (out / "full" / "results.json").string() + "'");
+    INFO(brief.out);
+    INFO(brief.err);
+    CHECK(brief.exit_code == 0);
+    CHECK(contains(brief.out, "\nRuns\n"));
+    CHECK(contains(brief.out, "\nBandwidth\n"));
+    CHECK(contains(brief.out, "\nSummary\n"));
+    CHECK_FALSE(contains(brief.out, "\nRun 0: "));
+    CHECK(lines_of(brief.out).size() < lines_of(full.out).size() / 2);
+    // The summary is the full table's, word for word.
+    CHECK(brief.out.substr(brief.out.find("\nSummary\n")) ==
+          full.out.substr(full.out.find("\nSummary\n")));
+
+    // run --brief: the same text on the terminal; the files in the results folder are complete.
+    auto run_brief = run_command(xferlab() + " run '" + seed.string() +
+                                 "' --set scenario.backend=host --set transfer.bytes=256KiB "
+                                 "--quiet --brief --out '" +
+                                 (out / "brief").string() + "'");
+    INFO(run_brief.err);
+    CHECK(run_brief.exit_code == 0);
+    CHECK_FALSE(contains(run_brief.out, "\nRun 0: "));
+    CHECK(contains(run_brief.out, "\nSummary\n"));
+    CHECK(fs::file_size(out / "brief" / "copies.csv") > 0);
+    const auto results = nlohmann::json::parse(slurp(out / "brief" / "results.json"));
+    CHECK(results["runs"].size() ==
+          nlohmann::json::parse(slurp(out / "full" / "results.json"))["runs"].size());
+    fs::remove_all(out);
+}
+
+TEST_CASE("brief with a format other than the table is refused, exit 2", "[integration][report]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto dir = fresh_temp_dir("brief-json");
+    auto r = run_command(xferlab() + " run '" + seed.string() +
+                         "' --set scenario.backend=host --brief --format json --out '" +
+                         (dir / "out").string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err,
+                   "--brief shortens the table (--format table); --format json has no "
+                   "brief form"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    auto report = run_command(xferlab() + " report --brief --format csv '" +
+                              (dir / "none.json").string() + "'");
+    CHECK(report.exit_code == 2);
+    CHECK(contains(report.err, "--format csv has no brief form"));
+    fs::remove_all(dir);
+}
