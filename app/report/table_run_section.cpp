@@ -100,7 +100,7 @@ std::string copies_and_workers(const RunResult& r, const RunAnalysis& a) {
     line += " in " + fmtx::duration(a.window_s * 1e9);
     if (const std::string where = common_device(a); !where.empty()) line += " on " + where;
     line += fmt::format("; copy time p50 {}", fmtx::duration(a.per_copy_ns.p50));
-    if (a.gap_ns) {
+    if (a.gap_ns && a.workers.size() > 1) {  // one worker's gaps are its row's
         line += fmt::format("; gap p50 {} (p90 {})", fmtx::duration(a.gap_ns->p50),
                             fmtx::duration(a.gap_ns->p90));
     }
