@@ -7,6 +7,7 @@
 #                             # checks: the suite under ASan+UBSan and under TSan
 #                             # (tools/ci-sanitizers.sh), each fuzz target for a minute
 #                             # (tools/ci-fuzz.sh)
+# Both install the bash completion after building (tools/install-completion.sh).
 # Environment: BUILD_DIR (default build; the checks use ${BUILD_DIR}-asan, -tsan, -fuzz),
 # JOBS (default: nproc), FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -57,6 +58,9 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 targets=()
 [ "$mode" != demo ] || targets=(--target xferlab)
 cmake --build "$build_dir" -j "$jobs" "${targets[@]}" >&2
+# Tab completion of commands, flags, --set keys and scenario files, from the program itself.
+step "bash completion"
+tools/install-completion.sh "$build_dir"
 
 case "$mode" in
 demo)

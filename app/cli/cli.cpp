@@ -4,7 +4,9 @@
 #include <iostream>
 
 #include "cli/cmd_check.hpp"
+#include "cli/cmd_completion.hpp"
 #include "cli/cmd_devices.hpp"
+#include "cli/cmd_help.hpp"
 #include "cli/cmd_list.hpp"
 #include "cli/cmd_report.hpp"
 #include "cli/cmd_run.hpp"
@@ -37,6 +39,11 @@ std::string command_problem(const CLI::App& app, int argc, char** argv) {
 
 }  // namespace
 
+namespace {
+constexpr const char* kBriefHelp =
+    "Table: the runs, the bandwidth and the summary only (no per-run sections)";
+}  // namespace
+
 int run_cli(int argc, char** argv) {
     CLI::App app{
         "xferlab: why does the same native copy behave differently from Python threads than "
@@ -48,20 +55,26 @@ int run_cli(int argc, char** argv) {
 
     CommonOptions common;
     auto add_common = [&](CLI::App* sub) {
-        sub->add_option("--config", common.config, "Config file read after config/xferlab.toml");
+        sub->add_option("--config", common.config, "Config file read after config/xferlab.toml")
+            ->type_name("FILE.toml");
         // One folder per flag: a list would swallow the scenario files that follow it.
         sub->add_option("--payload-dir", common.payload_dirs,
                         "Payload folder searched before python_payloads/ (repeatable)")
+            ->type_name("DIR")
             ->expected(1)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     };
 
     RunOptions run;
     auto* run_cmd = app.add_subcommand("run", "Run scenario files and report");
-    run_cmd->add_option("files", run.files, "Scenario files (TOML)")->required();
+    run_cmd->add_option("files", run.files, "Scenario files (TOML)")
+        ->required()
+        ->type_name("FILE.toml");
     run_cmd->add_option("--set", run.sets, "Override a scenario key: --set threads.count=8")
-        ->take_all();
-    run_cmd->add_option("--out", run.out, "Output folder (default from config: results/...)");
+        ->take_all()
+        ->type_name("KEY=VALUE");
+    run_cmd->add_option("--out", run.out, "Output folder (default from config: results/...)")
+        ->type_name("DIR");
     run_cmd->add_option("--format", run.format,
                         "Terminal output: " + join_names(terminal_format_names(), " | "))
         ->check(CLI::IsMember(terminal_format_names()));
@@ -72,13 +85,18 @@ int run_cli(int argc, char** argv) {
     run_cmd->add_flag("--fit", run.fit,
                       "When the plan does not fit this machine's memory, run it with the largest "
                       "power-of-two transfer.bytes that does (at least 64 MiB)");
+    run_cmd->add_flag("--brief", run.brief, kBriefHelp);
     add_common(run_cmd);
 
     std::vector<std::string> check_files, check_sets;
     auto* check_cmd =
         app.add_subcommand("check", "Validate scenario files and print the expanded plan");
-    check_cmd->add_option("files", check_files, "Scenario files (TOML)")->required();
-    check_cmd->add_option("--set", check_sets, "Override a scenario key")->take_all();
+    check_cmd->add_option("files", check_files, "Scenario files (TOML)")
+        ->required()
+        ->type_name("FILE.toml");
+    check_cmd->add_option("--set", check_sets, "Override a scenario key")
+        ->take_all()
+        ->type_name("KEY=VALUE");
     add_common(check_cmd);
 
     auto* list_cmd = app.add_subcommand("list", "List scenarios with their descriptions");
@@ -101,9 +119,26 @@ int run_cli(int argc, char** argv) {
     report_cmd
         ->add_option("file", report_file,
                      "results.json (or journal.jsonl) written by `xferlab run`")
-        ->required();
+        ->required()
+        ->type_name("FILE.json|jsonl");
     report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
         ->check(CLI::IsMember(reporter_names()));
+    bool report_brief = false;
+    report_cmd->add_flag("--brief", report_brief, kBriefHelp);
+
+    std::string shell;
+    auto* completion_cmd = app.add_subcommand(
+        "completion", "Print the shell completion script: source <(xferlab completion bash)");
+    completion_cmd->add_option("shell", shell, "The shell")
+        ->required()
+        ->check(CLI::IsMember(std::vector<std::string>{"bash"}));
+
+    std::string help_topic;
+    auto* help_cmd = app.add_subcommand(
+        "help", "Help on a command, or every scenario key: xferlab help scenario-keys");
+    // Topics: the commands above (added before this line) and scenario-keys.
+    help_cmd->add_option("topic", help_topic, "scenario-keys or a command")
+        ->check(CLI::IsMember(help_topics(app)));
 
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
@@ -126,7 +161,9 @@ int run_cli(int argc, char** argv) {
     if (*devices_cmd) return cmd_devices(common, devices_json);
     if (*threads_cmd) return cmd_threads(common);
     if (*worker_cmd) return run_worker_process();
-    if (*report_cmd) return cmd_report(report_file, report_format);
+    if (*report_cmd) return cmd_report(report_file, report_format, report_brief);
+    if (*help_cmd) return cmd_help(app, help_topic);
+    if (*completion_cmd) return cmd_completion(app, shell, argc > 0 ? argv[0] : "xferlab");
     return exit_bad_input;
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
+#include "cli/common_options.hpp"
 #include "cli/report_input.hpp"
 #include "report/reporter.hpp"
 
@@ -10,10 +11,14 @@ namespace xfer {
 
 // Re-renders a results.json (or a journal.jsonl) with this build's analysis: the raw records are
 // all there, so a result file alone can be read again after the statistics improve.
-int cmd_report(const std::string& file, const std::string& format) {
+int cmd_report(const std::string& file, const std::string& format, bool brief) {
+    if (brief && format != "table") {
+        std::cerr << brief_needs_table(format) << "\n";
+        return exit_bad_input;
+    }
     const std::optional<Results> results = read_report_input(file);
     if (!results) return exit_bad_input;
-    auto reporter = make_reporter(format);
+    auto reporter = make_reporter(format, brief ? ReportDetail::brief : ReportDetail::full);
     if (!reporter) {
         std::cerr << "xferlab: unknown format '" << format << "'\n";
         return exit_bad_input;

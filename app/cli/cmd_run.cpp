@@ -34,9 +34,9 @@ std::atomic<bool>& g_stop = stop_requested();
 
 // Writes every reporter's file and the terminal output. Returns false when a file failed.
 bool write_reports(const Results& results, const Config& config, const fs::path& dir,
-                   const std::string& format, bool announce) {
+                   const std::string& format, bool announce, ReportDetail detail) {
     const ReportsWritten written =
-        write_reports(results, analyze(results), config.reporters, dir, format, std::cout);
+        write_reports(results, analyze(results), config.reporters, dir, format, std::cout, detail);
     for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << " failed\n";
     if (announce) {
         std::cerr << "results: " << dir.string() << "/ (";
@@ -173,7 +173,8 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
         stop_report_started();  // from here a separate, later signal may end the process
     }
     std::string format = options.format.value_or(config.format);
-    if (!write_reports(results, config, *dir, format, !options.quiet)) failed = true;
+    const ReportDetail detail = options.brief ? ReportDetail::brief : ReportDetail::full;
+    if (!write_reports(results, config, *dir, format, !options.quiet, detail)) failed = true;
     if (results.interrupted) return exit_interrupted;
     return failed ? exit_run_failed : exit_ok;
 }
@@ -184,6 +185,10 @@ int cmd_run(const RunOptions& options) {
     auto loaded = load_config_or_report(options.common);
     if (!loaded) return exit_bad_input;
     const Config& config = *loaded;
+    if (options.brief && options.format.value_or(config.format) != "table") {
+        std::cerr << brief_needs_table(options.format.value_or(config.format)) << "\n";
+        return exit_bad_input;
+    }
     install_stop_handlers();
     install_fatal_signal_handlers();
     // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.

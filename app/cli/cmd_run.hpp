@@ -16,6 +16,7 @@ struct RunOptions {
     bool quiet = false;                 // no progress line
     bool fit = false;                   // --fit: smaller copies when the plan does not fit
     bool force = false;                 // --force: delete an earlier run's files in the folder
+    bool brief = false;                 // --brief: the table's runs, bandwidth and summary
 };
 
 // `xferlab run`: every file's plan, its results folder and report.

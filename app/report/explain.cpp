@@ -29,8 +29,9 @@ std::string runs_list(const std::vector<int>& runs) {
     return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
 }
 
-// One line of an error for the summary: a Python traceback's last line names the exception,
-// anything else its first line.
+// One line of an error for the summary: where the error holds a Python traceback (after a line
+// saying where it came from, such as "exception in payload thread 'x':"), its last line, which
+// names the exception; anything else its first line.
 std::string error_line(const std::string& e) {
     std::vector<std::string> lines;
     size_t start = 0;
@@ -41,7 +42,8 @@ std::string error_line(const std::string& e) {
         start = end + 1;
     }
     if (lines.empty()) return "";
-    if (lines.size() > 1 && lines.front().rfind("Traceback", 0) == 0) return lines.back();
+    for (const auto& line : lines)
+        if (line.rfind("Traceback", 0) == 0) return lines.back();
     return lines.front();
 }
 

@@ -17,8 +17,9 @@ std::string file_of(const std::string& name) {
     throw std::runtime_error("unknown reporter '" + name + "'");
 }
 
-std::unique_ptr<Reporter> reporter_or_throw(const std::string& name) {
-    auto reporter = make_reporter(name);
+std::unique_ptr<Reporter> reporter_or_throw(const std::string& name,
+                                            ReportDetail detail = ReportDetail::full) {
+    auto reporter = make_reporter(name, detail);
     if (!reporter) throw std::runtime_error("unknown reporter '" + name + "'");
     return reporter;
 }
@@ -40,7 +41,7 @@ std::filesystem::path write_report_file(const std::string& name, const Results& 
 ReportsWritten write_reports(const Results& results, const Analysis& analysis,
                              const std::vector<std::string>& files,
                              const std::filesystem::path& dir, const std::string& terminal,
-                             std::ostream& out) {
+                             std::ostream& out, ReportDetail detail) {
     ReportsWritten written;
     for (const auto& name : files) {
         try {
@@ -49,7 +50,7 @@ ReportsWritten write_reports(const Results& results, const Analysis& analysis,
             written.failures.push_back(name + ": " + e.what());
         }
     }
-    if (!terminal.empty()) reporter_or_throw(terminal)->write(results, analysis, out);
+    if (!terminal.empty()) reporter_or_throw(terminal, detail)->write(results, analysis, out);
     return written;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/analysis.hpp"
+#include "report/reporter.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer {
@@ -22,10 +23,11 @@ std::filesystem::path write_report_file(const std::string& name, const Results& 
                                         const Analysis& analysis, const std::filesystem::path& dir);
 
 // Every reporter in `files` into `dir` (a failure of one does not stop the others), then, when
-// `terminal` is not empty, that format on `out`.
+// `terminal` is not empty, that format on `out`, as detailed as `detail` says (files are always
+// complete).
 ReportsWritten write_reports(const Results& results, const Analysis& analysis,
                              const std::vector<std::string>& files,
                              const std::filesystem::path& dir, const std::string& terminal,
-                             std::ostream& out);
+                             std::ostream& out, ReportDetail detail = ReportDetail::full);
 
 }  // namespace xfer

@@ -7,13 +7,12 @@
 
 namespace xfer {
 
-std::unique_ptr<Reporter> make_reporter(const std::string& name) {
-    if (name == "table") return make_table_reporter();
+std::unique_ptr<Reporter> make_reporter(const std::string& name, ReportDetail detail) {
+    if (name == "table") return make_table_reporter(detail);
     if (name == "json") return make_json_reporter();
     if (name == "csv") return make_csv_reporter();
     if (name == "trace") return make_trace_reporter();
     return nullptr;
 }
-
 
 }  // namespace xfer

@@ -20,7 +20,12 @@ class Reporter {
     virtual void write(const Results& results, const Analysis& analysis, std::ostream& out) = 0;
 };
 
+// How much the terminal table says: everything, or (run/report --brief) the runs table, the
+// bandwidth table and the summary. The other reporters always write everything.
+enum class ReportDetail { full, brief };
+
 // The reporter of a name in results/vocabulary.hpp's reporter table; nullptr when unknown.
-std::unique_ptr<Reporter> make_reporter(const std::string& name);
+std::unique_ptr<Reporter> make_reporter(const std::string& name,
+                                        ReportDetail detail = ReportDetail::full);
 
 }  // namespace xfer

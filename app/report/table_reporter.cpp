@@ -1,29 +1,27 @@
 // The terminal report, 100 columns wide: the runs side by side (what ran, how it compares to
-// the baseline), their bandwidth figures, then each run's workers in the seed's shape (one row
-// per worker, per-copy GB/s mean/min/max), its thread differences, findings, notes and errors,
-// and the summary across runs. Numbers come from Analysis only; nothing is computed here.
+// the baseline), their bandwidth figures, what several runs say alike (once, naming the runs),
+// then each run's own section (report/table_run_section.cpp), and the summary across runs.
+// Brief: the runs, the bandwidth and the summary only. Numbers come from Analysis only.
+#include "report/table_reporter.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <ostream>
 #include <set>
 
-#include "report/compare.hpp"
-#include "util/format.hpp"
-#include "report/table_reporter.hpp"
+#include "report/shared_items.hpp"
+#include "report/table_run_section.hpp"
 #include "report/text_table.hpp"
+#include "util/format.hpp"
 
 namespace xfer {
 
 namespace {
 
-constexpr size_t kWidth = 100;
+constexpr size_t kWidth = kTableWidth;
 using Align = TextTable::Align;
-
-std::string per_copy_cell(const Distribution& d) {
-    if (d.n == 0) return "-";
-    return fmt::format("{} ({}-{})", fmtx::gbps(d.p50), fmtx::gbps(d.p10), fmtx::gbps(d.p90));
-}
 
 // A JSON field as text, "" when absent; numbers and strings alike (host facts are optional).
 std::string field(const nlohmann::json& j, const char* key) {
@@ -48,7 +46,7 @@ std::string host_line(const nlohmann::json& host) {
     return wrap(fmt::format("host: {}", fmt::join(parts, ", ")), kWidth, "", "  ");
 }
 
-std::string header(const Results& results) {
+std::string title(const Results& results) {
     std::string name = "(unnamed)";
     if (results.scenario.is_object()) {
         const auto s = results.scenario.find("scenario");
@@ -59,17 +57,25 @@ std::string header(const Results& results) {
             name = results.scenario["name"].get<std::string>();
         }
     }
-    std::string out = wrap(fmt::format("xferlab {} ({}): scenario {}, {} run{}",
-                                       results.tool_version, results.git_describe, name,
-                                       results.runs.size(), results.runs.size() == 1 ? "" : "s"),
-                           kWidth, "", "  ");
-    out += host_line(results.host);
-    out += wrap(
-        "GB/s = 10^9 bytes/s. aggregate = bytes moved in the measurement window / window; per-copy = bytes / "
-        "host-timed call; CV = stddev/mean of per-copy GB/s; Jain = fairness over workers (1 = "
-        "fair); conc. = mean copies in flight, host-timed / device-timed; scaling = aggregate / "
-        "1-thread aggregate.",
+    return wrap(fmt::format("xferlab {} ({}): scenario {}, {} run{}", results.tool_version,
+                            results.git_describe, name, results.runs.size(),
+                            results.runs.size() == 1 ? "" : "s"),
+                kWidth, "", "  ");
+}
+
+std::string legend() {
+    return wrap(
+        "GB/s = 10^9 bytes/s. aggregate = bytes moved in the measurement window / window; "
+        "per-copy = bytes / host-timed call; CV = stddev/mean of per-copy GB/s; Jain = fairness "
+        "over workers (1 = fair); conc. = mean copies in flight, host-timed / device-timed; "
+        "scaling = aggregate / 1-thread aggregate.",
         kWidth, "", "");
+}
+
+std::string summary(const Analysis& analysis) {
+    if (analysis.summary.empty()) return "";
+    std::string out = "\nSummary\n";
+    for (const auto& s : analysis.summary) out += wrap(s, kWidth, "  - ", "    ");
     return out;
 }
 
@@ -123,181 +129,93 @@ std::string bandwidth_table(const Results& results, const Analysis& analysis) {
     return "\nBandwidth\n" + t.render(kWidth);
 }
 
-std::string workers_table(const RunAnalysis& a) {
-    const bool device_timed = a.device_per_copy_Bps.has_value();
-    TextTable t;
-    t.add_column("worker", Align::right);
-    t.add_column("tid", Align::right);
-    t.add_column("device", Align::right);
-    t.add_column("copies", Align::right);
-    t.add_column("mean GB/s", Align::right);
-    t.add_column("min GB/s", Align::right);
-    t.add_column("max GB/s", Align::right);
-    if (device_timed) t.add_column("dev p50 GB/s", Align::right);
-    t.add_column("worker GB/s", Align::right);
-    t.add_column("share", Align::right);
-    for (const WorkerStats& w : a.workers) {
-        const Distribution& d = w.per_copy_Bps;
-        const bool any = d.n > 0;
-        std::vector<std::string> row{std::to_string(w.worker),
-                                     w.tid ? std::to_string(w.tid) : "-",
-                                     w.device >= 0 ? std::to_string(w.device) : "host",
-                                     std::to_string(w.copies),
-                                     any ? fmtx::gbps(d.mean) : "-",
-                                     any ? fmtx::gbps(d.min) : "-",
-                                     any ? fmtx::gbps(d.max) : "-"};
-        if (device_timed) {
-            row.push_back(w.device_per_copy_Bps ? fmtx::gbps(w.device_per_copy_Bps->p50) : "-");
-        }
-        row.push_back(w.copies ? fmtx::gbps(w.Bps) : "-");
-        row.push_back(fmtx::percent(w.share));
-        t.add_row(std::move(row));
-    }
-    return t.render(kWidth);
+// Said once for every run's section, so that the sections hold only what differs.
+std::string per_run_legend() {
+    return "\nPer run\n" +
+           wrap(
+               "worker rows: per-copy GB/s (host-timed) mean, min and max; worker GB/s = the "
+               "worker's bytes / its own first call..last return. gap = host clock from a "
+               "copy's return to the same worker's next call; run length = a worker's copies "
+               "in a row on its device.",
+               kWidth, "  ", "  ");
 }
 
-// Between copies: each worker's gap from a return to its next call, and who had each device
-// after whom.
-std::string handoff_lines(const RunAnalysis& a) {
-    std::string out;
-    if (a.gap_ns) {
-        out += wrap(fmt::format("between copies (host clock, a copy's return to the same "
-                                "worker's next call): gap p50 {}, p90 {}; per worker:",
-                                fmtx::duration(a.gap_ns->p50), fmtx::duration(a.gap_ns->p90)),
-                    kWidth, "  ", "    ");
-        TextTable t;
-        t.add_column("worker", Align::right);
-        t.add_column("gap p50", Align::right);
-        t.add_column("gap p90", Align::right);
-        t.add_column("run length", Align::right);
-        for (const WorkerStats& w : a.workers) {
-            t.add_row({std::to_string(w.worker), w.gap_ns ? fmtx::duration(w.gap_ns->p50) : "-",
-                       w.gap_ns ? fmtx::duration(w.gap_ns->p90) : "-",
-                       w.run_length > 0 ? fmt::format("{:.1f}", w.run_length) : "-"});
-        }
-        out += t.render(kWidth);
-    }
-    for (const HandoffStats& h : a.handoffs) {
-        if (h.workers < 2) continue;  // one worker: nothing to hand off
-        out += wrap(fmt::format("{}: hand-off rate {:.2f}, mean run length {:.1f} ({} clock, {} "
-                                "copies + {} warm-up)",
-                                h.device >= 0 ? fmt::format("device {}", h.device) : "host",
-                                h.handoff_rate, h.mean_run_length, h.clock, h.copies,
-                                h.warmup_copies),
-                    kWidth, "  ", "    ");
-    }
-    return out;
+size_t line_count(const std::string& text) {
+    return size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
-// Notes that every run has (e.g. the backend fallback), printed once under the header.
-std::set<std::string> notes_of_every_run(const Results& results) {
-    if (results.runs.size() < 2) return {};
-    std::set<std::string> common(results.runs[0].notes.begin(), results.runs[0].notes.end());
-    for (const RunResult& r : results.runs) {
-        const std::set<std::string> mine(r.notes.begin(), r.notes.end());
-        std::erase_if(common, [&](const std::string& n) { return !mine.count(n); });
+// What several runs say alike, printed once: the notes of every run under the header, and
+// each group of items that takes fewer lines printed once with its runs named than under each
+// of its runs (a one-line finding that two runs share stays under each).
+struct PrintedOnce {
+    std::vector<std::string> every_run_notes;
+    std::vector<SharedItems::Group> groups;
+    std::set<RunItem> items;  // all of the above: the runs' sections leave them out
+};
+
+PrintedOnce printed_once(const Results& results, const Analysis& analysis) {
+    SharedItems shared = shared_items(results, analysis);
+    PrintedOnce once;
+    for (const auto& n : shared.every_run_notes) once.items.insert({RunItem::Kind::note, n});
+    once.every_run_notes = std::move(shared.every_run_notes);
+    for (auto& g : shared.groups) {
+        const size_t apart = g.runs.size() * line_count(items_text(g.items, "  ", 0, "this run"));
+        const size_t together = 1 + line_count(items_text(g.items, "    ", 0, "these runs"));
+        if (together >= apart) continue;
+        once.items.insert(g.items.begin(), g.items.end());
+        once.groups.push_back(std::move(g));
     }
-    return common;
+    return once;
 }
 
-std::string run_details(const RunResult& r, const RunAnalysis& a,
-                        const std::set<std::string>& common_notes) {
-    std::string out =
-        "\n" + wrap(fmt::format("Run {}: {} ({}, {} backend, {} thread{}, {})", r.index, r.label,
-                                r.launcher, r.backend.empty() ? "?" : r.backend, r.threads,
-                                r.threads == 1 ? "" : "s", to_string(r.status)),
-                    kWidth, "", "  ");
-    if (r.payload) {
-        out += wrap(fmt::format("payload {}: {} (found in {}), sha256 {}", r.payload->name,
-                                r.payload->path, r.payload->folder, r.payload->sha256),
-                    kWidth, "  ", "    ");
-    }
-    if (a.copies > 0) {
-        out += wrap(fmt::format("{} copies x {} (+{} warm-up) in {}; copy time p50 {}; host "
-                                "conc. {:.1f}, peak {}",
-                                a.copies, fmtx::size(r.bytes_per_copy), a.warmup_copies,
-                                fmtx::duration(a.window_s * 1e9), fmtx::duration(a.per_copy_ns.p50),
-                                a.host_concurrency, a.host_peak),
-                    kWidth, "  ", "    ");
-        out +=
-            "  per-copy GB/s per worker (host-timed; worker GB/s = its bytes / its own "
-            "first call..last return)\n";
-        out += workers_table(a);
-        out += handoff_lines(a);
-    }
-    if (a.device_per_copy_Bps) {
-        std::string line = fmt::format("device-timed per-copy p50 (p10-p90): {} GB/s",
-                                       per_copy_cell(*a.device_per_copy_Bps));
-        if (a.pre_device_ns) {
-            line += fmt::format("; call start to device start p50 {} (p90 {})",
-                                fmtx::duration(a.pre_device_ns->p50),
-                                fmtx::duration(a.pre_device_ns->p90));
-        }
-        out += wrap(line, kWidth, "  ", "    ");
-        for (const DeviceStats& d : a.devices) {
-            out += wrap(fmt::format("device {}: {} workers, {} copies, device-side conc. {:.2f} "
-                                    "(peak {})",
-                                    d.device, d.workers, d.copies, d.concurrency, d.peak),
-                        kWidth, "  ", "    ");
-        }
-    }
-    if (a.vs_baseline && a.vs_baseline->judged) {
-        const Comparison& c = *a.vs_baseline;
-        out += wrap(fmt::format("vs run {}: aggregate {}; per-copy p50 {}", c.baseline_run,
-                                ratio_verdict(c.aggregate_ratio, c.aggregate_noise, c.judged),
-                                ratio_verdict(c.p50_ratio, c.p50_noise, c.judged)),
-                    kWidth, "  ", "    ");
-    }
-    if (!a.thread_differences.empty() && a.vs_baseline) {
-        out +=
-            fmt::format("  thread attributes, run {} vs this run:\n", a.vs_baseline->baseline_run);
-        for (const auto& d : a.thread_differences) out += wrap(d, kWidth, "    ", "      ");
-    }
-    for (const auto& e : a.explanations) out += wrap(e, kWidth, "  why: ", "    ");
-    for (const auto& n : r.notes) {
-        if (!common_notes.count(n)) out += wrap(n, kWidth, "  note: ", "    ");
-    }
-    for (const auto& e : r.errors) {
-        // Tracebacks span lines: keep their lines, wrap each.
-        size_t start = 0;
-        bool first = true;
-        while (start <= e.size()) {
-            size_t end = e.find('\n', start);
-            if (end == std::string::npos) end = e.size();
-            const std::string line = e.substr(start, end - start);
-            if (!line.empty() || first) {
-                out += wrap(line, kWidth, first ? "  error: " : "    ", "    ");
-            }
-            first = false;
-            start = end + 1;
-        }
+// The groups above, each under the runs it applies to.
+std::string shared_block(const PrintedOnce& once, const Results& results,
+                         const Analysis& analysis) {
+    if (once.groups.empty()) return "";
+    const int baseline =
+        analysis.baseline_run ? results.runs[size_t(*analysis.baseline_run)].index : 0;
+    std::string out = "\nSaid of several runs (once here, not under each run)\n";
+    for (const auto& g : once.groups) {
+        const bool every = g.runs.size() == results.runs.size();
+        out += every ? "  every run:\n" : fmt::format("  runs {}:\n", fmt::join(g.runs, ", "));
+        out += items_text(g.items, "    ", baseline, every ? "every run" : "these runs");
     }
     return out;
 }
 
 class TableReporter : public Reporter {
   public:
+    explicit TableReporter(ReportDetail detail) : detail_(detail) {}
     std::string name() const override { return "table"; }
 
     void write(const Results& results, const Analysis& analysis, std::ostream& out) override {
-        const std::set<std::string> common_notes = notes_of_every_run(results);
-        std::string text = header(results);
-        for (const auto& n : common_notes) text += wrap(n, kWidth, "note (every run): ", "  ");
+        if (detail_ == ReportDetail::brief) {
+            out << title(results) + runs_table(results, analysis) +
+                       bandwidth_table(results, analysis) + summary(analysis);
+            return;
+        }
+        const PrintedOnce once = printed_once(results, analysis);
+        std::string text = title(results) + host_line(results.host) + legend();
+        for (const auto& n : once.every_run_notes)
+            text += wrap(n, kWidth, "note (every run): ", "  ");
         text += runs_table(results, analysis);
         text += bandwidth_table(results, analysis);
+        text += shared_block(once, results, analysis);
+        if (!results.runs.empty()) text += per_run_legend();
         for (size_t i = 0; i < results.runs.size(); ++i) {
-            text += run_details(results.runs[i], analysis.runs[i], common_notes);
+            text += run_section(results.runs[i], analysis.runs[i], once.items);
         }
-        if (!analysis.summary.empty()) {
-            text += "\nSummary\n";
-            for (const auto& s : analysis.summary) text += wrap(s, kWidth, "  - ", "    ");
-        }
-        out << text;
+        out << text + summary(analysis);
     }
+
+  private:
+    ReportDetail detail_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_table_reporter() { return std::make_unique<TableReporter>(); }
+std::unique_ptr<Reporter> make_table_reporter(ReportDetail detail) {
+    return std::make_unique<TableReporter>(detail);
+}
 
 }  // namespace xfer

@@ -5,7 +5,7 @@
 
 namespace xfer {
 
-// terminal table, to the stream
-std::unique_ptr<Reporter> make_table_reporter();
+// terminal table, to the stream; brief: the runs, bandwidth and summary only
+std::unique_ptr<Reporter> make_table_reporter(ReportDetail detail = ReportDetail::full);
 
 }  // namespace xfer

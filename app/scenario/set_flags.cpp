@@ -21,13 +21,6 @@ std::string trim(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-std::vector<std::string> set_keys() {
-    std::vector<std::string> keys;
-    for (const auto& k : scenario_keys()) keys.push_back("scenario." + k);
-    for (const auto& k : all_setting_keys()) keys.push_back(k);
-    return keys;
-}
-
 // params.a.b=1 -> params["a"]["b"] = 1.
 bool set_param(json& params, const std::string& path, const json& value, std::string& why) {
     json* at = &params;
@@ -109,7 +102,7 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
             if (!set_param(s.params, key.substr(7), value, why)) error(1, key, why);
         } else {
             error(1, key,
-                  "unknown key '" + key + "'" + did_you_mean(key, set_keys()) +
+                  "unknown key '" + key + "'" + did_you_mean(key, set_flag_keys()) +
                       "; --set takes scenario.<key>, transfer.<key>, threads.<key> and "
                       "params.<key>, e.g. threads.count=8");
         }

@@ -1,0 +1,18 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace xfer {
+
+// The commands a user runs (not the hidden `worker`), in the order of the help.
+std::vector<const CLI::App*> visible_commands(const CLI::App& app);
+
+// What `xferlab help` takes: "scenario-keys" and the name of each command of `app`.
+std::vector<std::string> help_topics(const CLI::App& app);
+
+// `xferlab help [TOPIC]`: the program's help and its topics; a command's help; or
+// (scenario-keys) every scenario key with its type, default and meaning, from the descriptors.
+int cmd_help(CLI::App& app, const std::string& topic);
+
+}  // namespace xfer

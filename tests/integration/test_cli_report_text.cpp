@@ -1,0 +1,147 @@
+// The terminal report as a reader sees it: a failed payload's traceback keeps its layout, and
+// the summary names the exception.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+#include "support/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+// A payload whose thread raises in the middle of an expression, so that Python (3.11 and later)
+// puts a caret line under the failing operator.
+void write_raising_payload(const fs::path& dir) {
+    std::ofstream(dir / "raises.py") << "import threading\n"
+                                        "\n"
+                                        "def work(ctx, i):\n"
+                                        "    values = {\"a\": 1}\n"
+                                        "    return values[\"a\"] / 0\n"
+                                        "\n"
+                                        "def main(ctx):\n"
+                                        "    t = threading.Thread(target=work, args=(ctx, 0))\n"
+                                        "    t.start()\n"
+                                        "    t.join()\n";
+    std::ofstream(dir / "raises.toml") << "[scenario]\nname = \"raises\"\nbackend = \"host\"\n"
+                                          "[transfer]\nbytes = \"64KiB\"\n"
+                                          "[[run]]\nlauncher = \"host\"\n"
+                                          "[[run]]\nlauncher = \"python\"\n"
+                                          "payload = \"raises.py\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("a payload thread's traceback keeps its indentation; the summary names the exception",
+          "[integration][report]") {
+    auto dir = fresh_temp_dir("traceback");
+    write_raising_payload(dir);
+    auto out = dir / "out";
+    auto r =
+        run_command(xferlab() + " run '" + (dir / "raises.toml").string() + "' --payload-dir '" +
+                    dir.string() + "' --quiet --out '" + out.string() + "'");
+    INFO(r.out);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 1);
+    const auto results = nlohmann::json::parse(slurp(out / "results.json"));
+    const std::string error = results["runs"][1]["errors"][0].get<std::string>();
+    REQUIRE(contains(error, "exception in payload thread"));
+    REQUIRE(contains(error, "ZeroDivisionError: division by zero"));
+
+    // Every line of the traceback after the first is printed after a 4-blank prefix exactly
+    // as Python wrote it, blanks included.
+    const std::vector<std::string> table = lines_of(r.out);
+    const std::vector<std::string> traceback = lines_of(error);
+    for (size_t i = 1; i < traceback.size(); ++i) {
+        if (traceback[i].empty()) continue;
+        INFO(traceback[i]);
+        CHECK(std::find(table.begin(), table.end(), "    " + traceback[i]) != table.end());
+    }
+    // So the caret (Python 3.11+) stands under the operator it points at.
+    for (size_t i = 1; i < table.size(); ++i) {
+        const size_t caret = table[i].find_first_not_of(' ');
+        if (caret == std::string::npos || table[i].find_first_not_of(" ~^") != std::string::npos)
+            continue;
+        INFO(table[i - 1] + "\n" + table[i]);
+        CHECK(table[i].find('^') == table[i - 1].find('/'));
+    }
+
+    // The summary's line for the failed run names the exception (the traceback's last line),
+    // not the line that says which thread raised.
+    const auto summary = r.out.substr(r.out.find("\nSummary\n"));
+    CHECK(contains(summary,
+                   "run 1 (python gil=release) failed: ZeroDivisionError: division by "
+                   "zero"));
+    CHECK_FALSE(contains(summary, "exception in payload thread"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("run and report --brief print the runs, the bandwidth and the summary only",
+          "[integration][report]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto out = fresh_temp_dir("brief");
+    auto full = run_command(xferlab() + " run '" + seed.string() +
+                            "' --set scenario.backend=host --set transfer.bytes=256KiB --quiet "
+                            "--out '" +
+                            (out / "full").string() + "'");
+    REQUIRE(full.exit_code == 0);
+    auto brief = run_command(xferlab() + " report --brief '" +
+                             (out / "full" / "results.json").string() + "'");
+    INFO(brief.out);
+    INFO(brief.err);
+    CHECK(brief.exit_code == 0);
+    CHECK(contains(brief.out, "\nRuns\n"));
+    CHECK(contains(brief.out, "\nBandwidth\n"));
+    CHECK(contains(brief.out, "\nSummary\n"));
+    CHECK_FALSE(contains(brief.out, "\nRun 0: "));
+    CHECK(lines_of(brief.out).size() < lines_of(full.out).size() / 2);
+    // The summary is the full table's, word for word.
+    CHECK(brief.out.substr(brief.out.find("\nSummary\n")) ==
+          full.out.substr(full.out.find("\nSummary\n")));
+
+    // run --brief: the same text on the terminal; the files in the results folder are complete.
+    auto run_brief = run_command(xferlab() + " run '" + seed.string() +
+                                 "' --set scenario.backend=host --set transfer.bytes=256KiB "
+                                 "--quiet --brief --out '" +
+                                 (out / "brief").string() + "'");
+    INFO(run_brief.err);
+    CHECK(run_brief.exit_code == 0);
+    CHECK_FALSE(contains(run_brief.out, "\nRun 0: "));
+    CHECK(contains(run_brief.out, "\nSummary\n"));
+    CHECK(fs::file_size(out / "brief" / "copies.csv") > 0);
+    const auto results = nlohmann::json::parse(slurp(out / "brief" / "results.json"));
+    CHECK(results["runs"].size() ==
+          nlohmann::json::parse(slurp(out / "full" / "results.json"))["runs"].size());
+    fs::remove_all(out);
+}
+
+TEST_CASE("brief with a format other than the table is refused, exit 2", "[integration][report]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
+    auto dir = fresh_temp_dir("brief-json");
+    auto r = run_command(xferlab() + " run '" + seed.string() +
+                         "' --set scenario.backend=host --brief --format json --out '" +
+                         (dir / "out").string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err,
+                   "--brief shortens the table (--format table); --format json has no "
+                   "brief form"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    auto report = run_command(xferlab() + " report --brief --format csv '" +
+                              (dir / "none.json").string() + "'");
+    CHECK(report.exit_code == 2);
+    CHECK(contains(report.err, "--format csv has no brief form"));
+    fs::remove_all(dir);
+}

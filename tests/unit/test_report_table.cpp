@@ -1,0 +1,212 @@
+// report/: the terminal table's density. What several runs say alike is printed once, naming
+// the runs; legends are printed once; nothing a run says is lost (checked on every committed
+// results.json); --brief keeps the runs, the bandwidth and the summary.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "report/reporter.hpp"
+#include "report/shared_items.hpp"
+#include "results/serialize.hpp"
+#include "support/catch.hpp"
+#include "support/text.hpp"
+#include "test_report_fixtures.hpp"
+
+using namespace xfer;
+using namespace xfer::testing;
+using xfer::test::contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Four runs of two workers. Runs 1 and 2 are Python threads (a thread difference from the
+// baseline) and share a note with run 3; run 3 has a note of its own.
+Results sample() {
+    Results res;
+    res.tool_version = "0.1.0";
+    res.git_describe = "test";
+    res.scenario = nlohmann::json{{"scenario", {{"name", "synthetic"}}}};
+    for (int i = 0; i < 4; ++i) {
+        RunResult r = run(i, i == 1 || i == 2 ? "python" : "host", 2);
+        for (int w = 0; w < 2; ++w) {
+            back_to_back(r, w, i * 100 * kS + w * 1000, {kS, kS + w * 1000, kS, kS});
+            ThreadInfo t;
+            t.launcher = r.launcher;
+            t.worker = w;
+            t.tid = 1000 + w;
+            t.python_thread = r.launcher == "python";
+            r.threads_info.push_back(t);
+        }
+        if (i >= 1) r.notes.push_back("the shared note of runs 1 to 3");
+        if (i == 3) r.notes.push_back("a note of run 3 alone");
+        res.runs.push_back(r);
+    }
+    return res;
+}
+
+std::string table(const Results& res, ReportDetail detail = ReportDetail::full) {
+    std::ostringstream out;
+    make_reporter("table", detail)->write(res, analyze(res), out);
+    return out.str();
+}
+
+bool contains_line(const std::string& text, const std::string& line) {
+    return contains("\n" + text, "\n" + line + "\n");
+}
+
+size_t count(const std::string& text, const std::string& part) {
+    size_t n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+    return n;
+}
+
+// Blanks and line breaks as one blank: wrapped text compares with the text it came from.
+std::string squeeze(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool blank = c == ' ' || c == '\n';
+        if (blank && (out.empty() || out.back() == ' ')) continue;
+        out += blank ? ' ' : c;
+    }
+    return out;
+}
+
+std::vector<fs::path> committed_results() {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(XFER_SOURCE_DIR) / "docs")) {
+        const std::string name = e.path().filename().string();
+        if (name.size() >= 12 && name.compare(name.size() - 12, 12, "results.json") == 0)
+            files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+TEST_CASE("what several runs say alike is printed once, naming the runs",
+          "[report][reporter][table]") {
+    const std::string text = table(sample());
+    INFO(text);
+    CHECK(count(text, "the shared note of runs 1 to 3") == 1);
+    CHECK(contains_line(text, "  runs 1, 2, 3:"));
+    CHECK(count(text, "python_thread: no vs yes") == 1);
+    CHECK(contains_line(text, "  runs 1, 2:"));
+    CHECK(contains_line(text, "    thread attributes, run 0 vs these runs:"));
+    // What one run says stays in that run's section.
+    const size_t run3 = text.find("\nRun 3: ");
+    REQUIRE(run3 != std::string::npos);
+    CHECK(text.find("note: a note of run 3 alone") > run3);
+    // The shared block comes before the runs' sections.
+    CHECK(text.find("Said of several runs") < text.find("\nRun 0: "));
+}
+
+TEST_CASE("a one-line item two runs share stays under each: printing it once saves nothing",
+          "[report][reporter][table]") {
+    Results res = sample();
+    res.runs[0].notes.push_back("a note of runs 0 and 3");
+    res.runs[3].notes.push_back("a note of runs 0 and 3");
+    const std::string text = table(res);
+    INFO(text);
+    CHECK(count(text, "  note: a note of runs 0 and 3\n") == 2);
+    CHECK_FALSE(contains(text, "runs 0, 3:"));
+}
+
+TEST_CASE("a note every run has is printed once under the header", "[report][reporter][table]") {
+    Results res = sample();
+    for (auto& r : res.runs) r.notes = {"backend auto fell back to host"};
+    const std::string text = table(res);
+    INFO(text);
+    CHECK(count(text, "backend auto fell back to host") == 1);
+    CHECK(text.find("note (every run): backend auto fell back to host") < text.find("\nRuns\n"));
+}
+
+TEST_CASE("the per-run legends are printed once, not under each run", "[report][reporter][table]") {
+    const std::string text = table(sample());
+    INFO(text);
+    CHECK(count(squeeze(text), "its own first call..last return") == 1);
+    CHECK(count(squeeze(text), "a copy's return to the same worker's next call") == 1);
+    // Two workers with as many copies each on one device: said in the run's line, not in a
+    // column of the workers' rows.
+    CHECK(count(text, "8 copies x 953.67 MiB (+0 warm-up), 4 per worker, in 4 s on the host; ") ==
+          4);
+    CHECK_FALSE(contains(text, "  worker   tid  device  copies"));
+    // The gaps are in the workers' rows.
+    CHECK(count(text,
+                "  worker   tid  mean GB/s    min   max  worker GB/s  share  gap p50  "
+                "gap p90  run len\n") == 4);
+}
+
+TEST_CASE("shared_items groups items by the runs that have them", "[report][table]") {
+    const Results res = sample();
+    const SharedItems shared = shared_items(res, analyze(res));
+    CHECK(shared.every_run_notes.empty());
+    // Of two groups that start with the same run, the one of more runs first.
+    REQUIRE(shared.groups.size() == 2);
+    CHECK(shared.groups[0].runs == std::vector<int>{1, 2, 3});
+    CHECK(shared.groups[0].items.front().text == "the shared note of runs 1 to 3");
+    CHECK(shared.groups[1].runs == std::vector<int>{1, 2});
+    CHECK(shared.groups[1].items.front().kind == RunItem::Kind::thread_difference);
+}
+
+TEST_CASE("the brief table: the runs, the bandwidth and the summary only",
+          "[report][reporter][table]") {
+    const Results res = sample();
+    const std::string brief = table(res, ReportDetail::brief);
+    INFO(brief);
+    CHECK(brief.rfind("xferlab 0.1.0 (test): scenario synthetic, 4 runs\n", 0) == 0);
+    CHECK(contains(brief, "\nRuns\n"));
+    CHECK(contains(brief, "\nBandwidth\n"));
+    CHECK(contains(brief, "\nSummary\n"));
+    CHECK_FALSE(contains(brief, "\nRun 0: "));
+    CHECK_FALSE(contains(brief, "Said of several runs"));
+    CHECK_FALSE(contains(brief, "note"));
+    // The same three parts as the full table, word for word.
+    const std::string full = table(res);
+    const size_t runs = full.find("\nRuns\n"), said = full.find("\nSaid of several runs");
+    CHECK(contains(brief, full.substr(runs, said - runs)));
+    CHECK(contains(brief, full.substr(full.find("\nSummary\n"))));
+}
+
+TEST_CASE("committed results: every item and error of every run is in the table",
+          "[report][reporter][table]") {
+    const auto files = committed_results();
+    REQUIRE(files.size() >= 10);
+    for (const auto& file : files) {
+        INFO(file.string());
+        std::ifstream in(file);
+        const Results res = nlohmann::json::parse(in).get<Results>();
+        const Analysis analysis = analyze(res);
+        std::ostringstream out;
+        make_reporter("table")->write(res, analysis, out);
+        const std::string text = squeeze(out.str());
+        const SharedItems shared = shared_items(res, analysis);
+        for (size_t i = 0; i < res.runs.size(); ++i) {
+            for (const RunItem& item : run_items(res.runs[i], analysis.runs[i])) {
+                INFO(item.text);
+                const size_t n = count(text, squeeze(item.text));
+                CHECK(n >= 1);
+                // An item that several runs have: once for all of them, or under each of
+                // them when that takes fewer lines.
+                for (const auto& g : shared.groups) {
+                    if (std::find(g.items.begin(), g.items.end(), item) != g.items.end())
+                        CHECK((n == 1 || n == g.runs.size()));
+                }
+                for (const auto& note : shared.every_run_notes)
+                    if (item.text == note) CHECK(n == 1);
+            }
+            for (const auto& e : res.runs[i].errors) CHECK(contains(text, squeeze(e)));
+            for (const auto& w : analysis.runs[i].workers)
+                if (w.tid) CHECK(contains(text, " " + std::to_string(w.tid) + " "));
+        }
+        std::istringstream lines(out.str());
+        for (std::string line; std::getline(lines, line);) {
+            INFO(line);
+            CHECK(line.size() <= 100);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+// The scenario key descriptors (`xferlab help scenario-keys`, the shell completion): one for
+// every key the loader accepts and no other, each default accepted by the loader, and every key
+// in docs/scenarios.md.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "scenario/diagnostics.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/scenario_keys.hpp"
+#include "support/catch.hpp"
+
+using namespace xfer;
+using namespace xfer::scenario_internal;
+
+namespace {
+
+std::vector<std::string> described(const std::string& prefix) {
+    std::vector<std::string> keys;
+    for (const auto& d : scenario_key_descriptors())
+        if (d.key.rfind(prefix, 0) == 0) keys.push_back(d.key.substr(prefix.size()));
+    return keys;
+}
+
+// A default that is a TOML value (not "(file name)").
+bool literal(const ScenarioKeyDescriptor& d) { return d.default_value.front() != '('; }
+
+std::string read(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The text of docs/scenarios.md under the heading that starts with `heading`, up to the next.
+std::string section(const std::string& doc, const std::string& heading) {
+    const size_t start = doc.find("\n" + heading);
+    if (start == std::string::npos) return "";
+    const size_t end = doc.find("\n## ", start + 1);
+    return doc.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// Whether the first cell of a row of the section's key table names `key`: "| `count` |", or
+// "| `transfer.<key>`, `threads.<key>` |".
+bool documented(const std::string& text, const std::string& key) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("| `", 0) != 0) continue;
+        const std::string first = line.substr(0, line.find('|', 1));
+        if (first.find("`" + key + "`") != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a descriptor for every key the loader accepts, and for no other", "[scenario][keys]") {
+    CHECK(described("scenario.") == scenario_keys());
+    CHECK(described("transfer.") == setting_keys("transfer"));
+    CHECK(described("threads.") == setting_keys("threads"));
+    // [[run]]: its own keys, then the [transfer] and [threads] overrides.
+    std::vector<std::string> run = described("run.");
+    CHECK(run == std::vector<std::string>{"launcher", "label", "payload", "gil", "mimic",
+                                          "transfer.<key>", "threads.<key>"});
+    std::vector<std::string> firsts;
+    for (const auto& k : run) firsts.push_back(k.substr(0, k.find('.')));
+    CHECK(firsts == run_keys());
+    CHECK(described("params.") == std::vector<std::string>{"<key>"});
+    CHECK(described("sweep.") == std::vector<std::string>{"<key>"});
+    // Nothing else: every descriptor is one of the above.
+    CHECK(scenario_key_descriptors().size() ==
+          scenario_keys().size() + all_setting_keys().size() + run.size() + 2);
+    // --set takes the [scenario], [transfer] and [threads] keys.
+    std::vector<std::string> set;
+    for (const auto& d : scenario_key_descriptors())
+        if (d.key.rfind("run.", 0) != 0 && d.key.find('<') == std::string::npos)
+            set.push_back(d.key);
+    CHECK(set == set_flag_keys());
+}
+
+TEST_CASE("each descriptor has a type, a default and a one-line meaning", "[scenario][keys]") {
+    std::set<std::string> keys;
+    for (const auto& d : scenario_key_descriptors()) {
+        INFO(d.key);
+        CHECK(keys.insert(d.key).second);
+        CHECK_FALSE(d.type.empty());
+        CHECK_FALSE(d.default_value.empty());
+        CHECK_FALSE(d.meaning.empty());
+        CHECK(d.meaning.find('\n') == std::string::npos);
+        CHECK(d.meaning.size() <= 72);  // the help table's meaning column fits 100 columns
+    }
+}
+
+TEST_CASE("each default a descriptor gives is accepted by the loader, and unknown keys are not",
+          "[scenario][keys]") {
+    const std::string one_run = "[[run]]\nlauncher = \"host\"\n";
+    for (const auto& d : scenario_key_descriptors()) {
+        if (!literal(d) || d.key.rfind("run.", 0) == 0) continue;
+        INFO(d.key + "=" + d.default_value);
+        CHECK_NOTHROW(parse_scenario(one_run, "keys.toml", {d.key + "=" + d.default_value}));
+    }
+    // The [[run]] keys' defaults, in a run whose launcher takes them all.
+    std::string run = "[[run]]\n";
+    for (const auto& d : scenario_key_descriptors()) {
+        if (!literal(d) || d.key.rfind("run.", 0) != 0) continue;
+        run += d.key.substr(4) + " = " +
+               (d.key == "run.launcher" ? "\"process\"" : d.default_value) + "\n";
+    }
+    INFO(run);
+    CHECK_NOTHROW(parse_scenario(run, "keys.toml"));
+    CHECK_THROWS_AS(parse_scenario(one_run, "keys.toml", {"threads.bogus=1"}), ScenarioError);
+    CHECK_THROWS_AS(parse_scenario(one_run + "bogus = 1\n", "keys.toml"), ScenarioError);
+}
+
+TEST_CASE("docs/scenarios.md documents every key in its table's section", "[scenario][keys]") {
+    const std::string doc = read(std::filesystem::path(XFER_SOURCE_DIR) / "docs" / "scenarios.md");
+    REQUIRE_FALSE(doc.empty());
+    for (const auto& d : scenario_key_descriptors()) {
+        INFO(d.key);
+        const std::string table = d.key.substr(0, d.key.find('.'));
+        const std::string key = d.key.substr(table.size() + 1);
+        if (key == "<key>") {  // [params] and [sweep] are free-form: a section says what they take
+            CHECK_FALSE(section(doc, "## [" + table + "]").empty());
+            continue;
+        }
+        const std::string heading = table == "run" ? "## [[run]]" : "## [" + table + "]";
+        const std::string text = section(doc, heading);
+        REQUIRE_FALSE(text.empty());
+        CHECK(documented(text, key));
+    }
+}
