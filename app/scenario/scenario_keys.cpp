@@ -33,7 +33,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& setting_texts(
         {"transfer.context",
          {"string", "CUDA context: primary (shared by the process) or per-worker"}},
         {"transfer.path",
-         {"string", "how h2d/d2h bytes reach the DMA engine (cuda): driver, staged or register"}},
+         {"string", "driver, staged or register: how h2d/d2h bytes reach the DMA engine"}},
         {"transfer.repetitions", {"integer", "timed copies per worker, at least 1"}},
         {"transfer.warmup", {"integer", "untimed copies per worker before the timed ones"}},
         {"transfer.verify", {"boolean", "check every copied byte after the run"}},

@@ -73,7 +73,7 @@ TEST_CASE("completion: commands, flags and their values", "[integration][complet
     Completion c;
     CHECK(c.complete({"xferlab", "r"}) == Words{"report", "run"});
     CHECK(c.complete({"xferlab", "he"}) == Words{"help"});
-    CHECK(c.complete({"xferlab", "run", "--fo"}) == Words{"--format"});
+    CHECK(c.complete({"xferlab", "run", "--fo"}) == Words{"--force", "--format"});
     CHECK(c.complete({"xferlab", "run", "--b"}) == Words{"--brief"});
     CHECK(c.complete({"xferlab", "run", "--format", ""}) == Words{"csv", "json", "table"});
     CHECK(c.complete({"xferlab", "report", "--format", "t"}) == Words{"table", "trace"});

@@ -62,10 +62,11 @@ TEST_CASE("a descriptor for every key the loader accepts, and for no other", "[s
     CHECK(described("scenario.") == scenario_keys());
     CHECK(described("transfer.") == setting_keys("transfer"));
     CHECK(described("threads.") == setting_keys("threads"));
+    CHECK(described("staging.") == setting_keys("staging"));
     // [[run]]: its own keys, then the [transfer] and [threads] overrides.
     std::vector<std::string> run = described("run.");
     CHECK(run == std::vector<std::string>{"launcher", "label", "payload", "gil", "mimic",
-                                          "transfer.<key>", "threads.<key>"});
+                                          "transfer.<key>", "threads.<key>", "staging.<key>"});
     std::vector<std::string> firsts;
     for (const auto& k : run) firsts.push_back(k.substr(0, k.find('.')));
     CHECK(firsts == run_keys());
