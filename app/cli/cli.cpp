@@ -6,6 +6,7 @@
 #include "cli/cmd_check.hpp"
 #include "cli/cmd_devices.hpp"
 #include "cli/cmd_list.hpp"
+#include "cli/cmd_plot.hpp"
 #include "cli/cmd_report.hpp"
 #include "cli/cmd_run.hpp"
 #include "cli/cmd_threads.hpp"
@@ -80,6 +81,9 @@ int run_cli(int argc, char** argv) {
     report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
         ->check(CLI::IsMember(reporter_names()));
 
+    PlotOptions plot;
+    auto* plot_cmd = add_plot_command(app, plot);
+
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
     worker_cmd->group("");
@@ -98,6 +102,7 @@ int run_cli(int argc, char** argv) {
     if (*threads_cmd) return cmd_threads(common);
     if (*worker_cmd) return run_worker_process();
     if (*report_cmd) return cmd_report(report_file, report_format);
+    if (*plot_cmd) return cmd_plot(plot);
     return exit_bad_input;
 }
 
