@@ -48,7 +48,8 @@ def _draw_all(text, out_dir, fmt, wanted, prefix):
     else:
         notes.append("no measured copy (warm-ups only): no distribution or aggregate figure")
     for key, lines in sweep.swept(data, measured):
-        fig, _ = sweep.draw(key, lines, name)
+        fig, sweep_notes = sweep.draw(key, lines, name)
+        notes += sweep_notes
         save(fig, f"sweep-{key}")
     return files, notes
 

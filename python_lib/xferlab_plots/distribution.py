@@ -21,9 +21,9 @@ def draw(runs, scenario):
     rng = np.random.default_rng(17)  # the same sample every time: the same picture
     rows = [(r, r.copies.per_copy_gbps()) for r in runs]
     rows = [(r, v) for r, v in rows if len(v)]
-    height = 1.6 + 0.5 * len(rows)
-    fig = style.new_figure(style.WIDTH_IN, height + style.LEGEND_IN)
-    legend_ax, ax = fig.subplots(2, 1, gridspec_kw={"height_ratios": [style.LEGEND_IN, height]})
+    height, legend_in = 1.6 + 0.5 * len(rows), style.legend_height(["x" * 40] * 3)
+    fig = style.new_figure(style.WIDTH_IN, height + legend_in)
+    legend_ax, ax = fig.subplots(2, 1, gridspec_kw={"height_ratios": [legend_in, height]})
     notes = []
     positions = np.arange(len(rows))
     if rows:

@@ -66,7 +66,18 @@ def new_figure(width_in, height_in):
     return fig
 
 
-LEGEND_IN = 0.3  # height of a legend row
+LEGEND_IN = 0.22  # height of a legend's line of entries
+
+
+def legend_columns(labels):
+    """As many columns as labels of this length fit across the figure (at most 4)."""
+    longest = max((len(t) for t in labels), default=0)
+    return max(1, min(4, len(labels), int(150 // max(longest + 8, 1))))
+
+
+def legend_height(labels):
+    """Inches for a legend of these labels, in legend_columns columns."""
+    return LEGEND_IN * (1 + -(-len(labels) // legend_columns(labels)))
 
 
 def legend_row(ax, handles, labels=None):
@@ -76,7 +87,7 @@ def legend_row(ax, handles, labels=None):
     if labels is None:
         labels = [h.get_label() for h in handles]
     if handles:
-        ax.legend(handles, labels, loc="center", ncols=min(len(handles), 4), fontsize=8,
+        ax.legend(handles, labels, loc="center", ncols=legend_columns(labels), fontsize=8,
                   frameon=False)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from . import style
 
+MAX_LINES = 10  # beyond that a legend outgrows the figure and no line can be followed
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)?\s*$")
 _FACTORS = {None: 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
             "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
@@ -98,11 +99,16 @@ def _axis(lines):
     return {t: i for i, t in enumerate(texts)}, False
 
 
-def draw(key, lines, scenario):
+def draw(key, all_lines, scenario):
     """Returns (figure, notes)."""
+    lines, notes = all_lines[:MAX_LINES], []
+    if len(all_lines) > MAX_LINES:
+        notes.append(f"{key}: {MAX_LINES} of {len(all_lines)} lines drawn (the first in plan "
+                     "order); --run selects others")
     position, log = _axis(lines)
-    fig = style.new_figure(style.WIDTH_IN, 4.6 + style.LEGEND_IN)
-    grid = fig.add_gridspec(2, 2, height_ratios=[4.6, style.LEGEND_IN])
+    legend_in = style.legend_height([s.label for s in lines])
+    fig = style.new_figure(style.WIDTH_IN, 4.6 + legend_in)
+    grid = fig.add_gridspec(2, 2, height_ratios=[4.6, legend_in])
     axes = [fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])]
     panels = [("aggregate_Bps", None, "aggregate (GB/s)"),
               ("per_copy_Bps", "p50", "per-copy p50, host-timed (GB/s)")]
@@ -113,10 +119,12 @@ def draw(key, lines, scenario):
             if not pts:
                 continue
             xs, ys = zip(*pts)
-            line, = ax.plot(xs, ys, marker="os^Dvp*h"[i % 8], color=style.colour(i),
+            marker = "os^Dvp*h"[(i + i // len(style.PALETTE)) % 8]  # colours repeat, pairs do not
+            line, = ax.plot(xs, ys, marker=marker, color=style.colour(i),
                             label=s.label if ax is axes[0] else None)
             line.set_gid(f"sweep-{stat}-line{i}")
         ax.set_ylabel(ylabel)
+        ax.margins(y=0.1)
         ax.set_ylim(bottom=0)
         ax.grid(color="#dddddd", linewidth=0.6)
         ax.set_xlabel(key)
@@ -129,4 +137,5 @@ def draw(key, lines, scenario):
     style.legend_row(fig.add_subplot(grid[1, :]), *axes[0].get_legend_handles_labels())
     fig.suptitle(f"{scenario}: aggregate and per-copy p50 against {key} "
                  f"(GB/s = 10^9 B/s)", fontsize=11)
-    return fig, []
+    style.footnote(fig, notes)
+    return fig, notes

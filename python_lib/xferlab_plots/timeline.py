@@ -156,9 +156,10 @@ def draw_page(runs, scenario, backend):
     div, unit = style.time_unit(span)
     ns_per_px = span / AXES_PX
     heights = [0.55 + LANE_IN * len(ls) for ls in lanes]
-    fig = style.new_figure(style.WIDTH_IN, sum(heights) + style.LEGEND_IN + 0.9)
+    legend_in = style.legend_height(["x" * 40] * 3)  # three entries of about 40 characters
+    fig = style.new_figure(style.WIDTH_IN, sum(heights) + legend_in + 0.9)
     grid = fig.subplots(len(runs) + 1, 1, squeeze=False,
-                        gridspec_kw={"height_ratios": [style.LEGEND_IN] + heights})[:, 0]
+                        gridspec_kw={"height_ratios": [legend_in] + heights})[:, 0]
     legend_ax, axes = grid[0], grid[1:]
     notes = []
     for ax, run, run_lanes_, origin in zip(axes, runs, lanes, origins):
