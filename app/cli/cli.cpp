@@ -8,6 +8,7 @@
 #include "cli/cmd_devices.hpp"
 #include "cli/cmd_help.hpp"
 #include "cli/cmd_list.hpp"
+#include "cli/cmd_plot.hpp"
 #include "cli/cmd_report.hpp"
 #include "cli/cmd_run.hpp"
 #include "cli/cmd_threads.hpp"
@@ -140,6 +141,9 @@ int run_cli(int argc, char** argv) {
     help_cmd->add_option("topic", help_topic, "scenario-keys or a command")
         ->check(CLI::IsMember(help_topics(app)));
 
+    PlotOptions plot;
+    auto* plot_cmd = add_plot_command(app, plot);
+
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
     worker_cmd->group("");
@@ -164,6 +168,7 @@ int run_cli(int argc, char** argv) {
     if (*report_cmd) return cmd_report(report_file, report_format, report_brief);
     if (*help_cmd) return cmd_help(app, help_topic);
     if (*completion_cmd) return cmd_completion(app, shell, argc > 0 ? argv[0] : "xferlab");
+    if (*plot_cmd) return cmd_plot(plot);
     return exit_bad_input;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/cli.hpp"
+#include "cli/cmd_plot.hpp"
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
 #include "remote/mpi_job.hpp"
@@ -175,6 +176,8 @@ int run_one_file(const std::string& file, const RunOptions& options, const Confi
     std::string format = options.format.value_or(config.format);
     const ReportDetail detail = options.brief ? ReportDetail::brief : ReportDetail::full;
     if (!write_reports(results, config, *dir, format, !options.quiet, detail)) failed = true;
+    // Last, after every other output: drawing can only add files, never lose a result.
+    if (config.plots && !results.interrupted) plot_after_run(results, *dir, !options.quiet);
     if (results.interrupted) return exit_interrupted;
     return failed ? exit_run_failed : exit_ok;
 }

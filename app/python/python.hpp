@@ -42,4 +42,26 @@ void set_payload_exit_handler(std::function<void(int)> handler);
 // The interpreter as started: version, sys.path, signal handlers (for results and tests).
 nlohmann::json python_description();
 
+// What the figure code (python_lib/xferlab_plots, run in this interpreter with matplotlib's
+// Agg backend) is asked to draw.
+struct PlotRequest {
+    std::filesystem::path lib_dir;  // the folder holding the xferlab_plots package
+    std::filesystem::path out_dir;  // exists
+    std::string format = "png";     // png | svg
+    std::string prefix;             // before every file name: "seed." -> seed.timeline.png
+    std::vector<std::string> runs;  // runs to draw, by index or label; empty: every run
+};
+
+struct PlotOutcome {
+    enum class Status { drawn, bad_input, missing_dependency, failed };
+    Status status = Status::failed;
+    std::string message;  // why not drawn: one line, except a bug's traceback (failed)
+    std::vector<std::filesystem::path> files;
+    std::vector<std::string> notes;  // runs left out, copies merged or sampled, matplotlib's words
+};
+
+// Draws every figure of `results_json` (the text of a results.json, its runs' "analysis"
+// included) into request.out_dir. Starts the interpreter when needed; never throws.
+PlotOutcome draw_plots(const std::string& results_json, const PlotRequest& request);
+
 }  // namespace xfer

@@ -20,6 +20,11 @@ fs::path default_config_path() {
     return fs::path(XFER_SOURCE_DIR) / "config" / "xferlab.toml";
 }
 
+fs::path python_lib_dir() {
+    if (const char* dir = std::getenv("XFERLAB_PYTHON_LIB"); dir && *dir) return fs::path(dir);
+    return fs::path(XFER_SOURCE_DIR) / "python_lib";
+}
+
 std::optional<fs::path> user_config_path() {
     fs::path base;
     if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
@@ -78,7 +83,7 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
     auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : base / p; };
 
     static const std::vector<std::pair<std::string, std::vector<std::string>>> known = {
-        {"output", {"dir", "reporters", "format"}},
+        {"output", {"dir", "reporters", "format", "plots"}},
         {"run", {"backend", "payload_dir", "scenario_dir", "timeout"}}};
     for (const auto& [section, node] : table) {
         std::string name(section.str());
@@ -117,6 +122,13 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
             }
             if (dotted == "run.payload_dir") {
                 read_payload_dirs(file, value, resolve, config, errors);
+                continue;
+            }
+            if (dotted == "output.plots") {
+                if (auto flag = value.value<bool>(); flag && value.is_boolean())
+                    config.plots = *flag;
+                else
+                    errors.push_back(at(file, value, dotted, "expected true or false"));
                 continue;
             }
             auto text = value.value<std::string>();

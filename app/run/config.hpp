@@ -13,6 +13,7 @@ struct Config {
     std::vector<std::string> reporters = {"json", "csv", "trace"};
     std::string format = "table";
     std::string backend = "auto";
+    bool plots = false;  // output.plots: `run` draws the figures into the results folder
     // Payload folders searched before the default one: --payload-dir flags, then the config's
     // run.payload_dir (absolute after loading).
     std::vector<std::filesystem::path> payload_dirs;
@@ -27,6 +28,9 @@ std::vector<std::filesystem::path> payload_search_path(const Config& config);
 
 // The built-in defaults file: $XFERLAB_CONFIG_DIR/xferlab.toml, else <source tree>/config.
 std::filesystem::path default_config_path();
+// xferlab's own Python code (the figures' package xferlab_plots): $XFERLAB_PYTHON_LIB, else
+// <source tree>/python_lib, found like python_payloads/.
+std::filesystem::path python_lib_dir();
 // The user's config: $XDG_CONFIG_HOME/xferlab/xferlab.toml (or ~/.config/...), when it exists.
 std::optional<std::filesystem::path> user_config_path();
 

@@ -1,0 +1,110 @@
+#include "cli/cmd_plot.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <sstream>
+
+#include "cli/cli.hpp"
+#include "cli/report_input.hpp"
+#include "python/python.hpp"
+#include "report/reporter.hpp"
+#include "run/config.hpp"
+
+namespace xfer {
+namespace fs = std::filesystem;
+namespace {
+
+const std::vector<std::string> plot_formats = {"png", "svg"};
+
+// What goes before the figures' names, so that several results files can share a folder:
+// "seed-1gpu.results.json" -> "seed-1gpu.", "results.json" or "journal.jsonl" -> "".
+std::string figure_prefix(const fs::path& file) {
+    std::string stem = file.stem().string();
+    const std::string suffix = ".results";
+    if (stem.size() > suffix.size() &&
+        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
+        stem.resize(stem.size() - suffix.size());
+    return stem == "results" || stem == "journal" ? "" : stem + ".";
+}
+
+// The results re-analysed by this build, as results.json text: the figures show the numbers
+// `xferlab report` prints for the same file, even when the file's own analysis is older.
+PlotOutcome draw(const Results& results, PlotRequest request) {
+    std::ostringstream text;
+    make_reporter("json")->write(results, analyze(results), text);
+    request.lib_dir = python_lib_dir();
+    return draw_plots(text.str(), request);
+}
+
+std::string file_names(const std::vector<fs::path>& files) {
+    std::string out;
+    for (const auto& f : files) out += (out.empty() ? "" : ", ") + f.filename().string();
+    return out;
+}
+
+}  // namespace
+
+CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
+    auto* cmd = app.add_subcommand(
+        "plot",
+        "Draw a results file's figures with matplotlib: timeline, per-copy distribution, "
+        "aggregate per run, sweeps");
+    cmd->add_option("file", options.file,
+                    "results.json (or journal.jsonl) written by `xferlab run`")
+        ->required();
+    cmd->add_option("--out", options.out, "Folder for the figures (default: the file's folder)");
+    cmd->add_option("--format", options.format, "png | svg")->check(CLI::IsMember(plot_formats));
+    cmd->add_option("--run", options.runs, "A run to draw, by index or label (repeatable)")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    return cmd;
+}
+
+int cmd_plot(const PlotOptions& options) {
+    auto results = read_report_input(options.file);
+    if (!results) return exit_bad_input;
+    PlotRequest request;
+    request.out_dir = options.out ? fs::path(*options.out) : fs::path(options.file).parent_path();
+    if (request.out_dir.empty()) request.out_dir = ".";
+    std::error_code ec;
+    fs::create_directories(request.out_dir, ec);
+    if (ec || !fs::is_directory(request.out_dir)) {
+        std::cerr << "xferlab: cannot create the folder " << request.out_dir.string() << ": "
+                  << (ec ? ec.message() : "not a folder") << "\n";
+        return exit_bad_input;
+    }
+    request.format = options.format;
+    request.prefix = figure_prefix(options.file);
+    request.runs = options.runs;
+    const PlotOutcome outcome = draw(*results, request);
+    for (const auto& note : outcome.notes) std::cerr << "note: " << note << "\n";
+    for (const auto& file : outcome.files) std::cout << file.string() << "\n";
+    switch (outcome.status) {
+        case PlotOutcome::Status::drawn:
+            return exit_ok;
+        case PlotOutcome::Status::bad_input:
+        case PlotOutcome::Status::missing_dependency:
+            std::cerr << "xferlab: " << options.file << ": " << outcome.message << "\n";
+            return exit_bad_input;
+        case PlotOutcome::Status::failed:
+            break;
+    }
+    std::cerr << "xferlab: drawing the figures of " << options.file
+              << " failed: " << outcome.message << "\n";
+    return exit_run_failed;
+}
+
+void plot_after_run(const Results& results, const fs::path& dir, bool announce) {
+    PlotRequest request;
+    request.out_dir = dir;
+    const PlotOutcome outcome = draw(results, request);
+    if (outcome.status != PlotOutcome::Status::drawn) {
+        std::cerr << "xferlab: warning: figures not drawn: " << outcome.message << "\n";
+        return;
+    }
+    if (!announce) return;
+    for (const auto& note : outcome.notes) std::cerr << "note: " << note << "\n";
+    std::cerr << "figures: " << dir.string() << "/ (" << file_names(outcome.files) << ")\n";
+}
+
+}  // namespace xfer

@@ -1,0 +1,261 @@
+// `xferlab plot` and output.plots (issue #17): every figure from the committed fixtures
+// (tests/fixtures/plots, host backend), valid PNG and SVG files, one timeline lane per worker,
+// clear messages for runs without copies, a missing matplotlib, and `run` keeping its outputs
+// and exit code whatever the figures do.
+//
+// Where the embedded Python has no matplotlib (XFER_TEST_MATPLOTLIB=0, found at configure time:
+// the GPU host's venv) the tests that draw check the one-line message instead, and warn.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+#include "support/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+using nlohmann::json;
+
+namespace {
+
+const fs::path fixtures = fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures" / "plots";
+constexpr bool have_matplotlib = XFER_TEST_MATPLOTLIB != 0;
+const std::string no_matplotlib =
+    "matplotlib cannot be imported (No module named 'matplotlib'): install the Debian package "
+    "python3-matplotlib";
+
+CommandResult plot(const fs::path& file, const std::string& args, const std::string& env = "") {
+    return run_command(env + xferlab() + " plot '" + file.string() + "' " + args);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+bool starts_with_png_magic(const fs::path& file) {
+    return slurp(file).rfind(std::string("\x89PNG\r\n\x1a\n", 8), 0) == 0;
+}
+
+// The ids of the SVG's <g> elements, read by Python's XML parser: a file that is not
+// well-formed XML fails here (exit 1, the parser's message).
+CommandResult svg_group_ids(const fs::path& file) {
+    return run_command(std::string("'") + XFER_TEST_PYTHON +
+                       "' -c 'import sys, xml.etree.ElementTree as E\n"
+                       "for g in E.parse(sys.argv[1]).iter(\"{http://www.w3.org/2000/svg}g\"):\n"
+                       "    print(g.get(\"id\", \"\"))' '" +
+                       file.string() + "'");
+}
+
+// A lane's own group ("lane-run2-worker1"); its bars' groups add "-host", "-device"...
+bool is_lane_id(const std::string& id) {
+    return id.rfind("lane-", 0) == 0 && std::count(id.begin(), id.end(), '-') == 2;
+}
+
+// A folder whose xferlab_plots is the real one and whose `matplotlib` cannot be imported:
+// with XFERLAB_PYTHON_LIB pointing there, xferlab sees a machine without matplotlib.
+fs::path lib_without_matplotlib(const fs::path& dir) {
+    const fs::path lib = dir / "lib";
+    fs::create_directories(lib / "matplotlib");
+    fs::create_directory_symlink(fs::path(XFER_SOURCE_DIR) / "python_lib" / "xferlab_plots",
+                                 lib / "xferlab_plots");
+    std::ofstream(lib / "matplotlib" / "__init__.py")
+        << "raise ModuleNotFoundError(\"No module named 'matplotlib'\", name='matplotlib')\n";
+    return lib;
+}
+
+std::string without_matplotlib_env(const fs::path& dir) {
+    return "XFERLAB_PYTHON_LIB='" + lib_without_matplotlib(dir).string() + "' ";
+}
+
+fs::path plots_config(const fs::path& dir) {
+    const fs::path file = dir / "plots.toml";
+    std::ofstream(file) << "[output]\nplots = true\n";
+    return file;
+}
+
+}  // namespace
+
+TEST_CASE("plot draws every figure of the fixture as PNG, named after the file, exit 0",
+          "[integration][plot]") {
+    auto dir = fresh_temp_dir("plot-png");
+    auto r = plot(fixtures / "sweep.results.json", "--out '" + dir.string() + "'");
+    INFO(r.err);
+    if (!have_matplotlib) {
+        WARN("matplotlib is not installed for the embedded Python: figures not checked");
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, no_matplotlib));
+        return;
+    }
+    REQUIRE(r.exit_code == 0);
+    const std::vector<std::string> expected = {"timeline", "distribution", "aggregate",
+                                               "sweep-threads.count"};
+    REQUIRE(lines_of(r.out).size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const fs::path file = dir / ("sweep." + expected[i] + ".png");
+        INFO(file);
+        CHECK(lines_of(r.out)[i] == file.string());
+        CHECK(starts_with_png_magic(file));
+    }
+    CHECK(r.err.empty());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("plot --format svg: well-formed XML, one timeline lane per worker of every run",
+          "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not installed for the embedded Python: SVG not checked");
+        return;
+    }
+    auto dir = fresh_temp_dir("plot-svg");
+    const fs::path results = fixtures / "sweep.results.json";
+    auto r = plot(results, "--format svg --out '" + dir.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (const auto& name : lines_of(r.out)) {
+        INFO(name);
+        CHECK(svg_group_ids(name).exit_code == 0);
+    }
+    // Lanes expected from the fixture itself: worker 0..threads-1 of each run.
+    std::set<std::string> expected;
+    const json fixture = json::parse(slurp(results));
+    for (const auto& run : fixture.at("runs"))
+        for (int w = 0; w < run.at("threads").get<int>(); ++w)
+            expected.insert("lane-run" + std::to_string(run.at("index").get<int>()) + "-worker" +
+                            std::to_string(w));
+    REQUIRE(expected.size() == 6);  // 1 + 1 + 2 + 2 workers
+    auto ids = svg_group_ids(dir / "sweep.timeline.svg");
+    INFO(ids.err);
+    REQUIRE(ids.exit_code == 0);
+    std::set<std::string> lanes;
+    for (const auto& id : lines_of(ids.out))
+        if (is_lane_id(id)) lanes.insert(id);
+    CHECK(lanes == expected);
+    // The same results draw the same bytes (no date, fixed ids).
+    auto again = plot(results, "--format svg --out '" + (dir / "again").string() + "'");
+    REQUIRE(again.exit_code == 0);
+    CHECK(slurp(dir / "again" / "sweep.timeline.svg") == slurp(dir / "sweep.timeline.svg"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "plot: a failed run and a run with zero copies are named, not drawn, and nothing left "
+    "to draw is exit 2 with the reasons, never a traceback",
+    "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not installed for the embedded Python: not checked");
+        return;
+    }
+    auto dir = fresh_temp_dir("plot-failed");
+    const fs::path results = fixtures / "failed.results.json";
+    const std::string failed_run =
+        "run 1 (python gil=release payload=raises.py): failed, no copies (RuntimeError: this "
+        "payload fails on purpose)";
+    const std::string empty_run = "run 2 (python gil=release payload=no_copies.py): ok, no copies";
+
+    auto all = plot(results, "--out '" + dir.string() + "'");
+    INFO(all.err);
+    CHECK(all.exit_code == 0);
+    CHECK(contains(all.err, "note: " + failed_run + ": not drawn\n"));
+    CHECK(contains(all.err, "note: " + empty_run + ": not drawn\n"));
+    CHECK(starts_with_png_magic(dir / "failed.timeline.png"));
+
+    for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+             {"--run 1", failed_run}, {"--run 2", empty_run}, {"--run 1 --run 2", failed_run}}) {
+        auto r = plot(results, args + " --out '" + (dir / "none").string() + "'");
+        INFO(args << "\n" << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, "xferlab: " + results.string() + ": nothing to draw: " + says));
+        CHECK_FALSE(contains(r.err, "Traceback"));
+        CHECK(r.out.empty());
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("plot --run names a run that does not exist: exit 2, the runs listed",
+          "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not installed for the embedded Python: not checked");
+        return;
+    }
+    auto dir = fresh_temp_dir("plot-run");
+    auto r = plot(fixtures / "sweep.results.json", "--run 7 --out '" + dir.string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err,
+                   "--run 7: no run with that index or label; the runs are 0 (host "
+                   "threads.count=1), 1 (python gil=release threads.count=1), 2 (host "
+                   "threads.count=2), 3 (python gil=release threads.count=2)"));
+    // A label selects as an index does.
+    auto by_label = plot(fixtures / "sweep.results.json",
+                         "--run 'host threads.count=2' --format svg --out '" + dir.string() + "'");
+    INFO(by_label.err);
+    REQUIRE(by_label.exit_code == 0);
+    auto ids = svg_group_ids(dir / "sweep.timeline.svg");
+    CHECK(contains(ids.out, "lane-run2-worker1\n"));
+    CHECK_FALSE(contains(ids.out, "lane-run0-"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("plot without matplotlib: one line naming python3-matplotlib, exit 2, no file",
+          "[integration][plot]") {
+    auto dir = fresh_temp_dir("plot-nompl");
+    auto r = plot(fixtures / "sweep.results.json", "--out '" + (dir / "out").string() + "'",
+                  without_matplotlib_env(dir));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "xferlab: " + (fixtures / "sweep.results.json").string() + ": " + no_matplotlib + "\n");
+    CHECK(fs::is_empty(dir / "out"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "run with output.plots = true: figures after every other output, and without "
+    "matplotlib a warning, and the exit code is the runs' own",
+    "[integration][plot]") {
+    auto dir = fresh_temp_dir("run-plots");
+    const std::string run = xferlab() + " run '" + (fixtures / "failed.toml").string() +
+                            "' --payload-dir '" + fixtures.string() + "' --config '" +
+                            plots_config(dir).string() + "' --out ";
+    const std::vector<std::string> outputs = {"results.json", "copies.csv", "trace.json",
+                                              "journal.jsonl"};
+
+    auto with = run_command(run + "'" + (dir / "with").string() + "'");
+    INFO(with.err);
+    CHECK(with.exit_code == 1);  // run 1 of failed.toml fails on purpose
+    for (const auto& f : outputs) CHECK(fs::exists(dir / "with" / f));
+    if (have_matplotlib) {
+        CHECK(contains(with.err, "figures: " + (dir / "with").string() +
+                                     "/ (timeline.png, distribution.png, aggregate.png)\n"));
+        CHECK(starts_with_png_magic(dir / "with" / "timeline.png"));
+    }
+
+    auto without =
+        run_command(without_matplotlib_env(dir) + run + "'" + (dir / "without").string() + "'");
+    INFO(without.err);
+    CHECK(without.exit_code == 1);
+    CHECK(contains(without.err, "xferlab: warning: figures not drawn: " + no_matplotlib + "\n"));
+    for (const auto& f : outputs) CHECK(fs::exists(dir / "without" / f));
+    CHECK_FALSE(fs::exists(dir / "without" / "timeline.png"));
+    // The report on stdout is whole: the warning went to stderr.
+    CHECK(contains(without.out, "Run 2: python gil=release payload=no_copies.py"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("output.plots must be true or false: file:line:column, exit 2", "[integration][plot]") {
+    auto dir = fresh_temp_dir("plots-config");
+    const fs::path config = dir / "bad.toml";
+    std::ofstream(config) << "[output]\nplots = \"yes\"\n";
+    auto r =
+        run_command(xferlab() + " run '" + (fixtures / "sweep.toml").string() + "' --config '" +
+                    config.string() + "' --quiet --out '" + (dir / "out").string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, config.string() + ":2:9: error: output.plots: expected true or false"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
