@@ -3,11 +3,21 @@ as a box (p10-p90 whiskers, the report's spread) with the copies themselves as p
 run's aggregate marked on the same axis. When copies serialize, the points sit far below the
 aggregate: per-copy bandwidth measures waiting (docs/reading-reports.md).
 """
+import inspect
+
 import numpy as np
 
 from . import style
 
 STRIP_MAX = 1500  # points per run; beyond that a fixed random sample (the box uses every copy)
+
+
+def _horizontal(ax):
+    """Horizontal boxes: `orientation` from matplotlib 3.10 on (where `vert` is deprecated and
+    warns), `vert=False` before (Debian 12 has 3.6)."""
+    if "orientation" in inspect.signature(ax.boxplot).parameters:
+        return {"orientation": "horizontal"}
+    return {"vert": False}
 
 
 def _strip(values, rng):
@@ -27,7 +37,7 @@ def draw(runs, scenario):
     notes = []
     positions = np.arange(len(rows))
     if rows:
-        ax.boxplot([v for _, v in rows], positions=positions, vert=False, whis=(10, 90),
+        ax.boxplot([v for _, v in rows], positions=positions, **_horizontal(ax), whis=(10, 90),
                    showfliers=False, widths=0.5, patch_artist=True,
                    boxprops={"facecolor": "#f2f2f2", "edgecolor": style.NEUTRAL},
                    medianprops={"color": "#000000", "linewidth": 1.5},

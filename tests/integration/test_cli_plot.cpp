@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -137,10 +138,14 @@ TEST_CASE("plot --format svg: well-formed XML, one timeline lane per worker of e
     for (const auto& id : lines_of(ids.out))
         if (is_lane_id(id)) lanes.insert(id);
     CHECK(lanes == expected);
-    // The same results draw the same bytes (no date, fixed ids).
+    // The same results draw the same picture: no date; the clip-path ids are matplotlib's own
+    // (stable with svg.hashsalt on Debian's 3.6, hashed from object addresses by 3.11), so
+    // they are compared with their names taken out.
     auto again = plot(results, "--format svg --out '" + (dir / "again").string() + "'");
     REQUIRE(again.exit_code == 0);
-    CHECK(slurp(dir / "again" / "sweep.timeline.svg") == slurp(dir / "sweep.timeline.svg"));
+    const std::regex clip_id(R"((url\(#|id=")p[0-9a-f]+)");
+    CHECK(std::regex_replace(slurp(dir / "again" / "sweep.timeline.svg"), clip_id, "$1p") ==
+          std::regex_replace(slurp(dir / "sweep.timeline.svg"), clip_id, "$1p"));
     fs::remove_all(dir);
 }
 
