@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/helper_thread.hpp"
 #include "results/record.hpp"
 #include "scenario/scenario.hpp"
 #include "system/thread_info.hpp"
@@ -72,7 +73,7 @@ public:
     virtual std::vector<std::string> take_run_notes() { return {}; }
     // Threads the backend ran for the run besides the workers (the staging engine's helpers),
     // read inside each thread. Call after end_run; clears them.
-    virtual std::vector<ThreadInfo> take_helper_threads() { return {}; }
+    virtual std::vector<HelperThread> take_helper_threads() { return {}; }
 };
 
 // Backends compiled in, and whether each can run here.

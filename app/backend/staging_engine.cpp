@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "system/thread_probe.hpp"
+#include "util/clock.hpp"
 
 namespace xfer {
 
@@ -41,7 +42,7 @@ struct StagingEngine::Helper {
     std::vector<Chunk> slots;
     uint64_t head = 0;
     uint64_t tail = 0;
-    ThreadInfo info;
+    HelperThread info;
     std::vector<CorrelationAlias> aliases;
     uint64_t issued = 0;
 };
@@ -96,9 +97,9 @@ void StagingEngine::stop() {
     running_ = false;
 }
 
-std::vector<ThreadInfo> StagingEngine::helper_threads() const {
+std::vector<HelperThread> StagingEngine::helper_threads() const {
     std::lock_guard lock(mutex_);
-    std::vector<ThreadInfo> out;
+    std::vector<HelperThread> out;
     for (const auto& h : helpers_) out.push_back(h->info);
     return out;
 }
@@ -209,7 +210,8 @@ void StagingEngine::helper_main(int index) {
                                          std::strerror(rc));
         }
         device_->attach_helper(index);
-        h.info = capture_thread_info("staging", index);
+        h.info.thread = capture_thread_info("staging", index);
+        h.info.busy.reserve(kMaxBusySpans);
     } catch (const std::exception& e) {
         error = fmt::format("staging on device {}: helper thread {} could not start: {}",
                             config_.device, index, e.what());
@@ -223,6 +225,15 @@ void StagingEngine::helper_main(int index) {
     if (!error.empty()) return;
 
     const uint64_t ring = uint64_t(config_.buffers);
+    int64_t busy_since = -1;  // start of the current busy span (for the timeline)
+    auto go_idle = [&] {
+        if (busy_since < 0) return;
+        if (h.info.busy.size() < kMaxBusySpans)
+            h.info.busy.push_back({busy_since, now_ns()});
+        else
+            ++h.info.busy_dropped;
+        busy_since = -1;
+    };
     for (;;) {
         Chunk c;
         bool got = false;
@@ -234,10 +245,12 @@ void StagingEngine::helper_main(int index) {
                     break;
                 }
                 if (h.head != h.tail) break;  // nothing to start: finish the oldest in flight
+                go_idle();
                 if (stopping_) return;
                 work_.wait(lock);
             }
         }
+        if (busy_since < 0) busy_since = now_ns();
         if (got) {
             const int slot = int(h.head % ring);
             h.slots[size_t(slot)] = c;

@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "system/thread_info.hpp"
+#include "results/helper_thread.hpp"
 
 namespace xfer {
 
@@ -88,8 +88,8 @@ class StagingEngine {
                      uint32_t tag, bool page_locked = false);
 
     const StagingConfig& config() const { return config_; }
-    // The helpers' ThreadInfo, read inside each helper when it started.
-    std::vector<ThreadInfo> helper_threads() const;
+    // The helpers' ThreadInfo, read inside each helper when it started, and their busy spans.
+    std::vector<HelperThread> helper_threads() const;
     // After stop(): every traced chunk's correlation id with its request's tag.
     std::vector<CorrelationAlias> correlations() const;
     // After stop(): chunks started since start() (traced or not).

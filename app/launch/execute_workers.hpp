@@ -24,7 +24,7 @@ struct WorkersOutcome {
     bool started = false;  // false: preparing the buffers failed, nothing ran (errors say why)
     std::vector<Record> records;
     std::vector<ThreadInfo> threads;
-    std::vector<ThreadInfo> helper_threads;  // the backend's own (staging engine helpers)
+    std::vector<HelperThread> helper_threads;  // the backend's own (staging engine helpers)
     std::vector<std::string> errors;
     std::vector<std::string> notes;
     int64_t collected_ns = 0;  // host clock once records and device timestamps were in, before verifying

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "results/helper_thread.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
 #include "scenario/scenario.hpp"
@@ -31,7 +32,7 @@ struct RunContext {
     // workers measured, already on this process's clock. `workers` is empty for them.
     std::vector<Record> remote_records;
     std::vector<ThreadInfo> remote_threads;
-    std::vector<ThreadInfo> remote_helper_threads;
+    std::vector<HelperThread> remote_helper_threads;
 };
 
 class Launcher {

@@ -77,7 +77,7 @@ LocalOutcome local_outcome_from_json(const nlohmann::json& j) {
     LocalOutcome o;
     o.records = j.at("records").get<std::vector<Record>>();
     o.threads = j.at("threads").get<std::vector<ThreadInfo>>();
-    o.helper_threads = j.at("helper_threads").get<std::vector<ThreadInfo>>();
+    o.helper_threads = j.at("helper_threads").get<std::vector<HelperThread>>();
     o.errors = j.at("errors").get<std::vector<std::string>>();
     o.notes = j.at("notes").get<std::vector<std::string>>();
     return o;

@@ -21,6 +21,11 @@ void shift_to_rank0_clock(LocalOutcome& o, int64_t offset) {
         if (r.device_start_ns >= 0) r.device_start_ns -= offset;
         if (r.device_end_ns >= 0) r.device_end_ns -= offset;
     }
+    for (HelperThread& h : o.helper_threads)
+        for (auto& span : h.busy) {
+            span[0] -= offset;
+            span[1] -= offset;
+        }
 }
 
 void coordinate_ranks(StartGate& gate) {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/helper_thread.hpp"
 #include "results/record.hpp"
 #include "system/thread_info.hpp"
 
@@ -44,7 +45,7 @@ struct RunResult {
     std::vector<ThreadInfo> threads_info;
     // Threads the backend ran besides the workers (transfer.path = "staged": the staging
     // engine's helpers), read inside each.
-    std::vector<ThreadInfo> helper_threads;
+    std::vector<HelperThread> helper_threads;
     RunStatus status = RunStatus::ok;
     std::vector<std::string> errors;  // why it failed, verification mismatches, payload tracebacks
     std::vector<std::string> notes;   // facts worth printing (e.g. "backend auto fell back to host")

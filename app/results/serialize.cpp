@@ -100,6 +100,18 @@ void to_json(json& j, const ThreadInfo& t) {
     };
 }
 
+void to_json(json& j, const HelperThread& h) {
+    to_json(j, h.thread);
+    j["busy"] = h.busy;
+    j["busy_dropped"] = h.busy_dropped;
+}
+
+void from_json(const json& j, HelperThread& h) {
+    from_json(j, h.thread);
+    h.busy = j.value("busy", std::vector<std::array<int64_t, 2>>{});
+    h.busy_dropped = j.value("busy_dropped", uint64_t(0));
+}
+
 void from_json(const json& j, ThreadInfo& t) {
     j.at("launcher").get_to(t.launcher);
     j.at("worker").get_to(t.worker);

@@ -3,6 +3,7 @@
 // from worker processes all use it. from_json(to_json(x)) == x.
 #include <nlohmann/json.hpp>
 
+#include "results/helper_thread.hpp"
 #include "results/record.hpp"
 #include "results/run_result.hpp"
 #include "system/thread_info.hpp"
@@ -13,6 +14,10 @@ void to_json(nlohmann::json& j, const Record& r);
 void from_json(const nlohmann::json& j, Record& r);
 void to_json(nlohmann::json& j, const ThreadInfo& t);
 void from_json(const nlohmann::json& j, ThreadInfo& t);
+// A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]) and "busy_dropped"; files from
+// before the busy spans read with none.
+void to_json(nlohmann::json& j, const HelperThread& h);
+void from_json(const nlohmann::json& j, HelperThread& h);
 void to_json(nlohmann::json& j, const RunResult& r);
 void from_json(const nlohmann::json& j, RunResult& r);
 void to_json(nlohmann::json& j, const Results& r);

@@ -2,8 +2,9 @@
 its device transfer where the backend recorded one (full colour, inside the call) and the
 warm-up copies (hatched). Who held the device when, and who waited, is visible at a glance.
 
-Lanes come from a list (run_lanes): staging helper threads (issue #14) become lanes by adding
-them there. Beyond what a pixel can show, a lane's intervals are merged at pixel resolution
+Lanes come from a list (run_lanes): the workers', then the staging engine's helper threads
+(transfer.path = "staged": grey where a helper was busy with chunks, from results.json's
+helper_threads[].busy). Beyond what a pixel can show, a lane's intervals are merged at pixel resolution
 (what the picture would show anyway, drawn in a fraction of the time) and the figure says so.
 """
 from dataclasses import dataclass
@@ -46,6 +47,25 @@ def run_lanes(run):
                           hue=style.colour(w), host_start=c.host_start[mine],
                           host_end=c.host_end[mine], warmup=c.warmup[mine],
                           device_start=c.device_start[dev], device_end=c.device_end[dev]))
+    return lanes + helper_lanes(run)
+
+
+def helper_lanes(run):
+    """One lane per staging helper thread: its busy spans (taking, copying and waiting for its
+    chunks) as bars, idle time empty. Helpers of several processes are told apart by pid."""
+    helpers = run.extra.get("helper_threads") or []
+    pids = {h.get("pid") for h in helpers}
+    lanes = []
+    for k, h in enumerate(helpers):
+        busy = np.array(h.get("busy") or [], dtype=np.int64).reshape(-1, 2)
+        name = f"helper {h.get('worker', k)}"
+        if len(pids) > 1:
+            name += f" (pid {h.get('pid')})"
+        lanes.append(Lane(name=name, gid=f"lane-run{run.index}-helper{k}", hue=style.NEUTRAL,
+                          host_start=busy[:, 0], host_end=busy[:, 1],
+                          warmup=np.zeros(len(busy), dtype=bool),
+                          device_start=np.empty(0, dtype=np.int64),
+                          device_end=np.empty(0, dtype=np.int64)))
     return lanes
 
 
@@ -132,7 +152,7 @@ def _draw_panel(ax, run, lanes, origin, div, ns_per_px, shades):
     return None
 
 
-def _legend(ax, any_device, shades):
+def _legend(ax, any_device, shades, any_helper):
     from matplotlib.patches import Patch
 
     grey = "#666666"  # the shades' meaning; each worker has its own hue
@@ -141,6 +161,9 @@ def _legend(ax, any_device, shades):
                      edgecolor=style.tint(grey, 0.3), label="host call (warm-up copy)")]
     if any_device:
         handles.append(Patch(facecolor=grey, label="device transfer (device-side timestamps)"))
+    if any_helper:
+        handles.append(Patch(facecolor=style.tint(style.NEUTRAL, shades["host"]),
+                             label="staging helper busy"))
     style.legend_row(ax, handles)
 
 
@@ -173,7 +196,11 @@ def draw_page(runs, scenario, backend):
     device_note = "; light without dark: the call is waiting" if any_device else ""
     fig.suptitle(f"{scenario}: timeline, one lane per worker ({backend} backend){device_note}",
                  fontsize=11)
-    _legend(legend_ax, any_device, shades)
+    helpers = [h for r in runs for h in (r.extra.get("helper_threads") or [])]
+    dropped = sum(int(h.get("busy_dropped") or 0) for h in helpers)
+    if dropped:
+        notes.append(f"{dropped} busy spans of helper threads beyond the recorded limit not drawn")
+    _legend(legend_ax, any_device, shades, bool(helpers))
     style.footnote(fig, notes)
     return fig, notes
 

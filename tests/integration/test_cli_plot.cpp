@@ -264,3 +264,43 @@ TEST_CASE("output.plots must be true or false: file:line:column, exit 2", "[inte
     CHECK_FALSE(fs::exists(dir / "out"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("plot: staging helper threads get a lane each after the workers, with their busy spans",
+          "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not importable by the embedded Python: nothing to draw");
+        return;
+    }
+    // The fixture's run 0 with two helper threads added as a staged run records them (the host
+    // backend cannot stage, so the spans are planted inside the run's copies).
+    json results = json::parse(slurp(fixtures / "sweep.results.json"));
+    json& run = results["runs"][0];
+    int64_t start = run["records"][0]["host_start_ns"].get<int64_t>();
+    json helper = run["thread_infos"][0];
+    helper["launcher"] = "staging (device 0)";
+    helper["busy_dropped"] = 0;
+    for (int k = 0; k < 2; ++k) {
+        helper["worker"] = k;
+        helper["busy"] = json::array({json::array({start + 1000 * k, start + 50000 + 1000 * k})});
+        run["helper_threads"].push_back(helper);
+    }
+    fs::path dir = fresh_temp_dir("plot-helpers");
+    std::ofstream(dir / "staged.results.json") << results.dump();
+    auto r = plot(dir / "staged.results.json",
+                  "--format svg --run 0 --out '" + (dir / "out").string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto ids = svg_group_ids(dir / "out" / "staged.timeline.svg");
+    REQUIRE(ids.exit_code == 0);
+    std::set<std::string> lanes, helper_bars;
+    for (const auto& id : lines_of(ids.out)) {
+        if (is_lane_id(id)) lanes.insert(id);
+        if (id.rfind("lane-run0-helper", 0) == 0 && id.size() > 4 &&
+            id.substr(id.size() - 5) == "-host")
+            helper_bars.insert(id);
+    }
+    CHECK(lanes.count("lane-run0-helper0") == 1);
+    CHECK(lanes.count("lane-run0-helper1") == 1);
+    CHECK(helper_bars == std::set<std::string>{"lane-run0-helper0-host", "lane-run0-helper1-host"});
+    fs::remove_all(dir);
+}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/staging_engine.hpp"
+#include "util/clock.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 
@@ -126,6 +127,7 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     fake.landed = &landed;
     fake.landed_base = device.data();
     StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}}, std::move(fake_owner));
+    const int64_t before = now_ns();
     engine.start();
 
     std::vector<std::vector<std::byte>> sources, back;
@@ -145,6 +147,7 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     }
     for (auto& t : threads) t.join();
     engine.stop();
+    const int64_t after = now_ns();
 
     INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk
                     << ", workers " << workers << ", bytes " << bytes << ", page-locked "
@@ -175,7 +178,22 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
         for (const auto& [id, tag] : aliases) up += tag == 1000 + uint32_t(w);
         CHECK(up == chunks);
     }
-    CHECK(engine.helper_threads().size() == size_t(s.threads));
+    // Each helper's busy spans: in order, inside the engine's life, and somebody was busy.
+    const auto helpers = engine.helper_threads();
+    CHECK(helpers.size() == size_t(s.threads));
+    size_t spans = 0;
+    for (const auto& h : helpers) {
+        CHECK(h.thread.launcher == "staging");
+        int64_t last = before;
+        for (const auto& [start, end] : h.busy) {
+            CHECK(start >= last);
+            CHECK(end >= start);
+            last = end;
+        }
+        CHECK(last <= after);
+        spans += h.busy.size();
+    }
+    CHECK(spans >= 1);
 }
 
 // Runs `f` on another thread and fails (instead of hanging the suite) when it does not return.

@@ -156,6 +156,27 @@ TEST_CASE("a thread info round-trips, gil_held unknown as null", "[results][seri
     CHECK_FALSE(j.get<ThreadInfo>().gil_held.has_value());
 }
 
+TEST_CASE("a helper thread round-trips with its busy spans; without them it reads as none",
+          "[results][serialize]") {
+    HelperThread h;
+    h.thread = full_thread_info();
+    h.thread.launcher = "staging (device 0)";
+    h.busy = {{100, 250}, {400, 900}};
+    h.busy_dropped = 3;
+    json j = h;
+    HelperThread back = json::parse(j.dump()).get<HelperThread>();
+    CHECK(back.thread.launcher == "staging (device 0)");
+    CHECK(back.thread.tid == h.thread.tid);
+    CHECK(back.busy == h.busy);
+    CHECK(back.busy_dropped == 3);
+    // results.json written before the spans: a plain ThreadInfo.
+    json old = h.thread;
+    HelperThread from_old = old.get<HelperThread>();
+    CHECK(from_old.thread.tid == h.thread.tid);
+    CHECK(from_old.busy.empty());
+    CHECK(from_old.busy_dropped == 0);
+}
+
 TEST_CASE("a run result round-trips with status as a string", "[results][serialize]") {
     const RunResult r = full_run();
     const json j = r;

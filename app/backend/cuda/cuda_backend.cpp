@@ -84,7 +84,7 @@ class CudaBackend final : public Backend {
     void end_run(std::vector<Record>& records) override;
     nlohmann::json describe() const override;
     std::vector<std::string> take_run_notes() override;
-    std::vector<ThreadInfo> take_helper_threads() override;
+    std::vector<HelperThread> take_helper_threads() override;
 
   private:
     // The devices a run uses, in order: transfer.devices when given, else all of them.
@@ -105,7 +105,7 @@ class CudaBackend final : public Backend {
     // transfer.path = "staged": one engine per device, built by the run's first prepare() on the
     // device, started by begin_run, stopped and dropped by end_run.
     std::map<int, std::shared_ptr<StagingEngine>> engines_;
-    std::vector<ThreadInfo> helper_threads_;
+    std::vector<HelperThread> helper_threads_;
     RegisterCosts register_costs_;  // transfer.path = "register", this run
     bool tracing_ = false;
     std::vector<std::string> notes_;
@@ -346,7 +346,7 @@ void CudaBackend::stop_staging(TraceResult* trace) {
         chunks += engine->chunks_issued();
         engine->stop();
         for (auto& info : engine->helper_threads()) {
-            info.launcher = "staging (device " + std::to_string(device) + ")";
+            info.thread.launcher = "staging (device " + std::to_string(device) + ")";
             helper_threads_.push_back(std::move(info));
         }
         for (const auto& [id, tag] : engine->correlations()) tag_of[id] = tag;
@@ -415,8 +415,8 @@ void CudaBackend::end_run(std::vector<Record>& records) {
     for (auto& note : join_notes(report, trace)) note_once(note);
 }
 
-std::vector<ThreadInfo> CudaBackend::take_helper_threads() {
-    std::vector<ThreadInfo> out;
+std::vector<HelperThread> CudaBackend::take_helper_threads() {
+    std::vector<HelperThread> out;
     out.swap(helper_threads_);
     return out;
 }
