@@ -83,7 +83,7 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
     auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : base / p; };
 
     static const std::vector<std::pair<std::string, std::vector<std::string>>> known = {
-        {"output", {"dir", "reporters", "format", "plots"}},
+        {"output", {"dir", "reporters", "format", "plots", "inline_records"}},
         {"run", {"backend", "payload_dir", "scenario_dir", "timeout"}}};
     for (const auto& [section, node] : table) {
         std::string name(section.str());
@@ -122,6 +122,13 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
             }
             if (dotted == "run.payload_dir") {
                 read_payload_dirs(file, value, resolve, config, errors);
+                continue;
+            }
+            if (dotted == "output.inline_records") {
+                if (auto n = value.value<int64_t>(); n && value.is_integer() && *n >= 0)
+                    config.inline_records = *n;
+                else
+                    errors.push_back(at(file, value, dotted, "expected a whole number >= 0"));
                 continue;
             }
             if (dotted == "output.plots") {

@@ -13,7 +13,10 @@ struct Config {
     std::vector<std::string> reporters = {"json", "csv", "trace"};
     std::string format = "table";
     std::string backend = "auto";
-    bool plots = false;  // output.plots: `run` draws the figures into the results folder
+    bool plots = false;
+    // output.inline_records: a run with more copies than this keeps its records in
+    // results.sqlite only; results.json and the journal say where they are.
+    int64_t inline_records = 10000;  // output.plots: `run` draws the figures into the results folder
     // Payload folders searched before the default one: --payload-dir flags, then the config's
     // run.payload_dir (absolute after loading).
     std::vector<std::filesystem::path> payload_dirs;
