@@ -39,7 +39,8 @@ bool write_reports(const Results& results, const Config& config, const fs::path&
                    const std::string& format, bool announce, ReportDetail detail) {
     const Analysis analysis = analyze(results);
     const ReportsWritten written =
-        write_reports(results, analysis, config.reporters, dir, format, std::cout, detail);
+        write_reports(results, analysis, config.reporters, dir, format, std::cout, detail,
+                      ReportLimits{config.trace_copies});
     store_analysis(results, analysis, dir);
     for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << " failed\n";
     if (announce) {

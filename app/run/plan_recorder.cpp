@@ -24,7 +24,9 @@ bool write_report_files(const Results& results, const Config& config, const fs::
     for (const auto& name : config.reporters)
         if (name != "table") files.push_back(name);
     std::ostringstream unused;
-    const ReportsWritten written = write_reports(results, analyze(results), files, dir, "", unused);
+    const ReportsWritten written =
+        write_reports(results, analyze(results), files, dir, "", unused, ReportDetail::full,
+                      ReportLimits{config.trace_copies});
     if (!quiet_errors)
         for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << "\n";
     return written.failures.empty();

@@ -16,14 +16,17 @@ using nlohmann::json;
 
 namespace {
 
-// Two host runs of 12 copies each; the config keeps at most `inline_records` inline.
-CommandResult run_small_plan(const fs::path& dir, int inline_records) {
+// Two runs of 12 copies each (2 workers x 6, one a warm-up); the config keeps at most
+// `inline_records` inline and adds `more_config` to [output].
+CommandResult run_small_plan(const fs::path& dir, int inline_records,
+                             const std::string& more_config = "") {
     std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
                                         "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\n"
                                         "warmup = 1\n[threads]\ncount = 2\n"
                                         "[[run]]\nlauncher = \"host\"\n"
                                         "[[run]]\nlauncher = \"openmp\"\n";
-    std::ofstream(dir / "config.toml") << "[output]\ninline_records = " << inline_records << "\n";
+    std::ofstream(dir / "config.toml")
+        << "[output]\ninline_records = " << inline_records << "\n" << more_config;
     return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
                        (dir / "config.toml").string() + "' --quiet --out '" +
                        (dir / "out").string() + "'");
@@ -109,5 +112,37 @@ TEST_CASE("report refuses a results.sqlite that is damaged or not xferlab's, exi
     CHECK(other.exit_code == 2);
     CHECK(contains(other.err, "other.db is an SQLite database but not an xferlab "
                               "results.sqlite (it has no meta table)"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("output.inline_records and output.trace_copies must be whole numbers >= 0: "
+          "file:line:column, exit 2",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-config");
+    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"c\"\nbackend = \"host\"\n"
+                                        "[[run]]\nlauncher = \"host\"\n";
+    std::ofstream(dir / "bad.toml") << "[output]\ninline_records = -1\ntrace_copies = \"many\"\n";
+    auto r = run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
+                         (dir / "bad.toml").string() + "' --quiet --out '" +
+                         (dir / "out").string() + "'");
+    CHECK(r.exit_code == 2);
+    const std::string config = (dir / "bad.toml").string();
+    CHECK(contains(r.err, config +
+                              ":2:18: error: output.inline_records: expected a whole number >= 0"));
+    CHECK(contains(r.err, config +
+                              ":3:16: error: output.trace_copies: expected a whole number >= 0"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-trace");
+    REQUIRE(run_small_plan(dir, 100, "trace_copies = 5\n").exit_code == 0);
+    const json trace = json::parse(slurp(dir / "out" / "trace.json"));
+    size_t copies = 0;
+    for (const auto& e : trace.at("traceEvents")) copies += e.at("ph") == "X" ? 1 : 0;
+    CHECK(copies == 8);  // 4 of each run's 12 (every 3rd)
+    CHECK(trace.at("otherData").at("sampled").size() == 2);
     fs::remove_all(dir);
 }
