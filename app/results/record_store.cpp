@@ -31,7 +31,7 @@ CREATE TABLE copies(
     stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER);
 CREATE TABLE notes(run INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL);
 CREATE TABLE analysis(run INTEGER PRIMARY KEY, analysis TEXT NOT NULL);
-CREATE INDEX copies_by_run ON copies(run, worker);
+CREATE INDEX copies_by_run ON copies(run);
 CREATE INDEX threads_by_run ON threads(run);
 CREATE INDEX notes_by_run ON notes(run);
 )sql";
@@ -153,6 +153,8 @@ void RecordStore::add_run(const RunResult& run) {
         throw;
     }
 }
+
+void RecordStore::end_plan() { db_->exec("PRAGMA journal_mode=DELETE"); }
 
 void RecordStore::write_analysis(const Results& results, const std::vector<json>& per_run,
                                  const json& summary) {

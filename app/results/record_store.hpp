@@ -35,6 +35,9 @@ class RecordStore {
     void write_plan(const Results& plan);
     // One completed run with its records, threads and notes, in one transaction.
     void add_run(const RunResult& run);
+    // The plan is over: back from WAL to a rollback journal, so that the file is one file
+    // again and readers (read-only, `xferlab report`) leave no -wal and -shm beside it.
+    void end_plan();
     // Each run's analysis (`per_run[i]` belongs to `results.runs[i]`) and the summary.
     void write_analysis(const Results& results, const std::vector<nlohmann::json>& per_run,
                         const nlohmann::json& summary);

@@ -153,6 +153,7 @@ void PlanRecorder::finish() {
     if (!store_) return;
     try {
         store_->write_plan(results_);
+        store_->end_plan();
     } catch (const std::exception& e) {
         std::cerr << "xferlab: " << e.what() << "\n";
     }

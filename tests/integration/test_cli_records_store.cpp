@@ -71,6 +71,10 @@ TEST_CASE("past output.inline_records, results.json and the journal leave record
     // A journal never says whether the plan finished: its summary adds that; the runs agree.
     CHECK(analysis_of(report_json(out / "journal.jsonl"))["runs"] == in_memory["runs"]);
 
+    // The finished file is one file: reading it left no SQLite -wal or -shm beside it.
+    CHECK_FALSE(fs::exists(out / "results.sqlite-wal"));
+    CHECK_FALSE(fs::exists(out / "results.sqlite-shm"));
+
     // Without results.sqlite, results.json says where its records went.
     fs::rename(out / "results.sqlite", dir / "elsewhere.sqlite");
     auto missing = run_command(xferlab() + " report '" + (out / "results.json").string() + "'");
