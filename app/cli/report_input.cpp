@@ -165,10 +165,12 @@ bool load_records_kept_apart(const std::string& file, Results& results) {
 std::optional<Results> read_report_input(const std::string& file) {
     std::error_code ec;
     if (fs::is_directory(file, ec)) {
-        refuse(file, readable_in(file).empty()
-                         ? "is a folder with no results.json, results.sqlite or journal.jsonl in it: give " +
-                               what_to_give(file)
-                         : "is a folder: give the file in it: " + what_to_give(file));
+        refuse(
+            file,
+            readable_in(file).empty()
+                ? "is a folder with no results.json, results.sqlite or journal.jsonl in it: give " +
+                      what_to_give(file)
+                : "is a folder: give the file in it: " + what_to_give(file));
         return std::nullopt;
     }
     std::ifstream in(file, std::ios::binary);

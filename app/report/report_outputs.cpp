@@ -28,8 +28,7 @@ std::unique_ptr<Reporter> reporter_or_throw(const std::string& name,
 }  // namespace
 
 std::filesystem::path write_report_file(const std::string& name, const Results& results,
-                                        const Analysis& analysis,
-                                        const std::filesystem::path& dir,
+                                        const Analysis& analysis, const std::filesystem::path& dir,
                                         const ReportLimits& limits) {
     const std::string file = file_of(name);
     if (file.empty()) throw std::runtime_error("reporter '" + name + "' writes no file");

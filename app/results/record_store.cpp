@@ -48,8 +48,9 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
 
 void insert_copies(const SqliteDb& db, const RunResult& run) {
     SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
-        s.bind(1, r.run).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
+        s.bind(1, run.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
         s.bind(5, r.device).bind(6, int64_t(r.bytes)).bind(7, r.host_start_ns);
         s.bind(8, r.host_end_ns);
         bind_or_null(s, 9, r.device_start_ns, r.device_start_ns != -1);
@@ -71,7 +72,9 @@ void insert_threads(const SqliteDb& db, int run, const char* kind,
     for (const ThreadInfo& t : threads) {
         s.bind(1, run).bind(2, kind).bind(3, t.launcher).bind(4, t.worker).bind(5, t.pid);
         s.bind(6, t.tid).bind(7, t.name).bind(8, t.hostname).bind(9, int64_t(t.stack_size));
-        s.bind(10, int64_t(t.guard_size)).bind(11, dump(json(t.blocked_signals))).bind(12, dump(t.cpus));
+        s.bind(10, int64_t(t.guard_size))
+            .bind(11, dump(json(t.blocked_signals)))
+            .bind(12, dump(t.cpus));
         s.bind(13, t.policy).bind(14, t.priority).bind(15, t.nice).bind(16, t.numa_node);
         s.bind(17, t.python_thread);
         bind_or_null(s, 18, t.gil_held.value_or(false), t.gil_held.has_value());

@@ -8,10 +8,9 @@
 // Each completed run is one transaction in WAL mode: a crash, SIGKILL or os._exit loses at
 // most the run in progress, and the file stays consistent (PRAGMA integrity_check).
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "results/run_result.hpp"
 

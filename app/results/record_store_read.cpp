@@ -123,8 +123,8 @@ RunResult run_from(const SqliteStatement& s) {
     r.settings = parse(s.text(10));
     if (!s.is_null(11)) {
         const json p = parse(s.text(11));
-        r.payload = PayloadRecord{p.value("name", ""), p.value("path", ""),
-                                  p.value("folder", ""), p.value("sha256", "")};
+        r.payload = PayloadRecord{p.value("name", ""), p.value("path", ""), p.value("folder", ""),
+                                  p.value("sha256", "")};
     }
     r.status = run_status_from(s.text(12));
     r.start_ns = s.integer(13);

@@ -8,7 +8,8 @@ namespace xfer {
 namespace {
 
 [[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing) {
-    throw std::runtime_error(path + ": " + doing + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+    throw std::runtime_error(path + ": " + doing + ": " +
+                             (db ? sqlite3_errmsg(db) : "out of memory"));
 }
 
 }  // namespace
@@ -16,8 +17,9 @@ namespace {
 SqliteDb::SqliteDb(const std::string& path, bool read_only) : path_(path) {
     // NOMUTEX: one connection is used by one thread at a time (the recorder holds its own
     // lock); SQLite's per-call mutexes cost ~15% of writing a million rows.
-    const int flags = SQLITE_OPEN_NOMUTEX |
-                      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const int flags =
+        SQLITE_OPEN_NOMUTEX |
+        (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -40,8 +42,7 @@ void SqliteDb::exec(const std::string& sql) {
 }
 
 SqliteStatement::SqliteStatement(const SqliteDb& db, const std::string& sql) : db_(db) {
-    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), int(sql.size()), &stmt_, nullptr) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), int(sql.size()), &stmt_, nullptr) != SQLITE_OK)
         fail(db.handle(), db.path(), "preparing \"" + sql.substr(0, 40) + "...\"");
 }
 
@@ -85,10 +86,13 @@ int64_t SqliteStatement::integer(int col) const { return sqlite3_column_int64(st
 
 std::string SqliteStatement::text(int col) const {
     const auto* p = sqlite3_column_text(stmt_, col);
-    return p ? std::string(reinterpret_cast<const char*>(p), size_t(sqlite3_column_bytes(stmt_, col)))
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           size_t(sqlite3_column_bytes(stmt_, col)))
              : std::string();
 }
 
-bool SqliteStatement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+bool SqliteStatement::is_null(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
 
 }  // namespace xfer

@@ -1,17 +1,16 @@
 #include "run/plan_recorder.hpp"
 
-#include "run/run_header.hpp"
-
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <iostream>
 #include <sstream>
 
-#include "run/fatal_signals.hpp"
-#include "run/output_dir.hpp"
 #include "report/analysis_json.hpp"
 #include "report/report_outputs.hpp"
+#include "run/fatal_signals.hpp"
+#include "run/output_dir.hpp"
+#include "run/run_header.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
 

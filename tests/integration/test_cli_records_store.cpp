@@ -25,8 +25,8 @@ CommandResult run_small_plan(const fs::path& dir, int inline_records,
                                         "warmup = 1\n[threads]\ncount = 2\n"
                                         "[[run]]\nlauncher = \"host\"\n"
                                         "[[run]]\nlauncher = \"openmp\"\n";
-    std::ofstream(dir / "config.toml")
-        << "[output]\ninline_records = " << inline_records << "\n" << more_config;
+    std::ofstream(dir / "config.toml") << "[output]\ninline_records = " << inline_records << "\n"
+                                       << more_config;
     return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
                        (dir / "config.toml").string() + "' --quiet --out '" +
                        (dir / "out").string() + "'");
@@ -49,9 +49,10 @@ json analysis_of(const json& results) {
 
 }  // namespace
 
-TEST_CASE("past output.inline_records, results.json and the journal leave records to "
-          "results.sqlite, and report gives the run's own analysis from each",
-          "[integration][store]") {
+TEST_CASE(
+    "past output.inline_records, results.json and the journal leave records to "
+    "results.sqlite, and report gives the run's own analysis from each",
+    "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store");
     const auto run = run_small_plan(dir, 10);
     INFO(run.err);
@@ -101,8 +102,9 @@ TEST_CASE("report refuses a results.sqlite that is damaged or not xferlab's, exi
     std::ofstream(dir / "text.sqlite") << "{\"schema_version\": 1}\n";
     auto text = run_command(xferlab() + " report '" + (dir / "text.sqlite").string() + "'");
     CHECK(text.exit_code == 2);
-    CHECK(contains(text.err, "text.sqlite is not an SQLite database (it does not start with "
-                             "SQLite's header): give the results.json"));
+    CHECK(contains(text.err,
+                   "text.sqlite is not an SQLite database (it does not start with "
+                   "SQLite's header): give the results.json"));
 
     // SQLite's header, then garbage: what a truncated copy or a disk error leaves.
     std::ofstream(dir / "damaged.sqlite", std::ios::binary)
@@ -114,14 +116,16 @@ TEST_CASE("report refuses a results.sqlite that is damaged or not xferlab's, exi
     xfer::SqliteDb((dir / "other.db").string(), false).exec("CREATE TABLE t(x)");
     auto other = run_command(xferlab() + " report '" + (dir / "other.db").string() + "'");
     CHECK(other.exit_code == 2);
-    CHECK(contains(other.err, "other.db is an SQLite database but not an xferlab "
-                              "results.sqlite (it has no meta table)"));
+    CHECK(contains(other.err,
+                   "other.db is an SQLite database but not an xferlab "
+                   "results.sqlite (it has no meta table)"));
     fs::remove_all(dir);
 }
 
-TEST_CASE("output.inline_records and output.trace_copies must be whole numbers >= 0: "
-          "file:line:column, exit 2",
-          "[integration][store]") {
+TEST_CASE(
+    "output.inline_records and output.trace_copies must be whole numbers >= 0: "
+    "file:line:column, exit 2",
+    "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store-config");
     std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"c\"\nbackend = \"host\"\n"
                                         "[[run]]\nlauncher = \"host\"\n";
@@ -131,10 +135,10 @@ TEST_CASE("output.inline_records and output.trace_copies must be whole numbers >
                          (dir / "out").string() + "'");
     CHECK(r.exit_code == 2);
     const std::string config = (dir / "bad.toml").string();
-    CHECK(contains(r.err, config +
-                              ":2:18: error: output.inline_records: expected a whole number >= 0"));
-    CHECK(contains(r.err, config +
-                              ":3:16: error: output.trace_copies: expected a whole number >= 0"));
+    CHECK(contains(r.err,
+                   config + ":2:18: error: output.inline_records: expected a whole number >= 0"));
+    CHECK(contains(r.err,
+                   config + ":3:16: error: output.trace_copies: expected a whole number >= 0"));
     CHECK_FALSE(fs::exists(dir / "out"));
     fs::remove_all(dir);
 }

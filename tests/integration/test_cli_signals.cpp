@@ -322,8 +322,9 @@ TEST_CASE("SIGKILL mid-plan: the completed run is in results.json, results.sqlit
         REQUIRE(check.step());
         CHECK(check.text(0) == "ok");
         xfer::SqliteStatement counts(
-            db, "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM copies WHERE run = 0), "
-                "(SELECT value FROM meta WHERE key = 'complete')");
+            db,
+            "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM copies WHERE run = 0), "
+            "(SELECT value FROM meta WHERE key = 'complete')");
         REQUIRE(counts.step());
         CHECK(counts.integer(0) == 1);
         CHECK(counts.integer(1) == 6);

@@ -1,9 +1,8 @@
 // report/trace_reporter.cpp past output.trace_copies: a run's copies are sampled evenly, and
 // the trace's metadata and the run's track name say so; within the limit every copy is shown.
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "report/reporter.hpp"
 #include "support/catch.hpp"
@@ -28,8 +27,7 @@ Results two_runs() {
 
 json trace_of(const Results& res, size_t limit) {
     std::ostringstream out;
-    make_reporter("trace", ReportDetail::full, ReportLimits{limit})
-        ->write(res, analyze(res), out);
+    make_reporter("trace", ReportDetail::full, ReportLimits{limit})->write(res, analyze(res), out);
     return json::parse(out.str());
 }
 

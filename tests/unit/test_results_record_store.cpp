@@ -12,9 +12,13 @@
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
 #include "support/catch.hpp"
+#include "test_results_fixtures.hpp"
 
 using nlohmann::json;
 using namespace xfer;
+using xfer::testing::full_record;
+using xfer::testing::full_run;
+using xfer::testing::full_thread_info;
 namespace fs = std::filesystem;
 
 namespace {
@@ -24,29 +28,6 @@ fs::path temp_file(const std::string& name) {
     fs::create_directories(dir);
     fs::remove(dir / name);
     return dir / name;
-}
-
-Record cupti_record() {
-    Record r;
-    r.run = 1;
-    r.worker = 7;
-    r.repetition = -1;
-    r.warmup = true;
-    r.device = 2;
-    r.bytes = (uint64_t(1) << 40) + 12345;
-    r.host_start_ns = std::numeric_limits<int64_t>::max() - 1000;
-    r.host_end_ns = std::numeric_limits<int64_t>::max() - 1;
-    r.device_start_ns = 1'700'000'000'123'456'789;
-    r.device_end_ns = 1'700'000'000'223'456'789;
-    r.device_timing = DeviceTiming::cupti;
-    r.correlation = 4'000'000'001u;
-    r.context = 5;
-    r.stream = 13;
-    r.tid = 123456;
-    r.cpu = 15;
-    r.pid = 98765;
-    r.between_ns = 5'123;
-    return r;
 }
 
 Results plan_with_two_runs() {
@@ -59,26 +40,10 @@ Results plan_with_two_runs() {
     plan.planned_runs = 3;
     plan.started_wall_ns = 1'796'000'000'000'000'000;
     plan.sizing = json{{"bytes", 4096}};
-    RunResult a;
+    // Run 0: every field set (test_results_fixtures.hpp), as the record store must keep it.
+    RunResult a = full_run();
     a.index = 0;
-    a.label = "host \"quoted\"";
-    a.launcher = "host";
-    a.backend = "host";
-    a.threads = 1;
-    a.bytes_per_copy = 4096;
-    a.direction = "h2d";
-    a.host_memory = "pageable";
-    a.records = {Record{}, Record{}};
-    a.records[1].repetition = 1;
-    a.records[1].host_end_ns = 99;
-    ThreadInfo t;
-    t.launcher = "host";
-    t.worker = 0;
-    t.blocked_signals = {2, 15};
-    t.cpus = {0, 1};
-    t.gil_held = false;
-    a.threads_info = {t, ThreadInfo{}};
-    a.notes = {"backend auto fell back to host"};
+    for (auto& r : a.records) r.run = 0;
     RunResult b;
     b.index = 1;
     b.label = "python gil=release";
@@ -87,8 +52,9 @@ Results plan_with_two_runs() {
     b.scaling_key = "python";
     b.settings = json{{"threads", {{"count", 2}}}};
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
-    b.records = {cupti_record()};
-    b.helper_threads = {t};
+    b.records = {full_record()};
+    b.records[0].run = 1;
+    b.helper_threads = {full_thread_info()};
     b.status = RunStatus::failed;
     b.errors = {"verification failed", "second"};
     b.start_ns = 100;
@@ -130,7 +96,7 @@ TEST_CASE("results.sqlite gives back every field of the plan, its runs and recor
     CHECK(json(back).dump() == json(expected).dump());
     REQUIRE(back.runs.size() == 2);
     CHECK(back.runs[1].records.at(0).device_timing == DeviceTiming::cupti);
-    CHECK(back.runs[0].records.at(0).device_start_ns == -1);
+    CHECK(back.runs[0].records.at(1).device_start_ns == -1);  // NULL in the store
     CHECK(back.runs[1].helper_threads.size() == 1);
     CHECK(back.runs[0].threads_info.at(1).gil_held == std::nullopt);
 }
