@@ -154,3 +154,20 @@ TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
     CHECK(trace.at("otherData").at("sampled").size() == 2);
     fs::remove_all(dir);
 }
+
+TEST_CASE("when results.sqlite cannot be created, the run says so and results.json keeps every "
+          "record",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-unwritable");
+    fs::create_directories(dir / "out" / "results.sqlite");  // a folder where the file would go
+    const auto run = run_small_plan(dir, 10);
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(contains(run.err, "xferlab: " + (dir / "out" / "results.sqlite").string() +
+                                ": cannot open: unable to open database file; the runs are kept "
+                                "in results.json and journal.jsonl only\n"));
+    const json written = json::parse(slurp(dir / "out" / "results.json"));
+    CHECK(written.at("runs").at(0).at("records").size() == 12);
+    CHECK(report_json(dir / "out" / "results.json").at("runs").size() == 2);
+    fs::remove_all(dir);
+}
