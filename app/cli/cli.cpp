@@ -116,12 +116,13 @@ int run_cli(int argc, char** argv) {
     std::string report_file, report_format = "table";
     auto* report_cmd = app.add_subcommand(
         "report",
-        "Re-render a results.json or journal.jsonl with this build's statistics and explanations");
+        "Re-render a results.json, results.sqlite or journal.jsonl with this build's statistics "
+        "and explanations");
     report_cmd
         ->add_option("file", report_file,
-                     "results.json (or journal.jsonl) written by `xferlab run`")
+                     "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`")
         ->required()
-        ->type_name("FILE.json|jsonl");
+        ->type_name("FILE.json|jsonl|sqlite");
     report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
         ->check(CLI::IsMember(reporter_names()));
     bool report_brief = false;

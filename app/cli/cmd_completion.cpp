@@ -1,6 +1,6 @@
 // The bash completion script. What a value completes to follows from the option's type name as
 // CLI11 reports it (cli.cpp sets them): "TEXT:{a,b}" (a check against a list) completes to the
-// list, "DIR" to folders, "FILE.toml" or "FILE.json|jsonl" to folders and files with those
+// list, "DIR" to folders, "FILE.toml" or "FILE.json|jsonl|sqlite" to folders and files with those
 // extensions, "KEY=VALUE" to the scenario keys --set takes; anything else to files.
 #include "cli/cmd_completion.hpp"
 

@@ -17,7 +17,8 @@ namespace {
 const std::vector<std::string> plot_formats = {"png", "svg"};
 
 // What goes before the figures' names, so that several results files can share a folder:
-// "seed-1gpu.results.json" -> "seed-1gpu.", "results.json" or "journal.jsonl" -> "".
+// "seed-1gpu.results.json" -> "seed-1gpu.", "results.json", "results.sqlite" or
+// "journal.jsonl" -> "".
 std::string figure_prefix(const fs::path& file) {
     std::string stem = file.stem().string();
     const std::string suffix = ".results";
@@ -28,8 +29,11 @@ std::string figure_prefix(const fs::path& file) {
 }
 
 // The results re-analysed by this build, as results.json text: the figures show the numbers
-// `xferlab report` prints for the same file, even when the file's own analysis is older.
-PlotOutcome draw(const Results& results, PlotRequest request) {
+// `xferlab report` prints for the same file, even when the file's own analysis is older. Every
+// record goes into the text, also those results.json leaves to results.sqlite (records_file):
+// the figures' Python code reads them from there.
+PlotOutcome draw(Results results, PlotRequest request) {
+    for (auto& run : results.runs) run.records_file.clear();
     std::ostringstream text;
     make_reporter("json")->write(results, analyze(results), text);
     request.lib_dir = python_lib_dir();
@@ -50,7 +54,7 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
         "Draw a results file's figures with matplotlib: timeline, per-copy distribution, "
         "aggregate per run, sweeps");
     cmd->add_option("file", options.file,
-                    "results.json (or journal.jsonl) written by `xferlab run`")
+                    "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`")
         ->required();
     cmd->add_option("--out", options.out, "Folder for the figures (default: the file's folder)");
     cmd->add_option("--format", options.format, "png | svg")->check(CLI::IsMember(plot_formats));
@@ -76,7 +80,7 @@ int cmd_plot(const PlotOptions& options) {
     request.format = options.format;
     request.prefix = figure_prefix(options.file);
     request.runs = options.runs;
-    const PlotOutcome outcome = draw(*results, request);
+    const PlotOutcome outcome = draw(std::move(*results), request);
     for (const auto& note : outcome.notes) std::cerr << "note: " << note << "\n";
     for (const auto& file : outcome.files) std::cout << file.string() << "\n";
     switch (outcome.status) {

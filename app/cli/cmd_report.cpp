@@ -9,8 +9,9 @@
 
 namespace xfer {
 
-// Re-renders a results.json (or a journal.jsonl) with this build's analysis: the raw records are
-// all there, so a result file alone can be read again after the statistics improve.
+// Re-renders a results.json (or a results.sqlite, or a journal.jsonl) with this build's
+// analysis: the raw records are all there, so a result file alone can be read again after the
+// statistics improve.
 int cmd_report(const std::string& file, const std::string& format, bool brief) {
     if (brief && format != "table") {
         std::cerr << brief_needs_table(format) << "\n";

@@ -22,6 +22,7 @@
 #include "run/launchers.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_execution.hpp"
+#include "run/plan_recorder.hpp"
 #include "run/plan_runner.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
@@ -36,8 +37,11 @@ std::atomic<bool>& g_stop = stop_requested();
 // Writes every reporter's file and the terminal output. Returns false when a file failed.
 bool write_reports(const Results& results, const Config& config, const fs::path& dir,
                    const std::string& format, bool announce, ReportDetail detail) {
+    const Analysis analysis = analyze(results);
     const ReportsWritten written =
-        write_reports(results, analyze(results), config.reporters, dir, format, std::cout, detail);
+        write_reports(results, analysis, config.reporters, dir, format, std::cout, detail,
+                      ReportLimits{config.trace_copies});
+    store_analysis(results, analysis, dir);
     for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << " failed\n";
     if (announce) {
         std::cerr << "results: " << dir.string() << "/ (";

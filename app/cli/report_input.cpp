@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "results/record_store.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -17,7 +18,7 @@ namespace {
 // The files `report` reads that `run` left in `dir`.
 std::vector<std::string> readable_in(const fs::path& dir) {
     std::vector<std::string> there;
-    for (const char* name : {"results.json", "journal.jsonl"})
+    for (const char* name : {"results.json", kRecordStoreFile, "journal.jsonl"})
         if (fs::is_regular_file(dir / name)) there.push_back((dir / name).string());
     return there;
 }
@@ -25,8 +26,11 @@ std::vector<std::string> readable_in(const fs::path& dir) {
 // "DIR/results.json (or DIR/journal.jsonl)", or what to look for.
 std::string what_to_give(const fs::path& dir) {
     const auto there = readable_in(dir);
-    if (there.empty()) return "the results.json (or journal.jsonl) that `xferlab run` wrote";
-    return there[0] + (there.size() > 1 ? " (or " + there[1] + ")" : "");
+    if (there.empty())
+        return "the results.json (or results.sqlite, or journal.jsonl) that `xferlab run` wrote";
+    std::string others;
+    for (size_t i = 1; i < there.size(); ++i) others += (i > 1 ? ", or " : "") + there[i];
+    return there[0] + (others.empty() ? "" : " (or " + others + ")");
 }
 
 fs::path folder_of(const std::string& file) {
@@ -117,15 +121,56 @@ bool read_results_json(const std::string& file, const std::string& text, Results
     return true;
 }
 
+// What SQLite writes at the start of every database file.
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
+bool starts_as_sqlite(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    char head[16] = {};
+    in.read(head, sizeof head);
+    return in.gcount() == sizeof head && std::string_view(head, sizeof head) == kSqliteMagic;
+}
+
+bool read_store(const std::string& file, Results& results) {
+    try {
+        results = read_record_store(file);
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: " << e.what() << "\n";
+        return false;
+    }
+    return true;
+}
+
+// Runs of more than output.inline_records copies left their records out of results.json and the
+// journal: they are loaded from the results.sqlite next to `file`.
+bool load_records_kept_apart(const std::string& file, Results& results) {
+    std::string store;
+    for (const auto& run : results.runs)
+        if (!run.records_file.empty()) store = (folder_of(file) / run.records_file).string();
+    if (store.empty()) return true;
+    if (!fs::exists(store))
+        return refuse(file, "keeps the records of its larger runs in " + store +
+                                ", which is missing: copy it next to " + file);
+    try {
+        load_stored_records(store, results);
+    } catch (const std::exception& e) {
+        return refuse(file, "keeps the records of its larger runs in " + store +
+                                ", which cannot be read: " + e.what());
+    }
+    return true;
+}
+
 }  // namespace
 
 std::optional<Results> read_report_input(const std::string& file) {
     std::error_code ec;
     if (fs::is_directory(file, ec)) {
-        refuse(file, readable_in(file).empty()
-                         ? "is a folder with no results.json or journal.jsonl in it: give " +
-                               what_to_give(file)
-                         : "is a folder: give the file in it: " + what_to_give(file));
+        refuse(
+            file,
+            readable_in(file).empty()
+                ? "is a folder with no results.json, results.sqlite or journal.jsonl in it: give " +
+                      what_to_give(file)
+                : "is a folder: give the file in it: " + what_to_give(file));
         return std::nullopt;
     }
     std::ifstream in(file, std::ios::binary);
@@ -134,13 +179,23 @@ std::optional<Results> read_report_input(const std::string& file) {
         return std::nullopt;
     }
     Results results;
-    if (fs::path(file).extension() == ".jsonl") {
-        if (!read_journal(file, in, results)) return std::nullopt;
+    if (starts_as_sqlite(file)) {
+        if (!read_store(file, results)) return std::nullopt;
         return results;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!read_results_json(file, text.str(), results)) return std::nullopt;
+    if (fs::path(file).extension() == ".sqlite") {
+        refuse(file, "is not an SQLite database (it does not start with SQLite's header): give " +
+                         what_to_give(folder_of(file)));
+        return std::nullopt;
+    }
+    if (fs::path(file).extension() == ".jsonl") {
+        if (!read_journal(file, in, results)) return std::nullopt;
+    } else {
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (!read_results_json(file, text.str(), results)) return std::nullopt;
+    }
+    if (!load_records_kept_apart(file, results)) return std::nullopt;
     return results;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// What `xferlab report` reads: a results.json or a journal.jsonl. Anything else a user is likely
-// to give (the results folder, trace.json, copies.csv, a scenario file) is named as what it is,
-// with the file to give instead.
+// What `xferlab report` reads: a results.json, a results.sqlite or a journal.jsonl (the records a
+// results.json or journal leaves to results.sqlite loaded from there). Anything else a user is
+// likely to give (the results folder, trace.json, copies.csv, a scenario file) is named as what it
+// is, with the file to give instead.
 #include <optional>
 #include <string>
 

@@ -20,7 +20,8 @@ struct ReportsWritten {
 // Reporter `name` into `dir`/<its file> (results/vocabulary.cpp names it), atomically. Throws
 // std::runtime_error for a reporter that writes no file, std::system_error when writing fails.
 std::filesystem::path write_report_file(const std::string& name, const Results& results,
-                                        const Analysis& analysis, const std::filesystem::path& dir);
+                                        const Analysis& analysis, const std::filesystem::path& dir,
+                                        const ReportLimits& limits = {});
 
 // Every reporter in `files` into `dir` (a failure of one does not stop the others), then, when
 // `terminal` is not empty, that format on `out`, as detailed as `detail` says (files are always
@@ -28,6 +29,7 @@ std::filesystem::path write_report_file(const std::string& name, const Results& 
 ReportsWritten write_reports(const Results& results, const Analysis& analysis,
                              const std::vector<std::string>& files,
                              const std::filesystem::path& dir, const std::string& terminal,
-                             std::ostream& out, ReportDetail detail = ReportDetail::full);
+                             std::ostream& out, ReportDetail detail = ReportDetail::full,
+                             const ReportLimits& limits = {});
 
 }  // namespace xfer

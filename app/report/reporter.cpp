@@ -7,11 +7,12 @@
 
 namespace xfer {
 
-std::unique_ptr<Reporter> make_reporter(const std::string& name, ReportDetail detail) {
+std::unique_ptr<Reporter> make_reporter(const std::string& name, ReportDetail detail,
+                                        const ReportLimits& limits) {
     if (name == "table") return make_table_reporter(detail);
     if (name == "json") return make_json_reporter();
     if (name == "csv") return make_csv_reporter();
-    if (name == "trace") return make_trace_reporter();
+    if (name == "trace") return make_trace_reporter(limits.trace_copies_per_run);
     return nullptr;
 }
 

@@ -24,8 +24,16 @@ class Reporter {
 // bandwidth table and the summary. The other reporters always write everything.
 enum class ReportDetail { full, brief };
 
+// What the file reporters bound for plans of millions of copies (output.trace_copies).
+struct ReportLimits {
+    // trace.json shows at most this many copies of a run (0: all): past it an even sample,
+    // which its metadata names; Perfetto slows to a crawl on millions of events.
+    size_t trace_copies_per_run = 20000;
+};
+
 // The reporter of a name in results/vocabulary.hpp's reporter table; nullptr when unknown.
 std::unique_ptr<Reporter> make_reporter(const std::string& name,
-                                        ReportDetail detail = ReportDetail::full);
+                                        ReportDetail detail = ReportDetail::full,
+                                        const ReportLimits& limits = {});
 
 }  // namespace xfer

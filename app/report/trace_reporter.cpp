@@ -4,6 +4,9 @@
 // track groups; in it one track per worker thread (tid = worker + 1) with an "X" event per copy,
 // and one track per device/stream for device-side intervals when records have them.
 // Times: microseconds from the first record of the results, the same origin as copies.csv.
+// A run of more copies than the limit (output.trace_copies) shows every k-th of them (k the
+// smallest that fits), in time order per worker as recorded; "otherData" "sampled" lists
+// those runs and the run's process name says so, so that no one reads the gaps as idle time.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,18 +32,33 @@ json metadata(const char* what, int pid, int tid, json args) {
 
 double gbps(uint64_t bytes, int64_t ns) { return ns > 0 ? double(bytes) / double(ns) : 0; }
 
+// Every `stride`-th record of a run is shown: 1 within the limit (0: no limit).
+size_t stride_for(size_t copies, size_t limit) {
+    return limit == 0 || copies <= limit ? 1 : (copies + limit - 1) / limit;
+}
+
 class TraceReporter : public Reporter {
   public:
+    explicit TraceReporter(size_t copies_per_run) : copies_per_run_(copies_per_run) {}
     std::string name() const override { return "trace"; }
 
     void write(const Results& results, const Analysis&, std::ostream& out) override {
         const int64_t origin = first_record_ns(results);
         auto us = [origin](int64_t ns) { return double(ns - origin) / 1e3; };
         json events = json::array();
+        json sampled = json::array();
         for (const RunResult& run : results.runs) {
             const int pid = run.index + 1;
-            events.push_back(metadata("process_name", pid, 0,
-                                      {{"name", fmt::format("run {}: {}", run.index, run.label)}}));
+            const size_t stride = stride_for(run.records.size(), copies_per_run_);
+            std::string name = fmt::format("run {}: {}", run.index, run.label);
+            if (stride > 1) {
+                name += fmt::format(" (sampled: 1 in {} of {} copies)", stride, run.records.size());
+                sampled.push_back({{"run", run.index},
+                                   {"copies", run.records.size()},
+                                   {"shown", (run.records.size() + stride - 1) / stride},
+                                   {"every", stride}});
+            }
+            events.push_back(metadata("process_name", pid, 0, {{"name", name}}));
             events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", run.index}}));
 
             // Worker tracks: every worker with a record or a ThreadInfo.
@@ -57,7 +75,8 @@ class TraceReporter : public Reporter {
             }
 
             std::map<std::pair<int, uint32_t>, int> device_tracks;  // (device, stream) -> tid
-            for (const Record& r : run.records) {
+            for (size_t i = 0; i < run.records.size(); i += stride) {
+                const Record& r = run.records[i];
                 const int64_t dur = r.host_duration_ns();
                 events.push_back(json{
                     {"ph", "X"},
@@ -111,13 +130,20 @@ class TraceReporter : public Reporter {
                          {"otherData",
                           {{"tool", "xferlab"},
                            {"tool_version", results.tool_version},
-                           {"git_describe", results.git_describe}}}};
+                           {"git_describe", results.git_describe},
+                           {"copies_per_run_limit", copies_per_run_},
+                           {"sampled", std::move(sampled)}}}};
         out << trace.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     }
+
+  private:
+    size_t copies_per_run_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_trace_reporter() { return std::make_unique<TraceReporter>(); }
+std::unique_ptr<Reporter> make_trace_reporter(size_t copies_per_run) {
+    return std::make_unique<TraceReporter>(copies_per_run);
+}
 
 }  // namespace xfer

@@ -5,7 +5,7 @@
 
 namespace xfer {
 
-// trace.json (Chrome trace event format)
-std::unique_ptr<Reporter> make_trace_reporter();
+// trace.json (Chrome trace event format), at most `copies_per_run` copies of each run (0: all).
+std::unique_ptr<Reporter> make_trace_reporter(size_t copies_per_run);
 
 }  // namespace xfer

@@ -42,6 +42,10 @@ struct RunResult {
     nlohmann::json settings;  // the fully resolved run (every default filled in)
     std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;
+    // Non-empty: results.json and the journal leave the records out (more than
+    // output.inline_records of them) and this file of the results folder holds them
+    // (results.sqlite); `report` loads them from there.
+    std::string records_file;
     std::vector<ThreadInfo> threads_info;
     // Threads the backend ran besides the workers (transfer.path = "staged": the staging
     // engine's helpers), read inside each.

@@ -13,8 +13,6 @@ namespace xfer {
 
 using nlohmann::json;
 
-namespace {
-
 DeviceTiming device_timing_from(const std::string& s) {
     for (auto t : {DeviceTiming::none, DeviceTiming::events, DeviceTiming::cupti}) {
         if (s == to_string(t)) return t;
@@ -30,8 +28,6 @@ RunStatus run_status_from(const std::string& s) {
     throw std::invalid_argument("unknown run status \"" + s +
                                 "\" (expected ok | failed | interrupted | skipped)");
 }
-
-}  // namespace
 
 void to_json(json& j, const Record& r) {
     j = json{
@@ -156,8 +152,13 @@ void to_json(json& j, const RunResult& r) {
         {"end_ns", r.end_ns},
         {"thread_infos", r.threads_info},
         {"helper_threads", r.helper_threads},
-        {"records", r.records},
     };
+    if (r.records_file.empty()) {
+        j["records"] = r.records;
+    } else {  // no "records" key: an older reader fails instead of finding none
+        j["records_file"] = r.records_file;
+        j["record_count"] = r.records.size();
+    }
     if (r.payload) {
         j["payload"] = json{{"name", r.payload->name},
                             {"path", r.payload->path},
@@ -184,7 +185,11 @@ void from_json(const json& j, RunResult& r) {
     j.at("start_ns").get_to(r.start_ns);
     j.at("end_ns").get_to(r.end_ns);
     j.at("thread_infos").get_to(r.threads_info);
-    j.at("records").get_to(r.records);
+    if (auto f = j.find("records_file"); f != j.end()) {
+        f->get_to(r.records_file);  // the records are loaded from that file
+    } else {
+        j.at("records").get_to(r.records);
+    }
     // Absent in results written before the staging engine.
     if (auto h = j.find("helper_threads"); h != j.end()) h->get_to(r.helper_threads);
     // Absent in results written before payloads were recorded.

@@ -23,6 +23,10 @@ void from_json(const nlohmann::json& j, RunResult& r);
 void to_json(nlohmann::json& j, const Results& r);
 void from_json(const nlohmann::json& j, Results& r);
 
+// The enums' names as results.json writes them, back; std::invalid_argument for another name.
+DeviceTiming device_timing_from(const std::string& s);
+RunStatus run_status_from(const std::string& s);
+
 // One line of journal.jsonl: the run, and under "plan" the tool version, host and resolved
 // scenario it ran under, as results.json has them, so that a journal alone names what it
 // holds. from_json(RunResult) reads the line as the run.

@@ -83,7 +83,7 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
     auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : base / p; };
 
     static const std::vector<std::pair<std::string, std::vector<std::string>>> known = {
-        {"output", {"dir", "reporters", "format", "plots"}},
+        {"output", {"dir", "reporters", "format", "plots", "inline_records", "trace_copies"}},
         {"run", {"backend", "payload_dir", "scenario_dir", "timeout"}}};
     for (const auto& [section, node] : table) {
         std::string name(section.str());
@@ -122,6 +122,17 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
             }
             if (dotted == "run.payload_dir") {
                 read_payload_dirs(file, value, resolve, config, errors);
+                continue;
+            }
+            if (dotted == "output.inline_records" || dotted == "output.trace_copies") {
+                const auto n = value.value<int64_t>();
+                if (!n || !value.is_integer() || *n < 0) {
+                    errors.push_back(at(file, value, dotted, "expected a whole number >= 0"));
+                } else if (dotted == "output.inline_records") {
+                    config.inline_records = *n;
+                } else {
+                    config.trace_copies = size_t(*n);
+                }
                 continue;
             }
             if (dotted == "output.plots") {

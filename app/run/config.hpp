@@ -14,6 +14,11 @@ struct Config {
     std::string format = "table";
     std::string backend = "auto";
     bool plots = false;  // output.plots: `run` draws the figures into the results folder
+    // output.inline_records: a run with more copies than this keeps its records in
+    // results.sqlite only; results.json and the journal say where they are.
+    int64_t inline_records = 10000;
+    // output.trace_copies: trace.json shows at most this many copies of a run (0: all).
+    size_t trace_copies = 20000;
     // Payload folders searched before the default one: --payload-dir flags, then the config's
     // run.payload_dir (absolute after loading).
     std::vector<std::filesystem::path> payload_dirs;

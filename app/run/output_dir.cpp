@@ -10,6 +10,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "results/record_store.hpp"
 #include "results/serialize.hpp"
 #include "results/vocabulary.hpp"
 
@@ -25,6 +26,9 @@ std::vector<std::string> output_file_names() {
     std::vector<std::string> names;
     for (const auto& d : reporter_descriptors())
         if (!d.file.empty()) names.push_back(d.file);
+    // results.sqlite and, after a kill, SQLite's write-ahead log and its index.
+    for (const char* suffix : {"", "-wal", "-shm"})
+        names.push_back(std::string(kRecordStoreFile) + suffix);
     names.push_back(kJournalFile);
     names.push_back(kPayloadLogFile);
     return names;

@@ -20,9 +20,9 @@ std::string folder_safe_name(const std::string& name);
 std::filesystem::path expand_output_dir(const std::string& pattern, const std::string& scenario);
 
 // The files of an earlier `xferlab run` in `dir`, in a fixed order: every file reporter's file
-// (whether or not the config enables it), the journal, the payload log, and what an
-// interrupted write leaves (.NAME.tmp.PID of those files, the writability probe). Nothing else
-// in the folder counts. Empty when `dir` does not exist.
+// (whether or not the config enables it), results.sqlite (with its -wal and -shm), the journal, the
+// payload log, and what an interrupted write leaves (.NAME.tmp.PID of those files, the writability
+// probe). Nothing else in the folder counts. Empty when `dir` does not exist.
 std::vector<std::string> earlier_output(const std::filesystem::path& dir);
 
 // Deletes exactly the files earlier_output(dir) lists (`run --force`), never another file or

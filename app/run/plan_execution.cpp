@@ -48,11 +48,11 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
             recorder.add(std::move(result));
         }
         set_payload_exit_handler(nullptr);
-    }
+        results.complete = true;
+        results.interrupted = stop.load();
+        results.devices = runner.devices();
+    }  // the recorder's finish(): results.sqlite's header says complete
     set_payload_output_log({});
-    results.complete = true;
-    results.interrupted = stop.load();
-    results.devices = runner.devices();
     return out;
 }
 

@@ -1,16 +1,16 @@
 #include "run/plan_recorder.hpp"
 
-#include "run/run_header.hpp"
-
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <iostream>
 #include <sstream>
 
+#include "report/analysis_json.hpp"
+#include "report/report_outputs.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/output_dir.hpp"
-#include "report/report_outputs.hpp"
+#include "run/run_header.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
 
@@ -23,18 +23,54 @@ bool write_report_files(const Results& results, const Config& config, const fs::
     for (const auto& name : config.reporters)
         if (name != "table") files.push_back(name);
     std::ostringstream unused;
-    const ReportsWritten written = write_reports(results, analyze(results), files, dir, "", unused);
+    const ReportsWritten written =
+        write_reports(results, analyze(results), files, dir, "", unused, ReportDetail::full,
+                      ReportLimits{config.trace_copies});
     if (!quiet_errors)
         for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << "\n";
     return written.failures.empty();
 }
 
+void store_analysis(const Results& results, const Analysis& analysis, const fs::path& dir) {
+    if (!fs::exists(dir / kRecordStoreFile)) return;
+    try {
+        std::vector<nlohmann::json> per_run(analysis.runs.begin(), analysis.runs.end());
+        RecordStore(dir / kRecordStoreFile, false)
+            .write_analysis(results, per_run, analysis.summary);
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: the analysis could not be added to results.sqlite: " << e.what()
+                  << "\n";
+    }
+}
+
 PlanRecorder::PlanRecorder(Results& results, const Config& config, fs::path dir)
     : results_(results), config_(config), dir_(std::move(dir)) {
     results_.complete = false;
+    try {
+        store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile);
+        store_->write_plan(results_);
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: " << e.what() << "; the runs are kept in results.json and "
+                  << kJournalFile << " only\n";
+        store_.reset();
+    }
 }
 
 PlanRecorder::~PlanRecorder() { finish(); }
+
+void PlanRecorder::store_locked(RunResult& result) {
+    if (!store_) return;
+    if (int64_t(result.records.size()) > config_.inline_records)
+        result.records_file = kRecordStoreFile;
+    try {
+        store_->add_run(result);
+    } catch (const std::exception& e) {
+        result.records_file.clear();  // results.json keeps them after all
+        std::cerr << "xferlab: " << e.what() << "; results.sqlite stops at run " << result.index
+                  << "\n";
+        store_.reset();
+    }
+}
 
 std::string PlanRecorder::crash_context() const {
     std::string where = current_
@@ -55,6 +91,7 @@ void PlanRecorder::begin(const Run& run) {
 
 void PlanRecorder::add(RunResult result) {
     std::lock_guard lock(mutex_);
+    store_locked(result);
     results_.runs.push_back(std::move(result));
     current_ = nullptr;
     try {
@@ -63,9 +100,12 @@ void PlanRecorder::add(RunResult result) {
         std::cerr << "xferlab: " << e.what() << "\n";
     }
     const int64_t start = now_ns();
-    if (last_write_end_ns_ > 0 && start - last_write_end_ns_ < 10 * last_write_cost_ns_) {
+    const bool last_run = int(results_.runs.size()) == results_.planned_runs;
+    if (last_run ||
+        (last_write_end_ns_ > 0 && start - last_write_end_ns_ < 10 * last_write_cost_ns_)) {
         set_crash_context(crash_context());
-        return;  // too soon after the last rewrite: the journal has this run
+        return;  // the final write follows, or too soon after the last rewrite: the journal
+                 // and results.sqlite have this run
     }
     if (!write_report_files(results_, config_, dir_, warned_) && !warned_) {
         std::cerr << "xferlab: the results files could not be rewritten after run "
@@ -89,6 +129,7 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
         r.status = RunStatus::failed;
         r.errors.push_back(why + " (the run's records are lost with the process)");
         r.end_ns = now_ns();
+        store_locked(r);
         results_.runs.push_back(std::move(r));
         try {
             append_journal(dir_, results_, results_.runs.back());
@@ -108,6 +149,14 @@ void PlanRecorder::finish() {
     std::lock_guard lock(mutex_);
     current_ = nullptr;
     set_crash_context("");
+    if (!store_) return;
+    try {
+        store_->write_plan(results_);
+        store_->end_plan();
+    } catch (const std::exception& e) {
+        std::cerr << "xferlab: " << e.what() << "\n";
+    }
+    store_.reset();
 }
 
 }  // namespace xfer

@@ -1,18 +1,23 @@
 #pragma once
-// Keeps a plan's results on disk as it runs: after every completed run the journal gets one
-// line and every reporter's file is rewritten atomically, marked incomplete ("complete":
+// Keeps a plan's results on disk as it runs: every completed run is one transaction in
+// results.sqlite (results/record_store.hpp) and one line of the journal, and every reporter's
+// file is rewritten atomically, marked incomplete ("complete":
 // false in results.json); the final write marks it complete. Each rewrite holds every run so
 // far, so a plan of many short runs would spend most of its time rewriting (800 runs of 4 KiB
 // copies: 577 s): a rewrite is skipped while less than 10 times the last one's cost has passed
-// since it, which bounds the overhead to about 10%; the journal still gets every run. A crash,
+// since it, which bounds the overhead to about 10%, and after the plan's last run (the final
+// write follows); results.sqlite and the journal still get every run. A run of more than
+// output.inline_records copies keeps its records in results.sqlite only. A crash,
 // SIGKILL or a payload's os._exit then leaves every completed run in results.json, copies.csv,
-// trace.json and the journal, and a report that `xferlab report` can read.
+// trace.json, results.sqlite and the journal, and a report that `xferlab report` can read.
 #include <filesystem>
 #include <mutex>
 #include <string>
 
-#include "run/config.hpp"
+#include "report/analysis.hpp"
+#include "results/record_store.hpp"
 #include "results/run_result.hpp"
+#include "run/config.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {
@@ -32,12 +37,14 @@ class PlanRecorder {
     // "`what` in run N (label)" (printed too), writes everything and ends the process with
     // `exit_code`.
     [[noreturn]] void abort_current(const std::string& what, int exit_code);
-    // The plan is over: later crashes are no longer attributed to a run.
+    // The plan is over: later crashes are no longer attributed to a run; results.sqlite gets
+    // the plan's final header (complete, interrupted, devices).
     void finish();
 
   private:
     void write_files_locked();  // every file reporter (not the terminal table)
     std::string crash_context() const;
+    void store_locked(RunResult& result);  // into results.sqlite; warns once when it cannot
 
     Results& results_;
     const Config& config_;
@@ -45,6 +52,7 @@ class PlanRecorder {
     std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
     const Run* current_ = nullptr;
     bool warned_ = false;  // one warning for files that cannot be rewritten, not one per run
+    std::unique_ptr<RecordStore> store_;  // null when results.sqlite cannot be written
     int64_t last_write_end_ns_ = 0;
     int64_t last_write_cost_ns_ = 0;
 };
@@ -53,5 +61,10 @@ class PlanRecorder {
 // after printing the reason when a file could not be written.
 bool write_report_files(const Results& results, const Config& config,
                         const std::filesystem::path& dir, bool quiet_errors = false);
+
+// Adds `analysis` to `dir`/results.sqlite when the plan wrote one; a failure is printed, not
+// fatal (the records are there already).
+void store_analysis(const Results& results, const Analysis& analysis,
+                    const std::filesystem::path& dir);
 
 }  // namespace xfer

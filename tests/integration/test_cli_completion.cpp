@@ -36,7 +36,8 @@ struct Completion {
         REQUIRE(r.exit_code == 0);
         std::ofstream(script) << r.out;
         fs::create_directory(dir / "sub");
-        for (const char* f : {"seed.toml", "notes.txt", "results.json", "journal.jsonl"})
+        for (const char* f : {"seed.toml", "notes.txt", "results.json", "journal.jsonl",
+                              "results.sqlite"})
             std::ofstream(dir / f) << "x\n";
     }
     ~Completion() { fs::remove_all(dir); }
@@ -102,7 +103,8 @@ TEST_CASE("completion: scenario and results files, folders", "[integration][comp
     CHECK(c.complete({"xferlab", "run", ""}) == Words{"seed.toml", "sub"});
     CHECK(c.complete({"xferlab", "check", "--set", "threads.count=2", "s"}) ==
           Words{"seed.toml", "sub"});
-    CHECK(c.complete({"xferlab", "report", ""}) == Words{"journal.jsonl", "results.json", "sub"});
+    CHECK(c.complete({"xferlab", "report", ""}) ==
+          Words{"journal.jsonl", "results.json", "results.sqlite", "sub"});
     CHECK(c.complete({"xferlab", "run", "--out", ""}) == Words{"sub"});
     CHECK(c.complete({"xferlab", "list", "--config", ""}) == Words{"seed.toml", "sub"});
 }

@@ -56,14 +56,16 @@ TEST_CASE("report of a folder names the files in it to give", "[integration][mes
     CHECK(r.exit_code == 2);
     CHECK(r.err == "xferlab: " + out.string() +
                        " is a folder: give the file in it: " + (out / "results.json").string() +
-                       " (or " + (out / "journal.jsonl").string() + ")\n");
+                       " (or " + (out / "results.sqlite").string() + ", or " +
+                       (out / "journal.jsonl").string() + ")\n");
     fs::remove_all(out);
     fs::create_directory(out);
     const auto empty = run_command(xferlab() + " report '" + out.string() + "'");
     CHECK(empty.exit_code == 2);
     CHECK(empty.err == "xferlab: " + out.string() +
-                           " is a folder with no results.json or journal.jsonl in it: give the "
-                           "results.json (or journal.jsonl) that `xferlab run` wrote\n");
+                           " is a folder with no results.json, results.sqlite or journal.jsonl in "
+                           "it: give the results.json (or results.sqlite, or journal.jsonl) that "
+                           "`xferlab run` wrote\n");
     fs::remove_all(dir);
 }
 
@@ -72,6 +74,7 @@ TEST_CASE("report of trace.json, copies.csv or a scenario says what the file is"
     const auto dir = fresh_temp_dir("msg-report-kind");
     const fs::path out = results_folder(dir);
     const std::string instead = "give " + (out / "results.json").string() + " (or " +
+                                (out / "results.sqlite").string() + ", or " +
                                 (out / "journal.jsonl").string() + ")\n";
     const auto trace = run_command(xferlab() + " report '" + (out / "trace.json").string() + "'");
     CHECK(trace.exit_code == 2);

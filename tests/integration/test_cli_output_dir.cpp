@@ -58,7 +58,8 @@ TEST_CASE("run --out into a folder holding an earlier run's output: exit 2, the 
     CHECK(again.exit_code == 2);
     CHECK(contains(again.err, "xferlab: output folder " + out.string() +
                                   " already holds the output of an earlier run (results.json, "
-                                  "copies.csv, trace.json, journal.jsonl): this run's would be "
+                                  "copies.csv, trace.json, results.sqlite, journal.jsonl): this "
+                                  "run's would be "
                                   "mixed with it. Choose another folder (--out), or add --force "
                                   "to delete those files first (other files in the folder are "
                                   "kept)"));
@@ -78,6 +79,7 @@ TEST_CASE("run --force: the earlier run's files go, other files stay, the journa
         0);
     // What a kill during a rewrite leaves (xferlab's), and files that are not xferlab's.
     std::ofstream(out / ".results.json.tmp.4242") << "partial";
+    std::ofstream(out / "results.sqlite-wal") << "SQLite's log, left by a kill";
     std::ofstream(out / "notes.txt") << "mine";
     std::ofstream(out / "results.json.old") << "mine too";
 
@@ -86,7 +88,8 @@ TEST_CASE("run --force: the earlier run's files go, other files stay, the journa
     REQUIRE(forced.exit_code == 0);
     CHECK(contains(forced.err,
                    "xferlab: --force: deleted results.json, copies.csv, trace.json, "
-                   "journal.jsonl, .results.json.tmp.4242 from " +
+                   "results.sqlite, results.sqlite-wal, journal.jsonl, .results.json.tmp.4242 "
+                   "from " +
                        out.string()));
     const auto lines = journal(out);
     REQUIRE(lines.size() == 1);
@@ -96,6 +99,7 @@ TEST_CASE("run --force: the earlier run's files go, other files stay, the journa
     CHECK(results["scenario"]["scenario"]["name"].get<std::string>() == "second");
     CHECK(results["runs"].size() == 1);
     CHECK_FALSE(fs::exists(out / ".results.json.tmp.4242"));
+    CHECK_FALSE(fs::exists(out / "results.sqlite-wal"));
     CHECK(slurp(out / "notes.txt") == "mine");
     CHECK(slurp(out / "results.json.old") == "mine too");
     // The journal renders as the new run alone (it read runs 0,1,0 before --force existed).

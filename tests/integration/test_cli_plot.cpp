@@ -302,5 +302,26 @@ TEST_CASE("plot: staging helper threads get a lane each after the workers, with 
     CHECK(lanes.count("lane-run0-helper0") == 1);
     CHECK(lanes.count("lane-run0-helper1") == 1);
     CHECK(helper_bars == std::set<std::string>{"lane-run0-helper0-host", "lane-run0-helper1-host"});
+
+TEST_CASE("plot draws a results.json whose records are in results.sqlite (output.inline_records)",
+          "[integration][plot]") {
+    auto dir = fresh_temp_dir("plot-store");
+    const fs::path config = dir / "small.toml";
+    std::ofstream(config) << "[output]\ninline_records = 2\n";
+    auto run = run_command(xferlab() + " run '" + (fixtures / "sweep.toml").string() +
+                           "' --config '" + config.string() + "' --quiet --out '" +
+                           (dir / "out").string() + "'");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    REQUIRE(contains(slurp(dir / "out" / "results.json"), "\"records_file\": \"results.sqlite\""));
+    auto r = plot(dir / "out" / "results.json", "--out '" + dir.string() + "'");
+    INFO(r.err);
+    if (!have_matplotlib) {
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, no_matplotlib));
+        return;
+    }
+    CHECK(r.exit_code == 0);
+    CHECK(starts_with_png_magic(dir / "timeline.png"));
     fs::remove_all(dir);
 }

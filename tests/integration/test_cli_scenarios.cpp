@@ -355,8 +355,8 @@ TEST_CASE("report names a file that is not a results.json", "[integration]") {
     auto r = run_command(xferlab() + " report '" + (dir / "x.json").string() + "'");
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("x.json is JSON but not an xferlab results.json (it has no "
-                     "schema_version): give the results.json (or journal.jsonl) that `xferlab "
-                     "run` wrote\n") != std::string::npos);
+                     "schema_version): give the results.json (or results.sqlite, or "
+                     "journal.jsonl) that `xferlab run` wrote\n") != std::string::npos);
     auto missing = run_command(xferlab() + " report '" + (dir / "none.json").string() + "'");
     CHECK(missing.exit_code == 2);
     CHECK(missing.err.find("none.json cannot be opened: No such file or directory\n") !=

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "results/sqlite_db.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 #include "support/spawn.hpp"
@@ -280,7 +281,7 @@ TEST_CASE("SIGINT while Python payload threads copy: they stop with xferlab.Stop
     fs::remove_all(dir);
 }
 
-TEST_CASE("SIGKILL mid-plan: the completed run is in results.json and the journal, readable",
+TEST_CASE("SIGKILL mid-plan: the completed run is in results.json, results.sqlite and the journal",
           "[integration][signals]") {
     auto dir = fresh_temp_dir("sigkill");
     auto out = dir / "out";
@@ -313,6 +314,26 @@ TEST_CASE("SIGKILL mid-plan: the completed run is in results.json and the journa
     CHECK(journal.exit_code == 0);
     CHECK(journal.out.find("incomplete: 1 runs are here") != std::string::npos);
     CHECK(journal.out.find("host") != std::string::npos);
+
+    // results.sqlite: consistent after the kill, with exactly the completed run.
+    {
+        xfer::SqliteDb db((out / "results.sqlite").string(), false);
+        xfer::SqliteStatement check(db, "PRAGMA integrity_check");
+        REQUIRE(check.step());
+        CHECK(check.text(0) == "ok");
+        xfer::SqliteStatement counts(
+            db,
+            "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM copies WHERE run = 0), "
+            "(SELECT value FROM meta WHERE key = 'complete')");
+        REQUIRE(counts.step());
+        CHECK(counts.integer(0) == 1);
+        CHECK(counts.integer(1) == 6);
+        CHECK(counts.text(2) == "false");
+    }
+    auto store = run_command(xferlab() + " report '" + (out / "results.sqlite").string() + "'");
+    INFO(store.err);
+    CHECK(store.exit_code == 0);
+    CHECK(store.out.find("incomplete: 1 of 3 planned runs are here") != std::string::npos);
     fs::remove_all(dir);
 }
 

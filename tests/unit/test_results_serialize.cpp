@@ -5,34 +5,15 @@
 
 #include "results/serialize.hpp"
 #include "support/catch.hpp"
+#include "test_results_fixtures.hpp"
 
 using nlohmann::json;
 using namespace xfer;
+using xfer::testing::full_record;
+using xfer::testing::full_run;
+using xfer::testing::full_thread_info;
 
 namespace {
-
-Record full_record() {
-    Record r;
-    r.run = 3;
-    r.worker = 7;
-    r.repetition = -1;
-    r.warmup = true;
-    r.device = 2;
-    r.bytes = (uint64_t(1) << 40) + 12345;  // above 2^32 and 2^53 bits of a double's mantissa
-    r.host_start_ns = std::numeric_limits<int64_t>::max() - 1000;
-    r.host_end_ns = std::numeric_limits<int64_t>::max() - 1;
-    r.device_start_ns = 1'700'000'000'123'456'789;
-    r.device_end_ns = 1'700'000'000'223'456'789;
-    r.device_timing = DeviceTiming::cupti;
-    r.correlation = 4'000'000'001u;
-    r.context = 5;
-    r.stream = 13;
-    r.tid = 123456;
-    r.cpu = 15;
-    r.pid = 98765;
-    r.between_ns = 5'123;
-    return r;
-}
 
 void check_same(const Record& a, const Record& b) {
     CHECK(a.run == b.run);
@@ -53,50 +34,6 @@ void check_same(const Record& a, const Record& b) {
     CHECK(a.cpu == b.cpu);
     CHECK(a.pid == b.pid);
     CHECK(a.between_ns == b.between_ns);
-}
-
-ThreadInfo full_thread_info() {
-    ThreadInfo t;
-    t.launcher = "python";
-    t.worker = 1;
-    t.pid = 42;
-    t.tid = 43;
-    t.name = "xfer-1";
-    t.hostname = "node07";
-    t.stack_size = 8 << 20;
-    t.guard_size = 4096;
-    t.blocked_signals = {2, 15};
-    t.cpus = {0, 2, 4};
-    t.policy = "batch";
-    t.priority = 0;
-    t.nice = 5;
-    t.numa_node = 1;
-    t.python_thread = true;
-    t.gil_held = false;
-    return t;
-}
-
-RunResult full_run() {
-    RunResult r;
-    r.index = 1;
-    r.label = "python gil=release, \"quoted\"";
-    r.launcher = "python";
-    r.backend = "cuda";
-    r.threads = 2;
-    r.bytes_per_copy = uint64_t(7) << 30;
-    r.direction = "h2d";
-    r.host_memory = "numa:1";
-    r.sweep_point = {{"threads.count", "2"}, {"transfer.host_memory", "pinned"}};
-    r.scaling_key = "python gil=release";
-    r.settings = json{{"threads", {{"count", 2}, {"stack_size", "default"}}}, {"verify", true}};
-    r.records = {full_record(), Record{}};
-    r.threads_info = {full_thread_info(), ThreadInfo{}};
-    r.status = RunStatus::failed;
-    r.errors = {"verification failed: worker 1 repetition 0 offset 4096", "second"};
-    r.notes = {"backend auto fell back to host"};
-    r.start_ns = 100;
-    r.end_ns = 200;
-    return r;
 }
 
 }  // namespace

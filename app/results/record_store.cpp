@@ -1,0 +1,175 @@
+// Writing results.sqlite (record_store.hpp). Columns carry the names results.json uses
+// (serialize.cpp); values that mean "unknown" there (-1 device times, device_timing "none")
+// are NULL here, which also keeps a host copy's row small (~60 bytes).
+#include "results/record_store.hpp"
+
+#include "results/serialize.hpp"
+#include "results/sqlite_db.hpp"
+
+namespace xfer {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE runs(
+    run INTEGER PRIMARY KEY, label TEXT, launcher TEXT, backend TEXT, threads INTEGER,
+    bytes_per_copy INTEGER, direction TEXT, host_memory TEXT, sweep_point TEXT,
+    scaling_key TEXT, settings TEXT, payload TEXT, status TEXT, start_ns INTEGER,
+    end_ns INTEGER, records_file TEXT, copy_count INTEGER);
+CREATE TABLE threads(
+    run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
+    tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
+    blocked_signals TEXT, cpus TEXT, policy TEXT, priority INTEGER, nice INTEGER,
+    numa_node INTEGER, python_thread INTEGER, gil_held INTEGER);
+CREATE TABLE copies(
+    run INTEGER NOT NULL, worker INTEGER, repetition INTEGER, warmup INTEGER, device INTEGER,
+    size_bytes INTEGER, host_start_ns INTEGER, host_end_ns INTEGER, device_start_ns INTEGER,
+    device_end_ns INTEGER, device_timing TEXT, correlation_id INTEGER, context INTEGER,
+    stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER);
+CREATE TABLE notes(run INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL);
+CREATE TABLE analysis(run INTEGER PRIMARY KEY, analysis TEXT NOT NULL);
+CREATE INDEX copies_by_run ON copies(run);
+CREATE INDEX threads_by_run ON threads(run);
+CREATE INDEX notes_by_run ON notes(run);
+)sql";
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
+    if (known) {
+        s.bind(i, v);
+    } else {
+        s.bind_null(i);
+    }
+}
+
+void insert_copies(const SqliteDb& db, const RunResult& run) {
+    SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    // The run's index, which every record of it carries: the reader selects copies by it.
+    for (const Record& r : run.records) {
+        s.bind(1, run.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
+        s.bind(5, r.device).bind(6, int64_t(r.bytes)).bind(7, r.host_start_ns);
+        s.bind(8, r.host_end_ns);
+        bind_or_null(s, 9, r.device_start_ns, r.device_start_ns != -1);
+        bind_or_null(s, 10, r.device_end_ns, r.device_end_ns != -1);
+        if (r.device_timing == DeviceTiming::none) {
+            s.bind_null(11);
+        } else {
+            s.bind(11, std::string(to_string(r.device_timing)));
+        }
+        s.bind(12, r.correlation).bind(13, r.context).bind(14, r.stream).bind(15, r.tid);
+        s.bind(16, r.cpu).bind(17, r.pid).bind(18, r.between_ns);
+        s.run();
+    }
+}
+
+void insert_threads(const SqliteDb& db, int run, const char* kind,
+                    const std::vector<ThreadInfo>& threads) {
+    SqliteStatement s(db, "INSERT INTO threads VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (const ThreadInfo& t : threads) {
+        s.bind(1, run).bind(2, kind).bind(3, t.launcher).bind(4, t.worker).bind(5, t.pid);
+        s.bind(6, t.tid).bind(7, t.name).bind(8, t.hostname).bind(9, int64_t(t.stack_size));
+        s.bind(10, int64_t(t.guard_size))
+            .bind(11, dump(json(t.blocked_signals)))
+            .bind(12, dump(t.cpus));
+        s.bind(13, t.policy).bind(14, t.priority).bind(15, t.nice).bind(16, t.numa_node);
+        s.bind(17, t.python_thread);
+        bind_or_null(s, 18, t.gil_held.value_or(false), t.gil_held.has_value());
+        s.run();
+    }
+}
+
+void insert_notes(const SqliteDb& db, const RunResult& run) {
+    SqliteStatement s(db, "INSERT INTO notes VALUES(?,?,?)");
+    for (const auto& e : run.errors) s.bind(1, run.index).bind(2, "error").bind(3, e).run();
+    for (const auto& n : run.notes) s.bind(1, run.index).bind(2, "note").bind(3, n).run();
+}
+
+void insert_run(const SqliteDb& db, const RunResult& r) {
+    SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
+    s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
+    s.bind(8, r.host_memory).bind(9, dump(json(r.sweep_point))).bind(10, r.scaling_key);
+    s.bind(11, dump(r.settings));
+    if (r.payload) {
+        s.bind(12, dump(json{{"name", r.payload->name},
+                             {"path", r.payload->path},
+                             {"folder", r.payload->folder},
+                             {"sha256", r.payload->sha256}}));
+    } else {
+        s.bind_null(12);
+    }
+    s.bind(13, std::string(to_string(r.status))).bind(14, r.start_ns).bind(15, r.end_ns);
+    s.bind(16, r.records_file).bind(17, int64_t(r.records.size()));
+    s.run();
+}
+
+}  // namespace
+
+RecordStore::RecordStore(const std::string& path, bool create)
+    : db_(std::make_unique<SqliteDb>(path, false)) {
+    // NORMAL sync: no fsync per commit beyond what WAL needs (a power cut may lose the last
+    // runs, a crash none); set first, so that creating the file costs fewer fsyncs too.
+    db_->exec("PRAGMA synchronous=NORMAL");
+    if (!create) return;
+    // WAL: a committed run survives the process being killed.
+    db_->exec("PRAGMA journal_mode=WAL");
+    db_->exec(std::string("BEGIN;") + kSchema + "COMMIT;");
+}
+
+RecordStore::~RecordStore() = default;
+
+void RecordStore::write_plan(const Results& plan) {
+    const std::vector<std::pair<const char*, json>> rows = {
+        {"format", "xferlab results"},
+        {"schema_version", kRecordStoreSchema},
+        {"results_schema_version", plan.schema_version},
+        {"tool_version", plan.tool_version},
+        {"git_describe", plan.git_describe},
+        {"host", plan.host},
+        {"devices", plan.devices},
+        {"scenario", plan.scenario},
+        {"interrupted", plan.interrupted},
+        {"complete", plan.complete},
+        {"planned_runs", plan.planned_runs},
+        {"started_wall_ns", plan.started_wall_ns},
+        {"sizing", plan.sizing},
+    };
+    db_->exec("BEGIN");
+    SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");
+    for (const auto& [key, value] : rows) s.bind(1, key).bind(2, dump(value)).run();
+    db_->exec("COMMIT");
+}
+
+void RecordStore::add_run(const RunResult& run) {
+    db_->exec("BEGIN");
+    try {
+        insert_run(*db_, run);
+        insert_threads(*db_, run.index, "worker", run.threads_info);
+        insert_threads(*db_, run.index, "helper", run.helper_threads);
+        insert_notes(*db_, run);
+        insert_copies(*db_, run);
+        db_->exec("COMMIT");
+    } catch (...) {
+        db_->exec("ROLLBACK");
+        throw;
+    }
+}
+
+void RecordStore::end_plan() { db_->exec("PRAGMA journal_mode=DELETE"); }
+
+void RecordStore::write_analysis(const Results& results, const std::vector<json>& per_run,
+                                 const json& summary) {
+    db_->exec("BEGIN");
+    SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
+    for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
+        s.bind(1, results.runs[i].index).bind(2, dump(per_run[i])).run();
+    SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
+    m.bind(1, dump(summary)).run();
+    db_->exec("COMMIT");
+}
+
+}  // namespace xfer

@@ -1,0 +1,57 @@
+#pragma once
+// results.sqlite: the results data model in SQLite, for plans of millions of copies (the JSON
+// form costs ~400 bytes and several microseconds per copy). One row per copy in `copies`, one
+// per run in `runs`, the workers' and helpers' ThreadInfo in `threads`, errors and notes in
+// `notes`, the plan (tool version, host, scenario, ...) in `meta`, the analysis in `analysis`.
+// The schema and example queries are in docs/reading-reports.md ("results.sqlite").
+//
+// Each completed run is one transaction in WAL mode: a crash, SIGKILL or os._exit loses at
+// most the run in progress, and the file stays consistent (PRAGMA integrity_check).
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "results/run_result.hpp"
+
+namespace xfer {
+
+inline constexpr const char* kRecordStoreFile = "results.sqlite";
+inline constexpr int kRecordStoreSchema = 1;
+
+class SqliteDb;
+
+class RecordStore {
+  public:
+    // Creates the database at `path` (schema, WAL), or with `create` false opens the one there
+    // (to add the analysis). Throws std::runtime_error naming the file.
+    explicit RecordStore(const std::string& path, bool create = true);
+    ~RecordStore();
+    RecordStore(const RecordStore&) = delete;
+    RecordStore& operator=(const RecordStore&) = delete;
+
+    // The plan's header: everything of `plan` but its runs (rewritten when it changes).
+    void write_plan(const Results& plan);
+    // One completed run with its records, threads and notes, in one transaction.
+    void add_run(const RunResult& run);
+    // The plan is over: back from WAL to a rollback journal, so that the file is one file
+    // again and readers (read-only, `xferlab report`) leave no -wal and -shm beside it.
+    void end_plan();
+    // Each run's analysis (`per_run[i]` belongs to `results.runs[i]`) and the summary.
+    void write_analysis(const Results& results, const std::vector<nlohmann::json>& per_run,
+                        const nlohmann::json& summary);
+
+  private:
+    std::unique_ptr<SqliteDb> db_;
+};
+
+// The whole Results in results.sqlite at `path`. Throws std::runtime_error saying what is
+// wrong: not a database, corrupt, or a database that is not an xferlab results.sqlite.
+Results read_record_store(const std::string& path);
+
+// Fills the records of every run in `results` whose records_file names the store (results.json
+// past output.inline_records) from the store at `path`. Throws like read_record_store, and
+// when the store lacks one of those runs.
+void load_stored_records(const std::string& path, Results& results);
+
+}  // namespace xfer

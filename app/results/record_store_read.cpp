@@ -1,0 +1,195 @@
+// Reading results.sqlite back into Results (record_store.hpp): the inverse of
+// record_store.cpp, so that `xferlab report results.sqlite` re-analyses exactly what ran.
+#include <map>
+#include <stdexcept>
+
+#include "results/record_store.hpp"
+#include "results/serialize.hpp"
+#include "results/sqlite_db.hpp"
+
+namespace xfer {
+
+using nlohmann::json;
+
+namespace {
+
+json parse(const std::string& text) { return text.empty() ? json() : json::parse(text); }
+
+// meta, checked to be an xferlab results.sqlite before anything else is read.
+std::map<std::string, json> read_meta(const SqliteDb& db) {
+    std::map<std::string, json> meta;
+    {
+        SqliteStatement has(db, "SELECT count(*) FROM sqlite_master WHERE name='meta'");
+        has.step();
+        if (has.integer(0) == 0)
+            throw std::runtime_error(db.path() +
+                                     " is an SQLite database but not an xferlab results.sqlite "
+                                     "(it has no meta table)");
+    }
+    SqliteStatement s(db, "SELECT key, value FROM meta");
+    while (s.step()) meta[s.text(0)] = parse(s.text(1));
+    if (meta["format"] != "xferlab results")
+        throw std::runtime_error(db.path() +
+                                 " is an SQLite database but not an xferlab results.sqlite "
+                                 "(its meta table does not say format \"xferlab results\")");
+    const int schema = meta["schema_version"].is_number() ? meta["schema_version"].get<int>() : 0;
+    if (schema != kRecordStoreSchema)
+        throw std::runtime_error(db.path() + " has results.sqlite schema " +
+                                 std::to_string(schema) + "; this xferlab reads schema " +
+                                 std::to_string(kRecordStoreSchema));
+    return meta;
+}
+
+Record record_from(const SqliteStatement& s) {
+    Record r;
+    r.run = int(s.integer(0));
+    r.worker = int(s.integer(1));
+    r.repetition = int(s.integer(2));
+    r.warmup = s.integer(3) != 0;
+    r.device = int(s.integer(4));
+    r.bytes = uint64_t(s.integer(5));
+    r.host_start_ns = s.integer(6);
+    r.host_end_ns = s.integer(7);
+    r.device_start_ns = s.is_null(8) ? -1 : s.integer(8);
+    r.device_end_ns = s.is_null(9) ? -1 : s.integer(9);
+    if (!s.is_null(10)) r.device_timing = device_timing_from(s.text(10));
+    r.correlation = uint32_t(s.integer(11));
+    r.context = uint32_t(s.integer(12));
+    r.stream = uint32_t(s.integer(13));
+    r.tid = int(s.integer(14));
+    r.cpu = int(s.integer(15));
+    r.pid = int(s.integer(16));
+    r.between_ns = s.integer(17);
+    return r;
+}
+
+constexpr const char* kCopyColumns =
+    "SELECT run, worker, repetition, warmup, device, size_bytes, host_start_ns, host_end_ns, "
+    "device_start_ns, device_end_ns, device_timing, correlation_id, context, stream, tid, cpu, "
+    "pid, between_ns FROM copies ";
+
+void read_copies(const SqliteDb& db, RunResult& run) {
+    SqliteStatement s(db, std::string(kCopyColumns) + "WHERE run = ? ORDER BY rowid");
+    s.bind(1, run.index);
+    while (s.step()) run.records.push_back(record_from(s));
+}
+
+ThreadInfo thread_from(const SqliteStatement& s) {
+    ThreadInfo t;
+    t.launcher = s.text(0);
+    t.worker = int(s.integer(1));
+    t.pid = int(s.integer(2));
+    t.tid = int(s.integer(3));
+    t.name = s.text(4);
+    t.hostname = s.text(5);
+    t.stack_size = size_t(s.integer(6));
+    t.guard_size = size_t(s.integer(7));
+    parse(s.text(8)).get_to(t.blocked_signals);
+    parse(s.text(9)).get_to(t.cpus);
+    t.policy = s.text(10);
+    t.priority = int(s.integer(11));
+    t.nice = int(s.integer(12));
+    t.numa_node = int(s.integer(13));
+    t.python_thread = s.integer(14) != 0;
+    if (!s.is_null(15)) t.gil_held = s.integer(15) != 0;
+    return t;
+}
+
+void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
+    SqliteStatement t(db,
+                      "SELECT launcher, worker, pid, tid, name, hostname, stack_size, guard_size, "
+                      "blocked_signals, cpus, policy, priority, nice, numa_node, python_thread, "
+                      "gil_held, kind FROM threads WHERE run = ? ORDER BY rowid");
+    t.bind(1, run.index);
+    while (t.step())
+        (t.text(16) == "helper" ? run.helper_threads : run.threads_info).push_back(thread_from(t));
+    SqliteStatement n(db, "SELECT kind, text FROM notes WHERE run = ? ORDER BY rowid");
+    n.bind(1, run.index);
+    while (n.step()) (n.text(0) == "error" ? run.errors : run.notes).push_back(n.text(1));
+}
+
+RunResult run_from(const SqliteStatement& s) {
+    RunResult r;
+    r.index = int(s.integer(0));
+    r.label = s.text(1);
+    r.launcher = s.text(2);
+    r.backend = s.text(3);
+    r.threads = int(s.integer(4));
+    r.bytes_per_copy = uint64_t(s.integer(5));
+    r.direction = s.text(6);
+    r.host_memory = s.text(7);
+    parse(s.text(8)).get_to(r.sweep_point);
+    r.scaling_key = s.text(9);
+    r.settings = parse(s.text(10));
+    if (!s.is_null(11)) {
+        const json p = parse(s.text(11));
+        r.payload = PayloadRecord{p.value("name", ""), p.value("path", ""), p.value("folder", ""),
+                                  p.value("sha256", "")};
+    }
+    r.status = run_status_from(s.text(12));
+    r.start_ns = s.integer(13);
+    r.end_ns = s.integer(14);
+    return r;
+}
+
+// Opens `path` read-only and turns SQLite's "file is not a database" into a sentence.
+std::unique_ptr<SqliteDb> open_store(const std::string& path) {
+    auto db = std::make_unique<SqliteDb>(path, true);
+    try {
+        db->exec("SELECT count(*) FROM sqlite_master");
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + " is not a readable SQLite database (" + e.what() + ")");
+    }
+    return db;
+}
+
+}  // namespace
+
+Results read_record_store(const std::string& path) {
+    const auto db = open_store(path);
+    auto meta = read_meta(*db);
+    Results r;
+    try {
+        r.schema_version = meta.at("results_schema_version").get<int>();
+        r.tool_version = meta.at("tool_version").get<std::string>();
+        r.git_describe = meta.at("git_describe").get<std::string>();
+        r.host = meta.at("host");
+        r.devices = meta.at("devices");
+        r.scenario = meta.at("scenario");
+        r.interrupted = meta.at("interrupted").get<bool>();
+        r.complete = meta.at("complete").get<bool>();
+        r.planned_runs = meta.at("planned_runs").get<int>();
+        r.started_wall_ns = meta.at("started_wall_ns").get<int64_t>();
+        r.sizing = meta.at("sizing");
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": its meta table is incomplete: " + e.what());
+    }
+    SqliteStatement s(*db,
+                      "SELECT run, label, launcher, backend, threads, bytes_per_copy, direction, "
+                      "host_memory, sweep_point, scaling_key, settings, payload, status, "
+                      "start_ns, end_ns FROM runs ORDER BY run");
+    while (s.step()) r.runs.push_back(run_from(s));
+    for (RunResult& run : r.runs) {
+        read_threads_and_notes(*db, run);
+        read_copies(*db, run);
+    }
+    return r;
+}
+
+void load_stored_records(const std::string& path, Results& results) {
+    const auto db = open_store(path);
+    read_meta(*db);
+    for (RunResult& run : results.runs) {
+        if (run.records_file.empty()) continue;
+        SqliteStatement has(*db, "SELECT count(*) FROM runs WHERE run = ?");
+        has.bind(1, run.index);
+        has.step();
+        if (has.integer(0) == 0)
+            throw std::runtime_error(path + " does not hold run " + std::to_string(run.index) +
+                                     ", whose records results.json says are there");
+        run.records.clear();
+        read_copies(*db, run);
+    }
+}
+
+}  // namespace xfer

@@ -1,0 +1,98 @@
+#include "results/sqlite_db.hpp"
+
+#include <sqlite3.h>
+
+#include <stdexcept>
+
+namespace xfer {
+namespace {
+
+[[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing) {
+    throw std::runtime_error(path + ": " + doing + ": " +
+                             (db ? sqlite3_errmsg(db) : "out of memory"));
+}
+
+}  // namespace
+
+SqliteDb::SqliteDb(const std::string& path, bool read_only) : path_(path) {
+    // NOMUTEX: one connection is used by one thread at a time (the recorder holds its own
+    // lock); SQLite's per-call mutexes cost ~15% of writing a million rows.
+    const int flags =
+        SQLITE_OPEN_NOMUTEX |
+        (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+        const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw std::runtime_error(path + ": cannot open: " + why);
+    }
+    // A database written by another process (a worker, a reader) may be busy for a moment.
+    sqlite3_busy_timeout(db_, 5000);
+}
+
+SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+
+void SqliteDb::exec(const std::string& sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string why = error ? error : sqlite3_errmsg(db_);
+        sqlite3_free(error);
+        throw std::runtime_error(path_ + ": " + why);
+    }
+}
+
+SqliteStatement::SqliteStatement(const SqliteDb& db, const std::string& sql) : db_(db) {
+    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), int(sql.size()), &stmt_, nullptr) != SQLITE_OK)
+        fail(db.handle(), db.path(), "preparing \"" + sql.substr(0, 40) + "...\"");
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+
+SqliteStatement& SqliteStatement::bind(int i, int64_t v) {
+    if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK) fail(db_.handle(), db_.path(), "bind");
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(int i, const std::string& v) {
+    if (sqlite3_bind_text(stmt_, i, v.data(), int(v.size()), SQLITE_TRANSIENT) != SQLITE_OK)
+        fail(db_.handle(), db_.path(), "bind");
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind_null(int i) {
+    if (sqlite3_bind_null(stmt_, i) != SQLITE_OK) fail(db_.handle(), db_.path(), "bind");
+    return *this;
+}
+
+bool SqliteStatement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail(db_.handle(), db_.path(), "step");
+}
+
+void SqliteStatement::run() {
+    while (step()) {
+    }
+    reset();
+}
+
+void SqliteStatement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+int64_t SqliteStatement::integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+
+std::string SqliteStatement::text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           size_t(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
+}
+
+bool SqliteStatement::is_null(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
+}  // namespace xfer

@@ -1,0 +1,57 @@
+#pragma once
+// A thin RAII layer over SQLite's C API (Debian's libsqlite3): a connection and a prepared
+// statement, each closed by its destructor, every failure a std::runtime_error carrying
+// SQLite's own message. Only what results.sqlite needs (record_store.cpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace xfer {
+
+class SqliteDb {
+  public:
+    // Opens `path` read-write (creating it) or read-only. Throws with SQLite's reason.
+    SqliteDb(const std::string& path, bool read_only);
+    ~SqliteDb();
+    SqliteDb(const SqliteDb&) = delete;
+    SqliteDb& operator=(const SqliteDb&) = delete;
+
+    void exec(const std::string& sql);  // statements without results
+    sqlite3* handle() const { return db_; }
+    const std::string& path() const { return path_; }
+
+  private:
+    sqlite3* db_ = nullptr;
+    std::string path_;
+};
+
+class SqliteStatement {
+  public:
+    SqliteStatement(const SqliteDb& db, const std::string& sql);
+    ~SqliteStatement();
+    SqliteStatement(const SqliteStatement&) = delete;
+    SqliteStatement& operator=(const SqliteStatement&) = delete;
+
+    // Parameters are numbered from 1, as in SQLite.
+    SqliteStatement& bind(int i, int64_t v);
+    SqliteStatement& bind(int i, const std::string& v);
+    SqliteStatement& bind_null(int i);
+    // One step: true while a row is available, false when done. Throws on an error.
+    bool step();
+    void run();    // steps a statement without results to its end, then resets it
+    void reset();  // ready to bind and step again
+
+    // Columns are numbered from 0, as in SQLite.
+    int64_t integer(int col) const;
+    std::string text(int col) const;
+    bool is_null(int col) const;
+
+  private:
+    const SqliteDb& db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace xfer

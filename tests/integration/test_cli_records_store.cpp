@@ -1,0 +1,173 @@
+// results.sqlite end to end: `run` writes it beside results.json; past output.inline_records a
+// run's records live only there, and `report` gives the same analysis from results.json, the
+// journal or results.sqlite as the run computed in memory; a file that is not one is refused.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "results/sqlite_db.hpp"
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+#include "support/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+using nlohmann::json;
+
+namespace {
+
+// Two runs of 12 copies each (2 workers x 6, one a warm-up); the config keeps at most
+// `inline_records` inline and adds `more_config` to [output].
+CommandResult run_small_plan(const fs::path& dir, int inline_records,
+                             const std::string& more_config = "") {
+    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
+                                        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\n"
+                                        "warmup = 1\n[threads]\ncount = 2\n"
+                                        "[[run]]\nlauncher = \"host\"\n"
+                                        "[[run]]\nlauncher = \"openmp\"\n";
+    std::ofstream(dir / "config.toml") << "[output]\ninline_records = " << inline_records << "\n"
+                                       << more_config;
+    return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
+                       (dir / "config.toml").string() + "' --quiet --out '" +
+                       (dir / "out").string() + "'");
+}
+
+// What `report FILE --format json` says, parsed; null (with the reason shown) when it fails.
+json report_json(const fs::path& file) {
+    auto r = run_command(xferlab() + " report '" + file.string() + "' --format json");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+// Each run's analysis and the summary: what a report computes from the records.
+json analysis_of(const json& results) {
+    json a = json::array();
+    for (const auto& run : results.at("runs")) a.push_back(run.at("analysis"));
+    return json{{"runs", a}, {"summary", results.at("summary")}};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "past output.inline_records, results.json and the journal leave records to "
+    "results.sqlite, and report gives the run's own analysis from each",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store");
+    const auto run = run_small_plan(dir, 10);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const fs::path out = dir / "out";
+    const json written = json::parse(slurp(out / "results.json"));
+    for (const auto& r : written.at("runs")) {
+        CHECK_FALSE(r.contains("records"));
+        CHECK(r.at("records_file") == "results.sqlite");
+        CHECK(r.at("record_count") == 12);
+    }
+    CHECK_FALSE(contains(slurp(out / "journal.jsonl"), "\"host_start_ns\""));
+    const json in_memory = analysis_of(written);
+    CHECK(in_memory["runs"][0]["copies"] == 10);  // warm-up copies excluded
+    CHECK(analysis_of(report_json(out / "results.json")) == in_memory);
+    CHECK(analysis_of(report_json(out / "results.sqlite")) == in_memory);
+    // A journal never says whether the plan finished: its summary adds that; the runs agree.
+    CHECK(analysis_of(report_json(out / "journal.jsonl"))["runs"] == in_memory["runs"]);
+
+    // The finished file is one file: reading it left no SQLite -wal or -shm beside it.
+    CHECK_FALSE(fs::exists(out / "results.sqlite-wal"));
+    CHECK_FALSE(fs::exists(out / "results.sqlite-shm"));
+
+    // Without results.sqlite, results.json says where its records went.
+    fs::rename(out / "results.sqlite", dir / "elsewhere.sqlite");
+    auto missing = run_command(xferlab() + " report '" + (out / "results.json").string() + "'");
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "results.json keeps the records of its larger runs in " +
+                                    (out / "results.sqlite").string() + ", which is missing"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("within output.inline_records the records stay in results.json too",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-inline");
+    REQUIRE(run_small_plan(dir, 12).exit_code == 0);
+    const json written = json::parse(slurp(dir / "out" / "results.json"));
+    CHECK(written.at("runs").at(0).at("records").size() == 12);
+    CHECK_FALSE(written.at("runs").at(0).contains("records_file"));
+    CHECK(analysis_of(report_json(dir / "out" / "results.sqlite")) == analysis_of(written));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("report refuses a results.sqlite that is damaged or not xferlab's, exit 2",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-bad");
+    std::ofstream(dir / "text.sqlite") << "{\"schema_version\": 1}\n";
+    auto text = run_command(xferlab() + " report '" + (dir / "text.sqlite").string() + "'");
+    CHECK(text.exit_code == 2);
+    CHECK(contains(text.err,
+                   "text.sqlite is not an SQLite database (it does not start with "
+                   "SQLite's header): give the results.json"));
+
+    // SQLite's header, then garbage: what a truncated copy or a disk error leaves.
+    std::ofstream(dir / "damaged.sqlite", std::ios::binary)
+        << std::string("SQLite format 3\0", 16) << std::string(4000, 'x');
+    auto damaged = run_command(xferlab() + " report '" + (dir / "damaged.sqlite").string() + "'");
+    CHECK(damaged.exit_code == 2);
+    CHECK(contains(damaged.err, "damaged.sqlite is not a readable SQLite database ("));
+
+    xfer::SqliteDb((dir / "other.db").string(), false).exec("CREATE TABLE t(x)");
+    auto other = run_command(xferlab() + " report '" + (dir / "other.db").string() + "'");
+    CHECK(other.exit_code == 2);
+    CHECK(contains(other.err,
+                   "other.db is an SQLite database but not an xferlab "
+                   "results.sqlite (it has no meta table)"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "output.inline_records and output.trace_copies must be whole numbers >= 0: "
+    "file:line:column, exit 2",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-config");
+    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"c\"\nbackend = \"host\"\n"
+                                        "[[run]]\nlauncher = \"host\"\n";
+    std::ofstream(dir / "bad.toml") << "[output]\ninline_records = -1\ntrace_copies = \"many\"\n";
+    auto r = run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
+                         (dir / "bad.toml").string() + "' --quiet --out '" +
+                         (dir / "out").string() + "'");
+    CHECK(r.exit_code == 2);
+    const std::string config = (dir / "bad.toml").string();
+    CHECK(contains(r.err,
+                   config + ":2:18: error: output.inline_records: expected a whole number >= 0"));
+    CHECK(contains(r.err,
+                   config + ":3:16: error: output.trace_copies: expected a whole number >= 0"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-trace");
+    REQUIRE(run_small_plan(dir, 100, "trace_copies = 5\n").exit_code == 0);
+    const json trace = json::parse(slurp(dir / "out" / "trace.json"));
+    size_t copies = 0;
+    for (const auto& e : trace.at("traceEvents")) copies += e.at("ph") == "X" ? 1 : 0;
+    CHECK(copies == 8);  // 4 of each run's 12 (every 3rd)
+    CHECK(trace.at("otherData").at("sampled").size() == 2);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("when results.sqlite cannot be created, the run says so and results.json keeps every "
+          "record",
+          "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-unwritable");
+    fs::create_directories(dir / "out" / "results.sqlite");  // a folder where the file would go
+    const auto run = run_small_plan(dir, 10);
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(contains(run.err, "xferlab: " + (dir / "out" / "results.sqlite").string() +
+                                ": cannot open: unable to open database file; the runs are kept "
+                                "in results.json and journal.jsonl only\n"));
+    const json written = json::parse(slurp(dir / "out" / "results.json"));
+    CHECK(written.at("runs").at(0).at("records").size() == 12);
+    CHECK(report_json(dir / "out" / "results.json").at("runs").size() == 2);
+    fs::remove_all(dir);
+}

@@ -1,0 +1,151 @@
+// results/record_store.cpp: results.sqlite holds every field of a plan's Results, and
+// read_record_store gives them back exactly; a file that is not one is refused by name.
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include "results/record_store.hpp"
+#include "results/serialize.hpp"
+#include "results/sqlite_db.hpp"
+#include "support/catch.hpp"
+#include "test_results_fixtures.hpp"
+
+using nlohmann::json;
+using namespace xfer;
+using xfer::testing::full_record;
+using xfer::testing::full_run;
+using xfer::testing::full_thread_info;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_file(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("xfer-store-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    fs::remove(dir / name);
+    return dir / name;
+}
+
+Results plan_with_two_runs() {
+    Results plan;
+    plan.tool_version = "9.9";
+    plan.git_describe = "abc-dirty";
+    plan.host = json{{"hostname", "node07"}, {"cores", 2}};
+    plan.devices = json{{"host", "memcpy"}};
+    plan.scenario = json{{"name", "s"}, {"run", json::array({json{{"launcher", "python"}}})}};
+    plan.planned_runs = 3;
+    plan.started_wall_ns = 1'796'000'000'000'000'000;
+    plan.sizing = json{{"bytes", 4096}};
+    // Run 0: every field set (test_results_fixtures.hpp), as the record store must keep it.
+    RunResult a = full_run();
+    a.index = 0;
+    for (auto& r : a.records) r.run = 0;
+    RunResult b;
+    b.index = 1;
+    b.label = "python gil=release";
+    b.launcher = "python";
+    b.sweep_point = {{"threads.count", "2"}};
+    b.scaling_key = "python";
+    b.settings = json{{"threads", {{"count", 2}}}};
+    b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
+    b.records = {full_record()};
+    b.records[0].run = 1;
+    b.helper_threads = {full_thread_info()};
+    b.status = RunStatus::failed;
+    b.errors = {"verification failed", "second"};
+    b.start_ns = 100;
+    b.end_ns = 200;
+    b.records_file = kRecordStoreFile;
+    plan.runs = {a, b};
+    return plan;
+}
+
+Results stored_and_read(const Results& plan, const fs::path& path) {
+    {
+        RecordStore store(path.string());
+        store.write_plan(plan);
+        for (const auto& run : plan.runs) store.add_run(run);
+    }
+    return read_record_store(path.string());
+}
+
+std::string refusal(const fs::path& path) {
+    try {
+        read_record_store(path.string());
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(read without an error)";
+}
+
+}  // namespace
+
+TEST_CASE("results.sqlite gives back every field of the plan, its runs and records",
+          "[results][store]") {
+    const Results plan = plan_with_two_runs();
+    Results back = stored_and_read(plan, temp_file("round.sqlite"));
+    // records_file says where results.json left the records; the store holds them itself.
+    for (auto& run : back.runs) CHECK(run.records_file.empty());
+    Results expected = plan;
+    for (auto& run : expected.runs) run.records_file.clear();
+    // The JSON form is the complete, exact comparison of every field (serialize.cpp).
+    CHECK(json(back).dump() == json(expected).dump());
+    REQUIRE(back.runs.size() == 2);
+    CHECK(back.runs[1].records.at(0).device_timing == DeviceTiming::cupti);
+    CHECK(back.runs[0].records.at(1).device_start_ns == -1);  // NULL in the store
+    CHECK(back.runs[1].helper_threads.size() == 1);
+    CHECK(back.runs[0].threads_info.at(1).gil_held == std::nullopt);
+}
+
+TEST_CASE("load_stored_records fills only the runs results.json left to the store",
+          "[results][store]") {
+    const fs::path path = temp_file("load.sqlite");
+    const Results plan = stored_and_read(plan_with_two_runs(), path);
+    Results from_json = json::parse(json(plan_with_two_runs()).dump()).get<Results>();
+    CHECK(from_json.runs[0].records.size() == 2);  // inline
+    CHECK(from_json.runs[1].records.empty());      // "records_file": "results.sqlite"
+    load_stored_records(path.string(), from_json);
+    REQUIRE(from_json.runs[1].records.size() == 1);
+    CHECK(from_json.runs[1].records[0].correlation == 4'000'000'001u);
+    // A results.json naming a run the store lacks is refused by run number.
+    from_json.runs[1].index = 5;
+    try {
+        load_stored_records(path.string(), from_json);
+        FAIL("no error");
+    } catch (const std::exception& e) {
+        CHECK(std::string(e.what()).find("does not hold run 5") != std::string::npos);
+    }
+}
+
+TEST_CASE("a run past the threshold is written to results.json without its records",
+          "[results][store]") {
+    RunResult r = plan_with_two_runs().runs[1];
+    const json j = r;
+    CHECK_FALSE(j.contains("records"));
+    CHECK(j.at("records_file") == "results.sqlite");
+    CHECK(j.at("record_count") == 1);
+}
+
+TEST_CASE("a file that is not an xferlab results.sqlite is refused by what it is",
+          "[results][store]") {
+    const fs::path text = temp_file("text.sqlite");
+    std::ofstream(text) << "not a database at all, but long enough to have a header....\n";
+    CHECK(refusal(text).find("is not a readable SQLite database (") != std::string::npos);
+    CHECK(refusal(text).find("file is not a database") != std::string::npos);
+
+    const fs::path foreign = temp_file("foreign.sqlite");
+    SqliteDb(foreign.string(), false).exec("CREATE TABLE t(x); INSERT INTO t VALUES(1);");
+    CHECK(refusal(foreign) ==
+          foreign.string() +
+              " is an SQLite database but not an xferlab results.sqlite (it has no meta table)");
+
+    const fs::path newer = temp_file("newer.sqlite");
+    stored_and_read(plan_with_two_runs(), newer);
+    SqliteDb(newer.string(), false).exec("UPDATE meta SET value='2' WHERE key='schema_version'");
+    CHECK(refusal(newer) ==
+          newer.string() + " has results.sqlite schema 2; this xferlab reads schema 1");
+}
