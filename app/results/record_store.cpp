@@ -23,7 +23,7 @@ CREATE TABLE threads(
     run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
     blocked_signals TEXT, cpus TEXT, policy TEXT, priority INTEGER, nice INTEGER,
-    numa_node INTEGER, python_thread INTEGER, gil_held INTEGER);
+    numa_node INTEGER, python_thread INTEGER, gil_held INTEGER, busy TEXT);
 CREATE TABLE copies(
     run INTEGER NOT NULL, worker INTEGER, repetition INTEGER, warmup INTEGER, device INTEGER,
     size_bytes INTEGER, host_start_ns INTEGER, host_end_ns INTEGER, device_start_ns INTEGER,
@@ -66,10 +66,11 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
     }
 }
 
-void insert_threads(const SqliteDb& db, int run, const char* kind,
-                    const std::vector<ThreadInfo>& threads) {
-    SqliteStatement s(db, "INSERT INTO threads VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    for (const ThreadInfo& t : threads) {
+// `busy`: a helper thread's busy spans as JSON ({"busy": [[start, end], ...], "dropped": n}),
+// NULL for workers.
+void insert_thread(SqliteStatement& s, int run, const char* kind, const ThreadInfo& t,
+                   const std::string* busy) {
+    {
         s.bind(1, run).bind(2, kind).bind(3, t.launcher).bind(4, t.worker).bind(5, t.pid);
         s.bind(6, t.tid).bind(7, t.name).bind(8, t.hostname).bind(9, int64_t(t.stack_size));
         s.bind(10, int64_t(t.guard_size))
@@ -78,7 +79,24 @@ void insert_threads(const SqliteDb& db, int run, const char* kind,
         s.bind(13, t.policy).bind(14, t.priority).bind(15, t.nice).bind(16, t.numa_node);
         s.bind(17, t.python_thread);
         bind_or_null(s, 18, t.gil_held.value_or(false), t.gil_held.has_value());
+        if (busy)
+            s.bind(19, *busy);
+        else
+            s.bind_null(19);
         s.run();
+    }
+}
+
+constexpr const char* kInsertThread =
+    "INSERT INTO threads VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+void insert_threads(const SqliteDb& db, int run, const std::vector<ThreadInfo>& workers,
+                    const std::vector<HelperThread>& helpers) {
+    SqliteStatement s(db, kInsertThread);
+    for (const ThreadInfo& t : workers) insert_thread(s, run, "worker", t, nullptr);
+    for (const HelperThread& h : helpers) {
+        const std::string busy = dump(json{{"busy", h.busy}, {"dropped", h.busy_dropped}});
+        insert_thread(s, run, "helper", h.thread, &busy);
     }
 }
 
@@ -148,8 +166,7 @@ void RecordStore::add_run(const RunResult& run) {
     db_->exec("BEGIN");
     try {
         insert_run(*db_, run);
-        insert_threads(*db_, run.index, "worker", run.threads_info);
-        insert_threads(*db_, run.index, "helper", run.helper_threads);
+        insert_threads(*db_, run.index, run.threads_info, run.helper_threads);
         insert_notes(*db_, run);
         insert_copies(*db_, run);
         db_->exec("COMMIT");

@@ -99,10 +99,22 @@ void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
     SqliteStatement t(db,
                       "SELECT launcher, worker, pid, tid, name, hostname, stack_size, guard_size, "
                       "blocked_signals, cpus, policy, priority, nice, numa_node, python_thread, "
-                      "gil_held, kind FROM threads WHERE run = ? ORDER BY rowid");
+                      "gil_held, kind, busy FROM threads WHERE run = ? ORDER BY rowid");
     t.bind(1, run.index);
-    while (t.step())
-        (t.text(16) == "helper" ? run.helper_threads : run.threads_info).push_back(thread_from(t));
+    while (t.step()) {
+        if (t.text(16) != "helper") {
+            run.threads_info.push_back(thread_from(t));
+            continue;
+        }
+        HelperThread h;
+        h.thread = thread_from(t);
+        if (!t.is_null(17)) {
+            const json busy = parse(t.text(17));
+            busy.at("busy").get_to(h.busy);
+            busy.at("dropped").get_to(h.busy_dropped);
+        }
+        run.helper_threads.push_back(std::move(h));
+    }
     SqliteStatement n(db, "SELECT kind, text FROM notes WHERE run = ? ORDER BY rowid");
     n.bind(1, run.index);
     while (n.step()) (n.text(0) == "error" ? run.errors : run.notes).push_back(n.text(1));

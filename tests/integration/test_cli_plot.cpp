@@ -302,6 +302,8 @@ TEST_CASE("plot: staging helper threads get a lane each after the workers, with 
     CHECK(lanes.count("lane-run0-helper0") == 1);
     CHECK(lanes.count("lane-run0-helper1") == 1);
     CHECK(helper_bars == std::set<std::string>{"lane-run0-helper0-host", "lane-run0-helper1-host"});
+    fs::remove_all(dir);
+}
 
 TEST_CASE("plot draws a results.json whose records are in results.sqlite (output.inline_records)",
           "[integration][plot]") {

@@ -54,7 +54,7 @@ Results plan_with_two_runs() {
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;
-    b.helper_threads = {full_thread_info()};
+    b.helper_threads = {HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2}};
     b.status = RunStatus::failed;
     b.errors = {"verification failed", "second"};
     b.start_ns = 100;
@@ -97,7 +97,11 @@ TEST_CASE("results.sqlite gives back every field of the plan, its runs and recor
     REQUIRE(back.runs.size() == 2);
     CHECK(back.runs[1].records.at(0).device_timing == DeviceTiming::cupti);
     CHECK(back.runs[0].records.at(1).device_start_ns == -1);  // NULL in the store
-    CHECK(back.runs[1].helper_threads.size() == 1);
+    REQUIRE(back.runs[1].helper_threads.size() == 1);
+    CHECK(back.runs[1].helper_threads[0].thread.tid == full_thread_info().tid);
+    CHECK(back.runs[1].helper_threads[0].busy ==
+          std::vector<std::array<int64_t, 2>>{{10, 20}, {30, 45}});
+    CHECK(back.runs[1].helper_threads[0].busy_dropped == 2);
     CHECK(back.runs[0].threads_info.at(1).gil_held == std::nullopt);
 }
 
