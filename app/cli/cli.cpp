@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/cmd_check.hpp"
+#include "cli/cmd_compare.hpp"
 #include "cli/cmd_completion.hpp"
 #include "cli/cmd_devices.hpp"
 #include "cli/cmd_help.hpp"
@@ -154,6 +155,8 @@ int run_cli(int argc, char** argv) {
 
     PlotOptions plot;
     auto* plot_cmd = add_plot_command(app, plot);
+    CompareOptions compare;
+    auto* compare_cmd = add_compare_command(app, compare);
 
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
@@ -183,6 +186,7 @@ int run_cli(int argc, char** argv) {
     if (*help_cmd) return cmd_help(app, help_topic);
     if (*completion_cmd) return cmd_completion(app, shell, argc > 0 ? argv[0] : "xferlab");
     if (*plot_cmd) return cmd_plot(plot);
+    if (*compare_cmd) return cmd_compare(compare);
     return exit_bad_input;
 }
 
