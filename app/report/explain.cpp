@@ -195,8 +195,15 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
     if (!analysis.baseline_run) {
         out.push_back("no run finished ok with measured copies: nothing to compare");
     } else {
-        const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
-        out.push_back(fmt::format("baseline: {}", run_name(base)));
+        std::vector<std::string> bases;
+        for (const TrialGroup& g : analysis.groups)
+            if (g.is_baseline) bases.push_back("'" + g.label + "'");
+        if (bases.size() > 1) {
+            out.push_back(fmt::format("baselines, one per sweep point: {}", fmt::join(bases, ", ")));
+        } else {
+            const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
+            out.push_back(fmt::format("baseline: {}", run_name(base)));
+        }
     }
 
     // Fastest and slowest aggregate among runs with copies (positions in results.runs).
