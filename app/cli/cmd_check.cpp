@@ -51,16 +51,16 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
             if (need->device_bytes) mem += " + " + format_size(need->device_bytes) + " dev";
         }
         std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index,
-                                 shown_label(scenario, run), width, run.threads.count, format_size(run.transfer.bytes), copies,
-                                 mem);
+                                 shown_label(scenario, run), width, run.threads.count,
+                                 format_size(run.transfer.bytes), copies, mem);
     }
     const size_t per_trial = plan.size() / size_t(scenario.trials);
     std::cout << fmt::format(
         "  {} runs ({} [[run]] x {} sweep points{}), {} copies, {} moved\n", plan.size(),
         scenario.runs.size(), scenario.runs.empty() ? 0 : per_trial / scenario.runs.size(),
-        scenario.trials > 1 ? fmt::format(" x {} trials ({})", scenario.trials,
-                                          to_string(scenario.order))
-                            : "",
+        scenario.trials > 1
+            ? fmt::format(" x {} trials ({})", scenario.trials, to_string(scenario.order))
+            : "",
         total_copies, format_size(total_bytes));
     std::string peak_text = format_size(peak.host_bytes) + " host";
     if (peak.device_bytes) peak_text += ", " + format_size(peak.device_bytes) + " device";

@@ -136,7 +136,8 @@ struct TrialComparison {
     double p = 1;  // two-sided Mann-Whitney U test on the trials' aggregates
     size_t trials = 0, baseline_trials = 0;
     enum class Finding { faster, slower, no_difference } finding = Finding::no_difference;
-    std::string verdict;  // "0.80x, slower (95% CI 0.76x-0.84x, Mann-Whitney p=0.008, 5 vs 5 trials)"
+    // "0.80x, slower (95% CI 0.76x-0.84x, Mann-Whitney p=0.008, 5 vs 5 trials)"
+    std::string verdict;
 };
 
 // One run of the plan with all its trials (runs sharing a label).

@@ -133,7 +133,9 @@ void summarize_trials(const Analysis& analysis, std::vector<std::string>& out) {
         if (!g.vs_baseline) continue;
         using Finding = TrialComparison::Finding;
         const Finding f = g.vs_baseline->finding;
-        (f == Finding::faster ? faster : f == Finding::slower ? slower : none)
+        (f == Finding::faster   ? faster
+         : f == Finding::slower ? slower
+                                : none)
             .push_back(fmt::format("'{}' {}", g.label, fmtx::ratio(g.vs_baseline->ratio)));
     }
     if (most_trials == 1) {
@@ -199,7 +201,8 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
         for (const TrialGroup& g : analysis.groups)
             if (g.is_baseline) bases.push_back("'" + g.label + "'");
         if (bases.size() > 1) {
-            out.push_back(fmt::format("baselines, one per sweep point: {}", fmt::join(bases, ", ")));
+            out.push_back(
+                fmt::format("baselines, one per sweep point: {}", fmt::join(bases, ", ")));
         } else {
             const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
             out.push_back(fmt::format("baseline: {}", run_name(base)));
@@ -233,8 +236,8 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
     }
     summarize_trials(analysis, out);
     if (!within.empty()) {
-        out.push_back(fmt::format("aggregate inside the noise of its own run and the baseline's: {}",
-                                  runs_list(within)));
+        out.push_back(fmt::format(
+            "aggregate inside the noise of its own run and the baseline's: {}", runs_list(within)));
     }
     if (!beyond.empty()) {
         out.push_back(fmt::format(

@@ -93,8 +93,7 @@ std::string runs_table(const Results& results, const Analysis& analysis) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunResult& r = results.runs[i];
         const RunAnalysis& a = analysis.runs[i];
-        const std::string label =
-            trials ? fmt::format("{} (trial {})", r.label, r.trial) : r.label;
+        const std::string label = trials ? fmt::format("{} (trial {})", r.label, r.trial) : r.label;
         std::string vs = "-";
         if (a.is_baseline) vs = "baseline";
         if (a.vs_baseline) vs = a.vs_baseline->verdict;
@@ -120,7 +119,7 @@ std::string trials_table(const Analysis& analysis) {
         }
         const std::string ci =
             g.ci_low ? fmt::format("{}-{}", fmtx::gbps(*g.ci_low), fmtx::gbps(*g.ci_high)) : "-";
-        const std::string vs = g.is_baseline    ? "baseline"
+        const std::string vs = g.is_baseline   ? "baseline"
                                : g.vs_baseline ? g.vs_baseline->verdict
                                                : "-";
         t.add_row({g.label, std::to_string(g.aggregate_Bps.size()), fmtx::gbps_unit(g.median_Bps),

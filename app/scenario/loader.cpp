@@ -38,10 +38,10 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
     apply_set_flags(s, overrides, diagnostics);
     choose_seed(s);
     if (auto problem = baseline_problem(s)) {
-        diagnostics.push_back(facts.baseline_position
-                                  ? diagnostic_at(name, *facts.baseline_position,
-                                                  "scenario.baseline", *problem)
-                                  : Diagnostic{name, 0, 0, "scenario.baseline", *problem});
+        diagnostics.push_back(
+            facts.baseline_position
+                ? diagnostic_at(name, *facts.baseline_position, "scenario.baseline", *problem)
+                : Diagnostic{name, 0, 0, "scenario.baseline", *problem});
     }
 
     if (!facts.has_run) {

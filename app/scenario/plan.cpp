@@ -31,8 +31,7 @@ std::optional<std::string> plan_size_problem(const Scenario& s) {
     if (runs == 0 || points <= kMaxPlanRuns / runs) return std::nullopt;
     const std::string total = points > SIZE_MAX / runs ? "more than " + std::to_string(SIZE_MAX)
                                                        : std::to_string(points * runs);
-    const std::string trials =
-        s.trials == 1 ? "" : " x " + std::to_string(s.trials) + " trials";
+    const std::string trials = s.trials == 1 ? "" : " x " + std::to_string(s.trials) + " trials";
     return "the plan would have " + total + " runs (" + std::to_string(points) +
            " sweep points x " + std::to_string(s.runs.size()) + " [[run]] tables" + trials +
            "); the limit is " + std::to_string(kMaxPlanRuns) + ": sweep fewer values";

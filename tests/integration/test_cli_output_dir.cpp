@@ -56,12 +56,13 @@ TEST_CASE("run --out into a folder holding an earlier run's output: exit 2, the 
     auto again = run_into(write_scenario(dir, "second.toml", "second", {"new"}), out);
     INFO(again.err);
     CHECK(again.exit_code == 2);
-    CHECK(contains(again.err, "xferlab: output folder " + out.string() +
-                                  " already holds the output of an earlier run (results.json, "
-                                  "copies.csv, runs.csv, trace.json, journal.jsonl): this run's would be "
-                                  "mixed with it. Choose another folder (--out), or add --force "
-                                  "to delete those files first (other files in the folder are "
-                                  "kept)"));
+    CHECK(contains(again.err,
+                   "xferlab: output folder " + out.string() +
+                       " already holds the output of an earlier run (results.json, "
+                       "copies.csv, runs.csv, trace.json, journal.jsonl): this run's would be "
+                       "mixed with it. Choose another folder (--out), or add --force "
+                       "to delete those files first (other files in the folder are "
+                       "kept)"));
     CHECK(contains(again.err, "second.toml: nothing was run"));
     CHECK(again.out.empty());
     CHECK(slurp(out / "results.json") == results_before);

@@ -96,9 +96,9 @@ TEST_CASE("check prints every run's label whole: no two read the same", "[integr
         const bool trials = std::any_of(plan.begin(), plan.end(),
                                         [](const xfer::Run& run) { return run.trial > 1; });
         for (size_t i = 0; i < plan.size(); ++i) {
-            CHECK(labels[i] == (trials ? plan[i].label + " (trial " +
-                                             std::to_string(plan[i].trial) + ")"
-                                       : plan[i].label));
+            CHECK(labels[i] ==
+                  (trials ? plan[i].label + " (trial " + std::to_string(plan[i].trial) + ")"
+                          : plan[i].label));
         }
     }
 }

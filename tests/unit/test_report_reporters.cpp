@@ -391,7 +391,8 @@ TEST_CASE("write_reports: every file, the terminal format, and each failure name
     fs::remove_all(dir);
 }
 
-TEST_CASE("runs.csv: a row per run with its trials, then a row per trial", "[report][reporter][csv]") {
+TEST_CASE("runs.csv: a row per run with its trials, then a row per trial",
+          "[report][reporter][csv]") {
     const Results res = sample();
     const fs::path dir = temp_dir("runs");
     std::ostringstream out;
@@ -406,10 +407,10 @@ TEST_CASE("runs.csv: a row per run with its trials, then a row per trial", "[rep
     CHECK(rows[1][3] == "1");  // trials
     CHECK(rows[1][21] == "baseline");
     CHECK(rows[2][0] == "trial");
-    CHECK(rows[2][2] == "1");  // trial
-    CHECK(rows[2][4] == "0");  // run index
+    CHECK(rows[2][2] == "1");                          // trial
+    CHECK(rows[2][4] == "0");                          // run index
     CHECK(rows[3][1] == "python gil=release, \"x\"");  // quoted, read back whole
-    CHECK(rows[3][15] == "host threads.count=3");        // its baseline
+    CHECK(rows[3][15] == "host threads.count=3");      // its baseline
     CHECK(rows[3][20] == "no difference found");
     CHECK(rows[5][3] == "0");  // the failed run: no trial measured
     CHECK(rows[6][7] == "failed");

@@ -303,7 +303,8 @@ TEST_CASE("same aggregate, slower copies: a hand-off effect", "[report][analysis
     CHECK(contains(a.explanations,
                    "aggregate within noise of baseline (run 0) but per-copy p50 4.00x lower"));
     CHECK(contains(an.summary, "per-copy bandwidth understates run 1:"));
-    CHECK(contains(an.summary, "aggregate inside the noise of its own run and the baseline's: run 1"));
+    CHECK(contains(an.summary,
+                   "aggregate inside the noise of its own run and the baseline's: run 1"));
 }
 
 TEST_CASE("the baseline is the first ok run, and failed runs are summarized", "[report][analysis]") {

@@ -84,7 +84,8 @@ TEST_CASE("a shuffled order follows its seed, and a chosen seed is recorded",
     CHECK_FALSE(parse_scenario(with(""), "t.toml", {}).resolved["scenario"].contains("seed"));
 }
 
-TEST_CASE("scenario.trials (--trials) is checked, and the plan size counts trials", "[scenario][trials]") {
+TEST_CASE("scenario.trials (--trials) is checked, and the plan size counts trials",
+          "[scenario][trials]") {
     const auto plan = expand_plan(parse_scenario(with(""), "t.toml", {"scenario.trials=3"}));
     CHECK(plan.size() == 12);
     const auto errors = errors_of(with("trials = 0"));
