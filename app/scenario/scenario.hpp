@@ -138,7 +138,6 @@ struct Run {
 
 // scenario.order: how the trials of the plan's runs follow each other.
 enum class TrialOrder { interleaved, shuffled, grouped };
-std::string to_string(TrialOrder o);
 
 struct Scenario {
     std::filesystem::path source;  // the file it came from
@@ -175,5 +174,6 @@ std::string to_string(CopyPath p);
 std::string to_string(StagingAffinity a);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
+std::string to_string(TrialOrder o);
 
 }  // namespace xfer

@@ -5,18 +5,6 @@
 
 namespace xfer {
 
-std::string to_string(TrialOrder o) {
-    switch (o) {
-        case TrialOrder::interleaved:
-            return "interleaved";
-        case TrialOrder::shuffled:
-            return "shuffled";
-        case TrialOrder::grouped:
-            return "grouped";
-    }
-    return "interleaved";
-}
-
 namespace scenario_internal {
 
 std::optional<SettingResult> apply_trial_key(const std::string& key, const nlohmann::json& v,
