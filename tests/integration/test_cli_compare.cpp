@@ -84,3 +84,14 @@ TEST_CASE("run --trials: each trial a run of its own, grouped in the report and 
     CHECK(same.out.find("2 pairs: 0 faster, 0 slower, 2 no difference found") != std::string::npos);
     fs::remove_all(dir);
 }
+
+TEST_CASE("check --trials shows each trial and counts them", "[cli][trials]") {
+    const std::string seed = (fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-gil.toml").string();
+    const auto r = run_command(xferlab() + " check --trials 3 '" + seed + "'");
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find(" x 3 trials (interleaved)), ") != std::string::npos);
+    CHECK(r.out.find(" (trial 3) ") != std::string::npos);
+    const auto bad = run_command(xferlab() + " check --trials 0 '" + seed + "'");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--trials") != std::string::npos);
+}
