@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/cmd_check.hpp"
+#include "cli/cmd_compare.hpp"
 #include "cli/cmd_completion.hpp"
 #include "cli/cmd_devices.hpp"
 #include "cli/cmd_help.hpp"
@@ -43,6 +44,13 @@ std::string command_problem(const CLI::App& app, int argc, char** argv) {
 namespace {
 constexpr const char* kBriefHelp =
     "Table: the runs, the bandwidth and the summary only (no per-run sections)";
+
+void add_trials_option(CLI::App* sub, int& trials) {
+    sub->add_option("--trials", trials,
+                    "Run every run N times (scenario.trials): verdicts compare the trials")
+        ->type_name("N")
+        ->check(CLI::Range(1, 1000));
+}
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -87,6 +95,8 @@ int run_cli(int argc, char** argv) {
                       "When the plan does not fit this machine's memory, run it with the largest "
                       "power-of-two transfer.bytes that does (at least 64 MiB)");
     run_cmd->add_flag("--brief", run.brief, kBriefHelp);
+    int run_trials = 0;
+    add_trials_option(run_cmd, run_trials);
     add_common(run_cmd);
 
     std::vector<std::string> check_files, check_sets;
@@ -98,6 +108,8 @@ int run_cli(int argc, char** argv) {
     check_cmd->add_option("--set", check_sets, "Override a scenario key")
         ->take_all()
         ->type_name("KEY=VALUE");
+    int check_trials = 0;
+    add_trials_option(check_cmd, check_trials);
     add_common(check_cmd);
 
     auto* list_cmd = app.add_subcommand("list", "List scenarios with their descriptions");
@@ -144,6 +156,8 @@ int run_cli(int argc, char** argv) {
 
     PlotOptions plot;
     auto* plot_cmd = add_plot_command(app, plot);
+    CompareOptions compare;
+    auto* compare_cmd = add_compare_command(app, compare);
 
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");
@@ -160,6 +174,9 @@ int run_cli(int argc, char** argv) {
         return code == 0 ? exit_ok : exit_bad_input;
     }
     run.common = common;
+    // --trials N is --set scenario.trials=N, written last so that it wins.
+    if (run_trials > 0) run.sets.push_back("scenario.trials=" + std::to_string(run_trials));
+    if (check_trials > 0) check_sets.push_back("scenario.trials=" + std::to_string(check_trials));
     if (*run_cmd) return cmd_run(run);
     if (*check_cmd) return cmd_check(common, check_files, check_sets);
     if (*list_cmd) return cmd_list(common);
@@ -170,6 +187,7 @@ int run_cli(int argc, char** argv) {
     if (*help_cmd) return cmd_help(app, help_topic);
     if (*completion_cmd) return cmd_completion(app, shell, argc > 0 ? argv[0] : "xferlab");
     if (*plot_cmd) return cmd_plot(plot);
+    if (*compare_cmd) return cmd_compare(compare);
     return exit_bad_input;
 }
 

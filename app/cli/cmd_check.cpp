@@ -20,12 +20,17 @@
 namespace xfer {
 namespace {
 
+// "host (trial 2)": a run's trials share its label, the trial tells them apart.
+std::string shown_label(const Scenario& scenario, const Run& run) {
+    return scenario.trials > 1 ? fmt::format("{} (trial {})", run.label, run.trial) : run.label;
+}
+
 void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunner& runner) {
     std::cout << fmt::format("{}: {} — {}\n", scenario.source.string(), scenario.name,
                              scenario.description);
     // Labels are printed whole: a cut one could hide the part that tells two runs apart.
     size_t width = 5;
-    for (const Run& run : plan) width = std::max(width, run.label.size());
+    for (const Run& run : plan) width = std::max(width, shown_label(scenario, run).size());
     std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", "run", "label", width,
                              "threads", "bytes", "copies", "memory");
     uint64_t total_bytes = 0, total_copies = 0;
@@ -45,14 +50,18 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
             mem = format_size(need->host_bytes) + " host";
             if (need->device_bytes) mem += " + " + format_size(need->device_bytes) + " dev";
         }
-        std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index, run.label,
-                                 width, run.threads.count, format_size(run.transfer.bytes), copies,
-                                 mem);
+        std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index,
+                                 shown_label(scenario, run), width, run.threads.count,
+                                 format_size(run.transfer.bytes), copies, mem);
     }
-    std::cout << fmt::format("  {} runs ({} [[run]] x {} sweep points), {} copies, {} moved\n",
-                             plan.size(), scenario.runs.size(),
-                             scenario.runs.empty() ? 0 : plan.size() / scenario.runs.size(),
-                             total_copies, format_size(total_bytes));
+    const size_t per_trial = plan.size() / size_t(scenario.trials);
+    std::cout << fmt::format(
+        "  {} runs ({} [[run]] x {} sweep points{}), {} copies, {} moved\n", plan.size(),
+        scenario.runs.size(), scenario.runs.empty() ? 0 : per_trial / scenario.runs.size(),
+        scenario.trials > 1
+            ? fmt::format(" x {} trials ({})", scenario.trials, to_string(scenario.order))
+            : "",
+        total_copies, format_size(total_bytes));
     std::string peak_text = format_size(peak.host_bytes) + " host";
     if (peak.device_bytes) peak_text += ", " + format_size(peak.device_bytes) + " device";
     if (unknown) peak_text += " (runs on an unavailable backend not counted)";

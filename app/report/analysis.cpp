@@ -8,6 +8,7 @@
 #include "report/explain.hpp"
 #include "report/run_stats.hpp"
 #include "report/stats.hpp"
+#include "report/trial_analysis.hpp"
 
 namespace xfer {
 
@@ -27,26 +28,53 @@ Distribution distribution(std::vector<double> values) {
     return d;
 }
 
+namespace {
+
+// The run of `baseline` to hold a trial of another run against: the same trial, else the
+// baseline's first trial with measured copies.
+std::optional<size_t> baseline_trial(const Results& results, const Analysis& an,
+                                     const TrialGroup& baseline, int trial) {
+    std::optional<size_t> first;
+    for (int i : baseline.runs) {
+        const size_t b = size_t(i);
+        if (results.runs[b].status != RunStatus::ok || an.runs[b].copies == 0) continue;
+        if (results.runs[b].trial == trial) return b;
+        if (!first) first = b;
+    }
+    return first;
+}
+
+// Each trial against the baseline of its sweep point, inside the one run (within-run noise).
+void compare_within_runs(const Results& results, Analysis& an) {
+    for (const TrialGroup& g : an.groups) {
+        if (g.is_baseline) {
+            for (int i : g.runs) an.runs[size_t(i)].is_baseline = an.runs[size_t(i)].copies > 0;
+            continue;
+        }
+        if (!g.vs_baseline) continue;
+        const TrialGroup& base = an.groups[size_t(g.vs_baseline->baseline_group)];
+        for (int i : g.runs) {
+            const size_t r = size_t(i);
+            const auto b = baseline_trial(results, an, base, results.runs[r].trial);
+            if (!b || an.runs[r].copies == 0) continue;
+            an.runs[r].vs_baseline = compare_runs(an.runs[r], an.runs[*b]);
+            an.runs[r].thread_differences = thread_differences(results.runs[r], results.runs[*b]);
+        }
+    }
+    // The first baseline run (of the first sweep point's baseline, in plan order).
+    for (size_t i = 0; i < an.runs.size() && !an.baseline_run; ++i)
+        if (an.runs[i].is_baseline) an.baseline_run = int(i);
+}
+
+}  // namespace
+
 Analysis analyze(const Results& results) {
     Analysis an;
     for (const RunResult& run : results.runs) an.runs.push_back(analyze_run(run));
-    // Baseline: the first run that finished ok and measured something.
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        if (results.runs[i].status == RunStatus::ok && an.runs[i].copies > 0) {
-            an.baseline_run = int(i);
-            break;
-        }
-    }
     compute_scaling(results, an.runs);
-    if (an.baseline_run) {
-        const size_t b = size_t(*an.baseline_run);
-        an.runs[b].is_baseline = true;
-        for (size_t i = 0; i < an.runs.size(); ++i) {
-            if (i == b || an.runs[i].copies == 0) continue;
-            an.runs[i].vs_baseline = compare_runs(an.runs[i], an.runs[b]);
-            an.runs[i].thread_differences = thread_differences(results.runs[i], results.runs[b]);
-        }
-    }
+    an.groups = group_trials(results, an.runs);
+    compare_trials(results, an.groups);
+    compare_within_runs(results, an);
     for (size_t i = 0; i < an.runs.size(); ++i) {
         an.runs[i].explanations = explain_run(results.runs[i], an.runs[i]);
     }

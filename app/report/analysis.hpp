@@ -2,6 +2,7 @@
 // Statistics computed once from Results; every reporter reads them from here.
 // How each number is computed: docs/reading-reports.md (kept true to report/analysis.cpp).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ struct Comparison {
     double aggregate_noise = 0;
     double p50_noise = 0;
     bool judged = true;   // false when a run has < 2 copies: no spread to judge noise by
-    std::string verdict;  // "0.98x, within noise +-6%", "1.80x slower, noise +-5%", ...
+    std::string verdict;  // "0.98x (inside this run's noise +-6%)", ... (ratio_verdict)
 };
 
 // One worker of a run (measured copies only).
@@ -125,8 +126,41 @@ struct RunAnalysis {
     std::vector<std::string> explanations;        // plain-language findings
 };
 
+// A run against its baseline across trials (report/trial_analysis.cpp).
+struct TrialComparison {
+    int baseline_group = 0;  // position in Analysis::groups
+    double ratio = 0;        // median trial aggregate / the baseline's
+    // 95 % interval of the ratio: the Mann-Whitney shift interval of ln aggregate, exponentiated
+    // (nullopt with fewer than 4 trials a side).
+    std::optional<double> ci_low, ci_high;
+    double p = 1;  // two-sided Mann-Whitney U test on the trials' aggregates
+    size_t trials = 0, baseline_trials = 0;
+    enum class Finding { faster, slower, no_difference } finding = Finding::no_difference;
+    // "0.80x, slower (95% CI 0.76x-0.84x, Mann-Whitney p=0.008, 5 vs 5 trials)"
+    std::string verdict;
+};
+
+// One run of the plan with all its trials (runs sharing a label).
+struct TrialGroup {
+    std::string label;
+    std::string base_label;  // the [[run]]'s label ("" in results from before trials)
+    std::map<std::string, std::string> sweep_point;
+    std::vector<int> runs;  // positions in Results::runs, by trial
+    // Per trial with measured copies (ok runs only): aggregate and per-copy p50 bandwidth.
+    std::vector<double> aggregate_Bps;
+    std::vector<double> p50_Bps;
+    double median_Bps = 0;  // median of aggregate_Bps
+    double mean_Bps = 0;
+    std::optional<double> ci_low, ci_high;  // Student-t 95 % interval of the mean (>= 2 trials)
+    double cv = 0;                          // between trials: stddev / mean of aggregate_Bps
+    double pooled_p50_Bps = 0;              // p50 of every trial's copies together
+    bool is_baseline = false;
+    std::optional<TrialComparison> vs_baseline;
+};
+
 struct Analysis {
     std::vector<RunAnalysis> runs;  // same order as Results::runs
+    std::vector<TrialGroup> groups;  // one per label, in order of first trial
     // Position in Results::runs of the first ok run with measured copies (the plan index of a
     // run equals its position in a complete plan).
     std::optional<int> baseline_run;

@@ -97,4 +97,37 @@ void to_json(json& j, const RunAnalysis& a) {
              {"explanations", a.explanations}};
 }
 
+void to_json(json& j, const TrialComparison& c) {
+    using Finding = TrialComparison::Finding;
+    j = json{{"baseline_group", c.baseline_group},
+             {"ratio", c.ratio},
+             {"ci_low", optional_json(c.ci_low)},
+             {"ci_high", optional_json(c.ci_high)},
+             {"p", c.p},
+             {"test", "mann-whitney-u"},
+             {"trials", c.trials},
+             {"baseline_trials", c.baseline_trials},
+             {"finding", c.finding == Finding::faster   ? "faster"
+                         : c.finding == Finding::slower ? "slower"
+                                                        : "no difference found"},
+             {"verdict", c.verdict}};
+}
+
+void to_json(json& j, const TrialGroup& g) {
+    j = json{{"label", g.label},
+             {"base_label", g.base_label},
+             {"sweep_point", g.sweep_point},
+             {"runs", g.runs},
+             {"aggregate_Bps", g.aggregate_Bps},
+             {"p50_Bps", g.p50_Bps},
+             {"median_Bps", g.median_Bps},
+             {"mean_Bps", g.mean_Bps},
+             {"mean_ci_low", optional_json(g.ci_low)},
+             {"mean_ci_high", optional_json(g.ci_high)},
+             {"cv", g.cv},
+             {"pooled_p50_Bps", g.pooled_p50_Bps},
+             {"is_baseline", g.is_baseline},
+             {"vs_baseline", optional_json(g.vs_baseline)}};
+}
+
 }  // namespace xfer

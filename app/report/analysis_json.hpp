@@ -13,5 +13,7 @@ void to_json(nlohmann::json& j, const WorkerStats& w);
 void to_json(nlohmann::json& j, const DeviceStats& d);
 void to_json(nlohmann::json& j, const HandoffStats& h);
 void to_json(nlohmann::json& j, const RunAnalysis& a);
+void to_json(nlohmann::json& j, const TrialComparison& c);
+void to_json(nlohmann::json& j, const TrialGroup& g);
 
 }  // namespace xfer

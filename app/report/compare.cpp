@@ -40,15 +40,12 @@ std::string noise_percent(double bound) { return fmtx::percent(std::exp(bound) -
 }  // namespace
 
 std::string ratio_verdict(double ratio, double bound, bool judged) {
+    // No "faster"/"slower" here: those words belong to the verdict across trials
+    // (report/trial_analysis.cpp); one run's copies cannot show drift between runs.
     if (!judged) return fmtx::ratio(ratio) + " (too few copies to judge noise)";
-    if (stats::within_noise(ratio, bound)) {
-        return fmt::format("{}, within noise +-{}", fmtx::ratio(ratio), noise_percent(bound));
-    }
-    if (!(ratio > 0)) return fmtx::ratio(ratio);
-    if (ratio < 1) {
-        return fmt::format("{} slower, noise +-{}", fmtx::ratio(1 / ratio), noise_percent(bound));
-    }
-    return fmt::format("{} faster, noise +-{}", fmtx::ratio(ratio), noise_percent(bound));
+    return fmt::format("{} ({} this run's noise +-{})", fmtx::ratio(ratio),
+                       stats::within_noise(ratio, bound) ? "inside" : "outside",
+                       noise_percent(bound));
 }
 
 Comparison compare_runs(const RunAnalysis& run, const RunAnalysis& baseline) {

@@ -12,7 +12,7 @@ namespace xfer {
 // `run` against `baseline` (both analysed on their own first).
 Comparison compare_runs(const RunAnalysis& run, const RunAnalysis& baseline);
 
-// "0.98x, within noise +-6%" | "1.80x slower, noise +-5%" | "1.25x faster, noise +-5%" |
+// "0.98x (inside this run's noise +-6%)" | "0.56x (outside this run's noise +-5%)" |
 // "1.10x (too few copies to judge noise)". `bound` is the bound on |ln ratio|.
 std::string ratio_verdict(double ratio, double bound, bool judged);
 

@@ -21,17 +21,6 @@ constexpr const char* kHeader =
     "throughput_GBps,src_kind,dst_kind,device,context,stream,device_start_ns,"
     "device_duration_ns,pre_device_ns,thread,pid,cpu,device_timing,correlation_id,gap_ns,between_ns\n";
 
-// RFC 4180: quote a field holding a separator, a quote or a line break; double inner quotes.
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 class CsvReporter : public Reporter {
   public:
     std::string name() const override { return "csv"; }
@@ -69,6 +58,16 @@ class CsvReporter : public Reporter {
 };
 
 }  // namespace
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
 
 std::unique_ptr<Reporter> make_csv_reporter() { return std::make_unique<CsvReporter>(); }
 

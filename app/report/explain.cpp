@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "report/explain_mechanism.hpp"
+#include "report/trial_analysis.hpp"
 #include "util/format.hpp"
 
 namespace xfer {
@@ -123,6 +124,38 @@ void explain_baseline(const RunAnalysis& a, std::vector<std::string>& out) {
     }
 }
 
+// The verdicts across trials, by finding; with one trial per run, why there is none.
+void summarize_trials(const Analysis& analysis, std::vector<std::string>& out) {
+    std::vector<std::string> faster, slower, none;
+    size_t most_trials = 0;
+    for (const TrialGroup& g : analysis.groups) {
+        most_trials = std::max(most_trials, g.aggregate_Bps.size());
+        if (!g.vs_baseline) continue;
+        using Finding = TrialComparison::Finding;
+        const Finding f = g.vs_baseline->finding;
+        (f == Finding::faster   ? faster
+         : f == Finding::slower ? slower
+                                : none)
+            .push_back(fmt::format("'{}' {}", g.label, fmtx::ratio(g.vs_baseline->ratio)));
+    }
+    if (most_trials == 1) {
+        out.push_back(fmt::format(
+            "one trial per run: drift between runs is unknown, so no run is called faster or "
+            "slower; run with --trials {} (or scenario.trials) to judge",
+            kSuggestedTrials));
+    }
+    const auto line = [&](const char* what, const std::vector<std::string>& labels) {
+        if (!labels.empty())
+            out.push_back(fmt::format("{} than the baseline of its sweep point: {}", what,
+                                      fmt::join(labels, ", ")));
+    };
+    line("faster", faster);
+    line("slower", slower);
+    if (!none.empty() && most_trials > 1)
+        out.push_back(fmt::format("no difference found from the baseline of its sweep point: {}",
+                                  fmt::join(none, ", ")));
+}
+
 }  // namespace
 
 std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a) {
@@ -164,8 +197,16 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
     if (!analysis.baseline_run) {
         out.push_back("no run finished ok with measured copies: nothing to compare");
     } else {
-        const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
-        out.push_back(fmt::format("baseline: {}", run_name(base)));
+        std::vector<std::string> bases;
+        for (const TrialGroup& g : analysis.groups)
+            if (g.is_baseline) bases.push_back("'" + g.label + "'");
+        if (bases.size() > 1) {
+            out.push_back(
+                fmt::format("baselines, one per sweep point: {}", fmt::join(bases, ", ")));
+        } else {
+            const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
+            out.push_back(fmt::format("baseline: {}", run_name(base)));
+        }
     }
 
     // Fastest and slowest aggregate among runs with copies (positions in results.runs).
@@ -193,11 +234,16 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
             handoff.push_back(a.run);
         }
     }
+    summarize_trials(analysis, out);
     if (!within.empty()) {
-        out.push_back(fmt::format("aggregate within noise of the baseline: {}", runs_list(within)));
+        out.push_back(fmt::format(
+            "aggregate inside the noise of its own run and the baseline's: {}", runs_list(within)));
     }
     if (!beyond.empty()) {
-        out.push_back(fmt::format("aggregate beyond noise of the baseline: {}", runs_list(beyond)));
+        out.push_back(fmt::format(
+            "aggregate outside the noise of its own run and the baseline's: {} (drift between "
+            "runs not included)",
+            runs_list(beyond)));
     }
     if (!handoff.empty()) {
         out.push_back(fmt::format(

@@ -2,6 +2,7 @@
 
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/runs_csv_reporter.hpp"
 #include "report/table_reporter.hpp"
 #include "report/trace_reporter.hpp"
 
@@ -12,6 +13,7 @@ std::unique_ptr<Reporter> make_reporter(const std::string& name, ReportDetail de
     if (name == "table") return make_table_reporter(detail);
     if (name == "json") return make_json_reporter();
     if (name == "csv") return make_csv_reporter();
+    if (name == "runs") return make_runs_csv_reporter();
     if (name == "trace") return make_trace_reporter(limits.trace_copies_per_run);
     return nullptr;
 }

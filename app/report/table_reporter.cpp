@@ -87,17 +87,46 @@ std::string runs_table(const Results& results, const Analysis& analysis) {
     t.add_column("thr", Align::right);
     t.add_column("status", Align::left);
     t.add_column("copies", Align::right);
-    t.add_column("aggregate vs baseline", Align::left, true);
+    t.add_column("aggregate vs baseline (this trial)", Align::left, true);
+    const bool trials = std::any_of(results.runs.begin(), results.runs.end(),
+                                    [](const RunResult& r) { return r.trial > 1; });
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunResult& r = results.runs[i];
         const RunAnalysis& a = analysis.runs[i];
+        const std::string label = trials ? fmt::format("{} (trial {})", r.label, r.trial) : r.label;
         std::string vs = "-";
         if (a.is_baseline) vs = "baseline";
         if (a.vs_baseline) vs = a.vs_baseline->verdict;
-        t.add_row({std::to_string(r.index), r.label, r.launcher, std::to_string(r.threads),
+        t.add_row({std::to_string(r.index), label, r.launcher, std::to_string(r.threads),
                    to_string(r.status), std::to_string(a.copies), vs});
     }
     return "\nRuns\n" + t.render(kWidth);
+}
+
+// One row per run of the plan with its trials together: the verdict a reader should quote.
+std::string trials_table(const Analysis& analysis) {
+    TextTable t;
+    t.add_column("label", Align::left, true);
+    t.add_column("trials", Align::right);
+    t.add_column("median agg.", Align::right);
+    t.add_column("95% CI (mean)", Align::left);
+    t.add_column("CV", Align::right);
+    t.add_column("vs baseline of its sweep point", Align::left, true);
+    for (const TrialGroup& g : analysis.groups) {
+        if (g.aggregate_Bps.empty()) {
+            t.add_row({g.label, "0", "-", "-", "-", "-"});
+            continue;
+        }
+        const std::string ci =
+            g.ci_low ? fmt::format("{}-{}", fmtx::gbps(*g.ci_low), fmtx::gbps(*g.ci_high)) : "-";
+        const std::string vs = g.is_baseline   ? "baseline"
+                               : g.vs_baseline ? g.vs_baseline->verdict
+                                               : "-";
+        t.add_row({g.label, std::to_string(g.aggregate_Bps.size()), fmtx::gbps_unit(g.median_Bps),
+                   ci, g.aggregate_Bps.size() > 1 ? fmt::format("{:.3f}", g.cv) : "-", vs});
+    }
+    return "\nVerdicts across trials (Mann-Whitney U on trial aggregates, 95%)\n" +
+           t.render(kWidth);
 }
 
 std::string bandwidth_table(const Results& results, const Analysis& analysis) {
@@ -190,7 +219,7 @@ class TableReporter : public Reporter {
 
     void write(const Results& results, const Analysis& analysis, std::ostream& out) override {
         if (detail_ == ReportDetail::brief) {
-            out << title(results) + runs_table(results, analysis) +
+            out << title(results) + runs_table(results, analysis) + trials_table(analysis) +
                        bandwidth_table(results, analysis) + summary(analysis);
             return;
         }
@@ -199,6 +228,7 @@ class TableReporter : public Reporter {
         for (const auto& n : once.every_run_notes)
             text += wrap(n, kWidth, "note (every run): ", "  ");
         text += runs_table(results, analysis);
+        text += trials_table(analysis);
         text += bandwidth_table(results, analysis);
         text += shared_block(once, results, analysis);
         if (!results.runs.empty()) text += per_run_legend();

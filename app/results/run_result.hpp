@@ -39,6 +39,12 @@ struct RunResult {
     // Runs that differ only in threads.count share a scaling key: scaling is computed against
     // the 1-thread run with the same key.
     std::string scaling_key;
+    // The run's trial (scenario.trials), 1-based; trials of one run share `label`. Results
+    // written before trials hold 1 (each run its only trial).
+    int trial = 1;
+    // The [[run]]'s label without the sweep point (scenario.baseline names it); "" in results
+    // written before trials.
+    std::string base_label;
     nlohmann::json settings;  // the fully resolved run (every default filled in)
     std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;

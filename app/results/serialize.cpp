@@ -144,6 +144,8 @@ void to_json(json& j, const RunResult& r) {
         {"host_memory", r.host_memory},
         {"sweep_point", r.sweep_point},
         {"scaling_key", r.scaling_key},
+        {"trial", r.trial},
+        {"base_label", r.base_label},
         {"settings", r.settings},
         {"status", to_string(r.status)},
         {"errors", r.errors},
@@ -178,6 +180,9 @@ void from_json(const json& j, RunResult& r) {
     j.at("host_memory").get_to(r.host_memory);
     j.at("sweep_point").get_to(r.sweep_point);
     j.at("scaling_key").get_to(r.scaling_key);
+    // Absent in results written before trials.
+    r.trial = j.value("trial", 1);
+    r.base_label = j.value("base_label", "");
     r.settings = j.at("settings");
     r.status = run_status_from(j.at("status").get<std::string>());
     j.at("errors").get_to(r.errors);

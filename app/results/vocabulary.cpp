@@ -35,6 +35,7 @@ const std::vector<ReporterDescriptor>& reporter_descriptors() {
         {"table", "the terminal report", "", true},
         {"json", "everything: settings, records, ThreadInfo, analysis", "results.json", true},
         {"csv", "one row per copy", "copies.csv", true},
+        {"runs", "one row per run and per trial", "runs.csv", true},
         {"trace", "Chrome trace events for the Perfetto UI", "trace.json", false},
     };
     return all;

@@ -10,7 +10,7 @@ namespace xfer {
 
 struct Config {
     std::string output_dir = "results/{timestamp}-{scenario}";
-    std::vector<std::string> reporters = {"json", "csv", "trace"};
+    std::vector<std::string> reporters = {"json", "csv", "runs", "trace"};
     std::string format = "table";
     std::string backend = "auto";
     bool plots = false;  // output.plots: `run` draws the figures into the results folder

@@ -15,6 +15,8 @@ RunResult run_result_header(const Run& run) {
     r.host_memory = to_string(run.transfer.host_memory);
     r.sweep_point = run.sweep_point;
     r.scaling_key = run.scaling_key;
+    r.trial = run.trial;
+    r.base_label = run.base_label;
     r.settings = to_json(run);
     return r;
 }

@@ -37,6 +37,18 @@ std::string to_string(const HostMemory& m) {
     return "?";
 }
 
+std::string to_string(TrialOrder o) {
+    switch (o) {
+        case TrialOrder::interleaved:
+            return "interleaved";
+        case TrialOrder::shuffled:
+            return "shuffled";
+        case TrialOrder::grouped:
+            return "grouped";
+    }
+    return "?";
+}
+
 std::string to_string(FirstTouch f) {
     switch (f) {
         case FirstTouch::worker:

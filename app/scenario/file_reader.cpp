@@ -65,7 +65,10 @@ class Reader {
         for (const auto& [key, node] : in_file_order(root)) {
             const std::string k(key->str());
             if (k == "scenario") {
-                if (auto* t = table_or_error(*node, k)) read_scenario_table(*t);
+                if (auto* t = table_or_error(*node, k)) {
+                    read_scenario_table(*t);
+                    if (const auto* b = t->get("baseline")) facts.baseline_position = b->source();
+                }
             } else if (is_setting_table(k)) {
                 if (auto* t = table_or_error(*node, k)) {
                     read_settings(k, *t, k, [this](const std::string& dotted, const json& v) {

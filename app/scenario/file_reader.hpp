@@ -3,6 +3,7 @@
 // instead of stopping at the first.
 #include <toml++/toml.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct FileFacts {
     bool has_run = false;                // a "run" key exists (even if its tables had errors)
     toml::source_region sweep_position;  // where [sweep] is, for the plan-size limit
     bool has_sweep = false;
+    // Where scenario.baseline is written, for "no [[run]] has the label".
+    std::optional<toml::source_region> baseline_position;
 };
 
 FileFacts read_scenario_file(const toml::table& root, const std::string& file, Scenario& s,

@@ -15,6 +15,7 @@
 #include "scenario/plan.hpp"
 #include "scenario/set_flags.hpp"
 #include "scenario/toml_support.hpp"
+#include "scenario/trials.hpp"
 
 namespace xfer {
 
@@ -35,6 +36,13 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
     std::vector<Diagnostic> diagnostics;
     const FileFacts facts = read_scenario_file(root, name, s, diagnostics);
     apply_set_flags(s, overrides, diagnostics);
+    choose_seed(s);
+    if (auto problem = baseline_problem(s)) {
+        diagnostics.push_back(
+            facts.baseline_position
+                ? diagnostic_at(name, *facts.baseline_position, "scenario.baseline", *problem)
+                : Diagnostic{name, 0, 0, "scenario.baseline", *problem});
+    }
 
     if (!facts.has_run) {
         diagnostics.push_back(

@@ -7,6 +7,8 @@
 #include "scenario/loader.hpp"
 #include "scenario/scenario_keys.hpp"
 #include "scenario/settings.hpp"
+#include "scenario/suggest.hpp"
+#include "scenario/trials.hpp"
 
 namespace xfer {
 namespace scenario_internal {
@@ -25,13 +27,14 @@ size_t sweep_point_count(const Scenario& s) {
 
 std::optional<std::string> plan_size_problem(const Scenario& s) {
     const size_t points = sweep_point_count(s);
-    const size_t runs = s.runs.size();
+    const size_t runs = s.runs.size() * size_t(s.trials);
     if (runs == 0 || points <= kMaxPlanRuns / runs) return std::nullopt;
     const std::string total = points > SIZE_MAX / runs ? "more than " + std::to_string(SIZE_MAX)
                                                        : std::to_string(points * runs);
+    const std::string trials = s.trials == 1 ? "" : " x " + std::to_string(s.trials) + " trials";
     return "the plan would have " + total + " runs (" + std::to_string(points) +
-           " sweep points x " + std::to_string(runs) + " [[run]] tables); the limit is " +
-           std::to_string(kMaxPlanRuns) + ": sweep fewer values";
+           " sweep points x " + std::to_string(s.runs.size()) + " [[run]] tables" + trials +
+           "); the limit is " + std::to_string(kMaxPlanRuns) + ": sweep fewer values";
 }
 
 json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags) {
@@ -41,7 +44,11 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
                      {"description", s.description},
                      {"backend", s.backend},
                      {"timeout", timeout_text(s.timeout_ns)},
-                     {"timeout_ns", s.timeout_ns}};
+                     {"timeout_ns", s.timeout_ns},
+                     {"trials", s.trials},
+                     {"order", to_string(s.order)},
+                     {"baseline", s.baseline}};
+    if (s.seed_set) j["scenario"]["seed"] = s.seed;
     j["transfer"] = transfer_to_json(s.transfer);
     j["threads"] = threads_to_json(s.threads);
     j["staging"] = staging_to_json(s.transfer.staging);
@@ -61,8 +68,31 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
     j["sweep"] = sweep;
     j["set"] = set_flags;
     const size_t points = sweep_point_count(s);
-    j["plan"] = {{"sweep_points", points}, {"runs", points * s.runs.size()}};
+    j["plan"] = {{"sweep_points", points},
+                 {"runs", points * s.runs.size() * size_t(s.trials)},
+                 {"trials", s.trials}};
     return j;
+}
+
+namespace {
+std::string make_label(const Scenario& s, const RunSpec& spec,
+                       const std::vector<std::pair<std::string, std::string>>& point);
+}  // namespace
+
+std::vector<std::string> base_labels(const Scenario& s) {
+    std::vector<std::string> out;
+    for (const RunSpec& spec : s.runs) out.push_back(make_label(s, spec, {}));
+    return out;
+}
+
+std::optional<std::string> baseline_problem(const Scenario& s) {
+    if (s.baseline.empty()) return std::nullopt;
+    const std::vector<std::string> labels = base_labels(s);
+    if (std::find(labels.begin(), labels.end(), s.baseline) != labels.end()) return std::nullopt;
+    std::string names;
+    for (const std::string& l : labels) names += (names.empty() ? "\"" : ", \"") + l + "\"";
+    return "no [[run]] has the label \"" + s.baseline + "\"" + did_you_mean(s.baseline, labels) +
+           "; the [[run]] labels are " + names;
 }
 
 namespace {
@@ -193,13 +223,14 @@ std::vector<Run> expand_plan(const Scenario& s) {
             }
             for (const auto& [key, text] : point_text) run.sweep_point[key] = text;
             run.label = make_label(s, spec, point_text);
+            run.base_label = make_label(s, spec, {});
             run.scaling_key = make_scaling_key(run);
             plan.push_back(std::move(run));
         }
     }
     if (!errors.empty()) throw ScenarioError(std::move(errors));
     make_labels_distinct(plan);
-    return plan;
+    return schedule_trials(plan, s);
 }
 
 nlohmann::json to_json(const Run& run) {
@@ -221,6 +252,9 @@ nlohmann::json to_json(const Run& run) {
     j["sweep_point"] = run.sweep_point;
     j["overrides"] = run.spec.overrides;
     j["scaling_key"] = run.scaling_key;
+    j["trial"] = run.trial;
+    j["position"] = run.position;
+    j["base_label"] = run.base_label;
     return j;
 }
 

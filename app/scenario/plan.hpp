@@ -20,6 +20,13 @@ size_t sweep_point_count(const Scenario& s);
 // Why the plan is too large ("the sweep expands to ... runs"), or nullopt.
 std::optional<std::string> plan_size_problem(const Scenario& s);
 
+// The label of each [[run]] without a sweep point (the label written, or the derived one): what
+// scenario.baseline names.
+std::vector<std::string> base_labels(const Scenario& s);
+
+// Why scenario.baseline names no [[run]] ("... the labels are ..."), or nullopt.
+std::optional<std::string> baseline_problem(const Scenario& s);
+
 // The whole scenario with defaults filled in, in the file's vocabulary.
 nlohmann::json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags);
 

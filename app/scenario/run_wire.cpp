@@ -112,7 +112,10 @@ json run_to_wire(const Run& run) {
             {"timeout_ns", run.timeout_ns},
             {"params", run.params},
             {"sweep_point", run.sweep_point},
-            {"scaling_key", run.scaling_key}};
+            {"scaling_key", run.scaling_key},
+            {"trial", run.trial},
+            {"position", run.position},
+            {"base_label", run.base_label}};
 }
 
 Run run_from_wire(const json& j) {
@@ -132,6 +135,9 @@ Run run_from_wire(const json& j) {
     run.params = j.at("params");
     run.sweep_point = j.at("sweep_point").get<std::map<std::string, std::string>>();
     run.scaling_key = j.at("scaling_key").get<std::string>();
+    run.trial = j.at("trial").get<int>();
+    run.position = j.at("position").get<int>();
+    run.base_label = j.at("base_label").get<std::string>();
     return run;
 }
 

@@ -127,7 +127,17 @@ struct Run {
     nlohmann::json params = nlohmann::json::object();  // [params] for payloads (ctx.params)
     std::map<std::string, std::string> sweep_point;
     std::string scaling_key;  // runs equal but for threads.count share it
+    // Trials (scenario.trials): the same run repeated; its trials share `label`. 1-based.
+    int trial = 1;
+    // Position in the plan of one trial ([[run]] x [sweep] order), equal for a run's trials:
+    // reports list runs in this order and take the first at a sweep point as its baseline.
+    int position = 0;
+    // The [[run]]'s label without the sweep point's values: what scenario.baseline names.
+    std::string base_label;
 };
+
+// scenario.order: how the trials of the plan's runs follow each other.
+enum class TrialOrder { interleaved, shuffled, grouped };
 
 struct Scenario {
     std::filesystem::path source;  // the file it came from
@@ -135,6 +145,14 @@ struct Scenario {
     std::string description;
     std::string backend = "auto";
     int64_t timeout_ns = 0;
+    // Every run is run `trials` times, in `order`; a shuffled order draws from `seed` (chosen
+    // when the file leaves it out, and recorded in the results). See docs/scenarios.md.
+    int trials = 1;
+    TrialOrder order = TrialOrder::interleaved;
+    uint64_t seed = 0;
+    bool seed_set = false;
+    // The [[run]] label each run is compared with at its own sweep point ("": the first).
+    std::string baseline;
     TransferSpec transfer;
     ThreadSpec threads;
     std::vector<RunSpec> runs;
@@ -156,5 +174,6 @@ std::string to_string(CopyPath p);
 std::string to_string(StagingAffinity a);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
+std::string to_string(TrialOrder o);
 
 }  // namespace xfer

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "results/vocabulary.hpp"
+#include "scenario/trials.hpp"
 #include "scenario/unit_parse.hpp"
 
 namespace xfer {
@@ -87,6 +88,13 @@ std::vector<ScenarioKeyDescriptor> build_descriptors() {
          join_names(backend_choices(), ", ") + ": what the copies run on"},
         {"scenario.timeout", "duration", json(scenario_internal::timeout_text(0)).dump(),
          "a run still going after this long is stopped"},
+        {"scenario.trials", "integer", std::to_string(scenario.trials),
+         "each run is repeated this often; verdicts compare the trials (--trials)"},
+        {"scenario.order", "string", json(to_string(scenario.order)).dump(),
+         "interleaved, shuffled or grouped: how the trials follow each other"},
+        {"scenario.seed", "integer", "(chosen, recorded)", "the shuffle of order = \"shuffled\""},
+        {"scenario.baseline", "string", "(first [[run]])",
+         "the [[run]] label every run is compared with at its sweep point"},
     };
     for (const std::string& table : scenario_internal::setting_tables()) {
         auto settings = setting_descriptors(table);
@@ -112,7 +120,7 @@ std::vector<ScenarioKeyDescriptor> build_descriptors() {
          "values of a [transfer], [threads] or [staging] key: a run for each"},
     };
     d.insert(d.end(), rest.begin(), rest.end());
-    if (d.size() != 4 + setting_texts().size() + rest.size())  // a text without its validator
+    if (d.size() != 8 + setting_texts().size() + rest.size())  // a text without its validator
         throw std::logic_error("a [transfer], [threads] or [staging] description names no key");
     return d;
 }
@@ -190,6 +198,7 @@ SettingResult apply_scenario_key(const std::string& key, const json& v, Scenario
         s.timeout_ns = *ns;
         return std::nullopt;
     }
+    if (auto handled = apply_trial_key(key, v, s)) return *handled;
     return SettingError{"unknown key"};
 }
 

@@ -76,7 +76,7 @@ TEST_CASE("completion: commands, flags and their values", "[integration][complet
     CHECK(c.complete({"xferlab", "he"}) == Words{"help"});
     CHECK(c.complete({"xferlab", "run", "--fo"}) == Words{"--force", "--format"});
     CHECK(c.complete({"xferlab", "run", "--b"}) == Words{"--brief"});
-    CHECK(c.complete({"xferlab", "run", "--format", ""}) == Words{"csv", "json", "table"});
+    CHECK(c.complete({"xferlab", "run", "--format", ""}) == Words{"csv", "json", "runs", "table"});
     CHECK(c.complete({"xferlab", "report", "--format", "t"}) == Words{"table", "trace"});
     CHECK(c.complete({"xferlab", "help", "sc"}) == Words{"scenario-keys"});
     CHECK(c.complete({"xferlab", "completion", ""}) == Words{"bash"});

@@ -58,7 +58,7 @@ TEST_CASE("run --out into a folder holding an earlier run's output: exit 2, the 
     CHECK(again.exit_code == 2);
     CHECK(contains(again.err, "xferlab: output folder " + out.string() +
                                   " already holds the output of an earlier run (results.json, "
-                                  "copies.csv, trace.json, results.sqlite, journal.jsonl): this "
+                                  "copies.csv, runs.csv, trace.json, results.sqlite, journal.jsonl): this "
                                   "run's would be "
                                   "mixed with it. Choose another folder (--out), or add --force "
                                   "to delete those files first (other files in the folder are "
@@ -87,7 +87,7 @@ TEST_CASE("run --force: the earlier run's files go, other files stay, the journa
     INFO(forced.err);
     REQUIRE(forced.exit_code == 0);
     CHECK(contains(forced.err,
-                   "xferlab: --force: deleted results.json, copies.csv, trace.json, "
+                   "xferlab: --force: deleted results.json, copies.csv, runs.csv, trace.json, "
                    "results.sqlite, results.sqlite-wal, journal.jsonl, .results.json.tmp.4242 "
                    "from " +
                        out.string()));

@@ -141,13 +141,13 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("make_reporter knows the four reporters", "[report][reporter]") {
+TEST_CASE("make_reporter knows the five reporters", "[report][reporter]") {
     for (const auto& n : reporter_names()) {
         auto r = make_reporter(n);
         REQUIRE(r);
         CHECK(r->name() == n);
     }
-    CHECK(reporter_names().size() == 4);
+    CHECK(reporter_names().size() == 5);
     CHECK(make_reporter("xml") == nullptr);
 }
 
@@ -389,4 +389,30 @@ TEST_CASE("write_reports: every file, the terminal format, and each failure name
     // The terminal gets the same text as the file.
     CHECK(out.str() == read(dir / "copies.csv"));
     fs::remove_all(dir);
+}
+
+TEST_CASE("runs.csv: a row per run with its trials, then a row per trial",
+          "[report][reporter][csv]") {
+    const Results res = sample();
+    const fs::path dir = temp_dir("runs");
+    std::ostringstream out;
+    const fs::path path = write_with("runs", res, dir, out);
+    CHECK(path == dir / "runs.csv");
+    const auto rows = parse_csv(read(path));
+    REQUIRE(rows.size() == 7);  // header, then (run, trial) for each of the three runs
+    CHECK(rows[0][0] == "kind");
+    CHECK(rows[0].size() == 22);
+    CHECK(rows[1][0] == "run");
+    CHECK(rows[1][1] == "host threads.count=3");
+    CHECK(rows[1][3] == "1");  // trials
+    CHECK(rows[1][21] == "baseline");
+    CHECK(rows[2][0] == "trial");
+    CHECK(rows[2][2] == "1");                          // trial
+    CHECK(rows[2][4] == "0");                          // run index
+    CHECK(rows[3][1] == "python gil=release, \"x\"");  // quoted, read back whole
+    CHECK(rows[3][15] == "host threads.count=3");      // its baseline
+    CHECK(rows[3][20] == "no difference found");
+    CHECK(rows[5][3] == "0");  // the failed run: no trial measured
+    CHECK(rows[6][7] == "failed");
+    for (const auto& row : rows) CHECK(row.size() == rows[0].size());
 }

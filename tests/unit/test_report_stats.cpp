@@ -259,20 +259,20 @@ TEST_CASE("verdict: within noise vs beyond noise", "[report][analysis]") {
     CHECK(near(c1.aggregate_noise, 0.2 * std::sqrt(2.0 / 7)));
     CHECK(near(c1.aggregate_ratio, 1.05));
     CHECK(c1.within_noise);
-    CHECK(c1.verdict == "1.05x, within noise +-11%");
+    CHECK(c1.verdict == "1.05x (inside this run's noise +-11%)");
 
     const Comparison edge_c = compare_runs(edge, base);
     CHECK_FALSE(edge_c.within_noise);
-    CHECK(edge_c.verdict == "1.12x faster, noise +-11%");
+    CHECK(edge_c.verdict == "1.12x (outside this run's noise +-11%)");
 
     const Comparison c2 = compare_runs(faster, base);
     CHECK_FALSE(c2.within_noise);
     CHECK_FALSE(c2.p50_within_noise);
-    CHECK(c2.verdict == "1.50x faster, noise +-11%");
+    CHECK(c2.verdict == "1.50x (outside this run's noise +-11%)");
 
     const Comparison c3 = compare_runs(slower, base);
     CHECK_FALSE(c3.within_noise);
-    CHECK(c3.verdict == "2.00x slower, noise +-11%");
+    CHECK(c3.verdict == "0.50x (outside this run's noise +-11%)");
 
     RunAnalysis single;
     fill(single, 1);
@@ -303,7 +303,8 @@ TEST_CASE("same aggregate, slower copies: a hand-off effect", "[report][analysis
     CHECK(contains(a.explanations,
                    "aggregate within noise of baseline (run 0) but per-copy p50 4.00x lower"));
     CHECK(contains(an.summary, "per-copy bandwidth understates run 1:"));
-    CHECK(contains(an.summary, "aggregate within noise of the baseline: run 1"));
+    CHECK(contains(an.summary,
+                   "aggregate inside the noise of its own run and the baseline's: run 1"));
 }
 
 TEST_CASE("the baseline is the first ok run, and failed runs are summarized", "[report][analysis]") {

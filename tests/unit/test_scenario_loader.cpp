@@ -313,7 +313,10 @@ threads.count = 2
                                  {"description", ""},
                                  {"backend", "auto"},
                                  {"timeout", "none"},
-                                 {"timeout_ns", 0}}));
+                                 {"timeout_ns", 0},
+                                 {"trials", 1},
+                                 {"order", "interleaved"},
+                                 {"baseline", ""}}));
     CHECK(r["transfer"] == json({{"direction", "h2d"},
                                  {"bytes", 2147483648ull},
                                  {"bytes_text", "2 GiB"},
@@ -354,7 +357,7 @@ threads.count = 2
                                {"overrides", {{"threads.count", 2}}}}));
     CHECK(r["sweep"] == json::parse(R"([{"key": "transfer.host_memory",
                                           "values": ["pageable", "pinned"]}])"));
-    CHECK(r["plan"] == json({{"sweep_points", 2}, {"runs", 2}}));
+    CHECK(r["plan"] == json({{"sweep_points", 2}, {"runs", 2}, {"trials", 1}}));
     CHECK(r["params"] == json::object());
     CHECK(r["set"] == json::array());
 }

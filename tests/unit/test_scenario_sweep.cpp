@@ -224,7 +224,7 @@ label = "host #2"
     CHECK(plan[2].label == "host #2");
 }
 
-TEST_CASE("every committed scenario expands to runs with distinct labels", "[sweep]") {
+TEST_CASE("every committed scenario expands to runs with distinct labels (per trial)", "[sweep]") {
     size_t files = 0;
     for (const auto& e : std::filesystem::directory_iterator(
              std::filesystem::path(XFER_SOURCE_DIR) / "scenarios")) {
@@ -235,7 +235,8 @@ TEST_CASE("every committed scenario expands to runs with distinct labels", "[swe
         std::set<std::string> labels;
         for (const auto& r : plan) {
             INFO("run " << r.index << ": " << r.label);
-            CHECK(labels.insert(r.label).second);
+            // A run's trials share its label and differ in trial.
+            CHECK(labels.insert(r.label + "/" + std::to_string(r.trial)).second);
         }
     }
     CHECK(files >= 10);

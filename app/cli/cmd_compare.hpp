@@ -1,0 +1,22 @@
+#pragma once
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace xfer {
+
+struct CompareOptions {
+    std::string a, b;              // results.json or journal.jsonl
+    std::string format = "table";  // table | json
+};
+
+// Registers `compare` with its options on `app` (kept here so that cli.cpp only dispatches).
+CLI::App* add_compare_command(CLI::App& app, CompareOptions& options);
+
+// `xferlab compare A B`: B's runs against A's, paired by label. Exit 2 when a file cannot be
+// read as results.
+int cmd_compare(const CompareOptions& options);
+
+}  // namespace xfer

@@ -1,0 +1,138 @@
+#include "report/results_compare.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/analysis_json.hpp"
+#include "report/table_run_section.hpp"
+#include "report/text_table.hpp"
+#include "report/trial_analysis.hpp"
+#include "util/format.hpp"
+
+namespace xfer {
+
+namespace {
+
+// The `nth` (0-based) group labelled `label`: results from before labels were made distinct can
+// hold one label twice, and the second of A pairs with the second of B.
+const TrialGroup* find_group(const Analysis& an, const std::string& label, size_t nth) {
+    for (const TrialGroup& g : an.groups)
+        if (g.label == label && nth-- == 0) return &g;
+    return nullptr;
+}
+
+// How many groups before `g` in `an` share its label.
+size_t occurrence(const Analysis& an, const TrialGroup& g) {
+    size_t n = 0;
+    for (const TrialGroup& x : an.groups) {
+        if (&x == &g) break;
+        n += x.label == g.label;
+    }
+    return n;
+}
+
+}  // namespace
+
+ResultsComparison compare_results(const Analysis& a, const Analysis& b) {
+    ResultsComparison out;
+    double log_sum = 0;
+    size_t ratios = 0;
+    for (const TrialGroup& ga : a.groups) {
+        const TrialGroup* gb = find_group(b, ga.label, occurrence(a, ga));
+        if (!gb) {
+            out.only_in_a.push_back(ga.label);
+            continue;
+        }
+        ComparedPair p;
+        p.label = ga.label;
+        p.a_median_Bps = ga.median_Bps;
+        p.b_median_Bps = gb->median_Bps;
+        p.a_trials = ga.aggregate_Bps.size();
+        p.b_trials = gb->aggregate_Bps.size();
+        if (p.a_trials == 0 || p.b_trials == 0) {
+            ++out.not_measured;
+        } else {
+            p.comparison = compare_groups(*gb, ga, 0);
+            using Finding = TrialComparison::Finding;
+            const Finding f = p.comparison->finding;
+            ++(f == Finding::faster   ? out.faster
+               : f == Finding::slower ? out.slower
+                                      : out.no_difference);
+            log_sum += std::log(p.comparison->ratio);
+            ++ratios;
+        }
+        out.pairs.push_back(std::move(p));
+    }
+    for (const TrialGroup& gb : b.groups)
+        if (!find_group(a, gb.label, occurrence(b, gb))) out.only_in_b.push_back(gb.label);
+    out.geomean_ratio = ratios ? std::exp(log_sum / double(ratios)) : 0;
+    return out;
+}
+
+std::string compare_text(const ResultsComparison& c, const std::string& a_name,
+                         const std::string& b_name) {
+    using Align = TextTable::Align;
+    TextTable t;
+    t.add_column("label", Align::left, true);
+    t.add_column("A median", Align::right);
+    t.add_column("B median", Align::right);
+    t.add_column("B vs A", Align::left, true);
+    for (const ComparedPair& p : c.pairs) {
+        const auto cell = [](double Bps, size_t n) { return n ? fmtx::gbps_unit(Bps) : "-"; };
+        t.add_row({p.label, cell(p.a_median_Bps, p.a_trials), cell(p.b_median_Bps, p.b_trials),
+                   p.comparison ? p.comparison->verdict : "not measured on both sides"});
+    }
+    std::string out =
+        fmt::format("A: {}\nB: {}\n\nRuns paired by label (B against A)\n", a_name, b_name);
+    out += t.render(kTableWidth);
+    const auto list = [&](const char* which, const std::vector<std::string>& labels) {
+        if (labels.empty()) return;
+        out += fmt::format("\nOnly in {} ({}):\n", which, labels.size());
+        for (const auto& l : labels) out += "  " + l + "\n";
+    };
+    list("A", c.only_in_a);
+    list("B", c.only_in_b);
+    out += fmt::format(
+        "\nSummary: {} pairs: {} faster, {} slower, {} no difference found{} (Mann-Whitney U on "
+        "trial aggregates, 95%)",
+        c.pairs.size(), c.faster, c.slower, c.no_difference,
+        c.not_measured ? fmt::format(", {} not measured", c.not_measured) : "");
+    if (c.geomean_ratio > 0)
+        out += fmt::format("; geometric mean of ratios {}", fmtx::ratio(c.geomean_ratio));
+    return out + "\n";
+}
+
+nlohmann::json compare_json(const ResultsComparison& c, const std::string& a_name,
+                            const std::string& b_name) {
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const ComparedPair& p : c.pairs) {
+        nlohmann::json judged;
+        if (p.comparison) {
+            judged = *p.comparison;
+            judged.erase("baseline_group");  // A's run: the pair says which
+        }
+        pairs.push_back({{"label", p.label},
+                         {"a_median_Bps", p.a_median_Bps},
+                         {"b_median_Bps", p.b_median_Bps},
+                         {"a_trials", p.a_trials},
+                         {"b_trials", p.b_trials},
+                         {"comparison", judged}});
+    }
+    return {{"a", a_name},
+            {"b", b_name},
+            {"pairs", pairs},
+            {"only_in_a", c.only_in_a},
+            {"only_in_b", c.only_in_b},
+            {"summary",
+             {{"pairs", c.pairs.size()},
+              {"faster", c.faster},
+              {"slower", c.slower},
+              {"no_difference", c.no_difference},
+              {"not_measured", c.not_measured},
+              {"geomean_ratio", c.geomean_ratio}}}};
+}
+
+}  // namespace xfer

@@ -1,0 +1,84 @@
+#include "scenario/trials.hpp"
+
+#include <algorithm>
+#include <random>
+
+namespace xfer {
+
+namespace scenario_internal {
+
+std::optional<SettingResult> apply_trial_key(const std::string& key, const nlohmann::json& v,
+                                             Scenario& s) {
+    if (key == "trials") {
+        if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > kMaxTrials) {
+            return SettingResult{SettingError{"expected an integer from 1 to " +
+                                              std::to_string(kMaxTrials) + "; got " + describe(v)}};
+        }
+        s.trials = int(v.get<int64_t>());
+        return SettingResult{};
+    }
+    if (key == "order") {
+        const std::vector<std::string> names = {"interleaved", "shuffled", "grouped"};
+        const auto it = v.is_string() ? std::find(names.begin(), names.end(), v.get<std::string>())
+                                      : names.end();
+        if (it == names.end()) return SettingResult{not_one_of(v, names)};
+        s.order = TrialOrder(it - names.begin());
+        return SettingResult{};
+    }
+    if (key == "seed") {
+        if (!v.is_number_integer() || v.get<int64_t>() < 0) {
+            return SettingResult{
+                SettingError{"expected a non-negative integer; got " + describe(v)}};
+        }
+        s.seed = uint64_t(v.get<int64_t>());
+        s.seed_set = true;
+        return SettingResult{};
+    }
+    if (key == "baseline") {
+        if (!v.is_string() || v.get<std::string>().empty()) {
+            return SettingResult{SettingError{"expected a [[run]] label; got " + describe(v)}};
+        }
+        s.baseline = v.get<std::string>();
+        return SettingResult{};
+    }
+    return std::nullopt;
+}
+
+void choose_seed(Scenario& s) {
+    if (s.order != TrialOrder::shuffled || s.seed_set) return;
+    // 31 bits: the seed is written into TOML and JSON, where it must read back as itself.
+    s.seed = std::random_device{}() & 0x7fffffffu;
+    s.seed_set = true;
+}
+
+std::vector<Run> schedule_trials(const std::vector<Run>& runs, const Scenario& s) {
+    std::vector<Run> base = runs;
+    for (size_t i = 0; i < base.size(); ++i) base[i].position = int(i);
+    std::vector<Run> out;
+    out.reserve(runs.size() * size_t(s.trials));
+    const auto add = [&out](const Run& run, int trial) {
+        out.push_back(run);
+        out.back().trial = trial;
+        out.back().index = int(out.size()) - 1;
+    };
+    if (s.order == TrialOrder::grouped) {
+        for (const Run& run : base)
+            for (int t = 1; t <= s.trials; ++t) add(run, t);
+        return out;
+    }
+    // mt19937_64 and a Fisher-Yates shuffle written here: std::shuffle's algorithm is the
+    // library's choice, and a recorded seed must give the same order everywhere.
+    std::mt19937_64 rng(s.seed);
+    std::vector<size_t> order(base.size());
+    for (int t = 1; t <= s.trials; ++t) {
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        if (s.order == TrialOrder::shuffled) {
+            for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+        }
+        for (size_t i : order) add(base[i], t);
+    }
+    return out;
+}
+
+}  // namespace scenario_internal
+}  // namespace xfer
