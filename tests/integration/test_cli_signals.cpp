@@ -77,7 +77,12 @@ std::string run_cmd(const fs::path& scenario, const fs::path& out, const std::st
 void check_stop_signal(int sig) {
     auto dir = fresh_temp_dir("signal");
     auto out = dir / "out";
-    Background b = start_background(run_cmd(long_scenario(dir), out), dir);
+    // Every record inline in results.json (a fast machine makes more than output.inline_records
+    // copies before the signal; results.sqlite has its own kill test).
+    const fs::path config = dir / "inline.toml";
+    std::ofstream(config) << "[output]\ninline_records = 100000000\n";
+    Background b = start_background(
+        run_cmd(long_scenario(dir), out, " --config '" + config.string() + "'"), dir);
     REQUIRE(b.pid > 0);
     REQUIRE(wait_until([&] { return first_run_written(out); }));
     // Run 1 prepares its buffers, then its worker threads copy for minutes: wait for them, then
