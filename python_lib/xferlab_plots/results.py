@@ -134,6 +134,15 @@ def load(text):
         runs = [_run(r) for r in doc["runs"]]
     except (ValueError, KeyError, TypeError) as e:
         raise PlotError(f"not an xferlab results.json: {type(e).__name__}: {e}") from None
+    # Trials (scenario.trials): each trial is a run; its group's statistics across trials go with
+    # every trial's run (the aggregate figure draws the group's interval).
+    by_index = {r.index: r for r in runs}
+    for group in doc.get("trial_groups") or []:
+        if len(group.get("runs") or []) < 2:
+            continue
+        for i in group["runs"]:
+            if i in by_index:
+                by_index[i].extra["trial_group"] = group
     baseline = doc.get("baseline_run")  # a position in "runs", or null
     if not (isinstance(baseline, int) and 0 <= baseline < len(runs)):
         baseline = None

@@ -327,3 +327,32 @@ TEST_CASE("plot draws a results.json whose records are in results.sqlite (output
     CHECK(starts_with_png_magic(dir / "timeline.png"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("plot: with trials, the aggregate figure draws each label's interval over its trials",
+          "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not importable by the embedded Python: nothing to draw");
+        return;
+    }
+    auto dir = fresh_temp_dir("plot-trials");
+    auto run = run_command(xferlab() + " run '" + (fixtures / "sweep.toml").string() +
+                           "' --trials 3 --quiet --out '" + (dir / "out").string() + "'");
+    REQUIRE(run.exit_code == 0);
+    auto r = plot(dir / "out" / "results.json",
+                  "--format svg --out '" + (dir / "svg").string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto ids = svg_group_ids(dir / "svg" / "aggregate.svg");
+    REQUIRE(ids.exit_code == 0);
+    const auto with = lines_of(ids.out);
+    CHECK(std::count(with.begin(), with.end(), "trial-intervals") == 1);
+    // One pass per run: no interval.
+    auto one = plot(fixtures / "sweep.results.json",
+                    "--format svg --out '" + (dir / "one").string() + "'");
+    REQUIRE(one.exit_code == 0);
+    auto one_ids = svg_group_ids(dir / "one" / "sweep.aggregate.svg");
+    REQUIRE(one_ids.exit_code == 0);
+    const auto without = lines_of(one_ids.out);
+    CHECK(std::count(without.begin(), without.end(), "trial-intervals") == 0);
+    fs::remove_all(dir);
+}
