@@ -140,6 +140,11 @@ int run_cli(int argc, char** argv) {
     bool report_brief = false;
     report_cmd->add_flag("--brief", report_brief, kBriefHelp);
 
+    PlotOptions plot;
+    auto* plot_cmd = add_plot_command(app, plot);
+    CompareOptions compare;
+    auto* compare_cmd = add_compare_command(app, compare);
+
     std::string shell;
     auto* completion_cmd = app.add_subcommand(
         "completion", "Print the shell completion script: source <(xferlab completion bash)");
@@ -153,11 +158,6 @@ int run_cli(int argc, char** argv) {
     // Topics: the commands above (added before this line) and scenario-keys.
     help_cmd->add_option("topic", help_topic, "scenario-keys or a command")
         ->check(CLI::IsMember(help_topics(app)));
-
-    PlotOptions plot;
-    auto* plot_cmd = add_plot_command(app, plot);
-    CompareOptions compare;
-    auto* compare_cmd = add_compare_command(app, compare);
 
     // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
     auto* worker_cmd = app.add_subcommand("worker", "");

@@ -79,6 +79,15 @@ TEST_CASE("completion: commands, flags and their values", "[integration][complet
     CHECK(c.complete({"xferlab", "run", "--format", ""}) == Words{"csv", "json", "runs", "table"});
     CHECK(c.complete({"xferlab", "report", "--format", "t"}) == Words{"table", "trace"});
     CHECK(c.complete({"xferlab", "help", "sc"}) == Words{"scenario-keys"});
+    // Every command is a help topic, those registered last too.
+    CHECK(c.complete({"xferlab", "help", "pl"}) == Words{"plot"});
+    CHECK(c.complete({"xferlab", "help", "comp"}) == Words{"compare", "completion"});
+    for (const char* command : {"plot", "compare"}) {
+        const auto r = run_command(xferlab() + " help " + command);
+        INFO(r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(contains(r.out, std::string("xferlab ") + command));
+    }
     CHECK(c.complete({"xferlab", "completion", ""}) == Words{"bash"});
     // The hidden command that launcher "process" starts is not offered.
     CHECK(c.complete({"xferlab", "w"}).empty());

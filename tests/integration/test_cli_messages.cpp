@@ -135,7 +135,7 @@ TEST_CASE("a journal from before the lines named their plan says so", "[integrat
 TEST_CASE("an unknown command is named, with the closest one and the list",
           "[integration][messages]") {
     const std::string commands =
-        "run, check, list, devices, threads, report, completion, help, plot, compare (xferlab "
+        "run, check, list, devices, threads, report, plot, compare, completion, help (xferlab "
         "--help)\n";
     const auto foo = run_command(xferlab() + " foo");
     CHECK(foo.exit_code == 2);
