@@ -6,23 +6,16 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
+#include "support/scenario_errors.hpp"
 #include "support/text.hpp"
 
 using xfer::test::contains;
 
 using namespace xfer;
 
-namespace {
+using xfer::test::errors_of;
 
-std::vector<Diagnostic> errors_of(const std::string& text,
-                                  const std::vector<std::string>& sets = {}) {
-    try {
-        parse_scenario(text, "bad.toml", sets);
-    } catch (const ScenarioError& e) {
-        return e.diagnostics();
-    }
-    return {};
-}
+namespace {
 
 // The only error of `text`, checked for position and key; its message is returned.
 std::string only_error(const std::string& text, int line, int column, const std::string& key,

@@ -5,8 +5,11 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
+#include "support/scenario_errors.hpp"
 
 using namespace xfer;
+
+using xfer::test::errors_of;
 
 namespace {
 
@@ -31,16 +34,6 @@ std::vector<std::string> order_of(const std::vector<Run>& plan) {
     std::vector<std::string> out;
     for (const Run& r : plan) out.push_back(r.label + "/" + std::to_string(r.trial));
     return out;
-}
-
-std::vector<Diagnostic> errors_of(const std::string& text,
-                                  const std::vector<std::string>& sets = {}) {
-    try {
-        parse_scenario(text, "bad.toml", sets);
-    } catch (const ScenarioError& e) {
-        return e.diagnostics();
-    }
-    return {};
 }
 
 }  // namespace
