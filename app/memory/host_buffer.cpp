@@ -196,4 +196,9 @@ void HostBuffer::touch() {
     if (size_ > 0) write(data_ + size_ - 1);
 }
 
+bool is_page_locked(HostMemoryKind kind) {
+    return kind == HostMemoryKind::pinned || kind == HostMemoryKind::registered ||
+           kind == HostMemoryKind::write_combined;
+}
+
 }  // namespace xfer

@@ -43,6 +43,9 @@ private:
 // Throws the std::runtime_error allocate() would throw for `kind`, without allocating (a kind
 // that needs a device runtime, a NUMA node that does not exist, a build without libnuma).
 void check_host_memory(const HostMemory& kind);
+// Whether a device's DMA engine reads or writes the kind directly (pinned, registered,
+// write-combined), with no staging through page-locked buffers.
+bool is_page_locked(HostMemoryKind kind);
 // Bytes a buffer of `bytes` of `kind` really occupies (rounded up to its page size).
 uint64_t host_memory_footprint(const HostMemory& kind, uint64_t bytes);
 // The base page size, and the page size of `kind` (2 MiB for hugepage).

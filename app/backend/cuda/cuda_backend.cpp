@@ -23,6 +23,7 @@
 #include "backend/cuda/staging_device.hpp"
 #include "backend/cuda/topology.hpp"
 #include "backend/staging_engine.hpp"
+#include "backend/transfer_path.hpp"
 #include "util/format.hpp"
 
 namespace xfer::cuda {
@@ -47,30 +48,6 @@ struct TimingChoice {
     bool events = false;
     std::string note;
 };
-
-// transfer.path against the rest of the transfer; throws naming what does not fit.
-void check_path(const TransferSpec& t) {
-    if (t.path == CopyPath::driver) return;
-    const std::string path = "transfer.path = \"" + to_string(t.path) + "\"";
-    if (t.direction != Direction::h2d && t.direction != Direction::d2h)
-        throw std::runtime_error(path + " moves host memory to or from a device (direction = "
-                                        "\"h2d\" or \"d2h\"); direction = \"" +
-                                 to_string(t.direction) + "\" has no host side to " +
-                                 (t.path == CopyPath::staged ? "stage" : "register"));
-    if (t.path == CopyPath::register_ && is_page_locked(t.host_memory.kind))
-        throw std::runtime_error(path + " registers pageable memory; host_memory = \"" +
-                                 to_string(t.host_memory) +
-                                 "\" is page-locked already (use host_memory = \"pageable\")");
-    if (t.path == CopyPath::staged && t.context == ContextKind::per_worker)
-        throw std::runtime_error(path + " shares one engine per device among the process's "
-                                        "workers, in the device's primary context; "
-                                        "context = \"per-worker\" cannot be combined with it");
-    if (t.path == CopyPath::staged && t.staging.chunk > t.bytes)
-        throw std::runtime_error("staging.chunk = " + format_size(t.staging.chunk) +
-                                 " is larger than the copy (transfer.bytes = " +
-                                 format_size(t.bytes) +
-                                 "): lower staging.chunk, or leave it \"auto\"");
-}
 
 class CudaBackend final : public Backend {
   public:
@@ -247,7 +224,7 @@ void CudaBackend::check(const TransferSpec& t, int workers) const {
             "transfer.context = \"per-worker\" works on one device per worker (h2d, d2h, d2d, "
             "h2h); direction = \"p2p\" spans two devices: use context = \"primary\"");
     }
-    check_path(t);
+    check_transfer_path(t);
     if (t.timing == TimingMode::cupti) {
         const std::string& why = CuptiTracer::instance().setup();
         if (!why.empty()) throw std::runtime_error("timing = \"cupti\": " + why);

@@ -24,11 +24,6 @@ void release_registered(void* p, uint64_t) {
 
 }  // namespace
 
-bool is_page_locked(HostMemoryKind kind) {
-    return kind == HostMemoryKind::pinned || kind == HostMemoryKind::registered ||
-           kind == HostMemoryKind::write_combined;
-}
-
 HostBuffer allocate_host_memory(const HostMemory& kind, uint64_t bytes, int device, int worker) {
     const uint64_t n = bytes > 0 ? bytes : 1;
     void* p = nullptr;

@@ -20,7 +20,5 @@ HostBuffer allocate_host_memory(const HostMemory& kind, uint64_t bytes, int devi
 // page that is not yet resident: the calling thread touches them.
 void register_host_memory(const HostBuffer& buffer, int device, int worker);
 
-// Whether the driver can DMA the kind directly (no staging through its own pinned buffers).
-bool is_page_locked(HostMemoryKind kind);
 
 }  // namespace xfer::cuda
