@@ -15,6 +15,7 @@
 #include "python/python.hpp"
 #include "remote/mpi_job.hpp"
 #include "report/report_outputs.hpp"
+#include "results/record_store.hpp"
 #include "results/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/fatal_signals.hpp"
@@ -47,6 +48,8 @@ bool write_reports(const Results& results, const Config& config, const fs::path&
         std::cerr << "results: " << dir.string() << "/ (";
         for (size_t i = 0; i < written.files.size(); ++i)
             std::cerr << (i ? ", " : "") << written.files[i].filename().string();
+        // The record store is written run by run, not by a reporter: named when it is there.
+        if (fs::exists(dir / kRecordStoreFile)) std::cerr << ", " << kRecordStoreFile;
         std::cerr << ")\n";
     }
     return written.failures.empty();

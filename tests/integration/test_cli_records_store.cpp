@@ -171,3 +171,17 @@ TEST_CASE("when results.sqlite cannot be created, the run says so and results.js
     CHECK(report_json(dir / "out" / "results.json").at("runs").size() == 2);
     fs::remove_all(dir);
 }
+
+TEST_CASE("run names results.sqlite among the files it wrote", "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-named");
+    std::ofstream(dir / "one.toml") << "[scenario]\nname = \"one\"\nbackend = \"host\"\n"
+                                       "[transfer]\nbytes = \"64KiB\"\nrepetitions = 2\n"
+                                       "[[run]]\nlauncher = \"host\"\n";
+    auto r = run_command(xferlab() + " run '" + (dir / "one.toml").string() + "' --out '" +
+                         (dir / "out").string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(fs::exists(dir / "out" / "results.sqlite"));
+    CHECK(contains(r.err, "out/ (results.json, copies.csv, runs.csv, trace.json, results.sqlite)"));
+    fs::remove_all(dir);
+}
