@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
 #include "scenario/scenario.hpp"
@@ -22,6 +23,12 @@ struct CopyOutcome {
     int64_t device_start_ns = -1;    // filled when known right away (CUDA events), host clock
     int64_t device_end_ns = -1;
     DeviceTiming device_timing = DeviceTiming::none;
+};
+
+// What a payload's w.timed() block did on the worker's thread, as the backend's tracer saw it.
+struct TimedBlockCalls {
+    int calls = -1;    // memcpy API calls the block made; -1: nothing traced the block
+    int gil_held = 0;  // ... of them made while the thread held the GIL
 };
 
 // One worker's buffers and copy initiator. Created (allocated, first-touched per policy) on the
@@ -40,6 +47,12 @@ public:
     virtual int64_t verify() = 0;
     // Poisons the destination so that a copy that did not happen cannot verify.
     virtual void poison_destination() = 0;
+    // A payload's `with w.timed(...)` block on the worker's thread (the payload copies through
+    // its own framework): every device copy the thread issues until end_timed_block() is joined
+    // to the returned tag, which the block's record carries as its correlation id (0: nothing
+    // traces device copies here). Not xferlab's routine: it may allocate.
+    virtual uint32_t begin_timed_block() { return 0; }
+    virtual TimedBlockCalls end_timed_block() { return {}; }
     virtual int device() const { return -1; }
     virtual uint64_t bytes() const = 0;
     // Test hook: flips one destination byte (proves verification catches corruption).
@@ -74,6 +87,9 @@ public:
     // Threads the backend ran for the run besides the workers (the staging engine's helpers),
     // read inside each thread. Call after end_run; clears them.
     virtual std::vector<HelperThread> take_helper_threads() { return {}; }
+    // Every device copy joined to a payload's w.timed() block in the run just ended. Call after
+    // end_run; clears them.
+    virtual std::vector<DeviceCopy> take_device_copies() { return {}; }
 };
 
 // Backends compiled in, and whether each can run here.

@@ -45,8 +45,8 @@ void end_backend_run(Backend& backend, std::vector<Record>& records,
 void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
                         StartGate& gate, WorkersOutcome& out) {
     const bool elsewhere = job.launcher.workers_elsewhere();
-    RunContext ctx{job.run,        job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {},
-                   {},             {}};
+    RunContext ctx{job.run, job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {},
+                   {},      {},          {},      {},   {}};
     try {
         if (!elsewhere) job.backend.begin_run(job.run.transfer);
         job.launcher.launch(ctx);
@@ -64,7 +64,11 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     if (!elsewhere) {
         end_backend_run(job.backend, out.records, ctx.notes);
         out.helper_threads = job.backend.take_helper_threads();
+        out.device_copies = job.backend.take_device_copies();
     }
+    out.copy_sources = std::move(ctx.copy_sources);
+    out.payload_verified = std::move(ctx.payload_verified);
+    out.skipped = std::move(ctx.skipped);
     out.helper_threads.insert(out.helper_threads.end(), ctx.remote_helper_threads.begin(),
                               ctx.remote_helper_threads.end());
     out.collected_ns = now_ns();

@@ -25,6 +25,12 @@ struct WorkersOutcome {
     std::vector<Record> records;
     std::vector<ThreadInfo> threads;
     std::vector<HelperThread> helper_threads;  // the backend's own (staging engine helpers)
+    // A payload's w.timed() blocks: labels, device copies joined to them, its own checks, and
+    // why it skipped the run ("" when it did not). RunContext says more.
+    std::vector<std::string> copy_sources;
+    std::vector<DeviceCopy> device_copies;
+    std::map<int, std::string> payload_verified;
+    std::string skipped;
     std::vector<std::string> errors;
     std::vector<std::string> notes;
     int64_t collected_ns = 0;  // host clock once records and device timestamps were in, before verifying

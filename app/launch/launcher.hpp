@@ -33,6 +33,12 @@ struct RunContext {
     std::vector<Record> remote_records;
     std::vector<ThreadInfo> remote_threads;
     std::vector<HelperThread> remote_helper_threads;
+    // Filled by launchers that run payloads: the labels of the payload's w.timed() blocks
+    // (Record::source - 1 indexes them), the workers whose bytes the payload checked itself
+    // (worker -> how), and why the payload skipped the run (ctx.skip; "" when it did not).
+    std::vector<std::string> copy_sources;
+    std::map<int, std::string> payload_verified;
+    std::string skipped;
 };
 
 class Launcher {

@@ -1,14 +1,16 @@
 // The identical copy routine: every launcher's workers time their copies here, the same way.
 #include "launch/worker.hpp"
 
+#include <fmt/format.h>
 #include <sched.h>
 
-#include <fmt/format.h>
+#include <algorithm>
+#include <stdexcept>
 
 #include "launch/thread_control.hpp"
 #include "scenario/units.hpp"
-#include "util/clock.hpp"
 #include "system/thread_probe.hpp"
+#include "util/clock.hpp"
 
 namespace xfer {
 
@@ -56,6 +58,44 @@ const Record& Worker::copy_once() {
     r.device_end_ns = outcome.device_end_ns;
     r.device_timing = outcome.device_timing;
     r.correlation = outcome.correlation;
+    ++native_copies_;
+    return r;
+}
+
+void Worker::begin_timed(uint16_t source, uint64_t bytes) {
+    if (timed_open_) throw std::logic_error("a timed block is already open on this worker");
+    if (records_.size() >= records_.capacity())
+        throw std::length_error(
+            fmt::format("worker {} has made all {} copies of the run (warmup {} + repetitions {})",
+                        index_, records_.size(), warmup_, repetitions_));
+    const int n = int(records_.size());
+    Record& r = records_.emplace_back();
+    r.run = run_;
+    r.worker = index_;
+    r.repetition = n - warmup_;
+    r.warmup = n < warmup_;
+    r.device = transfer_->device();
+    r.bytes = bytes;
+    r.tid = tid_;
+    r.pid = pid_;
+    r.cpu = sched_getcpu();
+    r.between_ns = pending_between_ns_;
+    r.source = source;
+    pending_between_ns_ = 0;
+    timed_open_ = true;
+    r.correlation = transfer_->begin_timed_block();
+    r.host_start_ns = now_ns();
+}
+
+const Record& Worker::end_timed(bool failed) {
+    const int64_t t1 = now_ns();
+    Record& r = records_.back();
+    const TimedBlockCalls calls = transfer_->end_timed_block();
+    timed_open_ = false;
+    r.host_end_ns = t1;
+    r.device_calls = int16_t(std::min(calls.calls, 32767));
+    r.gil_held_calls = int16_t(std::min(calls.gil_held, 32767));
+    r.failed = failed;
     return r;
 }
 
@@ -66,13 +106,15 @@ void Worker::copy_n(int n) {
 }
 
 std::optional<std::string> verification_failure(Worker& worker) {
-    if (worker.copies_done() == 0) return std::nullopt;
+    // Timed blocks copy the payload's own buffers: only copy_once writes the destination.
+    if (worker.native_copies() == 0) return std::nullopt;
     const int64_t offset = worker.transfer().verify();
     if (offset < 0) return std::nullopt;
     return fmt::format(
         "verification failed: worker {}, repetition {} (the last copy), offset {} of {}: "
         "the destination does not hold the source's bytes",
-        worker.index(), worker.records().back().repetition, offset, format_size(worker.transfer().bytes()));
+        worker.index(), worker.records().back().repetition, offset,
+        format_size(worker.transfer().bytes()));
 }
 
 }  // namespace xfer

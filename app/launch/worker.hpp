@@ -31,6 +31,17 @@ public:
     // Every copy loop calls this, and only this, between two copies.
     void pause_between(const BetweenSpec& spec);
 
+    // A payload's `with w.timed(...)` block: one record of this worker for a copy the payload
+    // makes itself (a framework's call), timed on the worker's thread like copy_once, marked
+    // with `source` (Record::source) and joined to the device copies the block issues. The
+    // host clock is read last in begin_timed and first in end_timed. Throws std::length_error
+    // past the records the run reserved (warmup + repetitions), std::logic_error when a block
+    // is already open.
+    void begin_timed(uint16_t source, uint64_t bytes);
+    const Record& end_timed(bool failed);
+    bool in_timed_block() const { return timed_open_; }
+    // Copies made by copy_once (not timed blocks): what verify() can check.
+    int native_copies() const { return native_copies_; }
     int index() const { return index_; }
     int repetitions() const { return repetitions_; }
     int warmup() const { return warmup_; }
@@ -49,6 +60,8 @@ private:
     int tid_ = 0;
     int pid_ = 0;
     int64_t pending_between_ns_ = 0;
+    int native_copies_ = 0;
+    bool timed_open_ = false;
     std::unique_ptr<WorkerTransfer> transfer_;
     std::vector<Record> records_;
     ThreadInfo info_;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "backend/gil_probe.hpp"
 #include "python/leaks.hpp"
 #include "python/payload_objects.hpp"
 #include "python/payload_output.hpp"
@@ -52,6 +53,8 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
     config.install_signal_handlers = 0;
     py::initialize_interpreter(&config, 0, nullptr, /*add_program_dir_to_path=*/false);
     g_owner = std::this_thread::get_id();
+    // The device tracer asks, inside a framework's copy call, whether the thread holds the GIL.
+    set_gil_probe([]() { return PyGILState_Check(); });
     try {
         // threading records the thread that imports it first as its main thread, and its
         // shutdown (run by Py_Finalize) joins from there: import it on the starting thread.
@@ -85,6 +88,7 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
 
 Interpreter::~Interpreter() {
     if (!Py_IsInitialized() || std::this_thread::get_id() != g_owner) return;
+    set_gil_probe(nullptr);
     PyEval_RestoreThread(static_cast<PyThreadState*>(main_thread_state_));
     bool leaked = true;
     try {

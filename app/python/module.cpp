@@ -39,18 +39,6 @@ class ContiguousView {
     Py_buffer view_{};
 };
 
-uint64_t size_argument(const py::object& value, const char* what) {
-    if (py::isinstance<py::str>(value)) {
-        auto text = value.cast<std::string>();
-        if (auto bytes = parse_size(text)) return *bytes;
-        throw py::value_error(std::string(what) + " '" + text +
-                              "': not a size (e.g. 4096, \"64MiB\")");
-    }
-    auto n = value.cast<int64_t>();
-    if (n < 0) throw py::value_error(std::string(what) + " must not be negative");
-    return uint64_t(n);
-}
-
 // The calling thread as the payload API labels it: the interpreter's main thread, a thread
 // created by Python (threading.Thread), or a native thread that attached itself.
 py::dict calling_thread_info() {
@@ -103,12 +91,25 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
              "backend's per-thread set-up. Done implicitly by the first copy() or barrier().")
         .def("barrier", &PayloadWorker::barrier,
              "Waits at the run's start gate (threads.start) with the GIL released.")
+        .def("timed", &PayloadWorker::timed, py::arg("nbytes"), py::arg("label") = py::none(),
+             "`with w.timed(nbytes, label):` times the block as one record of this worker (a "
+             "copy the payload makes itself, e.g. through CuPy or PyTorch); every CUDA memcpy "
+             "the block issues is joined to it (CUPTI). Only on the worker's own thread.")
+        .def("verified", &PayloadWorker::verified, py::arg("ok"), py::arg("how"),
+             "The payload's own check of the bytes its timed blocks moved: ok=False fails the "
+             "run; `how` says what was compared.")
+        .def_property_readonly("device", &PayloadWorker::device,
+                               "The worker's CUDA device (-1 on the host backend).")
         .def_property_readonly("index", &PayloadWorker::index)
         .def_property_readonly("bytes", &PayloadWorker::bytes)
         .def_property_readonly("copies_done", &PayloadWorker::copies_done)
         .def("records", &PayloadWorker::records, "This worker's records so far, as dicts.")
         .def("thread_info", &PayloadWorker::thread_info,
              "The ThreadInfo captured when the worker entered its thread, as a dict.");
+
+    py::class_<PayloadTimedBlock>(m, "TimedBlock", "`with w.timed(nbytes, label):`")
+        .def("__enter__", &PayloadTimedBlock::enter, py::return_value_policy::reference)
+        .def("__exit__", &PayloadTimedBlock::exit);
 
     py::class_<PayloadContext>(m, "Context", "The run a payload's main(ctx) executes.")
         .def("worker", &PayloadContext::worker, py::arg("i"),
@@ -119,6 +120,9 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         .def("stop_requested", &PayloadContext::stop_requested,
              "True once the run is stopped (timeout, SIGINT) or over.")
         .def("note", &PayloadContext::note, py::arg("text"), "Adds a line to the run's notes.")
+        .def("skip", &PayloadContext::skip, py::arg("reason"),
+             "Ends the run as skipped with this reason (e.g. a framework that is not "
+             "importable); raises xferlab.Stopped, and the run's other threads stop.")
         .def_property_readonly("threads",
                                [](const PayloadContext& c) { return c.worker_count(); })
         .def_property_readonly("repetitions",

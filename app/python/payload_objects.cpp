@@ -107,6 +107,10 @@ void PayloadWorker::enter() {
 void PayloadWorker::copy(int count) {
     if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
     Worker* worker = &checked_worker(true);
+    if (worker->in_timed_block())
+        throw std::logic_error(
+            "w.copy() inside a w.timed() block: the block is one record already; call w.copy() "
+            "outside it");
     if (!state_->entered(index_)) {
         // The first copy on a thread that did not call w.enter(): enter now, untimed.
         bind_this_thread(state_->id, index_);
@@ -149,6 +153,23 @@ void PayloadWorker::barrier() {
 }
 
 uint64_t PayloadWorker::bytes() const { return state_->run.transfer.bytes; }
+
+PayloadTimedBlock PayloadWorker::timed(const py::object& nbytes, const py::object& label) {
+    checked_worker(true);
+    const uint64_t n = size_argument(nbytes, "w.timed() nbytes");
+    std::string text = label.is_none() ? std::string("w.timed") : py::str(label).cast<std::string>();
+    if (text.empty()) throw py::value_error("w.timed(): the label must not be empty");
+    return PayloadTimedBlock(state_, index_, n, std::move(text));
+}
+
+void PayloadWorker::verified(bool ok, const std::string& how) {
+    checked_worker(false);
+    if (how.empty())
+        throw py::value_error("w.verified(ok, how): say how the bytes were checked");
+    state_->set_verified(global_, ok, how);
+}
+
+int PayloadWorker::device() const { return checked_worker(false).transfer().device(); }
 
 int PayloadWorker::copies_done() const { return checked_worker(false).copies_done(); }
 
@@ -194,6 +215,15 @@ void PayloadContext::barrier(py::object index) {
 bool PayloadContext::stop_requested() const { return !state_->open() || state_->stop_requested(); }
 
 void PayloadContext::note(const std::string& text) { state_->add_note(text); }
+
+void PayloadContext::skip(const std::string& reason) {
+    if (reason.empty()) throw py::value_error("ctx.skip(reason): give the reason");
+    state_->skip(reason);
+    // The other threads stop as they would on a timeout; the launcher reports a skip.
+    state_->request_stop();
+    state_->gate().abort();
+    raise_stopped("run skipped: " + reason);
+}
 
 // --- Host buffer ---
 

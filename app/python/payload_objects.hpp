@@ -8,6 +8,7 @@
 
 #include "memory/host_buffer.hpp"
 #include "python/run_state.hpp"
+#include "python/timed_block.hpp"
 
 namespace xfer {
 
@@ -28,6 +29,11 @@ class PayloadWorker {
     void copy(int count);
     void enter();
     void barrier();
+    // `with w.timed(nbytes, label):` a copy the payload makes itself, as one record.
+    PayloadTimedBlock timed(const pybind11::object& nbytes, const pybind11::object& label);
+    // The payload's own check of the bytes its timed blocks moved.
+    void verified(bool ok, const std::string& how);
+    int device() const;
     // The worker's index in the whole run (a worker process holds one worker: ctx.worker(0)).
     int index() const { return global_; }
     uint64_t bytes() const;
@@ -53,6 +59,8 @@ class __attribute__((visibility("hidden"))) PayloadContext {
     void barrier(pybind11::object index);
     bool stop_requested() const;
     void note(const std::string& text);
+    // Ends the run as skipped with `reason` (stops its other threads); raises xferlab.Stopped.
+    [[noreturn]] void skip(const std::string& reason);
     const Run& run() const { return state_->run; }
     // Workers this interpreter drives: threads.count, or 1 in a worker process.
     int worker_count() const { return state_->worker_count(); }

@@ -1,5 +1,7 @@
 #include "python/py_convert.hpp"
 
+#include "scenario/units.hpp"
+
 #include "results/serialize.hpp"
 #include "system/signal_names.hpp"
 
@@ -64,7 +66,25 @@ py::dict record_to_dict(const Record& r) {
     d["cpu"] = r.cpu;
     d["pid"] = r.pid;
     d["between_ns"] = r.between_ns;
+    if (r.foreign()) {  // a w.timed() block; its label is the run's copy_sources[source - 1]
+        d["source"] = r.source;
+        d["device_calls"] = r.device_calls;
+        d["gil_held_calls"] = r.gil_held_calls;
+        d["failed"] = r.failed;
+    }
     return d;
+}
+
+uint64_t size_argument(const py::object& value, const char* what) {
+    if (py::isinstance<py::str>(value)) {
+        auto text = value.cast<std::string>();
+        if (auto bytes = parse_size(text)) return *bytes;
+        throw py::value_error(std::string(what) + " '" + text +
+                              "': not a size (e.g. 4096, \"64MiB\")");
+    }
+    auto n = value.cast<int64_t>();
+    if (n < 0) throw py::value_error(std::string(what) + " must not be negative");
+    return uint64_t(n);
 }
 
 }  // namespace xfer

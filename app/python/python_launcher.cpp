@@ -240,6 +240,27 @@ class PayloadRun {
         }
     }
 
+    // A w.timed() block still open now (its thread stuck or stopped inside it) is closed as a
+    // failed record, so that no record leaves the run half written.
+    void close_open_timed_blocks() {
+        for (int i = 0; i < state_->worker_count(); ++i) {
+            Worker& w = state_->worker(i);
+            if (!w.in_timed_block()) continue;
+            w.end_timed(/*failed=*/true);
+            ctx_.notes.push_back("worker " + std::to_string(w.index()) +
+                                 ": a w.timed() block was still open when the run ended; "
+                                 "recorded as failed");
+        }
+    }
+
+    // What the payload said about its own copies: labels, its checks, a skip.
+    void collect_payload_facts() {
+        ctx_.copy_sources = state_->copy_sources();
+        ctx_.payload_verified = state_->verified();
+        for (const auto& failure : state_->verification_failures()) ctx_.errors.push_back(failure);
+        if (!state_->skip_reason().empty()) ctx_.skipped = "payload: " + state_->skip_reason();
+    }
+
     // Process-wide state back as it was; the run closed so that late calls raise Stopped.
     void finish() {
         try {
@@ -248,6 +269,8 @@ class PayloadRun {
             ctx_.notes.push_back("restoring interpreter state: " + std::string(e.what()));
         }
         state_->request_stop();
+        close_open_timed_blocks();
+        collect_payload_facts();
         state_->close();
         ctx_.gate.abort();
         current_run().reset();

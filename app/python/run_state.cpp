@@ -1,5 +1,7 @@
 #include "python/run_state.hpp"
 
+#include <stdexcept>
+
 #include <chrono>
 #include <thread>
 
@@ -86,6 +88,26 @@ void RunState::add_note(std::string note) {
 std::vector<std::string> RunState::notes() {
     std::lock_guard lock(mutex_);
     return notes_;
+}
+
+uint16_t RunState::copy_source(const std::string& label) {
+    for (size_t i = 0; i < copy_sources_.size(); ++i)
+        if (copy_sources_[i] == label) return uint16_t(i + 1);
+    if (copy_sources_.size() >= 1000)
+        throw std::length_error("w.timed(): more than 1000 distinct labels in one run");
+    copy_sources_.push_back(label);
+    return uint16_t(copy_sources_.size());
+}
+
+void RunState::set_verified(int global, bool ok, std::string how) {
+    if (ok) {
+        verified_[global] = std::move(how);
+        return;
+    }
+    verified_.erase(global);
+    failed_checks_.push_back("verification failed: worker " + std::to_string(global) +
+                             ", the payload's own check (" + how +
+                             ") says its bytes did not arrive");
 }
 
 std::shared_ptr<RunState>& current_run() {

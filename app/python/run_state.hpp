@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,6 +41,18 @@ class RunState {
     void set_entered(int i, bool v) { entered_[size_t(i)] = v ? 1 : 0; }
     // Marks the run over: later payload calls raise xferlab.Stopped.
     void close() { open_ = false; }
+    // w.timed() labels, numbered from 1 in the order first used (Record::source).
+    uint16_t copy_source(const std::string& label);
+    const std::vector<std::string>& copy_sources() const { return copy_sources_; }
+    // w.verified(ok, how): the payload's own check of worker `global` (its index in the run).
+    void set_verified(int global, bool ok, std::string how);
+    const std::map<int, std::string>& verified() const { return verified_; }
+    const std::vector<std::string>& verification_failures() const { return failed_checks_; }
+    // ctx.skip(reason): the first reason wins.
+    void skip(std::string reason) {
+        if (skip_reason_.empty()) skip_reason_ = std::move(reason);
+    }
+    const std::string& skip_reason() const { return skip_reason_; }
 
     // --- Any thread, GIL or not. ---
     // The run's timeout passed, or xferlab was interrupted (SIGINT).
@@ -79,6 +92,10 @@ class RunState {
     const std::atomic<bool>* external_stop_;  // RunContext::stop, alive until launch() returns
     bool open_ = true;
     std::atomic<bool> stop_{false};
+    std::vector<std::string> copy_sources_;
+    std::map<int, std::string> verified_;
+    std::vector<std::string> failed_checks_;
+    std::string skip_reason_;
 
     std::mutex mutex_;
     std::condition_variable cv_;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report/timed_blocks.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer {
@@ -124,6 +125,7 @@ struct RunAnalysis {
     std::optional<Comparison> vs_baseline;
     std::vector<std::string> thread_differences;  // ThreadInfo vs the baseline's workers
     std::vector<std::string> explanations;        // plain-language findings
+    TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
 };
 
 // A run against its baseline across trials (report/trial_analysis.cpp).

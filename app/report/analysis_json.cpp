@@ -95,6 +95,13 @@ void to_json(json& j, const RunAnalysis& a) {
              {"vs_baseline", optional_json(a.vs_baseline)},
              {"thread_differences", a.thread_differences},
              {"explanations", a.explanations}};
+    if (!a.timed_blocks.labels.empty()) {
+        j["timed_blocks"] = a.timed_blocks;
+        json verified = json::object();
+        for (const auto& [worker, how] : a.timed_blocks.verified)
+            verified[std::to_string(worker)] = how;
+        j["timed_blocks_verified"] = verified;
+    }
 }
 
 void to_json(json& j, const TrialComparison& c) {

@@ -134,7 +134,9 @@ RunAnalysis analyze_run(const RunResult& run) {
     a.run = run.index;
     std::vector<const Record*> measured;
     int max_worker = -1;
+    a.timed_blocks = timed_blocks_of(run);
     for (const Record& r : run.records) {
+        if (r.failed) continue;  // a timed block that raised measured nothing
         if (r.warmup) {
             ++a.warmup_copies;
             continue;

@@ -33,7 +33,17 @@ struct Record {
     // Time spent in threads.between just before this call, after the worker's previous copy
     // returned (what sleep: or spin: actually took); 0 when nothing was applied.
     int64_t between_ns = 0;
+    // A payload's `with w.timed(...)` block rather than xferlab's routine: the 1-based index
+    // of its label in RunResult::copy_sources (0: xferlab's own copy routine).
+    uint16_t source = 0;
+    // Timed blocks only: the memcpy API calls (runtime or driver) the block made, as the
+    // device tracer saw them on the worker's thread (-1: no tracer watched the block, e.g. the
+    // host backend), and how many of those calls were made with the GIL held.
+    int16_t device_calls = -1;
+    int16_t gil_held_calls = 0;
+    bool failed = false;  // the block raised: the record is kept, marked, and not measured
 
+    bool foreign() const { return source != 0; }
     int64_t host_duration_ns() const { return host_end_ns - host_start_ns; }
     bool has_device_time() const { return device_start_ns >= 0 && device_end_ns >= device_start_ns; }
     int64_t device_duration_ns() const { return device_end_ns - device_start_ns; }

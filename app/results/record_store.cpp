@@ -18,7 +18,7 @@ CREATE TABLE runs(
     run INTEGER PRIMARY KEY, label TEXT, launcher TEXT, backend TEXT, threads INTEGER,
     bytes_per_copy INTEGER, direction TEXT, host_memory TEXT, sweep_point TEXT,
     scaling_key TEXT, settings TEXT, payload TEXT, status TEXT, start_ns INTEGER,
-    end_ns INTEGER, records_file TEXT, copy_count INTEGER);
+    end_ns INTEGER, records_file TEXT, copy_count INTEGER, timed_blocks TEXT);
 CREATE TABLE threads(
     run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
@@ -28,12 +28,18 @@ CREATE TABLE copies(
     run INTEGER NOT NULL, worker INTEGER, repetition INTEGER, warmup INTEGER, device INTEGER,
     size_bytes INTEGER, host_start_ns INTEGER, host_end_ns INTEGER, device_start_ns INTEGER,
     device_end_ns INTEGER, device_timing TEXT, correlation_id INTEGER, context INTEGER,
-    stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER);
+    stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER,
+    source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER);
+CREATE TABLE device_copies(
+    run INTEGER NOT NULL, correlation_id INTEGER, worker INTEGER, repetition INTEGER,
+    start_ns INTEGER, end_ns INTEGER, size_bytes INTEGER, device INTEGER, stream INTEGER,
+    kind TEXT, src TEXT, dst TEXT);
 CREATE TABLE notes(run INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL);
 CREATE TABLE analysis(run INTEGER PRIMARY KEY, analysis TEXT NOT NULL);
 CREATE INDEX copies_by_run ON copies(run);
 CREATE INDEX threads_by_run ON threads(run);
 CREATE INDEX notes_by_run ON notes(run);
+CREATE INDEX device_copies_by_run ON device_copies(run);
 )sql";
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -47,7 +53,7 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
 }
 
 void insert_copies(const SqliteDb& db, const RunResult& run) {
-    SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
         s.bind(1, run.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
@@ -62,6 +68,25 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
         }
         s.bind(12, r.correlation).bind(13, r.context).bind(14, r.stream).bind(15, r.tid);
         s.bind(16, r.cpu).bind(17, r.pid).bind(18, r.between_ns);
+        // A timed block's label, NULL for xferlab's own routine.
+        if (r.foreign() && r.source <= run.copy_sources.size()) {
+            s.bind(19, run.copy_sources[r.source - 1]);
+        } else {
+            s.bind_null(19);
+        }
+        bind_or_null(s, 20, r.device_calls, r.foreign() && r.device_calls >= 0);
+        bind_or_null(s, 21, r.gil_held_calls, r.foreign() && r.device_calls >= 0);
+        bind_or_null(s, 22, r.failed, r.foreign());
+        s.run();
+    }
+}
+
+void insert_device_copies(const SqliteDb& db, const RunResult& run) {
+    SqliteStatement s(db, "INSERT INTO device_copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (const DeviceCopy& c : run.device_copies) {
+        s.bind(1, run.index).bind(2, c.correlation).bind(3, c.worker).bind(4, c.repetition);
+        s.bind(5, c.start_ns).bind(6, c.end_ns).bind(7, int64_t(c.bytes)).bind(8, c.device);
+        s.bind(9, c.stream).bind(10, c.kind).bind(11, c.src).bind(12, c.dst);
         s.run();
     }
 }
@@ -107,7 +132,7 @@ void insert_notes(const SqliteDb& db, const RunResult& run) {
 }
 
 void insert_run(const SqliteDb& db, const RunResult& r) {
-    SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
     s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
     s.bind(8, r.host_memory).bind(9, dump(json(r.sweep_point))).bind(10, r.scaling_key);
@@ -122,6 +147,14 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     }
     s.bind(13, std::string(to_string(r.status))).bind(14, r.start_ns).bind(15, r.end_ns);
     s.bind(16, r.records_file).bind(17, int64_t(r.records.size()));
+    // The labels of the payload's w.timed() blocks and its own verification (NULL: none).
+    if (r.copy_sources.empty() && r.payload_verified.empty()) {
+        s.bind_null(18);
+    } else {
+        json verified = json::object();
+        for (const auto& [worker, how] : r.payload_verified) verified[std::to_string(worker)] = how;
+        s.bind(18, dump(json{{"copy_sources", r.copy_sources}, {"payload_verified", verified}}));
+    }
     s.run();
 }
 
@@ -169,6 +202,7 @@ void RecordStore::add_run(const RunResult& run) {
         insert_threads(*db_, run.index, run.threads_info, run.helper_threads);
         insert_notes(*db_, run);
         insert_copies(*db_, run);
+        insert_device_copies(*db_, run);
         db_->exec("COMMIT");
     } catch (...) {
         db_->exec("ROLLBACK");

@@ -1,5 +1,6 @@
 // Reading results.sqlite back into Results (record_store.hpp): the inverse of
 // record_store.cpp, so that `xferlab report results.sqlite` re-analyses exactly what ran.
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -33,9 +34,9 @@ std::map<std::string, json> read_meta(const SqliteDb& db) {
                                  " is an SQLite database but not an xferlab results.sqlite "
                                  "(its meta table does not say format \"xferlab results\")");
     const int schema = meta["schema_version"].is_number() ? meta["schema_version"].get<int>() : 0;
-    if (schema != kRecordStoreSchema)
+    if (schema < 1 || schema > kRecordStoreSchema)
         throw std::runtime_error(db.path() + " has results.sqlite schema " +
-                                 std::to_string(schema) + "; this xferlab reads schema " +
+                                 std::to_string(schema) + "; this xferlab reads schemas 1 to " +
                                  std::to_string(kRecordStoreSchema));
     return meta;
 }
@@ -63,15 +64,58 @@ Record record_from(const SqliteStatement& s) {
     return r;
 }
 
+// Schema 2's timed-block columns; the label becomes its index in the run's copy_sources
+// (results.json holds them in that order), added there when a reader of the store alone
+// has not seen it.
+void timed_block_from(const SqliteStatement& s, RunResult& run, Record& r) {
+    if (s.is_null(18)) return;
+    const std::string label = s.text(18);
+    auto it = std::find(run.copy_sources.begin(), run.copy_sources.end(), label);
+    if (it == run.copy_sources.end()) it = run.copy_sources.insert(it, label);
+    r.source = uint16_t(it - run.copy_sources.begin() + 1);
+    r.device_calls = s.is_null(19) ? -1 : int16_t(s.integer(19));
+    r.gil_held_calls = s.is_null(20) ? 0 : int16_t(s.integer(20));
+    r.failed = !s.is_null(21) && s.integer(21) != 0;
+}
+
 constexpr const char* kCopyColumns =
     "SELECT run, worker, repetition, warmup, device, size_bytes, host_start_ns, host_end_ns, "
     "device_start_ns, device_end_ns, device_timing, correlation_id, context, stream, tid, cpu, "
-    "pid, between_ns FROM copies ";
+    "pid, between_ns";
 
-void read_copies(const SqliteDb& db, RunResult& run) {
-    SqliteStatement s(db, std::string(kCopyColumns) + "WHERE run = ? ORDER BY rowid");
+void read_copies(const SqliteDb& db, RunResult& run, int schema) {
+    const char* timed = schema >= 2 ? ", source, device_calls, gil_held_calls, failed" : "";
+    SqliteStatement s(
+        db, std::string(kCopyColumns) + timed + " FROM copies WHERE run = ? ORDER BY rowid");
     s.bind(1, run.index);
-    while (s.step()) run.records.push_back(record_from(s));
+    while (s.step()) {
+        Record r = record_from(s);
+        if (schema >= 2) timed_block_from(s, run, r);
+        run.records.push_back(r);
+    }
+}
+
+void read_device_copies(const SqliteDb& db, RunResult& run) {
+    SqliteStatement s(db,
+                      "SELECT correlation_id, worker, repetition, start_ns, end_ns, size_bytes, "
+                      "device, stream, kind, src, dst FROM device_copies WHERE run = ? "
+                      "ORDER BY rowid");
+    s.bind(1, run.index);
+    while (s.step()) {
+        DeviceCopy c;
+        c.correlation = uint32_t(s.integer(0));
+        c.worker = int(s.integer(1));
+        c.repetition = int(s.integer(2));
+        c.start_ns = s.integer(3);
+        c.end_ns = s.integer(4);
+        c.bytes = uint64_t(s.integer(5));
+        c.device = int(s.integer(6));
+        c.stream = uint32_t(s.integer(7));
+        c.kind = s.text(8);
+        c.src = s.text(9);
+        c.dst = s.text(10);
+        run.device_copies.push_back(std::move(c));
+    }
 }
 
 ThreadInfo thread_from(const SqliteStatement& s) {
@@ -141,6 +185,12 @@ RunResult run_from(const SqliteStatement& s) {
     r.status = run_status_from(s.text(12));
     r.start_ns = s.integer(13);
     r.end_ns = s.integer(14);
+    if (s.columns() > 15 && !s.is_null(15)) {  // schema 2
+        const json timed = parse(s.text(15));
+        timed.at("copy_sources").get_to(r.copy_sources);
+        for (const auto& [worker, how] : timed.at("payload_verified").items())
+            r.payload_verified[std::stoi(worker)] = how.get<std::string>();
+    }
     return r;
 }
 
@@ -160,6 +210,7 @@ std::unique_ptr<SqliteDb> open_store(const std::string& path) {
 Results read_record_store(const std::string& path) {
     const auto db = open_store(path);
     auto meta = read_meta(*db);
+    const int schema = meta.at("schema_version").get<int>();
     Results r;
     try {
         r.schema_version = meta.at("results_schema_version").get<int>();
@@ -179,18 +230,21 @@ Results read_record_store(const std::string& path) {
     SqliteStatement s(*db,
                       "SELECT run, label, launcher, backend, threads, bytes_per_copy, direction, "
                       "host_memory, sweep_point, scaling_key, settings, payload, status, "
-                      "start_ns, end_ns FROM runs ORDER BY run");
+                      "start_ns, end_ns" +
+                          std::string(schema >= 2 ? ", timed_blocks" : "") +
+                          " FROM runs ORDER BY run");
     while (s.step()) r.runs.push_back(run_from(s));
     for (RunResult& run : r.runs) {
         read_threads_and_notes(*db, run);
-        read_copies(*db, run);
+        read_copies(*db, run, schema);
+        if (schema >= 2) read_device_copies(*db, run);
     }
     return r;
 }
 
 void load_stored_records(const std::string& path, Results& results) {
     const auto db = open_store(path);
-    read_meta(*db);
+    const int schema = read_meta(*db).at("schema_version").get<int>();
     for (RunResult& run : results.runs) {
         if (run.records_file.empty()) continue;
         SqliteStatement has(*db, "SELECT count(*) FROM runs WHERE run = ?");
@@ -200,7 +254,7 @@ void load_stored_records(const std::string& path, Results& results) {
             throw std::runtime_error(path + " does not hold run " + std::to_string(run.index) +
                                      ", whose records results.json says are there");
         run.records.clear();
-        read_copies(*db, run);
+        read_copies(*db, run, schema);
     }
 }
 

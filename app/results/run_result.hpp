@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
 #include "system/thread_info.hpp"
@@ -56,6 +57,14 @@ struct RunResult {
     // Threads the backend ran besides the workers (transfer.path = "staged": the staging
     // engine's helpers), read inside each.
     std::vector<HelperThread> helper_threads;
+    // Labels of the payload's `w.timed()` blocks (Record::source - 1 indexes it) and every
+    // device copy the tracer joined to one of them.
+    std::vector<std::string> copy_sources;
+    std::vector<DeviceCopy> device_copies;
+    // Workers whose payload checked the bytes itself (`w.verified`): worker -> how. xferlab
+    // verifies its own routine's copies; a worker with only timed blocks is verified here or
+    // not at all, and the report says which.
+    std::map<int, std::string> payload_verified;
     RunStatus status = RunStatus::ok;
     std::vector<std::string> errors;  // why it failed, verification mismatches, payload tracebacks
     std::vector<std::string> notes;   // facts worth printing (e.g. "backend auto fell back to host")

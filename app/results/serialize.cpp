@@ -50,6 +50,13 @@ void to_json(json& j, const Record& r) {
         {"pid", r.pid},
         {"between_ns", r.between_ns},
     };
+    // Only timed blocks carry these: records of xferlab's routine stay as they were.
+    if (r.foreign()) {
+        j["source"] = r.source;
+        j["device_calls"] = r.device_calls;
+        j["gil_held_calls"] = r.gil_held_calls;
+        j["failed"] = r.failed;
+    }
 }
 
 void from_json(const json& j, Record& r) {
@@ -72,6 +79,33 @@ void from_json(const json& j, Record& r) {
     j.at("pid").get_to(r.pid);
     // Results written before threads.between was recorded lack it.
     if (auto it = j.find("between_ns"); it != j.end()) it->get_to(r.between_ns);
+    if (auto it = j.find("source"); it != j.end()) {
+        it->get_to(r.source);
+        r.device_calls = j.value("device_calls", int16_t(-1));
+        r.gil_held_calls = j.value("gil_held_calls", int16_t(0));
+        r.failed = j.value("failed", false);
+    }
+}
+
+void to_json(json& j, const DeviceCopy& c) {
+    j = json{{"correlation_id", c.correlation}, {"worker", c.worker}, {"repetition", c.repetition},
+             {"start_ns", c.start_ns},          {"end_ns", c.end_ns}, {"size_bytes", c.bytes},
+             {"device", c.device},              {"stream", c.stream}, {"kind", c.kind},
+             {"src", c.src},                    {"dst", c.dst}};
+}
+
+void from_json(const json& j, DeviceCopy& c) {
+    j.at("correlation_id").get_to(c.correlation);
+    j.at("worker").get_to(c.worker);
+    j.at("repetition").get_to(c.repetition);
+    j.at("start_ns").get_to(c.start_ns);
+    j.at("end_ns").get_to(c.end_ns);
+    j.at("size_bytes").get_to(c.bytes);
+    j.at("device").get_to(c.device);
+    j.at("stream").get_to(c.stream);
+    j.at("kind").get_to(c.kind);
+    j.at("src").get_to(c.src);
+    j.at("dst").get_to(c.dst);
 }
 
 void to_json(json& j, const ThreadInfo& t) {
@@ -155,6 +189,15 @@ void to_json(json& j, const RunResult& r) {
         {"thread_infos", r.threads_info},
         {"helper_threads", r.helper_threads},
     };
+    if (!r.copy_sources.empty()) {
+        j["copy_sources"] = r.copy_sources;
+        j["device_copies"] = r.device_copies;
+    }
+    if (!r.payload_verified.empty()) {
+        json verified = json::object();
+        for (const auto& [worker, how] : r.payload_verified) verified[std::to_string(worker)] = how;
+        j["payload_verified"] = verified;
+    }
     if (r.records_file.empty()) {
         j["records"] = r.records;
     } else {  // no "records" key: an older reader fails instead of finding none
@@ -197,6 +240,12 @@ void from_json(const json& j, RunResult& r) {
     }
     // Absent in results written before the staging engine.
     if (auto h = j.find("helper_threads"); h != j.end()) h->get_to(r.helper_threads);
+    // Absent unless the payload timed its own copies (w.timed) or checked its bytes.
+    if (auto c = j.find("copy_sources"); c != j.end()) c->get_to(r.copy_sources);
+    if (auto c = j.find("device_copies"); c != j.end()) c->get_to(r.device_copies);
+    if (auto v = j.find("payload_verified"); v != j.end())
+        for (const auto& [worker, how] : v->items())
+            r.payload_verified[std::stoi(worker)] = how.get<std::string>();
     // Absent in results written before payloads were recorded.
     if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
         r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),

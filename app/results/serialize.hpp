@@ -16,6 +16,8 @@ void to_json(nlohmann::json& j, const ThreadInfo& t);
 void from_json(const nlohmann::json& j, ThreadInfo& t);
 // A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]) and "busy_dropped"; files from
 // before the busy spans read with none.
+void to_json(nlohmann::json& j, const DeviceCopy& c);
+void from_json(const nlohmann::json& j, DeviceCopy& c);
 void to_json(nlohmann::json& j, const HelperThread& h);
 void from_json(const nlohmann::json& j, HelperThread& h);
 void to_json(nlohmann::json& j, const RunResult& r);

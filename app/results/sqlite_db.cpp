@@ -91,6 +91,8 @@ std::string SqliteStatement::text(int col) const {
              : std::string();
 }
 
+int SqliteStatement::columns() const { return sqlite3_column_count(stmt_); }
+
 bool SqliteStatement::is_null(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }

@@ -48,6 +48,7 @@ class SqliteStatement {
     int64_t integer(int col) const;
     std::string text(int col) const;
     bool is_null(int col) const;
+    int columns() const;  // in the result rows
 
   private:
     const SqliteDb& db_;

@@ -215,9 +215,16 @@ RunResult PlanRunner::run(const Run& plan_run) {
     result.records = std::move(outcome.records);
     result.threads_info = std::move(outcome.threads);
     result.helper_threads = std::move(outcome.helper_threads);
+    result.copy_sources = std::move(outcome.copy_sources);
+    result.device_copies = std::move(outcome.device_copies);
+    result.payload_verified = std::move(outcome.payload_verified);
     result.end_ns = outcome.collected_ns;
     result.errors.insert(result.errors.end(), outcome.errors.begin(), outcome.errors.end());
     result.notes.insert(result.notes.end(), outcome.notes.begin(), outcome.notes.end());
+    if (!outcome.skipped.empty()) {
+        result.notes.push_back("skipped: " + outcome.skipped);
+        if (result.errors.empty()) result.status = RunStatus::skipped;
+    }
     if (!result.errors.empty()) result.status = RunStatus::failed;
     if (stop_.load() && result.status == RunStatus::ok) result.status = RunStatus::interrupted;
     return result;

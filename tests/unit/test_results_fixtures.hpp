@@ -68,7 +68,28 @@ inline RunResult full_run() {
     r.scaling_key = "python gil=release";
     r.settings =
         nlohmann::json{{"threads", {{"count", 2}, {"stack_size", "default"}}}, {"verify", true}};
-    r.records = {full_record(), Record{}};
+    // A payload's w.timed() block: its label, device copies and the payload's own check.
+    Record timed = full_record();
+    timed.source = 2;
+    timed.device_calls = 3;
+    timed.gil_held_calls = 1;
+    timed.failed = true;
+    r.records = {full_record(), Record{}, timed};
+    r.copy_sources = {"torch copy_", "cupy.ndarray.set \"x\""};
+    DeviceCopy c;
+    c.correlation = timed.correlation;
+    c.worker = timed.worker;
+    c.repetition = timed.repetition;
+    c.start_ns = 1'700'000'000'123'456'789;
+    c.end_ns = 1'700'000'000'133'456'789;
+    c.bytes = 1 << 20;
+    c.device = 2;
+    c.stream = 7;
+    c.kind = "HtoD";
+    c.src = "pageable";
+    c.dst = "device";
+    r.device_copies = {c, c};
+    r.payload_verified = {{7, "cupy.array_equal on the device"}};
     r.threads_info = {full_thread_info(), ThreadInfo{}};
     r.status = RunStatus::failed;
     r.errors = {"verification failed: worker 1 repetition 0 offset 4096", "second"};

@@ -110,7 +110,7 @@ TEST_CASE("load_stored_records fills only the runs results.json left to the stor
     const fs::path path = temp_file("load.sqlite");
     const Results plan = stored_and_read(plan_with_two_runs(), path);
     Results from_json = json::parse(json(plan_with_two_runs()).dump()).get<Results>();
-    CHECK(from_json.runs[0].records.size() == 2);  // inline
+    CHECK(from_json.runs[0].records.size() == 3);  // inline
     CHECK(from_json.runs[1].records.empty());      // "records_file": "results.sqlite"
     load_stored_records(path.string(), from_json);
     REQUIRE(from_json.runs[1].records.size() == 1);
@@ -149,7 +149,7 @@ TEST_CASE("a file that is not an xferlab results.sqlite is refused by what it is
 
     const fs::path newer = temp_file("newer.sqlite");
     stored_and_read(plan_with_two_runs(), newer);
-    SqliteDb(newer.string(), false).exec("UPDATE meta SET value='2' WHERE key='schema_version'");
+    SqliteDb(newer.string(), false).exec("UPDATE meta SET value='3' WHERE key='schema_version'");
     CHECK(refusal(newer) ==
-          newer.string() + " has results.sqlite schema 2; this xferlab reads schema 1");
+          newer.string() + " has results.sqlite schema 3; this xferlab reads schemas 1 to 2");
 }

@@ -135,9 +135,20 @@ TEST_CASE("a run result round-trips with status as a string", "[results][seriali
     CHECK(back.notes == r.notes);
     CHECK(back.start_ns == r.start_ns);
     CHECK(back.end_ns == r.end_ns);
-    REQUIRE(back.records.size() == 2);
+    REQUIRE(back.records.size() == 3);
     check_same(back.records[0], r.records[0]);
     check_same(back.records[1], r.records[1]);
+    // A w.timed() block keeps its label index, calls, GIL evidence and failure.
+    CHECK(back.records[2].source == 2);
+    CHECK(back.records[2].device_calls == 3);
+    CHECK(back.records[2].gil_held_calls == 1);
+    CHECK(back.records[2].failed);
+    CHECK(!j.at("records")[0].contains("source"));  // xferlab's routine: no timed-block keys
+    CHECK(back.copy_sources == r.copy_sources);
+    REQUIRE(back.device_copies.size() == 2);
+    CHECK(back.device_copies[1].end_ns == r.device_copies[1].end_ns);
+    CHECK(back.device_copies[1].src == "pageable");
+    CHECK(back.payload_verified == r.payload_verified);
     REQUIRE(back.threads_info.size() == 2);
     CHECK(back.threads_info[0].cpus == r.threads_info[0].cpus);
     // The whole object: a second trip changes nothing.

@@ -62,6 +62,7 @@ class CudaBackend final : public Backend {
     nlohmann::json describe() const override;
     std::vector<std::string> take_run_notes() override;
     std::vector<HelperThread> take_helper_threads() override;
+    std::vector<DeviceCopy> take_device_copies() override;
 
   private:
     // The devices a run uses, in order: transfer.devices when given, else all of them.
@@ -77,12 +78,14 @@ class CudaBackend final : public Backend {
     // Stops the run's engines; their chunks' CUPTI ids become their copies' tags in `trace`.
     void stop_staging(TraceResult* trace);
     void note_register_costs();
+    void alias_timed_blocks(TraceResult& trace);
 
     int device_count_;
     // transfer.path = "staged": one engine per device, built by the run's first prepare() on the
     // device, started by begin_run, stopped and dropped by end_run.
     std::map<int, std::shared_ptr<StagingEngine>> engines_;
     std::vector<HelperThread> helper_threads_;
+    std::vector<DeviceCopy> device_copies_;  // joined to payloads' w.timed() blocks, this run
     RegisterCosts register_costs_;  // transfer.path = "register", this run
     bool tracing_ = false;
     std::vector<std::string> notes_;
@@ -388,8 +391,36 @@ void CudaBackend::end_run(std::vector<Record>& records) {
     tracing_ = false;
     TraceResult trace = CuptiTracer::instance().stop();
     stop_staging(&trace);
+    alias_timed_blocks(trace);
     JoinReport report = join_device_times(records, trace, int(getpid()));
     for (auto& note : join_notes(report, trace)) note_once(note);
+    TimedBlockJoin timed = join_timed_blocks(records, trace, int(getpid()), report.offset_ns);
+    if (timed.blocks > 0)
+        note_once(fmt::format("CUPTI: {} of {} timed blocks issued device copies ({} copies "
+                              "joined)",
+                              timed.blocks_joined, timed.blocks, timed.copies.size()));
+    device_copies_ = std::move(timed.copies);
+}
+
+// The activity records of a timed block's calls carry the calls' own ids: give them the block's
+// tag, as stop_staging does for chunks.
+void CudaBackend::alias_timed_blocks(TraceResult& trace) {
+    std::unordered_map<uint32_t, uint32_t> tag_of;
+    for (const auto& [id, tag] : CuptiTracer::take_capture_aliases()) tag_of[id] = tag;
+    if (tag_of.empty()) return;
+    for (auto& a : trace.copies) {
+        auto it = tag_of.find(a.runtime_correlation);
+        if (it == tag_of.end()) it = tag_of.find(a.correlation);
+        if (it == tag_of.end()) continue;
+        a.runtime_correlation = it->second;
+        a.correlation = 0;
+    }
+}
+
+std::vector<DeviceCopy> CudaBackend::take_device_copies() {
+    std::vector<DeviceCopy> out;
+    out.swap(device_copies_);
+    return out;
 }
 
 std::vector<HelperThread> CudaBackend::take_helper_threads() {

@@ -31,6 +31,12 @@ uint32_t next_staged_tag() {
     return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+// A payload's w.timed() blocks likewise, from a range of their own.
+uint32_t next_timed_block_tag() {
+    static std::atomic<uint32_t> next{0xB0000000u};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 // One end of a copy: device memory, or host memory of the scenario's kind.
 struct Endpoint {
     bool on_device = false;
@@ -47,6 +53,8 @@ class CudaTransfer final : public WorkerTransfer {
 
     void attach_thread() override;
     CopyOutcome copy() override;
+    uint32_t begin_timed_block() override;
+    TimedBlockCalls end_timed_block() override;
     int64_t verify() override;
     void poison_destination() override;
     int device() const override { return plan_.device; }
@@ -359,6 +367,19 @@ CopyOutcome CudaTransfer::copy() {
     }
     if (plan_.cupti) out.correlation = CuptiTracer::last_correlation();
     return out;
+}
+
+uint32_t CudaTransfer::begin_timed_block() {
+    if (!plan_.cupti) return 0;
+    const uint32_t tag = next_timed_block_tag();
+    CuptiTracer::begin_capture(tag);
+    return tag;
+}
+
+TimedBlockCalls CudaTransfer::end_timed_block() {
+    if (!plan_.cupti) return {};
+    const CapturedCalls c = CuptiTracer::end_capture();
+    return {c.calls, c.gil_held};
 }
 
 // One request to the device's staging engine; the record is joined to its chunks' CUPTI records

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
 #include <unordered_map>
 
 namespace xfer::cuda {
@@ -57,6 +58,7 @@ JoinReport join_device_times(std::vector<Record>& records, const TraceResult& tr
     std::vector<Match> matches;
     for (auto& r : records) {
         if (r.pid != 0 && r.pid != pid) continue;  // another process's ids mean nothing here
+        if (r.foreign()) continue;                 // join_timed_blocks
         if (r.correlation == 0) {
             ++rep.without_id;
             continue;
@@ -127,6 +129,105 @@ JoinReport join_device_times(std::vector<Record>& records, const TraceResult& tr
         if (!inside(r, r.device_start_ns, r.device_end_ns, tolerance_ns)) ++rep.outside_host;
     }
     return rep;
+}
+
+namespace {
+
+const char* copy_kind_name(uint8_t kind) {
+    switch (kind) {
+        case 1:
+            return "HtoD";
+        case 2:
+            return "DtoH";
+        case 3:
+            return "HtoA";
+        case 4:
+            return "AtoH";
+        case 5:
+            return "AtoA";
+        case 6:
+            return "AtoD";
+        case 7:
+            return "DtoA";
+        case 8:
+            return "DtoD";
+        case 9:
+            return "HtoH";
+        case 10:
+            return "PtoP";
+        default:
+            return "unknown";
+    }
+}
+
+const char* memory_kind_name(uint8_t kind) {
+    switch (kind) {
+        case 1:
+            return "pageable";
+        case 2:
+            return "pinned";
+        case 3:
+            return "device";
+        case 4:
+            return "array";
+        case 5:
+            return "managed";
+        case 6:
+            return "device_static";
+        case 7:
+            return "managed_static";
+        default:
+            return "unknown";
+    }
+}
+
+}  // namespace
+
+TimedBlockJoin join_timed_blocks(std::vector<Record>& records, const TraceResult& trace, int pid,
+                                 int64_t offset_ns) {
+    TimedBlockJoin out;
+    std::unordered_map<uint32_t, Record*> by_tag;
+    for (auto& r : records)
+        if (r.foreign() && (r.pid == 0 || r.pid == pid)) {
+            ++out.blocks;
+            if (r.correlation != 0) by_tag[r.correlation] = &r;
+        }
+    for (const auto& a : trace.copies) {
+        auto it = by_tag.find(a.runtime_correlation);
+        if (it == by_tag.end()) it = by_tag.find(a.correlation);
+        if (it == by_tag.end()) continue;
+        Record& r = *it->second;
+        DeviceCopy c;
+        c.correlation = r.correlation;
+        c.worker = r.worker;
+        c.repetition = r.repetition;
+        c.start_ns = int64_t(a.start) + offset_ns;
+        c.end_ns = int64_t(a.end) + offset_ns;
+        c.bytes = a.bytes;
+        c.device = int(a.device);
+        c.stream = a.stream;
+        c.kind = copy_kind_name(a.copy_kind);
+        c.src = memory_kind_name(a.src_kind);
+        c.dst = memory_kind_name(a.dst_kind);
+        // The block's device interval spans all of its copies.
+        if (r.device_timing != DeviceTiming::cupti) {
+            r.device_start_ns = c.start_ns;
+            r.device_end_ns = c.end_ns;
+            r.context = a.context;
+            r.stream = a.stream;
+            r.device_timing = DeviceTiming::cupti;
+            ++out.blocks_joined;
+        } else {
+            r.device_start_ns = std::min(r.device_start_ns, c.start_ns);
+            r.device_end_ns = std::max(r.device_end_ns, c.end_ns);
+        }
+        out.copies.push_back(std::move(c));
+    }
+    std::sort(out.copies.begin(), out.copies.end(), [](const DeviceCopy& a, const DeviceCopy& b) {
+        return std::tie(a.worker, a.repetition, a.start_ns) <
+               std::tie(b.worker, b.repetition, b.start_ns);
+    });
+    return out;
 }
 
 std::vector<std::string> join_notes(const JoinReport& rep, const TraceResult& trace) {

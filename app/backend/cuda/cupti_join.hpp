@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend/cuda/cupti_tracer.hpp"
+#include "results/device_copy.hpp"
 #include "results/record.hpp"
 
 namespace xfer::cuda {
@@ -28,6 +29,18 @@ struct JoinReport {
 // interval may lie before it counts as outside_host (clock conversion error).
 JoinReport join_device_times(std::vector<Record>& records, const TraceResult& trace, int pid,
                              int64_t tolerance_ns = 1'000'000);
+
+// Payload w.timed() blocks (Record::foreign) carry their block's tag as correlation id: every
+// activity record aliased to it is one of the block's device copies. Fills each block's device
+// interval (first start to last end, host clock with `offset_ns`: JoinReport::offset_ns) and
+// lists the copies.
+struct TimedBlockJoin {
+    int blocks = 0;         // timed blocks of this process
+    int blocks_joined = 0;  // ... with at least one device copy
+    std::vector<DeviceCopy> copies;
+};
+TimedBlockJoin join_timed_blocks(std::vector<Record>& records, const TraceResult& trace, int pid,
+                                 int64_t offset_ns);
 
 // The sentences the run's notes get from a join ("CUPTI: 40 of 40 copies joined ...").
 std::vector<std::string> join_notes(const JoinReport& report, const TraceResult& trace);

@@ -3,12 +3,14 @@
 #include <cupti.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
+#include "backend/gil_probe.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -21,6 +23,29 @@ constexpr int kPoolBuffers = 8;
 constexpr size_t kAlign = 8;  // ACTIVITY_RECORD_ALIGNMENT
 
 thread_local uint32_t tl_correlation = 0;
+
+// A payload's w.timed() block open on this thread: every memcpy API call it makes is counted
+// (outermost calls only: a runtime call's own driver calls are part of it), its GIL state
+// probed, and each correlation id kept so that the activity records join to the block's tag.
+struct TimedCapture {
+    bool active = false;
+    uint32_t tag = 0;
+    int depth = 0;
+    int calls = 0;
+    int gil_held = 0;
+    std::vector<uint32_t> ids;
+};
+thread_local TimedCapture tl_capture;
+
+// Every block's ids -> its tag, handed to the backend at the end of the run.
+struct CaptureAliases {
+    std::mutex mutex;
+    std::vector<std::pair<uint32_t, uint32_t>> aliases;
+};
+CaptureAliases& capture_aliases() {
+    static CaptureAliases* a = new CaptureAliases;  // leaked, like Shared
+    return *a;
+}
 
 // Shared with CUPTI's callbacks. Leaked on purpose: CUPTI may deliver buffers while the process
 // exits, after static destructors ran.
@@ -114,13 +139,41 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     if (buffer) s.free_buffers.push_back(buffer);
 }
 
-// Entry of every traced cudaMemcpy* call, on the calling thread: remember its correlation id.
+void capture_call(const CUpti_CallbackData& cb) {
+    TimedCapture& c = tl_capture;
+    if (cb.callbackSite != CUPTI_API_ENTER) {
+        if (c.depth > 0) --c.depth;
+        return;
+    }
+    if (c.depth++ == 0) {
+        ++c.calls;
+        if (gil_held_by_caller() == 1) ++c.gil_held;
+    }
+    c.ids.push_back(cb.correlationId);
+}
+
+// Entry and exit of every traced memcpy call (runtime or driver API), on the calling thread:
+// remember the runtime call's correlation id for the copy routine, and feed an open timed block.
 // Only the memcpy callbacks are enabled (enable_callbacks), so nothing else lands here.
 void CUPTIAPI on_runtime_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId,
                              const void* data) {
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !data) return;
+    if (!data) return;
     const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-    if (cb->callbackSite == CUPTI_API_ENTER) tl_correlation = cb->correlationId;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cb->callbackSite == CUPTI_API_ENTER)
+        tl_correlation = cb->correlationId;
+    if (tl_capture.active) capture_call(*cb);
+}
+
+// The memcpy calls of a domain, by name: every cudaMemcpy*/cuMemcpy* variant this CUPTI knows
+// (2D, 3D, peer, batch, per-thread stream), whichever one a framework uses.
+std::vector<CUpti_CallbackId> memcpy_callbacks(CUpti_CallbackDomain domain, uint32_t count) {
+    std::vector<CUpti_CallbackId> ids;
+    for (uint32_t id = 1; id < count; ++id) {
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(domain, id, &name) != CUPTI_SUCCESS || !name) continue;
+        if (std::strstr(name, "emcpy")) ids.push_back(id);
+    }
+    return ids;
 }
 
 // CUPTI's timestamps taken on our clock: device timestamps are then converted by CUPTI itself
@@ -151,16 +204,6 @@ int64_t sample_realtime_offset() {
     int64_t t1 = now_ns();
     return t0 + (t1 - t0) / 2 - (int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec);
 }
-
-// The runtime calls that issue a copy; only these reach on_runtime_api.
-constexpr CUpti_CallbackId kMemcpyCallbacks[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
-};
 
 }  // namespace
 
@@ -204,8 +247,43 @@ const std::string& CuptiTracer::setup() {
 
 void CuptiTracer::enable_callbacks(bool on) {
     auto sub = static_cast<CUpti_SubscriberHandle>(subscriber_);
-    for (CUpti_CallbackId id : kMemcpyCallbacks)
+    static const auto runtime =
+        memcpy_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+    static const auto driver =
+        memcpy_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+    for (CUpti_CallbackId id : runtime)
         XFER_CUPTI(cuptiEnableCallback(on ? 1 : 0, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id));
+    for (CUpti_CallbackId id : driver)
+        XFER_CUPTI(cuptiEnableCallback(on ? 1 : 0, sub, CUPTI_CB_DOMAIN_DRIVER_API, id));
+}
+
+void CuptiTracer::begin_capture(uint32_t tag) {
+    TimedCapture& c = tl_capture;
+    c = TimedCapture{};
+    c.ids.reserve(64);
+    c.tag = tag;
+    c.active = true;
+}
+
+CapturedCalls CuptiTracer::end_capture() {
+    TimedCapture& c = tl_capture;
+    c.active = false;
+    CapturedCalls out{c.calls, c.gil_held};
+    if (!c.ids.empty()) {
+        CaptureAliases& a = capture_aliases();
+        std::lock_guard<std::mutex> lock(a.mutex);
+        for (uint32_t id : c.ids) a.aliases.emplace_back(id, c.tag);
+    }
+    c.ids.clear();
+    return out;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> CuptiTracer::take_capture_aliases() {
+    CaptureAliases& a = capture_aliases();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    out.swap(a.aliases);
+    return out;
 }
 
 void CuptiTracer::start() {

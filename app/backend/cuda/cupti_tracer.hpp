@@ -11,6 +11,7 @@
 // thread-local on entry to each cudaMemcpy* call) and the two accessors below.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace xfer::cuda {
@@ -44,6 +45,12 @@ struct TraceResult {
     bool timestamp_callback = false;  // CUPTI takes its timestamps from our CLOCK_MONOTONIC
 };
 
+// What a timed block's thread did between begin_capture and end_capture.
+struct CapturedCalls {
+    int calls = 0;     // memcpy API calls (outermost: a runtime call's driver calls are in it)
+    int gil_held = 0;  // ... made while the calling thread held the GIL
+};
+
 class CuptiTracer {
   public:
     static CuptiTracer& instance();
@@ -63,6 +70,14 @@ class CuptiTracer {
     // (0: none since the last reset).
     static void reset_last_correlation() noexcept;
     static uint32_t last_correlation() noexcept;
+
+    // A payload's w.timed() block on the calling thread: every memcpy call (runtime or driver
+    // API, from any library in the process) the thread makes until end_capture() is counted
+    // and its correlation id aliased to `tag`, which take_capture_aliases() hands out.
+    static void begin_capture(uint32_t tag);
+    static CapturedCalls end_capture();
+    // (activity correlation id, block tag) of every block ended since the last call.
+    static std::vector<std::pair<uint32_t, uint32_t>> take_capture_aliases();
 
   private:
     CuptiTracer() = default;

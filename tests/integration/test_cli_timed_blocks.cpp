@@ -1,0 +1,164 @@
+// A payload's own copies, `with w.timed(nbytes, label):` (issue #18): one record of the worker
+// per block, marked with its label; on the host backend no tracer watches device copies and
+// the report says so; a block that raises is kept as failed and the traceback shown; misuse
+// (nesting, w.copy() inside, another thread, too many blocks) gets a clear error; the payload's
+// own verification and ctx.skip() reach the report.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+#include "support/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace xfer::test;
+using nlohmann::json;
+
+namespace {
+
+// One payload, its behaviour chosen by [params] mode.
+constexpr const char* kPayload = R"py(import threading
+
+def main(ctx):
+    mode = ctx.params["mode"]
+    if mode == "skip":
+        ctx.skip("the framework is not importable here")
+    def work(i):
+        w = ctx.worker(i)
+        src = bytearray(b"\x5a" * ctx.bytes)
+        dst = bytearray(ctx.bytes)
+        w.enter()
+        ctx.barrier()
+        if mode == "other-thread":
+            other = ctx.worker(1 - i)   # the other thread entered it
+            with other.timed(ctx.bytes):
+                pass
+        for k in range(ctx.copies + (1 if mode == "too-many" else 0)):
+            with w.timed(ctx.bytes, label="bytearray copy"):
+                dst[:] = src
+                if mode == "raise" and k == 1:
+                    raise ValueError("boom inside the block")
+                if mode == "nest":
+                    with w.timed(ctx.bytes):
+                        pass
+                if mode == "copy-inside":
+                    w.copy()
+        ok = dst == src if mode != "unverified-bytes" else False
+        w.verified(ok, "bytes compared in Python")
+    ts = [threading.Thread(target=work, args=(i,), name=f"t{i}") for i in range(ctx.threads)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+)py";
+
+struct Outcome {
+    CommandResult cmd;
+    json run;  // results.json runs[0]
+};
+
+Outcome run_mode(const std::string& mode) {
+    const fs::path dir = fresh_temp_dir("timed-" + mode);
+    std::ofstream(dir / "timed.py") << kPayload;
+    std::ofstream(dir / "s.toml") << "[scenario]\nname = \"timed\"\nbackend = \"host\"\n"
+                                     "[transfer]\nbytes = \"256KiB\"\nrepetitions = 3\nwarmup = 1\n"
+                                     "[threads]\ncount = 2\n"
+                                     "[[run]]\nlauncher = \"python\"\npayload = \"timed.py\"\n"
+                                     "[params]\nmode = \""
+                                  << mode << "\"\n";
+    Outcome o;
+    o.cmd = run_command(xferlab() + " run '" + (dir / "s.toml").string() + "' --payload-dir '" +
+                        dir.string() + "' --out '" + (dir / "out").string() + "'");
+    const json results = json::parse(slurp(dir / "out" / "results.json"));
+    o.run = results.at("runs").at(0);
+    return o;
+}
+
+std::string errors_of(const json& run) {
+    std::string all;
+    for (const auto& e : run.at("errors")) all += e.get<std::string>() + "\n";
+    return all;
+}
+
+}  // namespace
+
+TEST_CASE("w.timed blocks are records of their worker, labelled, untraced on the host backend",
+          "[integration][timed]") {
+    const Outcome o = run_mode("ok");
+    INFO(o.cmd.err);
+    CHECK(o.cmd.exit_code == 0);
+    CHECK(o.run.at("status") == "ok");
+    CHECK(o.run.at("copy_sources") == json::array({"bytearray copy"}));
+    const json& records = o.run.at("records");
+    REQUIRE(records.size() == 8);  // 2 workers x (1 warm-up + 3)
+    int warm = 0;
+    for (const auto& r : records) {
+        CHECK(r.at("source") == 1);
+        CHECK(r.at("device_calls") == -1);  // no tracer watched the block
+        CHECK(r.at("failed") == false);
+        CHECK(r.at("size_bytes") == 256 * 1024);
+        CHECK(r.at("host_end_ns").get<int64_t>() > r.at("host_start_ns").get<int64_t>());
+        warm += r.at("warmup").get<bool>() ? 1 : 0;
+    }
+    CHECK(warm == 2);
+    CHECK(o.run.at("payload_verified") ==
+          json{{"0", "bytes compared in Python"}, {"1", "bytes compared in Python"}});
+    CHECK(contains(o.cmd.out,
+                   "timed blocks 'bytearray copy': 8 (2 warm-up); device copies not "
+                   "traced here"));
+    CHECK(contains(o.cmd.out,
+                   "timed blocks' bytes verified by the payload for 2 of 2 workers "
+                   "(bytes compared in Python)"));
+    // The figures are the blocks': 6 measured copies.
+    CHECK(contains(o.cmd.out, "6 copies x 256 KiB (+2 warm-up)"));
+}
+
+TEST_CASE("a w.timed block that raises is kept as failed and the run fails with the traceback",
+          "[integration][timed]") {
+    const Outcome o = run_mode("raise");
+    CHECK(o.cmd.exit_code == 1);
+    CHECK(o.run.at("status") == "failed");
+    // Each worker raises in its second block unless the other's failure stopped it first.
+    int failed = 0;
+    for (const auto& r : o.run.at("records"))
+        if (r.at("failed") == true) {
+            ++failed;
+            CHECK(r.at("repetition") == 0);  // k == 1: the first measured block
+        }
+    CHECK(failed >= 1);
+    CHECK(contains(errors_of(o.run), "ValueError: boom inside the block"));
+    CHECK(contains(o.cmd.out, std::to_string(failed) + " failed)"));
+}
+
+TEST_CASE("misused w.timed blocks fail with a message that says what is wrong",
+          "[integration][timed]") {
+    struct Case {
+        std::string mode, says;
+    };
+    for (const Case& c : std::vector<Case>{
+             {"nest", "RuntimeError: w.timed(): blocks do not nest: worker "},
+             {"copy-inside", "RuntimeError: w.copy() inside a w.timed() block"},
+             {"other-thread",
+              "is timed on its own thread, the one that entered it (w.enter(), "
+              "w.barrier() or its first w.copy()): that is thread "},
+             {"too-many", "has made all 4 copies of the run (warmup 1 + repetitions 3)"},
+             {"unverified-bytes",
+              "verification failed: worker 0, the payload's own check (bytes "
+              "compared in Python) says its bytes did not arrive"},
+         }) {
+        INFO(c.mode);
+        const Outcome o = run_mode(c.mode);
+        CHECK(o.cmd.exit_code == 1);
+        CHECK(o.run.at("status") == "failed");
+        CHECK(contains(errors_of(o.run), c.says));
+    }
+}
+
+TEST_CASE("ctx.skip ends the run as skipped with the payload's reason", "[integration][timed]") {
+    const Outcome o = run_mode("skip");
+    INFO(o.cmd.err);
+    CHECK(o.cmd.exit_code == 0);
+    CHECK(o.run.at("status") == "skipped");
+    CHECK(o.run.at("errors").empty());
+    CHECK(contains(o.run.at("notes").dump(),
+                   "skipped: payload: the framework is not importable here"));
+}
