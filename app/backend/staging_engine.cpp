@@ -298,8 +298,8 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
     try {
         device_->wait(h.index, slot);
         if (!c.request->to_device && !c.request->direct)
-            host_copy(config_.copy_out, c.request->host + c.offset,
-                      device_->buffer(h.index, slot), c.len);
+            host_copy(config_.copy_out, c.request->host + c.offset, device_->buffer(h.index, slot),
+                      c.len);
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));
         return;

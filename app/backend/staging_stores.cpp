@@ -21,12 +21,13 @@ StagingStoresChoice resolve_staging_stores(StagingStores stores) {
     const char* why = stores == StagingStores::auto_
                           ? " (auto: the unmeasured default, tools/measure/staging-stores.toml)"
                           : "";
-    c.note = fmt::format("helpers copy in (to the device) with {} stores, out (from the device) "
-                         "with {} stores{}{}",
-                         to_string(c.copy_in), to_string(c.copy_out), why,
-                         has_streaming_stores() ? ""
-                                                : "; this CPU has no streaming stores here: "
-                                                  "both are memcpy");
+    c.note = fmt::format(
+        "helpers copy in (to the device) with {} stores, out (from the device) "
+        "with {} stores{}{}",
+        to_string(c.copy_in), to_string(c.copy_out), why,
+        has_streaming_stores() ? ""
+                               : "; this CPU has no streaming stores here: "
+                                 "both are memcpy");
     return c;
 }
 

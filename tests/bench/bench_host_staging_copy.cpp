@@ -165,9 +165,10 @@ int main(int argc, char** argv) {
     std::memset(pageable.data(), 0x22, o.bytes);
 
     const auto host = describe_host();
-    std::printf("bench_host_staging_copy: %llu MiB pageable <-> %d x 2 MiB buffers per thread, "
-                "2 MiB chunks, %d passes per figure (median GB/s)\n",
-                static_cast<unsigned long long>(o.bytes >> 20), kBuffers, o.passes);
+    std::printf(
+        "bench_host_staging_copy: %llu MiB pageable <-> %d x 2 MiB buffers per thread, "
+        "2 MiB chunks, %d passes per figure (median GB/s)\n",
+        static_cast<unsigned long long>(o.bytes >> 20), kBuffers, o.passes);
     std::printf("cpu: %s; %d CPUs used%s; streaming stores: %s\n",
                 host.value("cpu_model", std::string("?")).c_str(), available,
                 o.node >= 0 ? (" (NUMA node " + std::to_string(o.node) + ")").c_str() : "",

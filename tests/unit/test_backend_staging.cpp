@@ -152,8 +152,8 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     const int64_t after = now_ns();
 
     INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk << ", "
-                    << to_string(s.stores) << " stores, workers " << workers << ", bytes " << bytes << ", page-locked "
-                    << page_locked);
+                    << to_string(s.stores) << " stores, workers " << workers << ", bytes " << bytes
+                    << ", page-locked " << page_locked);
     CHECK(fake.violations == 0);
     CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
     for (int w = 0; w < workers; ++w) {
@@ -231,10 +231,10 @@ TEST_CASE("staging: every byte lands once and a buffer is reused only after its 
 TEST_CASE("staging: helpers copying with streaming stores move every byte once, both ways",
           "[staging]") {
     // Chunks of 5000 bytes start at offsets that are not line-aligned in the pageable buffer.
-    for (Setup s : {Setup{1, 2, 4096, HostStores::streaming},
-                    Setup{3, 2, 5000, HostStores::streaming}}) {
-        for (uint64_t bytes : {uint64_t(1), uint64_t(300), uint64_t(4096 * 10 + 123),
-                               uint64_t((1 << 20) + 7)}) {
+    for (Setup s :
+         {Setup{1, 2, 4096, HostStores::streaming}, Setup{3, 2, 5000, HostStores::streaming}}) {
+        for (uint64_t bytes :
+             {uint64_t(1), uint64_t(300), uint64_t(4096 * 10 + 123), uint64_t((1 << 20) + 7)}) {
             within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
         }

@@ -13,21 +13,24 @@ TEST_CASE("staging stores: auto streams the copy-out only, and says it is unmeas
     const StagingStoresChoice c = resolve_staging_stores(StagingStores::auto_);
     CHECK(c.copy_in == HostStores::cached);
     CHECK(c.copy_out == HostStores::streaming);
-    CHECK(contains(c.note, "helpers copy in (to the device) with cached stores, out (from the "
-                           "device) with streaming stores (auto: the unmeasured default, "
-                           "tools/measure/staging-stores.toml)"));
+    CHECK(contains(c.note,
+                   "helpers copy in (to the device) with cached stores, out (from the "
+                   "device) with streaming stores (auto: the unmeasured default, "
+                   "tools/measure/staging-stores.toml)"));
 }
 
 TEST_CASE("staging stores: cached and streaming apply to both directions", "[staging]") {
     const StagingStoresChoice cached = resolve_staging_stores(StagingStores::cached);
     CHECK(cached.copy_in == HostStores::cached);
     CHECK(cached.copy_out == HostStores::cached);
-    CHECK(contains(cached.note, "in (to the device) with cached stores, out (from the device) "
-                                "with cached stores"));
+    CHECK(contains(cached.note,
+                   "in (to the device) with cached stores, out (from the device) "
+                   "with cached stores"));
     CHECK(!contains(cached.note, "auto"));
     const StagingStoresChoice streaming = resolve_staging_stores(StagingStores::streaming);
     CHECK(streaming.copy_in == HostStores::streaming);
     CHECK(streaming.copy_out == HostStores::streaming);
-    CHECK(contains(streaming.note, "in (to the device) with streaming stores, out (from the "
-                                   "device) with streaming stores"));
+    CHECK(contains(streaming.note,
+                   "in (to the device) with streaming stores, out (from the "
+                   "device) with streaming stores"));
 }

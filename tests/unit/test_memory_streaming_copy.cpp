@@ -52,9 +52,9 @@ struct Aligned {
 }  // namespace
 
 TEST_CASE("copy_streaming copies every alignment and size exactly, nothing outside", "[memory]") {
-    const std::vector<size_t> sizes = {0,   1,   15,  16,  17,  63,  64,   65,        127,
-                                       128, 191, 255, 256, 257, 319, 320,  383,       511,
-                                       512, 513, 1000, 4096, 4097, 65536 + 37};
+    const std::vector<size_t> sizes = {0,   1,   15,  16,  17,   63,   64,   65,
+                                       127, 128, 191, 255, 256,  257,  319,  320,
+                                       383, 511, 512, 513, 1000, 4096, 4097, 65536 + 37};
     size_t largest = 0;
     for (size_t n : sizes) largest = std::max(largest, n);
     Aligned src(largest + 64), dst(kSlack + 64 + largest + kSlack);
