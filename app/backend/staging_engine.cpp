@@ -273,7 +273,7 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
         std::byte* host = r.host + c.offset;
         std::byte* buf = r.direct ? host : device_->buffer(h.index, slot);
         if (r.to_device) {
-            if (!r.direct) std::memcpy(buf, host, c.len);
+            if (!r.direct) host_copy(config_.copy_in, buf, host, c.len);
             device_->start_to_device(h.index, slot, r.device + c.offset, buf, c.len);
         } else {
             device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
@@ -298,7 +298,8 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
     try {
         device_->wait(h.index, slot);
         if (!c.request->to_device && !c.request->direct)
-            std::memcpy(c.request->host + c.offset, device_->buffer(h.index, slot), c.len);
+            host_copy(config_.copy_out, c.request->host + c.offset, device_->buffer(h.index, slot),
+                      c.len);
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));
         return;

@@ -7,8 +7,9 @@
 // device. A worker's copy is one request, cut into chunks; helper threads take chunks from the
 // active requests in turn (so concurrent workers share the link instead of queueing behind each
 // other) and keep up to `buffers` chunks each in flight:
-//   to the device:   memcpy(pageable -> buffer), then the DMA buffer -> device
-//   from the device: the DMA device -> buffer, then memcpy(buffer -> pageable)
+//   to the device:   copy pageable -> buffer, then the DMA buffer -> device
+//   from the device: the DMA device -> buffer, then copy buffer -> pageable
+// (each copy with cached or streaming stores, StagingConfig::copy_in / copy_out)
 // A buffer is reused only after its DMA finished (StagingDevice::wait). The worker's call
 // returns when every chunk of its request has arrived: the same contract as a synchronous copy.
 //
@@ -24,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "memory/streaming_copy.hpp"
 #include "results/helper_thread.hpp"
 
 namespace xfer {
@@ -57,6 +59,10 @@ struct StagingConfig {
     int buffers = 2;           // chunk buffers per helper
     uint64_t chunk = 8 << 20;  // bytes per chunk
     std::vector<int> cpus;     // helper affinity; empty: none
+    // How a helper writes what it copies ([staging] stores, backend/staging_stores.hpp):
+    // pageable -> buffer on the way to the device, buffer -> pageable on the way back.
+    HostStores copy_in = HostStores::cached;
+    HostStores copy_out = HostStores::streaming;
 };
 
 // A chunk's CUPTI correlation id and the id of the request it belongs to: the report joins every

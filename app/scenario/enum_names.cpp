@@ -103,6 +103,18 @@ std::string to_string(StagingAffinity a) {
     return a == StagingAffinity::none ? "none" : "gpu-local";
 }
 
+std::string to_string(StagingStores s) {
+    switch (s) {
+        case StagingStores::auto_:
+            return "auto";
+        case StagingStores::cached:
+            return "cached";
+        case StagingStores::streaming:
+            return "streaming";
+    }
+    return "?";
+}
+
 std::string to_string(TimingMode t) {
     switch (t) {
         case TimingMode::auto_:

@@ -33,6 +33,7 @@ json transfer_wire(const TransferSpec& t) {
             {"staging_chunk", t.staging.chunk},
             {"staging_buffers", t.staging.buffers},
             {"staging_affinity", int(t.staging.affinity)},
+            {"staging_stores", int(t.staging.stores)},
             {"repetitions", t.repetitions},
             {"warmup", t.warmup},
             {"verify", t.verify}};
@@ -55,6 +56,7 @@ TransferSpec transfer_from(const json& j) {
     t.staging.chunk = j.at("staging_chunk").get<uint64_t>();
     t.staging.buffers = j.at("staging_buffers").get<int>();
     t.staging.affinity = enum_at(j, "staging_affinity", StagingAffinity::none);
+    t.staging.stores = enum_at(j, "staging_stores", StagingStores::streaming);
     t.repetitions = j.at("repetitions").get<int>();
     t.warmup = j.at("warmup").get<int>();
     t.verify = j.at("verify").get<bool>();

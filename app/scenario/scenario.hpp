@@ -26,6 +26,10 @@ enum class ContextKind { primary, per_worker };
 // worker's buffer registered (cudaHostRegister) once before the timed copies.
 enum class CopyPath { driver, staged, register_ };
 enum class StagingAffinity { gpu_local, none };
+// How the staging helpers write the chunk they copy: ordinary (cached) stores, or streaming
+// (non-temporal) ones that skip the read-for-ownership of the destination line; auto picks per
+// direction (backend/staging_stores.hpp).
+enum class StagingStores { auto_, cached, streaming };
 enum class StartKind { barrier, free, staggered };
 enum class SignalMaskKind { inherit, block_all, unblock_all, list };
 enum class AffinityKind { none, compact, scatter, gpu_local, list };
@@ -44,6 +48,7 @@ struct StagingSpec {
     uint64_t chunk = 0;  // bytes per chunk; 0: the default (kDefaultStagingChunk, clamped to a copy)
     int buffers = 2;     // page-locked chunk buffers per helper thread
     StagingAffinity affinity = StagingAffinity::gpu_local;
+    StagingStores stores = StagingStores::auto_;
 };
 // Chosen from the chunk sweep on the H200 host (docs/results/h200-cure.md).
 constexpr uint64_t kDefaultStagingChunk = uint64_t(2) << 20;
@@ -172,6 +177,7 @@ std::string to_string(TimingMode t);
 std::string to_string(ContextKind c);
 std::string to_string(CopyPath p);
 std::string to_string(StagingAffinity a);
+std::string to_string(StagingStores s);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
 std::string to_string(TrialOrder o);

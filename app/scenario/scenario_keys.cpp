@@ -52,6 +52,8 @@ const std::map<std::string, std::pair<std::string, std::string>>& setting_texts(
         {"staging.chunk", {"size or \"auto\"", "bytes per staged chunk, at least 4 KiB"}},
         {"staging.buffers", {"integer", "page-locked chunk buffers per helper, 1..64"}},
         {"staging.affinity", {"string", "helpers on the device's local CPUs (gpu-local) or none"}},
+        {"staging.stores",
+         {"string", "helpers' stores into the copy's destination: auto, cached or streaming"}},
     };
     return texts;
 }

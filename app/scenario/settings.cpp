@@ -484,6 +484,14 @@ const std::vector<Key>& staging_keys() {
                  v, {{"gpu-local", StagingAffinity::gpu_local}, {"none", StagingAffinity::none}},
                  t.staging.affinity);
          }},
+        {"stores",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_enum<StagingStores>(v,
+                                             {{"auto", StagingStores::auto_},
+                                              {"cached", StagingStores::cached},
+                                              {"streaming", StagingStores::streaming}},
+                                             t.staging.stores);
+         }},
     };
     return keys;
 }
@@ -643,6 +651,7 @@ json staging_to_json(const StagingSpec& s) {
     j["chunk_bytes"] = s.chunk;
     j["buffers"] = s.buffers;
     j["affinity"] = to_string(s.affinity);
+    j["stores"] = to_string(s.stores);
     return j;
 }
 

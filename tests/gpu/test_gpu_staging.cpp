@@ -30,6 +30,7 @@ struct Case {
     const char* bytes;  // transfer.bytes
     const char* chunk;  // staging.chunk
     int workers;
+    const char* stores = "auto";  // staging.stores
 };
 
 nlohmann::json run_matrix(const Case& c) {
@@ -41,7 +42,8 @@ nlohmann::json run_matrix(const Case& c) {
                         << "\nhost_memory = \"pageable\"\ntiming = \"cupti\"\n"
                            "repetitions = 2\nwarmup = 1\nverify = true\n"
                            "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
-                        << c.chunk << "\n[threads]\ncount = " << c.workers
+                        << c.chunk << "\nstores = \"" << c.stores << "\"\n[threads]\ncount = "
+                        << c.workers
                         << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
                            "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
                         << kRuns;
@@ -56,7 +58,14 @@ nlohmann::json run_matrix(const Case& c) {
 }
 
 void check_matrix(const Case& c) {
-    INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers);
+    INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers << ", stores "
+                  << c.stores);
+    const std::string stores_note =
+        std::string(c.stores) == "streaming"
+            ? "copy in (to the device) with streaming stores, out (from the device) with "
+              "streaming stores"
+            : "copy in (to the device) with cached stores, out (from the device) with "
+              "streaming stores (auto";
     auto results = run_matrix(c);
     REQUIRE(results["runs"].size() == size_t(2 * 3 * kRunsPerPoint));
     for (const auto& run : results["runs"]) {
@@ -78,6 +87,7 @@ void check_matrix(const Case& c) {
             for (const auto& h : run["helper_threads"])
                 CHECK(contains(h["launcher"].get<std::string>(), "staging (device 0)"));
             CHECK(contains(notes, "staging on device 0: 3 helper threads (staging.threads)"));
+            CHECK(contains(notes, stores_note));
         } else {
             CHECK(run["helper_threads"].empty());
         }
@@ -94,6 +104,8 @@ TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes,
     check_matrix({"3158073", "\"1MiB\"", 4});   // 3 MiB + 12345: not a multiple of the chunk
     check_matrix({"100001", "\"auto\"", 1});    // smaller than the default chunk: one chunk
     check_matrix({"\"8MiB\"", "\"64KiB\"", 1});  // many chunks per copy
+    // Streaming stores both ways (auto streams the copy-out only), odd sizes, 4 workers.
+    check_matrix({"3158073", "\"1MiB\"", 4, "streaming"});
 }
 
 TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",

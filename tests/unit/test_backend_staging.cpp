@@ -115,6 +115,7 @@ struct Setup {
     int threads;
     int buffers;
     uint64_t chunk;
+    HostStores stores = HostStores::cached;  // both directions' helper copies
 };
 
 // `workers` threads each copy `bytes` through one engine, both directions; returns the engine's
@@ -126,7 +127,8 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     std::vector<int> landed(device.size(), 0);
     fake.landed = &landed;
     fake.landed_base = device.data();
-    StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}}, std::move(fake_owner));
+    StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}, s.stores, s.stores},
+                         std::move(fake_owner));
     const int64_t before = now_ns();
     engine.start();
 
@@ -149,9 +151,9 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     engine.stop();
     const int64_t after = now_ns();
 
-    INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk
-                    << ", workers " << workers << ", bytes " << bytes << ", page-locked "
-                    << page_locked);
+    INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk << ", "
+                    << to_string(s.stores) << " stores, workers " << workers << ", bytes " << bytes
+                    << ", page-locked " << page_locked);
     CHECK(fake.violations == 0);
     CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
     for (int w = 0; w < workers; ++w) {
@@ -222,6 +224,19 @@ TEST_CASE("staging: every byte lands once and a buffer is reused only after its 
             within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes, true); });
+        }
+    }
+}
+
+TEST_CASE("staging: helpers copying with streaming stores move every byte once, both ways",
+          "[staging]") {
+    // Chunks of 5000 bytes start at offsets that are not line-aligned in the pageable buffer.
+    for (Setup s :
+         {Setup{1, 2, 4096, HostStores::streaming}, Setup{3, 2, 5000, HostStores::streaming}}) {
+        for (uint64_t bytes :
+             {uint64_t(1), uint64_t(300), uint64_t(4096 * 10 + 123), uint64_t((1 << 20) + 7)}) {
+            within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
+            within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
         }
     }
 }

@@ -308,11 +308,19 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                    "from 1 to 64"));
     CHECK(contains(only_error("[staging]\naffinity = \"gpu\"\n[[run]]\n", 2, 12, "staging.affinity"),
                    "did you mean 'gpu-local'?"));
+    CHECK(contains(only_error("[staging]\nstores = \"stream\"\n[[run]]\n", 2, 10, "staging.stores"),
+                   "expected one of \"auto\", \"cached\" or \"streaming\"; got \"stream\" (did "
+                   "you mean 'streaming'?)"));
+    CHECK(contains(only_error("[staging]\nstores = true\n[[run]]\n", 2, 10, "staging.stores"),
+                   "expected one of \"auto\", \"cached\" or \"streaming\"; got a boolean (true)"));
     CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
                    "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
     // A run overrides them like [transfer] keys, and a sweep varies them.
     CHECK(errors_of("[staging]\nthreads = 4\nchunk = \"auto\"\n[[run]]\nstaging.chunk = \"1MiB\"\n"
                     "[sweep]\n\"staging.threads\" = [1, 2]\n")
+              .empty());
+    CHECK(errors_of("[[run]]\nstaging.stores = \"cached\"\n"
+                    "[sweep]\n\"staging.stores\" = [\"auto\", \"streaming\"]\n")
               .empty());
 }
 

@@ -335,7 +335,8 @@ threads.count = 2
                                 {"chunk", "auto"},
                                 {"chunk_bytes", 0},
                                 {"buffers", 2},
-                                {"affinity", "gpu-local"}}));
+                                {"affinity", "gpu-local"},
+                                {"stores", "auto"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

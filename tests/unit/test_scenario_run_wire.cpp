@@ -22,6 +22,8 @@ timing = "events"
 repetitions = 7
 warmup = 2
 verify = false
+[staging]
+stores = "streaming"
 [threads]
 count = 5
 start = "staggered:2ms"
@@ -53,6 +55,7 @@ label = "mine"
     CHECK(back.threads.between.sleep_ns == 1'000'000);
     CHECK(back.transfer.devices == std::vector<int>{1, 0});
     CHECK(back.transfer.host_memory.numa_node == 1);
+    CHECK(back.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
     CHECK(back.spec.gil == GilPolicy::hold);
     CHECK(back.threads.signal_mask.signals.size() == 2);
     CHECK(back.params["depth"].get<int>() == 3);

@@ -15,6 +15,7 @@
 #include "backend/cuda/cuda_errors.hpp"
 #include "backend/cuda/cupti_tracer.hpp"
 #include "backend/cuda/topology.hpp"
+#include "backend/staging_stores.hpp"
 #include "util/clock.hpp"
 #include "util/format.hpp"
 
@@ -160,6 +161,9 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     StagingConfig& c = out.config;
     c.device = device;
     c.buffers = s.buffers;
+    const StagingStoresChoice stores = resolve_staging_stores(s.stores);
+    c.copy_in = stores.copy_in;
+    c.copy_out = stores.copy_out;
     c.chunk = s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
     std::string cpus_why;
     std::vector<int> local = local_cpus(device, &cpus_why);
@@ -192,14 +196,15 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     }
     out.note = fmt::format(
         "staging on device {}: {} helper thread{} ({}), {} buffer{} of {} each ({} page-locked), "
-        "helpers {}",
+        "helpers {}; {}",
         device, c.threads, c.threads == 1 ? "" : "s", threads_why, c.buffers,
         c.buffers == 1 ? "" : "s", format_size(c.chunk),
         format_size(c.chunk * uint64_t(c.buffers) * uint64_t(c.threads)),
         c.cpus.empty() ? (s.affinity == StagingAffinity::none
                               ? std::string("not pinned (staging.affinity = \"none\")")
                               : "not pinned (no CPUs known local to the device: " + cpus_why + ")")
-                       : "on the device's local CPUs");
+                       : "on the device's local CPUs",
+        stores.note);
     return out;
 }
 
