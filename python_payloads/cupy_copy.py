@@ -21,10 +21,7 @@ import framework_support as support
 
 
 def main(ctx):
-    try:
-        import cupy
-    except Exception as exc:  # ImportError, or a CUDA library CuPy cannot load
-        support.unavailable(ctx, "CuPy", exc)
+    cupy = support.import_or_skip(ctx, "cupy", "CuPy")
     params = support.run_params(ctx)
     api = params.get("api", "set")
     direction = params.get("direction", "h2d")

@@ -2,6 +2,7 @@
 
 Not a payload itself (it has no main): the payloads import it from their own folder.
 """
+import importlib
 import threading
 
 import numpy as np
@@ -43,10 +44,14 @@ def first_touch(params):
     return where
 
 
-def unavailable(ctx, what, exc):
-    """Skips the run: `what` cannot be used from the embedded interpreter."""
-    ctx.skip(f"{what} is not importable in the embedded Python ({exc}): "
-             "see docs/payload-api.md#which-python")
+def import_or_skip(ctx, module, what):
+    """The module `module`, or the run skipped: `what` cannot be imported by the embedded
+    interpreter (not installed there, or a CUDA library it needs does not load)."""
+    try:
+        return importlib.import_module(module)
+    except Exception as exc:
+        ctx.skip(f"{what} is not importable in the embedded Python ({exc}): "
+                 "see docs/payload-api.md#which-python")
 
 
 def run_threads(ctx, work, name):

@@ -22,10 +22,7 @@ import framework_support as support
 
 
 def main(ctx):
-    try:
-        import torch
-    except Exception as exc:  # ImportError, or a CUDA library torch cannot load
-        support.unavailable(ctx, "PyTorch", exc)
+    torch = support.import_or_skip(ctx, "torch", "PyTorch")
     if not torch.cuda.is_available():
         ctx.skip(f"PyTorch {torch.__version__} sees no CUDA device "
                  "(torch.cuda.is_available() is False): see docs/payload-api.md#which-python")
