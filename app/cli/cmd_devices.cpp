@@ -5,11 +5,15 @@
 #include "backend/backend.hpp"
 #include "cli/cli.hpp"
 #include "cli/cmd_devices.hpp"
+#include "cli/config_loading.hpp"
+#include "cli/embedded_python.hpp"
 
 namespace xfer {
 
-int cmd_devices(const CommonOptions&, bool json) {
-    nlohmann::json out = nlohmann::json::array();
+int cmd_devices(const CommonOptions& common, bool json) {
+    // The config chooses the embedded Python (python.executable), which is described last.
+    if (!load_config_or_report(common)) return exit_bad_input;
+    nlohmann::json backends = nlohmann::json::array();
     for (const auto& b : list_backends()) {
         nlohmann::json entry = {{"backend", b.name}, {"available", b.available}, {"reason", b.reason}};
         if (b.available) {
@@ -20,18 +24,20 @@ int cmd_devices(const CommonOptions&, bool json) {
                 entry["reason"] = e.what();
             }
         }
-        out.push_back(entry);
+        backends.push_back(entry);
     }
+    const nlohmann::json python = embedded_python_facts();
     if (json) {
-        std::cout << out.dump(2) << "\n";
+        std::cout << nlohmann::json{{"backends", backends}, {"python", python}}.dump(2) << "\n";
         return exit_ok;
     }
-    for (const auto& e : out) {
+    for (const auto& e : backends) {
         std::cout << fmt::format("{:<6} {}: {}\n", e["backend"].get<std::string>(),
                                  e["available"].get<bool>() ? "available" : "unavailable",
                                  e["reason"].get<std::string>());
         if (e.contains("describe")) std::cout << e["describe"].dump(2) << "\n";
     }
+    std::cout << format_embedded_python(python);
     return exit_ok;
 }
 

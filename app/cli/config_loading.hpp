@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "cli/common_options.hpp"
+#include "python/python.hpp"
 #include "run/config.hpp"
 #include "run/plan_runner.hpp"
 #include "scenario/diagnostics.hpp"
@@ -24,6 +25,9 @@ inline std::optional<Config> load_config_or_report(const CommonOptions& common) 
         for (const auto& d : common.payload_dirs) dirs.push_back(std::filesystem::absolute(d));
         dirs.insert(dirs.end(), config.payload_dirs.begin(), config.payload_dirs.end());
         config.payload_dirs = std::move(dirs);
+        // Every command that loads the config may start the embedded Python: choose it first.
+        if (!config.python_executable.empty())
+            choose_python({config.python_executable, config.python_executable_origin});
         return config;
     } catch (const ScenarioError& e) {
         print_diagnostics(e);

@@ -1,10 +1,13 @@
 // One CPython per process. Started from an explicit PyConfig (isolated: no PYTHON* variables,
 // no user site, no script directory or current directory in sys.path, no signal handlers), so
-// that what a payload runs in does not depend on the shell xferlab was started from.
+// that what a payload runs in does not depend on the shell xferlab was started from. Its
+// executable is the chosen interpreter (python_choice.cpp): without one, CPython would take
+// the first `python3` on PATH as sys.executable and never see a virtual environment.
 #include "python/interpreter.hpp"
 
 #include <pybind11/embed.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -51,6 +54,18 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
     PyConfig_InitIsolatedConfig(&config);
     // SIGINT stays with xferlab (it stops the run between copies); Python installs nothing.
     config.install_signal_handlers = 0;
+    // getpath looks for pyvenv.cfg next to the executable: a venv's bin/python3 makes sys.prefix
+    // the venv and lets `site` add its site-packages (and, when the venv says so, the base's).
+    const PythonChoice choice = chosen_python();
+    if (!choice.executable.empty()) {
+        PyStatus status =
+            PyConfig_SetBytesString(&config, &config.executable, choice.executable.c_str());
+        if (PyStatus_Exception(status)) {
+            PyConfig_Clear(&config);
+            throw std::runtime_error("starting the embedded Python failed: cannot use " +
+                                     choice.executable.string() + " as its executable");
+        }
+    }
     py::initialize_interpreter(&config, 0, nullptr, /*add_program_dir_to_path=*/false);
     g_owner = std::this_thread::get_id();
     // The device tracer asks, inside a framework's copy call, whether the thread holds the GIL.
@@ -126,13 +141,43 @@ Interpreter& ensure_interpreter(const std::filesystem::path& payload_dir) {
     return instance;
 }
 
+namespace {
+
+nlohmann::json describe_choice() {
+    const PythonChoice choice = chosen_python();
+    return {{"executable", choice.executable.string()},
+            {"origin", choice.origin},
+            {"embedded_version", embedded_python_version()}};
+}
+
+// The entries of sys.path that `site` added as site-packages (a venv's first). GIL held.
+nlohmann::json site_packages_in_path(const py::module_& sys) {
+    py::list site_dirs = py::module_::import("site").attr("getsitepackages")();
+    std::vector<std::string> known;
+    for (auto d : site_dirs) known.push_back(d.cast<std::string>());
+    nlohmann::json out = nlohmann::json::array();
+    for (auto entry : sys.attr("path")) {
+        const auto text = entry.cast<std::string>();
+        if (std::find(known.begin(), known.end(), text) != known.end()) out.push_back(text);
+    }
+    return out;
+}
+
+}  // namespace
+
 nlohmann::json python_description() {
-    if (!Py_IsInitialized()) return {{"started", false}};
+    if (!Py_IsInitialized()) return {{"started", false}, {"configured", describe_choice()}};
     py::gil_scoped_acquire gil;
     auto sys = py::module_::import("sys");
     nlohmann::json out;
     out["started"] = true;
+    out["configured"] = describe_choice();
     out["version"] = sys.attr("version").cast<std::string>();
+    out["executable"] = sys.attr("executable").cast<std::string>();
+    out["prefix"] = sys.attr("prefix").cast<std::string>();
+    out["base_prefix"] = sys.attr("base_prefix").cast<std::string>();
+    out["virtual_environment"] = out["prefix"] != out["base_prefix"];
+    out["site_packages"] = site_packages_in_path(sys);
     out["pybind11"] = PYBIND11_TOSTRING(PYBIND11_VERSION_MAJOR) "." PYBIND11_TOSTRING(
         PYBIND11_VERSION_MINOR) "." PYBIND11_TOSTRING(PYBIND11_VERSION_PATCH);
     out["sys_path"] = nlohmann::json::array();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,27 @@
 namespace xfer {
 
 class Interpreter;  // python/interpreter.hpp
+
+// Which Python the interpreter is configured from: PyConfig.executable is set to `executable`,
+// so that CPython's path calculation finds a virtual environment's pyvenv.cfg and `site` adds
+// that environment's site-packages (docs/payload-api.md#which-python).
+struct PythonChoice {
+    std::filesystem::path executable;  // empty: libpython's own prefix
+    std::string origin;                // "build", or "FILE:LINE:COLUMN" of python.executable
+};
+
+// The interpreter CMake found when xferlab was built (-DPython_EXECUTABLE).
+std::filesystem::path build_python_executable();
+// "3.11": the version of the libpython this build embeds.
+std::string embedded_python_version();
+// Why `executable` cannot configure the embedded interpreter ("does not exist", a virtual
+// environment of another Python version, ...); empty when it can.
+std::string python_executable_problem(const std::filesystem::path& executable);
+// The choice for this process (python.executable of the config; a worker process gets its
+// parent's). Only the first start of the interpreter reads it: call it before.
+void choose_python(PythonChoice choice);
+// What choose_python set, else the build's interpreter (when it still exists).
+PythonChoice chosen_python();
 
 // Starts CPython once per process (later calls only add `payload_dir` to sys.path). Call it
 // from the main thread: the interpreter is finalized by the thread that started it, at exit.
@@ -39,7 +61,9 @@ bool python_threads_leaked();
 // process itself. An empty handler (the default) lets os._exit end the process at once.
 void set_payload_exit_handler(std::function<void(int)> handler);
 
-// The interpreter as started: version, sys.path, signal handlers (for results and tests).
+// The interpreter as started: version, executable, prefix and base_prefix, the site-packages
+// in sys.path, sys.path, signal handlers, and what it was configured from (for `devices`,
+// results.json's host and tests). Before it starts: {"started": false} and the choice.
 nlohmann::json python_description();
 
 // What the figure code (python_lib/xferlab_plots, run in this interpreter with matplotlib's

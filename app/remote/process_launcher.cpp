@@ -24,6 +24,7 @@
 #include "remote/worker_protocol.hpp"
 #include "system/thread_info.hpp"
 #include "python/payload_output.hpp"
+#include "python/python.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
 #include "util/frame.hpp"
@@ -115,8 +116,15 @@ class ProcessRun {
         const int n = ctx_.run.threads.count;
         children_.resize(size_t(n));
         notes_.resize(size_t(n));
-        const WorkerJob base{ctx_.run, 0, ctx_.backend.name(), ctx_.payload_dir,
-                             payload_output_log()};
+        // The workers embed the Python this process chose (python.executable).
+        const PythonChoice python = chosen_python();
+        const WorkerJob base{ctx_.run,
+                             0,
+                             ctx_.backend.name(),
+                             ctx_.payload_dir,
+                             payload_output_log(),
+                             python.executable,
+                             python.origin};
         for (int i = 0; i < n; ++i) {
             Child& c = children_[size_t(i)];
             c.worker = i;

@@ -65,6 +65,7 @@ int run_worker_process() {
     // stderr.
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
     set_payload_output_log(job.output_log);
+    choose_python({job.python_executable, job.python_origin});
     std::unique_ptr<Backend> backend;
     try {
         backend = make_backend(job.backend);  // this process's own CUDA context

@@ -9,7 +9,9 @@ nlohmann::json to_json(const WorkerJob& job) {
             {"worker", job.worker},
             {"backend", job.backend},
             {"payload_dir", job.payload_dir.string()},
-            {"output_log", job.output_log.string()}};
+            {"output_log", job.output_log.string()},
+            {"python_executable", job.python_executable.string()},
+            {"python_origin", job.python_origin}};
 }
 
 WorkerJob worker_job_from_json(const nlohmann::json& j) {
@@ -19,6 +21,8 @@ WorkerJob worker_job_from_json(const nlohmann::json& j) {
     job.backend = j.at("backend").get<std::string>();
     job.payload_dir = j.at("payload_dir").get<std::string>();
     job.output_log = j.value("output_log", std::string());
+    job.python_executable = j.value("python_executable", std::string());
+    job.python_origin = j.value("python_origin", std::string());
     return job;
 }
 

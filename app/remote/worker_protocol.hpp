@@ -21,6 +21,9 @@ struct WorkerJob {
     std::string backend;  // resolved backend name
     std::filesystem::path payload_dir;
     std::filesystem::path output_log;  // the parent's payload-output.log (empty: none)
+    // The parent's embedded Python (chosen_python): the worker's interpreter is the same one.
+    std::filesystem::path python_executable;
+    std::string python_origin;
 };
 
 nlohmann::json to_json(const WorkerJob& job);

@@ -5,8 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "python/python.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
 #include "results/vocabulary.hpp"
@@ -67,6 +69,28 @@ void read_payload_dirs(const fs::path& file, const toml::node& value, const Reso
     config.payload_dirs = std::move(dirs);
 }
 
+// python.executable: an interpreter this build can embed (it exists, runs, and a venv it
+// belongs to is of the embedded Python's version). Relative to the config file's folder.
+template <class Resolve>
+void read_python_executable(const fs::path& file, const toml::node& value, const Resolve& resolve,
+                            Config& config, std::vector<Diagnostic>& errors) {
+    const auto text = value.value<std::string>();
+    if (!text || !value.is_string() || text->empty()) {
+        errors.push_back(at(file, value, "python.executable",
+                            "expected the path of a Python interpreter, e.g. "
+                            "\"/home/me/venv/bin/python3\""));
+        return;
+    }
+    const fs::path executable = resolve(*text);
+    if (const std::string problem = python_executable_problem(executable); !problem.empty()) {
+        errors.push_back(at(file, value, "python.executable", executable.string() + " " + problem));
+        return;
+    }
+    config.python_executable = executable;
+    config.python_executable_origin = fmt::format(
+        "{}:{}:{}", file.string(), value.source().begin.line, value.source().begin.column);
+}
+
 // Applies one config file onto `config`, collecting every error.
 void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& errors) {
     toml::table table;
@@ -84,12 +108,14 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
 
     static const std::vector<std::pair<std::string, std::vector<std::string>>> known = {
         {"output", {"dir", "reporters", "format", "plots", "inline_records", "trace_copies"}},
-        {"run", {"backend", "payload_dir", "scenario_dir", "timeout"}}};
+        {"run", {"backend", "payload_dir", "scenario_dir", "timeout"}},
+        {"python", {"executable"}}};
     for (const auto& [section, node] : table) {
         std::string name(section.str());
         auto it = std::find_if(known.begin(), known.end(), [&](auto& k) { return k.first == name; });
         if (it == known.end() || !node.is_table()) {
-            errors.push_back(at(file, node, name, "unknown section (allowed: output, run)"));
+            errors.push_back(
+                at(file, node, name, "unknown section (allowed: output, run, python)"));
             continue;
         }
         for (const auto& [key, value] : *node.as_table()) {
@@ -118,6 +144,10 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
                     }
                     config.reporters.push_back(*s);
                 }
+                continue;
+            }
+            if (dotted == "python.executable") {
+                read_python_executable(file, value, resolve, config, errors);
                 continue;
             }
             if (dotted == "run.payload_dir") {

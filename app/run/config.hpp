@@ -25,6 +25,11 @@ struct Config {
     std::filesystem::path default_payload_dir;  // <source tree>/python_payloads, searched last
     std::filesystem::path scenario_dir;  // absolute after loading
     int64_t timeout_ns = 0;
+    // python.executable: the interpreter the embedded Python is configured from (a venv's
+    // bin/python3 brings its site-packages); empty: the one xferlab was built with. Its origin
+    // is "FILE:LINE:COLUMN" of that key.
+    std::filesystem::path python_executable;
+    std::string python_executable_origin;
     std::vector<std::filesystem::path> sources;  // config files read, in order
 };
 

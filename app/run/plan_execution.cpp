@@ -23,6 +23,8 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     results.tool_version = tool_version();
     results.git_describe = git_describe();
     results.host = describe_host();
+    // Which Python: the choice now; its full description once a run has started it.
+    results.host["python"] = python_description();
     results.scenario = scenario.resolved;
     results.started_wall_ns = wall_ns();
     results.sizing = std::move(sizing);
@@ -43,6 +45,8 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
             progress.begin(run);
             recorder.begin(run);
             RunResult result = runner.run(run);
+            if (!results.host["python"].value("started", false))
+                results.host["python"] = python_description();
             progress.end(result);
             out.failed |= result.status == RunStatus::failed;
             recorder.add(std::move(result));

@@ -63,7 +63,7 @@ TEST_CASE("xferlab devices lists the cuda backend as available", "[gpu][cli]") {
     REQUIRE(r.exit_code == 0);
     auto j = nlohmann::json::parse(r.out);
     bool found = false;
-    for (const auto& b : j) {
+    for (const auto& b : j.at("backends")) {
         if (b["backend"] != "cuda") continue;
         found = true;
         CHECK(b["available"].get<bool>());

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace xfer::test {
 
 struct CommandResult {
@@ -49,8 +51,12 @@ inline std::string xferlab() { return std::string("'") + XFER_BINARY + "'"; }
 
 // Whether `xferlab devices` finds the cuda backend available on this machine.
 inline bool cuda_available() {
-    return run_command(xferlab() + " devices --json")
-               .out.find("\"available\": true,\n    \"backend\": \"cuda\"") != std::string::npos;
+    const auto devices = nlohmann::json::parse(run_command(xferlab() + " devices --json").out,
+                                               nullptr, /*allow_exceptions=*/false);
+    if (!devices.is_object()) return false;
+    for (const auto& b : devices.value("backends", nlohmann::json::array()))
+        if (b.value("backend", "") == "cuda") return b.value("available", false);
+    return false;
 }
 
 }  // namespace xfer::test
