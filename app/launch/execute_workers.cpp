@@ -46,7 +46,7 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
                         StartGate& gate, WorkersOutcome& out) {
     const bool elsewhere = job.launcher.workers_elsewhere();
     RunContext ctx{job.run, job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {},
-                   {},      {},          {},      {},   {}};
+                   {},      {},          {},      {},   {},   {}};
     try {
         if (!elsewhere) job.backend.begin_run(job.run.transfer);
         job.launcher.launch(ctx);
@@ -66,6 +66,8 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
         out.helper_threads = job.backend.take_helper_threads();
         out.device_copies = job.backend.take_device_copies();
     }
+    out.device_copies.insert(out.device_copies.end(), ctx.remote_device_copies.begin(),
+                             ctx.remote_device_copies.end());
     out.copy_sources = std::move(ctx.copy_sources);
     out.payload_verified = std::move(ctx.payload_verified);
     out.skipped = std::move(ctx.skipped);

@@ -33,6 +33,7 @@ struct RunContext {
     std::vector<Record> remote_records;
     std::vector<ThreadInfo> remote_threads;
     std::vector<HelperThread> remote_helper_threads;
+    std::vector<DeviceCopy> remote_device_copies;  // joined to timed blocks there
     // Filled by launchers that run payloads: the labels of the payload's w.timed() blocks
     // (Record::source - 1 indexes them), the workers whose bytes the payload checked itself
     // (worker -> how), and why the payload skipped the run (ctx.skip; "" when it did not).

@@ -68,9 +68,34 @@ std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>
 }
 
 nlohmann::json to_json(const LocalOutcome& o) {
-    return {
+    nlohmann::json j = {
         {"records", o.records}, {"threads", o.threads}, {"helper_threads", o.helper_threads},
         {"errors", o.errors},   {"notes", o.notes}};
+    if (!o.copy_sources.empty()) {
+        j["copy_sources"] = o.copy_sources;
+        j["device_copies"] = o.device_copies;
+    }
+    for (const auto& [worker, how] : o.payload_verified)
+        j["payload_verified"].push_back({worker, how});
+    if (!o.skipped.empty()) j["skipped"] = o.skipped;
+    return j;
+}
+
+void merge_payload_facts(LocalOutcome& o, RunContext& ctx) {
+    // Each process numbered its timed blocks' labels in its own order: renumber into the run's.
+    std::vector<uint16_t> renumber(o.copy_sources.size() + 1, 0);
+    for (size_t i = 0; i < o.copy_sources.size(); ++i) {
+        auto& all = ctx.copy_sources;
+        auto it = std::find(all.begin(), all.end(), o.copy_sources[i]);
+        if (it == all.end()) it = all.insert(all.end(), o.copy_sources[i]);
+        renumber[i + 1] = uint16_t(it - all.begin() + 1);
+    }
+    for (Record& r : o.records)
+        if (r.source > 0 && r.source < renumber.size()) r.source = renumber[r.source];
+    ctx.remote_device_copies.insert(ctx.remote_device_copies.end(), o.device_copies.begin(),
+                                    o.device_copies.end());
+    ctx.payload_verified.insert(o.payload_verified.begin(), o.payload_verified.end());
+    if (ctx.skipped.empty()) ctx.skipped = o.skipped;
 }
 
 LocalOutcome local_outcome_from_json(const nlohmann::json& j) {
@@ -80,6 +105,11 @@ LocalOutcome local_outcome_from_json(const nlohmann::json& j) {
     o.helper_threads = j.at("helper_threads").get<std::vector<HelperThread>>();
     o.errors = j.at("errors").get<std::vector<std::string>>();
     o.notes = j.at("notes").get<std::vector<std::string>>();
+    o.copy_sources = j.value("copy_sources", std::vector<std::string>{});
+    o.device_copies = j.value("device_copies", std::vector<DeviceCopy>{});
+    for (const auto& pair : j.value("payload_verified", nlohmann::json::array()))
+        o.payload_verified[pair.at(0).get<int>()] = pair.at(1).get<std::string>();
+    o.skipped = j.value("skipped", "");
     return o;
 }
 

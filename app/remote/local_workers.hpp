@@ -36,6 +36,11 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vect
 std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,
                                      const std::string& unit);
 
+// A worker process's or rank's payload facts (w.timed labels, with its records' Record::source
+// renumbered into the run's, device copies, w.verified, ctx.skip) into the run's context.
+// Call before the records are added to ctx.remote_records.
+void merge_payload_facts(LocalOutcome& outcome, RunContext& ctx);
+
 nlohmann::json to_json(const LocalOutcome& outcome);
 LocalOutcome local_outcome_from_json(const nlohmann::json& j);
 

@@ -21,6 +21,10 @@ void shift_to_rank0_clock(LocalOutcome& o, int64_t offset) {
         if (r.device_start_ns >= 0) r.device_start_ns -= offset;
         if (r.device_end_ns >= 0) r.device_end_ns -= offset;
     }
+    for (DeviceCopy& c : o.device_copies) {
+        c.start_ns -= offset;
+        c.end_ns -= offset;
+    }
     for (HelperThread& h : o.helper_threads)
         for (auto& span : h.busy) {
             span[0] -= offset;
@@ -79,6 +83,7 @@ class MpiLauncher final : public Launcher {
             nlohmann::json m = nlohmann::json::parse(all[r]);
             LocalOutcome o = local_outcome_from_json(m);
             shift_to_rank0_clock(o, offsets[r].offset_ns);
+            merge_payload_facts(o, ctx);
             hosts.push_back(fmt::format("{} (rank {})", m.at("hostname").get<std::string>(), r));
             ctx.remote_records.insert(ctx.remote_records.end(), o.records.begin(), o.records.end());
             ctx.remote_threads.insert(ctx.remote_threads.end(), o.threads.begin(), o.threads.end());

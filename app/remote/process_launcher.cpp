@@ -179,6 +179,7 @@ class ProcessRun {
         } else if (type == "result") {
             c.result = true;
             LocalOutcome o = local_outcome_from_json(m);
+            merge_payload_facts(o, ctx_);
             ctx_.remote_records.insert(ctx_.remote_records.end(), o.records.begin(),
                                        o.records.end());
             ctx_.remote_threads.insert(ctx_.remote_threads.end(), o.threads.begin(),

@@ -56,15 +56,14 @@ struct Outcome {
     json run;  // results.json runs[0]
 };
 
-Outcome run_mode(const std::string& mode) {
+Outcome run_mode(const std::string& mode, const std::string& launcher = "python") {
     const fs::path dir = fresh_temp_dir("timed-" + mode);
     std::ofstream(dir / "timed.py") << kPayload;
     std::ofstream(dir / "s.toml") << "[scenario]\nname = \"timed\"\nbackend = \"host\"\n"
                                      "[transfer]\nbytes = \"256KiB\"\nrepetitions = 3\nwarmup = 1\n"
                                      "[threads]\ncount = 2\n"
-                                     "[[run]]\nlauncher = \"python\"\npayload = \"timed.py\"\n"
-                                     "[params]\nmode = \""
-                                  << mode << "\"\n";
+                                     "[[run]]\npayload = \"timed.py\"\nlauncher = \""
+                                  << launcher << "\"\n[params]\nmode = \"" << mode << "\"\n";
     Outcome o;
     o.cmd = run_command(xferlab() + " run '" + (dir / "s.toml").string() + "' --payload-dir '" +
                         dir.string() + "' --out '" + (dir / "out").string() + "'");
@@ -161,4 +160,21 @@ TEST_CASE("ctx.skip ends the run as skipped with the payload's reason", "[integr
     CHECK(o.run.at("errors").empty());
     CHECK(contains(o.run.at("notes").dump(),
                    "skipped: payload: the framework is not importable here"));
+}
+
+TEST_CASE("timed blocks, the payload's checks and its skip come back from worker processes",
+          "[integration][timed]") {
+    const Outcome o = run_mode("ok", "process");
+    INFO(o.cmd.err);
+    CHECK(o.cmd.exit_code == 0);
+    CHECK(o.run.at("copy_sources") == json::array({"bytearray copy"}));
+    CHECK(o.run.at("records").size() == 8);
+    for (const auto& r : o.run.at("records")) CHECK(r.at("source") == 1);  // one label, renumbered
+    CHECK(o.run.at("payload_verified").size() == 2);
+    CHECK(contains(o.cmd.out, "timed blocks' bytes verified by the payload for 2 of 2 workers"));
+
+    const Outcome skipped = run_mode("skip", "process");
+    CHECK(skipped.cmd.exit_code == 0);
+    CHECK(skipped.run.at("status") == "skipped");
+    CHECK(contains(skipped.run.at("notes").dump(), "the framework is not importable here"));
 }
