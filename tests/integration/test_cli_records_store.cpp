@@ -17,9 +17,10 @@ using nlohmann::json;
 namespace {
 
 // Two runs of 12 copies each (2 workers x 6, one a warm-up); the config keeps at most
-// `inline_records` inline and adds `more_config` to [output].
+// `inline_records` inline and adds `more_config` to [output]. `flags` replace --quiet.
 CommandResult run_small_plan(const fs::path& dir, int inline_records,
-                             const std::string& more_config = "") {
+                             const std::string& more_config = "",
+                             const std::string& flags = "--quiet") {
     std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
                                         "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\n"
                                         "warmup = 1\n[threads]\ncount = 2\n"
@@ -28,7 +29,7 @@ CommandResult run_small_plan(const fs::path& dir, int inline_records,
     std::ofstream(dir / "config.toml") << "[output]\ninline_records = " << inline_records << "\n"
                                        << more_config;
     return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
-                       (dir / "config.toml").string() + "' --quiet --out '" +
+                       (dir / "config.toml").string() + "' " + flags + " --out '" +
                        (dir / "out").string() + "'");
 }
 
@@ -155,9 +156,10 @@ TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
     fs::remove_all(dir);
 }
 
-TEST_CASE("when results.sqlite cannot be created, the run says so and results.json keeps every "
-          "record",
-          "[integration][store]") {
+TEST_CASE(
+    "when results.sqlite cannot be created, the run says so and results.json keeps every "
+    "record",
+    "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store-unwritable");
     fs::create_directories(dir / "out" / "results.sqlite");  // a folder where the file would go
     const auto run = run_small_plan(dir, 10);
@@ -169,6 +171,8 @@ TEST_CASE("when results.sqlite cannot be created, the run says so and results.js
     const json written = json::parse(slurp(dir / "out" / "results.json"));
     CHECK(written.at("runs").at(0).at("records").size() == 12);
     CHECK(report_json(dir / "out" / "results.json").at("runs").size() == 2);
+    // The records are nowhere else, so copies.csv is written whatever their number.
+    CHECK(line_count(slurp(dir / "out" / "copies.csv")) == 25);
     fs::remove_all(dir);
 }
 
@@ -183,5 +187,73 @@ TEST_CASE("run names results.sqlite among the files it wrote", "[integration][st
     REQUIRE(r.exit_code == 0);
     CHECK(fs::exists(dir / "out" / "results.sqlite"));
     CHECK(contains(r.err, "out/ (results.json, copies.csv, runs.csv, trace.json, results.sqlite)"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "past output.inline_records, run writes no copies.csv and says where its rows are and "
+    "how to get the CSV",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-no-csv");
+    const auto run = run_small_plan(dir, 10, "", "");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const fs::path out = dir / "out";
+    CHECK_FALSE(fs::exists(out / "copies.csv"));
+    const std::string store = (out / "results.sqlite").string();
+    CHECK(contains(run.err, "out/ (results.json, runs.csv, trace.json, results.sqlite)\n"));
+    CHECK(contains(run.err,
+                   "\nnote: copies.csv was not written: 2 run(s) of more than "
+                   "output.inline_records (10) copies keep their 24 records in "
+                   "results.sqlite only. To get the CSV: xferlab report " +
+                       store + " --format csv > " + (out / "copies.csv").string() +
+                       ", or sqlite3 -csv -header " + store + " \"SELECT * FROM copies\"\n"));
+    // The command the note gives writes the CSV: a header and one row per copy.
+    const auto csv = run_command(xferlab() + " report '" + store + "' --format csv");
+    CHECK(csv.exit_code == 0);
+    CHECK(line_count(csv.out) == 25);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "within output.inline_records copies.csv is written, and report --format csv of "
+    "results.sqlite gives the same bytes",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-csv");
+    const auto run = run_small_plan(dir, 12, "", "");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK_FALSE(contains(run.err, "note: copies.csv"));
+    const std::string written = slurp(dir / "out" / "copies.csv");
+    CHECK(line_count(written) == 25);
+    const auto csv = run_command(xferlab() + " report '" +
+                                 (dir / "out" / "results.sqlite").string() + "' --format csv");
+    CHECK(csv.out == written);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a copies.csv rewritten after a small run is deleted once a later run keeps its "
+    "records in results.sqlite only",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-stale-csv");
+    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"mixed\"\nbackend = \"host\"\n"
+                                        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 2\nwarmup = 0\n"
+                                        "[[run]]\nlauncher = \"host\"\n"
+                                        "[[run]]\nlauncher = \"host\"\n"
+                                        "transfer.repetitions = 30\n";
+    std::ofstream(dir / "config.toml") << "[output]\ninline_records = 10\n";
+    // Run 0 (2 copies) is inline and is rewritten into copies.csv after it ends; run 1 (30) is
+    // not: the finished folder holds no copies.csv with run 0 alone.
+    const auto run =
+        run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
+                    (dir / "config.toml").string() + "' --out '" + (dir / "out").string() + "'");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK_FALSE(fs::exists(dir / "out" / "copies.csv"));
+    CHECK(contains(run.err,
+                   "note: copies.csv was not written: 1 run(s) of more than "
+                   "output.inline_records (10) copies keep their 30 records in "
+                   "results.sqlite only."));
     fs::remove_all(dir);
 }
