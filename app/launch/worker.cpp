@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "launch/thread_control.hpp"
 #include "scenario/units.hpp"
 #include "util/clock.hpp"
@@ -33,6 +35,10 @@ void Worker::enter_thread(const std::string& launcher) {
 
 const Record& Worker::copy_once() {
     const int n = int(records_.size());
+    if (records_.size() == records_.capacity()) {  // a payload copying past the plan's count
+        std::lock_guard lock(storage_mutex_);
+        records_.reserve(std::max<size_t>(64, 2 * records_.capacity()));
+    }
     Record& r = records_.emplace_back();
     r.run = run_;
     r.worker = index_;
@@ -56,7 +62,15 @@ const Record& Worker::copy_once() {
     r.device_end_ns = outcome.device_end_ns;
     r.device_timing = outcome.device_timing;
     r.correlation = outcome.correlation;
+    published_.store(records_.size(), std::memory_order_release);
     return r;
+}
+
+size_t Worker::copy_published(size_t from, std::vector<Record>& out) const {
+    std::lock_guard lock(storage_mutex_);
+    const size_t n = published_.load(std::memory_order_acquire);
+    if (from < n) out.insert(out.end(), records_.data() + from, records_.data() + n);
+    return std::max(from, n);
 }
 
 void Worker::pause_between(const BetweenSpec& spec) { pending_between_ns_ = apply_between(spec); }
