@@ -48,6 +48,19 @@ std::map<int, int> measured_per_worker(const json& run) {
     return out;
 }
 
+// process_kill.py under launcher "process" with `params` ([params] lines): worker 1 kills its
+// own process. The run failed (exit 1) and names worker 1's process; returns its errors as text.
+std::string kill_worker_1(const std::string& params, const std::string& tag, Outcome& o) {
+    o = run_scenario("[params]\nvictim = 1\n" + params +
+                         "[[run]]\nlauncher = \"process\"\npayload = \"process_kill.py\"\n",
+                     tag);
+    CHECK(o.command.exit_code == 1);
+    CHECK(o.run["status"].get<std::string>() == "failed");
+    const std::string errors = o.run["errors"].dump();
+    CHECK(errors.find("worker 1 (process ") != std::string::npos);
+    return errors;
+}
+
 }  // namespace
 
 TEST_CASE("process launcher: each worker runs in its own process and every record arrives",
@@ -90,15 +103,9 @@ TEST_CASE("process launcher: a worker killed mid-run is reported, the others' re
           "[integration][process]") {
     // Killed at once after 2 copies: whether its records went out in a batch first depends on
     // when the streamer last woke, so only the other workers' records are certain.
-    auto o = run_scenario(
-        "[params]\nvictim = 1\nafter = 2\n[[run]]\nlauncher = \"process\"\n"
-        "payload = \"process_kill.py\"\n",
-        "proc-kill");
-    CHECK(o.command.exit_code == 1);
-    CHECK(o.run["status"].get<std::string>() == "failed");
-    std::string errors = o.run["errors"].dump();
+    Outcome o;
+    const std::string errors = kill_worker_1("after = 2\n", "proc-kill", o);
     INFO(errors);
-    CHECK(errors.find("worker 1 (process ") != std::string::npos);
     CHECK(errors.find("killed by SIGKILL before reporting") != std::string::npos);
     auto measured = measured_per_worker(o.run);
     CHECK(measured[0] == 4);
@@ -110,15 +117,9 @@ TEST_CASE("process launcher: a worker killed mid-run keeps the records it stream
           "[integration][process]") {
     // 3 copies (the warm-up and 2 measured), then 1 s without copying: the streamer (every
     // ~50 ms) has sent them when the process kills itself.
-    auto o = run_scenario(
-        "[params]\nvictim = 1\nafter = 3\nlinger = 1.0\n[[run]]\nlauncher = \"process\"\n"
-        "payload = \"process_kill.py\"\n",
-        "proc-stream-kill");
-    CHECK(o.command.exit_code == 1);
-    CHECK(o.run["status"].get<std::string>() == "failed");
-    std::string errors = o.run["errors"].dump();
+    Outcome o;
+    const std::string errors = kill_worker_1("after = 3\nlinger = 1.0\n", "proc-stream-kill", o);
     INFO(errors);
-    CHECK(errors.find("worker 1 (process ") != std::string::npos);
     CHECK(errors.find("was killed by SIGKILL before reporting all its records: the 3 it sent "
                       "during the run are kept, the copies after its last batch are lost; the "
                       "other workers' records are kept") != std::string::npos);

@@ -16,21 +16,28 @@ using nlohmann::json;
 
 namespace {
 
+// `plan` and `config` written into `dir`, then `xferlab run` on them into dir/out with `flags`.
+CommandResult run_plan(const fs::path& dir, const std::string& plan, const std::string& config,
+                       const std::string& flags) {
+    std::ofstream(dir / "plan.toml") << plan;
+    std::ofstream(dir / "config.toml") << config;
+    return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
+                       (dir / "config.toml").string() + "' " + flags + " --out '" +
+                       (dir / "out").string() + "'");
+}
+
 // Two runs of 12 copies each (2 workers x 6, one a warm-up); the config keeps at most
 // `inline_records` inline and adds `more_config` to [output]. `flags` replace --quiet.
 CommandResult run_small_plan(const fs::path& dir, int inline_records,
                              const std::string& more_config = "",
                              const std::string& flags = "--quiet") {
-    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
-                                        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\n"
-                                        "warmup = 1\n[threads]\ncount = 2\n"
-                                        "[[run]]\nlauncher = \"host\"\n"
-                                        "[[run]]\nlauncher = \"openmp\"\n";
-    std::ofstream(dir / "config.toml") << "[output]\ninline_records = " << inline_records << "\n"
-                                       << more_config;
-    return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
-                       (dir / "config.toml").string() + "' " + flags + " --out '" +
-                       (dir / "out").string() + "'");
+    return run_plan(
+        dir,
+        "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
+        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\nwarmup = 1\n"
+        "[threads]\ncount = 2\n[[run]]\nlauncher = \"host\"\n"
+        "[[run]]\nlauncher = \"openmp\"\n",
+        "[output]\ninline_records = " + std::to_string(inline_records) + "\n" + more_config, flags);
 }
 
 // What `report FILE --format json` says, parsed; null (with the reason shown) when it fails.
@@ -39,6 +46,14 @@ json report_json(const fs::path& file) {
     INFO(r.err);
     CHECK(r.exit_code == 0);
     return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+// What `report FILE --format csv` writes (the CSV `run` writes as copies.csv).
+std::string report_csv(const fs::path& file) {
+    auto r = run_command(xferlab() + " report '" + file.string() + "' --format csv");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    return r.out;
 }
 
 // Each run's analysis and the summary: what a report computes from the records.
@@ -209,9 +224,7 @@ TEST_CASE(
                        store + " --format csv > " + (out / "copies.csv").string() +
                        ", or sqlite3 -csv -header " + store + " \"SELECT * FROM copies\"\n"));
     // The command the note gives writes the CSV: a header and one row per copy.
-    const auto csv = run_command(xferlab() + " report '" + store + "' --format csv");
-    CHECK(csv.exit_code == 0);
-    CHECK(line_count(csv.out) == 25);
+    CHECK(line_count(report_csv(store)) == 25);
     fs::remove_all(dir);
 }
 
@@ -226,9 +239,7 @@ TEST_CASE(
     CHECK_FALSE(contains(run.err, "note: copies.csv"));
     const std::string written = slurp(dir / "out" / "copies.csv");
     CHECK(line_count(written) == 25);
-    const auto csv = run_command(xferlab() + " report '" +
-                                 (dir / "out" / "results.sqlite").string() + "' --format csv");
-    CHECK(csv.out == written);
+    CHECK(report_csv(dir / "out" / "results.sqlite") == written);
     fs::remove_all(dir);
 }
 
@@ -237,17 +248,14 @@ TEST_CASE(
     "records in results.sqlite only",
     "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store-stale-csv");
-    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"mixed\"\nbackend = \"host\"\n"
-                                        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 2\nwarmup = 0\n"
-                                        "[[run]]\nlauncher = \"host\"\n"
-                                        "[[run]]\nlauncher = \"host\"\n"
-                                        "transfer.repetitions = 30\n";
-    std::ofstream(dir / "config.toml") << "[output]\ninline_records = 10\n";
     // Run 0 (2 copies) is inline and is rewritten into copies.csv after it ends; run 1 (30) is
     // not: the finished folder holds no copies.csv with run 0 alone.
-    const auto run =
-        run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
-                    (dir / "config.toml").string() + "' --out '" + (dir / "out").string() + "'");
+    const auto run = run_plan(dir,
+                              "[scenario]\nname = \"mixed\"\nbackend = \"host\"\n"
+                              "[transfer]\nbytes = \"4KiB\"\nrepetitions = 2\nwarmup = 0\n"
+                              "[[run]]\nlauncher = \"host\"\n[[run]]\nlauncher = \"host\"\n"
+                              "transfer.repetitions = 30\n",
+                              "[output]\ninline_records = 10\n", "");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     CHECK_FALSE(fs::exists(dir / "out" / "copies.csv"));
