@@ -2,6 +2,7 @@
 // its own thread: every batch holds only complete records, in order, none twice, and the
 // batches are sent while the worker copies, not at its end. Run under TSan too
 // (tools/ci-sanitizers.sh thread): the streamer reads the records while they are written.
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,13 @@ struct Sent {
     std::mutex mutex;
     std::vector<std::string> types;
     std::vector<std::vector<Record>> batches;
+
+    size_t total() {
+        std::lock_guard lock(mutex);
+        size_t n = 0;
+        for (const auto& b : batches) n += b.size();
+        return n;
+    }
 };
 
 }  // namespace
@@ -52,7 +60,11 @@ TEST_CASE("RecordStreamer sends a copying worker's records in batches, each once
         }
     });
     copier.join();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // one more batch at least
+    // stop() sends no last batch (the result carries everything): wait for the batches to
+    // catch up, however slow the machine (or a sanitizer) makes them.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (sent.total() < size_t(kCopies) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     streamer.stop();
 
     CHECK(sent.batches.size() >= 2);  // sent while copying, not once at the end
@@ -91,7 +103,7 @@ TEST_CASE("RecordStreamer stops quietly when the parent is gone", "[remote][stre
     t.bytes = 4096;
     auto backend = make_host_backend();
     Worker w(0, 0, backend->prepare(t, 0), 4, 0);
-    int attempts = 0;
+    std::atomic<int> attempts{0};
     RecordStreamer streamer(
         [&](const std::string&) {
             ++attempts;
@@ -100,10 +112,16 @@ TEST_CASE("RecordStreamer stops quietly when the parent is gone", "[remote][stre
         std::chrono::milliseconds(1));
     streamer.start({&w});
     w.enter_thread("test");
+    // One copy, until the streamer has tried to send it; then another, which it must not try.
+    const auto wait_a_while = [&] {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (attempts == 0 && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
     w.copy_once();
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    wait_a_while();
     w.copy_once();
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // 30 more wake-ups
     streamer.stop();
     CHECK(attempts == 1);  // after the first failure nothing more is tried
     CHECK(streamer.records_sent() == 0);
