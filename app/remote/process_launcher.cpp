@@ -23,8 +23,8 @@
 
 #include "backend/backend.hpp"
 #include "remote/local_workers.hpp"
+#include "remote/record_stream.hpp"
 #include "remote/worker_protocol.hpp"
-#include "results/serialize.hpp"
 #include "system/thread_info.hpp"
 #include "python/payload_output.hpp"
 #include "scenario/units.hpp"
@@ -164,6 +164,12 @@ class ProcessRun {
     }
 
     void on_message(Child& c, const std::string& text) {
+        if (!text.empty() && text[0] == kRecordBatchTag) {
+            auto batch = records_of_batch(text);
+            if (!batch) throw std::runtime_error("a record batch of a wrong length");
+            c.streamed.insert(c.streamed.end(), batch->begin(), batch->end());
+            return;
+        }
         nlohmann::json m = nlohmann::json::parse(text);
         const std::string type = m.at("type").get<std::string>();
         if (type == "ready") {
@@ -174,9 +180,6 @@ class ProcessRun {
             }
         } else if (type == "aborted") {
             abort_start();
-        } else if (type == "records") {
-            auto batch = m.at("records").get<std::vector<Record>>();
-            c.streamed.insert(c.streamed.end(), batch.begin(), batch.end());
         } else if (type == "result") {
             c.result = true;
             std::vector<Record>().swap(c.streamed);

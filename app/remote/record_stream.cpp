@@ -1,11 +1,31 @@
 #include "remote/record_stream.hpp"
 
-#include <nlohmann/json.hpp>
+#include <pthread.h>
+#include <sched.h>
+
+#include <cstring>
+#include <type_traits>
 
 #include "launch/worker.hpp"
-#include "results/serialize.hpp"
 
 namespace xfer {
+
+static_assert(std::is_trivially_copyable_v<Record>, "records are sent as their bytes");
+
+std::string record_batch_frame(const std::vector<Record>& records) {
+    std::string frame(1 + records.size() * sizeof(Record), kRecordBatchTag);
+    if (!records.empty())
+        std::memcpy(frame.data() + 1, records.data(), records.size() * sizeof(Record));
+    return frame;
+}
+
+std::optional<std::vector<Record>> records_of_batch(std::string_view frame) {
+    if (frame.empty() || frame[0] != kRecordBatchTag || (frame.size() - 1) % sizeof(Record) != 0)
+        return std::nullopt;
+    std::vector<Record> records((frame.size() - 1) / sizeof(Record));
+    if (!records.empty()) std::memcpy(records.data(), frame.data() + 1, frame.size() - 1);
+    return records;
+}
 
 RecordStreamer::RecordStreamer(Send send, std::chrono::milliseconds interval)
     : send_(std::move(send)), interval_(interval) {}
@@ -29,6 +49,11 @@ void RecordStreamer::stop() {
 }
 
 void RecordStreamer::loop() {
+    // SCHED_IDLE: the batches take a core only when no copying thread wants it, so that on a
+    // machine with no core to spare streaming delays the batches rather than the copies.
+    // Unprivileged, and a failure only means normal priority.
+    sched_param idle{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
     std::unique_lock lock(mutex_);
     for (;;) {
         // At the end no last batch: the result, sent right after, carries every record.
@@ -46,7 +71,7 @@ void RecordStreamer::send_batch() {
         sent_[k] = workers_[k]->copy_published(sent_[k], batch);
     if (batch.empty()) return;
     try {
-        send_(nlohmann::json{{"type", "records"}, {"records", batch}}.dump());
+        send_(record_batch_frame(batch));
         sent_total_ += batch.size();
     } catch (const std::exception&) {
         broken_ = true;  // the parent is gone or its pipe is: nobody to stream to

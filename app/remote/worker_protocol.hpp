@@ -3,8 +3,8 @@
 // (util/frame.hpp) of JSON from fd 3 and writes frames to fd 4.
 //   parent -> worker: job, then go | abort (only when the start needs a barrier)
 //   worker -> parent: ready | aborted (its workers wait at the start / failed before it), then
-//                     records (a batch of the records completed since the last one, every
-//                     ~50 ms while copying: remote/record_stream.hpp), then
+//                     record batches (the records completed since the last batch, every
+//                     ~50 ms while copying; binary: remote/record_stream.hpp), then
 //                     result (every record again, thread info, errors, notes of its workers)
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -1,17 +1,15 @@
 // A worker process's record streaming (remote/record_stream.hpp) against a worker copying on
 // its own thread: every batch holds only complete records, in order, none twice, and the
-// batches are sent while the worker copies, not at its end. Run under TSan too
-// (tools/ci-sanitizers.sh thread): the streamer reads the records while they are written.
+// batches are sent while the worker copies, not at its end; the batch frame's encoding. Run under
+// TSan too (tools/ci-sanitizers.sh thread): the streamer reads the records while they are written.
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "backend/host_backend.hpp"
 #include "launch/worker.hpp"
 #include "remote/record_stream.hpp"
-#include "results/serialize.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;
@@ -20,7 +18,7 @@ namespace {
 
 struct Sent {
     std::mutex mutex;
-    std::vector<std::string> types;
+    std::vector<char> tags;
     std::vector<std::vector<Record>> batches;
 
     size_t total() {
@@ -45,10 +43,10 @@ TEST_CASE("RecordStreamer sends a copying worker's records in batches, each once
         [&](const std::string& frame) {
             // On the streamer's thread: collected here, checked on the test's (Catch2's
             // assertions are not thread-safe).
-            const auto j = nlohmann::json::parse(frame);
+            auto batch = records_of_batch(frame);
             std::lock_guard lock(sent.mutex);
-            sent.types.push_back(j.at("type").get<std::string>());
-            sent.batches.push_back(j.at("records").get<std::vector<Record>>());
+            sent.tags.push_back(frame.empty() ? '\0' : frame[0]);
+            sent.batches.push_back(batch.value_or(std::vector<Record>()));
         },
         std::chrono::milliseconds(5));
     streamer.start({&w});
@@ -68,7 +66,7 @@ TEST_CASE("RecordStreamer sends a copying worker's records in batches, each once
     streamer.stop();
 
     CHECK(sent.batches.size() >= 2);  // sent while copying, not once at the end
-    for (const auto& type : sent.types) CHECK(type == "records");
+    for (char tag : sent.tags) CHECK(tag == kRecordBatchTag);
     std::vector<Record> all;
     for (const auto& b : sent.batches) all.insert(all.end(), b.begin(), b.end());
     CHECK(streamer.records_sent() == all.size());
@@ -125,4 +123,31 @@ TEST_CASE("RecordStreamer stops quietly when the parent is gone", "[remote][stre
     streamer.stop();
     CHECK(attempts == 1);  // after the first failure nothing more is tried
     CHECK(streamer.records_sent() == 0);
+}
+
+TEST_CASE("a record batch frame gives back its records; a frame of another length is refused",
+          "[remote][stream]") {
+    Record a;
+    a.worker = 2;
+    a.repetition = -1;
+    a.warmup = true;
+    a.host_start_ns = 123456789012345;
+    a.device_timing = DeviceTiming::cupti;
+    Record b;
+    b.pid = 4711;
+    b.between_ns = 99;
+    const std::string frame = record_batch_frame({a, b});
+    CHECK(frame.size() == 1 + 2 * sizeof(Record));
+    const auto back = records_of_batch(frame);
+    REQUIRE(back);
+    REQUIRE(back->size() == 2);
+    CHECK((*back)[0].worker == 2);
+    CHECK((*back)[0].warmup);
+    CHECK((*back)[0].host_start_ns == 123456789012345);
+    CHECK((*back)[0].device_timing == DeviceTiming::cupti);
+    CHECK((*back)[1].pid == 4711);
+    CHECK((*back)[1].between_ns == 99);
+    CHECK_FALSE(records_of_batch(frame.substr(0, frame.size() - 1)));
+    CHECK_FALSE(records_of_batch("{\"type\": \"result\"}"));
+    CHECK(records_of_batch(std::string(1, kRecordBatchTag))->empty());
 }
