@@ -125,7 +125,7 @@ TEST_CASE("RecordStreamer stops quietly when the parent is gone", "[remote][stre
     CHECK(streamer.records_sent() == 0);
 }
 
-TEST_CASE("a record batch frame gives back its records; a frame of another length is refused",
+TEST_CASE("a record batch frame gives back its records, and a frame of another length is refused",
           "[remote][stream]") {
     Record a;
     a.worker = 2;
