@@ -19,6 +19,7 @@
 #include "results/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/fatal_signals.hpp"
+#include "run/file_reporters.hpp"
 #include "run/fit_plan.hpp"
 #include "run/launchers.hpp"
 #include "run/output_dir.hpp"
@@ -40,8 +41,8 @@ bool write_reports(const Results& results, const Config& config, const fs::path&
                    const std::string& format, bool announce, ReportDetail detail) {
     const Analysis analysis = analyze(results);
     const ReportsWritten written =
-        write_reports(results, analysis, config.reporters, dir, format, std::cout, detail,
-                      ReportLimits{config.trace_copies});
+        write_reports(results, analysis, file_reporters(results, config, dir), dir, format,
+                      std::cout, detail, ReportLimits{config.trace_copies});
     store_analysis(results, analysis, dir);
     for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << " failed\n";
     if (announce) {
@@ -51,6 +52,8 @@ bool write_reports(const Results& results, const Config& config, const fs::path&
         // The record store is written run by run, not by a reporter: named when it is there.
         if (fs::exists(dir / kRecordStoreFile)) std::cerr << ", " << kRecordStoreFile;
         std::cerr << ")\n";
+        if (const auto note = copies_csv_note(results, config, dir); !note.empty())
+            std::cerr << "note: " << note << "\n";
     }
     return written.failures.empty();
 }

@@ -47,12 +47,18 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     const bool elsewhere = job.launcher.workers_elsewhere();
     RunContext ctx{job.run, job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {},
                    {},      {},          {},      {},   {},   {}};
+    if (job.watcher) {
+        std::vector<const Worker*> watched;
+        for (auto& w : workers) watched.push_back(w.get());
+        job.watcher->start(std::move(watched));
+    }
     try {
         if (!elsewhere) job.backend.begin_run(job.run.transfer);
         job.launcher.launch(ctx);
     } catch (const std::exception& e) {
         ctx.errors.push_back(std::string("launcher failed: ") + e.what());
     }
+    if (job.watcher) job.watcher->stop();
     // A launcher that never reached the gate must not leave a coordinator waiting.
     if (job.coordinate) gate.abort();
     for (auto& w : workers) {

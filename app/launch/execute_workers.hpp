@@ -41,6 +41,17 @@ struct WorkersOutcome {
 // workers are all waiting (false: one failed before the start).
 using GateCoordinator = std::function<void(StartGate& gate)>;
 
+// Looks at this process's workers while they copy: a worker process streams their records to its
+// parent as they complete (remote/record_stream.hpp), so that its death loses only the last ones.
+// start() comes before the launch, stop() once the launcher returned, before the backend joins
+// device timestamps into the records. It reads them with Worker::copy_published only.
+class RecordWatcher {
+  public:
+    virtual ~RecordWatcher() = default;
+    virtual void start(std::vector<const Worker*> workers) = 0;
+    virtual void stop() = 0;
+};
+
 struct WorkersJob {
     const Run& run;
     Backend& backend;
@@ -48,7 +59,8 @@ struct WorkersJob {
     std::vector<int> indices;  // the workers run here, as indices in the whole run
     std::filesystem::path payload_dir;
     std::atomic<bool>& stop;
-    GateCoordinator coordinate;  // empty: the start gate is this process's alone
+    GateCoordinator coordinate;        // empty: the start gate is this process's alone
+    RecordWatcher* watcher = nullptr;  // null: nobody looks at the records before the end
 };
 
 // Never throws: failures land in the outcome's errors.

@@ -35,6 +35,10 @@ void Worker::enter_thread(const std::string& launcher) {
 
 const Record& Worker::copy_once() {
     const int n = int(records_.size());
+    if (records_.size() == records_.capacity()) {  // a payload copying past the plan's count
+        std::lock_guard lock(storage_mutex_);
+        records_.reserve(std::max<size_t>(64, 2 * records_.capacity()));
+    }
     Record& r = records_.emplace_back();
     r.run = run_;
     r.worker = index_;
@@ -59,12 +63,13 @@ const Record& Worker::copy_once() {
     r.device_timing = outcome.device_timing;
     r.correlation = outcome.correlation;
     ++native_copies_;
+    published_.store(records_.size(), std::memory_order_release);
     return r;
 }
 
 void Worker::begin_timed(uint16_t source, uint64_t bytes) {
     if (timed_open_) throw std::logic_error("a timed block is already open on this worker");
-    if (records_.size() >= records_.capacity())
+    if (records_.size() >= size_t(std::max(warmup_, 0) + std::max(repetitions_, 0)))
         throw std::length_error(
             fmt::format("worker {} has made all {} copies of the run (warmup {} + repetitions {})",
                         index_, records_.size(), warmup_, repetitions_));
@@ -96,7 +101,15 @@ const Record& Worker::end_timed(bool failed) {
     r.device_calls = int16_t(std::min(calls.calls, 32767));
     r.gil_held_calls = int16_t(std::min(calls.gil_held, 32767));
     r.failed = failed;
+    published_.store(records_.size(), std::memory_order_release);
     return r;
+}
+
+size_t Worker::copy_published(size_t from, std::vector<Record>& out) const {
+    std::lock_guard lock(storage_mutex_);
+    const size_t n = published_.load(std::memory_order_acquire);
+    if (from < n) out.insert(out.end(), records_.data() + from, records_.data() + n);
+    return std::max(from, n);
 }
 
 void Worker::pause_between(const BetweenSpec& spec) { pending_between_ns_ = apply_between(spec); }

@@ -3,6 +3,7 @@
 // embedded module) and worker processes all call Worker::copy_once: same timing, same record.
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,9 @@ public:
     void enter_thread(const std::string& launcher);
 
     // One copy, timed inside: host clock around the backend call. The first `warmup` calls are
-    // marked warm-up. Never allocates once the record storage is reserved.
+    // marked warm-up. Never allocates once the record storage is reserved (a payload copying
+    // past the plan's count grows it, outside the timed call). The record is published
+    // (published_records) once complete.
     const Record& copy_once();
     // `n` copies back to back without returning to the caller in between.
     void copy_n(int n);
@@ -48,6 +51,10 @@ public:
     int copies_done() const { return int(records_.size()); }
     WorkerTransfer& transfer() { return *transfer_; }
     const std::vector<Record>& records() const { return records_; }
+    // From another thread while this worker copies (a worker process streaming its records to
+    // its parent): appends the records published since `from` to `out` and returns the new
+    // count. records() is for the worker's own thread, or after the copies ended.
+    size_t copy_published(size_t from, std::vector<Record>& out) const;
     std::vector<Record>& records() { return records_; }
     ThreadInfo& thread_info() { return info_; }
     const ThreadInfo& thread_info() const { return info_; }
@@ -64,6 +71,12 @@ private:
     bool timed_open_ = false;
     std::unique_ptr<WorkerTransfer> transfer_;
     std::vector<Record> records_;
+    // Records complete in records_, stored (release) after each is written, so that another
+    // thread reads them without reading records_.size(), which the worker's thread changes.
+    std::atomic<size_t> published_{0};
+    // Held by copy_published and by the rare growth of records_ past its reservation: the only
+    // writes that move records_' storage.
+    mutable std::mutex storage_mutex_;
     ThreadInfo info_;
 };
 

@@ -36,13 +36,15 @@ class LocalThreads final : public Launcher {
 
 LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
-                               const std::string& label, const GateCoordinator& coordinate) {
+                               const std::string& label, const GateCoordinator& coordinate,
+                               RecordWatcher* watcher) {
     std::unique_ptr<Launcher> launcher;
     if (run.spec.payload.empty())
         launcher = std::make_unique<LocalThreads>(label);
     else
         launcher = make_python_launcher();
-    return execute_workers({run, backend, *launcher, indices, payload_dir, stop, coordinate});
+    return execute_workers(
+        {run, backend, *launcher, indices, payload_dir, stop, coordinate, watcher});
 }
 
 std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,

@@ -12,8 +12,8 @@
 
 #include "launch/execute_workers.hpp"
 #include "results/record.hpp"
-#include "system/thread_info.hpp"
 #include "scenario/scenario.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer {
 
@@ -25,10 +25,11 @@ using LocalOutcome = WorkersOutcome;
 // `indices`: the workers (indices in the whole run) this process runs. A payload run executes
 // the payload with those workers in ctx.workers; otherwise each worker gets a pthread with the
 // run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
-// the outcome's errors.
+// the outcome's errors. `watcher` (may be null) sees the records while the workers copy.
 LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
-                               const std::string& label, const GateCoordinator& coordinate);
+                               const std::string& label, const GateCoordinator& coordinate,
+                               RecordWatcher* watcher = nullptr);
 
 // The notes of several processes (per_process[k] from process k), one line per distinct note:
 // "each of 4 worker processes: ..." when every process said it, else "worker processes 1, 3: ...".

@@ -2,7 +2,9 @@
 // or Python state) as `xferlab worker`, one per worker, and driven over two pipes each. All
 // processes share CLOCK_MONOTONIC, so records merge without conversion. A worker that dies is
 // reported with its number and signal or exit status; the others' records are kept, and a
-// death before the start releases the others from the barrier.
+// death before the start releases the others from the barrier. A worker process streams its
+// records in batches while it copies (remote/record_stream.hpp): one that dies before its
+// result keeps the records of the batches it sent.
 #include "remote/process_launcher.hpp"
 
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 
 #include "backend/backend.hpp"
 #include "remote/local_workers.hpp"
+#include "remote/record_stream.hpp"
 #include "remote/worker_protocol.hpp"
 #include "system/thread_info.hpp"
 #include "python/payload_output.hpp"
@@ -47,6 +50,9 @@ struct Child {
     int to_child = -1;    // job, go/abort
     int from_child = -1;  // ready/aborted, result
     FrameBuffer frames;
+    // Its record batches, until its result replaces them (the result carries every record,
+    // with device timestamps); what is kept when it dies before sending one.
+    std::vector<Record> streamed;
     bool ready = false;
     bool result = false;
     bool closed = false;
@@ -166,6 +172,12 @@ class ProcessRun {
     }
 
     void on_message(Child& c, const std::string& text) {
+        if (!text.empty() && text[0] == kRecordBatchTag) {
+            auto batch = records_of_batch(text);
+            if (!batch) throw std::runtime_error("a record batch of a wrong length");
+            c.streamed.insert(c.streamed.end(), batch->begin(), batch->end());
+            return;
+        }
         nlohmann::json m = nlohmann::json::parse(text);
         const std::string type = m.at("type").get<std::string>();
         if (type == "ready") {
@@ -178,6 +190,7 @@ class ProcessRun {
             abort_start();
         } else if (type == "result") {
             c.result = true;
+            std::vector<Record>().swap(c.streamed);
             LocalOutcome o = local_outcome_from_json(m);
             merge_payload_facts(o, ctx_);
             ctx_.remote_records.insert(ctx_.remote_records.end(), o.records.begin(),
@@ -273,12 +286,28 @@ class ProcessRun {
             }
             const bool clean = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
             if (c.result && clean) continue;
-            ctx_.errors.push_back(fmt::format(
-                "worker {} (process {}) {}{}", c.worker, c.pid, describe_exit(c.status),
-                c.result ? " after reporting its records"
-                         : " before reporting its records: they are lost; the other workers' "
-                           "records are kept"));
+            ctx_.errors.push_back(fmt::format("worker {} (process {}) {}{}", c.worker, c.pid,
+                                              describe_exit(c.status), records_fate(c)));
+            keep_streamed(c);
         }
+    }
+
+    // What became of the records of a worker process that did not end cleanly.
+    static std::string records_fate(const Child& c) {
+        if (c.result) return " after reporting its records";
+        if (c.streamed.empty())
+            return " before reporting its records: they are lost; the other workers' records "
+                   "are kept";
+        return fmt::format(
+            " before reporting all its records: the {} it sent during the run are kept, the "
+            "copies after its last batch are lost; the other workers' records are kept",
+            c.streamed.size());
+    }
+
+    void keep_streamed(Child& c) {
+        if (c.result) return;
+        ctx_.remote_records.insert(ctx_.remote_records.end(), c.streamed.begin(), c.streamed.end());
+        std::vector<Record>().swap(c.streamed);
     }
 
     RunContext& ctx_;

@@ -9,6 +9,7 @@
 
 #include "backend/backend.hpp"
 #include "remote/local_workers.hpp"
+#include "remote/record_stream.hpp"
 #include "system/stop_signal.hpp"
 #include "remote/worker_process.hpp"
 #include "remote/worker_protocol.hpp"
@@ -27,10 +28,10 @@ namespace {
 void coordinate_with_parent(StartGate& gate) {
     try {
         if (!gate.wait_until_arrived()) {
-            write_frame(kWorkerResultFd, worker_message("aborted"));
+            send_to_parent(worker_message("aborted"));
             return;
         }
-        write_frame(kWorkerResultFd, worker_message("ready"));
+        send_to_parent(worker_message("ready"));
         auto reply = read_frame(kWorkerJobFd);
         if (reply && nlohmann::json::parse(*reply).at("type") == "go") {
             gate.release();
@@ -74,12 +75,16 @@ int run_worker_process() {
                   << e.what() << "\n";
         return 1;
     }
-    LocalOutcome outcome = run_local_workers(job.run, *backend, {job.worker}, job.payload_dir,
-                                             stop_requested(), "process", coordinate_with_parent);
+    // The records go to the parent in batches while the worker copies, so that a kill loses
+    // only the last ones.
+    RecordStreamer streamer([](const std::string& frame) { send_to_parent(frame); });
+    LocalOutcome outcome =
+        run_local_workers(job.run, *backend, {job.worker}, job.payload_dir, stop_requested(),
+                          "process", coordinate_with_parent, &streamer);
     nlohmann::json message = to_json(outcome);
     message["type"] = "result";
     try {
-        write_frame(kWorkerResultFd, message.dump());
+        send_to_parent(message.dump());
     } catch (const std::exception& e) {
         std::cerr << "xferlab worker " << job.worker << ": cannot send results: " << e.what()
                   << "\n";

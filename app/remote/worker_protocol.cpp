@@ -1,6 +1,9 @@
 #include "remote/worker_protocol.hpp"
 
+#include <mutex>
+
 #include "scenario/run_wire.hpp"
+#include "util/frame.hpp"
 
 namespace xfer {
 
@@ -28,6 +31,12 @@ WorkerJob worker_job_from_json(const nlohmann::json& j) {
 
 std::string worker_message(const std::string& type) {
     return nlohmann::json{{"type", type}}.dump();
+}
+
+void send_to_parent(std::string_view frame) {
+    static std::mutex writing;
+    std::lock_guard lock(writing);
+    write_frame(kWorkerResultFd, frame);
 }
 
 }  // namespace xfer

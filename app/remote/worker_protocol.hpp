@@ -3,10 +3,13 @@
 // (util/frame.hpp) of JSON from fd 3 and writes frames to fd 4.
 //   parent -> worker: job, then go | abort (only when the start needs a barrier)
 //   worker -> parent: ready | aborted (its workers wait at the start / failed before it), then
-//                     result (records, thread info, errors, notes of its workers)
+//                     record batches (the records completed since the last batch, every
+//                     ~50 ms while copying; binary: remote/record_stream.hpp), then
+//                     result (every record again, thread info, errors, notes of its workers)
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "scenario/scenario.hpp"
 
@@ -31,5 +34,10 @@ WorkerJob worker_job_from_json(const nlohmann::json& j);
 
 // {"type": type}
 std::string worker_message(const std::string& type);
+
+// One frame to the parent on kWorkerResultFd. Serialized: a worker process's start coordinator,
+// its record streamer and its main thread all send, and frames must not interleave. Throws like
+// write_frame.
+void send_to_parent(std::string_view frame);
 
 }  // namespace xfer

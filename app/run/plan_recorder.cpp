@@ -9,6 +9,7 @@
 #include "report/analysis_json.hpp"
 #include "report/report_outputs.hpp"
 #include "run/fatal_signals.hpp"
+#include "run/file_reporters.hpp"
 #include "run/output_dir.hpp"
 #include "run/run_header.hpp"
 #include "scenario/loader.hpp"
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 bool write_report_files(const Results& results, const Config& config, const fs::path& dir,
                         bool quiet_errors) {
     std::vector<std::string> files;  // the table is the terminal's
-    for (const auto& name : config.reporters)
+    for (const auto& name : file_reporters(results, config, dir))
         if (name != "table") files.push_back(name);
     std::ostringstream unused;
     const ReportsWritten written =

@@ -7,9 +7,10 @@
 // copies: 577 s): a rewrite is skipped while less than 10 times the last one's cost has passed
 // since it, which bounds the overhead to about 10%, and after the plan's last run (the final
 // write follows); results.sqlite and the journal still get every run. A run of more than
-// output.inline_records copies keeps its records in results.sqlite only. A crash,
-// SIGKILL or a payload's os._exit then leaves every completed run in results.json, copies.csv,
-// trace.json, results.sqlite and the journal, and a report that `xferlab report` can read.
+// output.inline_records copies keeps its records in results.sqlite only (and the plan then
+// writes no copies.csv: run/file_reporters.hpp). A crash, SIGKILL or a payload's os._exit then
+// leaves every completed run in results.json, copies.csv (while written), trace.json,
+// results.sqlite and the journal, and a report that `xferlab report` can read.
 #include <filesystem>
 #include <mutex>
 #include <string>

@@ -16,20 +16,28 @@ using nlohmann::json;
 
 namespace {
 
-// Two runs of 12 copies each (2 workers x 6, one a warm-up); the config keeps at most
-// `inline_records` inline and adds `more_config` to [output].
-CommandResult run_small_plan(const fs::path& dir, int inline_records,
-                             const std::string& more_config = "") {
-    std::ofstream(dir / "plan.toml") << "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
-                                        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\n"
-                                        "warmup = 1\n[threads]\ncount = 2\n"
-                                        "[[run]]\nlauncher = \"host\"\n"
-                                        "[[run]]\nlauncher = \"openmp\"\n";
-    std::ofstream(dir / "config.toml") << "[output]\ninline_records = " << inline_records << "\n"
-                                       << more_config;
+// `plan` and `config` written into `dir`, then `xferlab run` on them into dir/out with `flags`.
+CommandResult run_plan(const fs::path& dir, const std::string& plan, const std::string& config,
+                       const std::string& flags) {
+    std::ofstream(dir / "plan.toml") << plan;
+    std::ofstream(dir / "config.toml") << config;
     return run_command(xferlab() + " run '" + (dir / "plan.toml").string() + "' --config '" +
-                       (dir / "config.toml").string() + "' --quiet --out '" +
+                       (dir / "config.toml").string() + "' " + flags + " --out '" +
                        (dir / "out").string() + "'");
+}
+
+// Two runs of 12 copies each (2 workers x 6, one a warm-up); the config keeps at most
+// `inline_records` inline and adds `more_config` to [output]. `flags` replace --quiet.
+CommandResult run_small_plan(const fs::path& dir, int inline_records,
+                             const std::string& more_config = "",
+                             const std::string& flags = "--quiet") {
+    return run_plan(
+        dir,
+        "[scenario]\nname = \"store\"\nbackend = \"host\"\n"
+        "[transfer]\nbytes = \"4KiB\"\nrepetitions = 5\nwarmup = 1\n"
+        "[threads]\ncount = 2\n[[run]]\nlauncher = \"host\"\n"
+        "[[run]]\nlauncher = \"openmp\"\n",
+        "[output]\ninline_records = " + std::to_string(inline_records) + "\n" + more_config, flags);
 }
 
 // What `report FILE --format json` says, parsed; null (with the reason shown) when it fails.
@@ -38,6 +46,14 @@ json report_json(const fs::path& file) {
     INFO(r.err);
     CHECK(r.exit_code == 0);
     return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+// What `report FILE --format csv` writes (the CSV `run` writes as copies.csv).
+std::string report_csv(const fs::path& file) {
+    auto r = run_command(xferlab() + " report '" + file.string() + "' --format csv");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    return r.out;
 }
 
 // Each run's analysis and the summary: what a report computes from the records.
@@ -155,9 +171,10 @@ TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
     fs::remove_all(dir);
 }
 
-TEST_CASE("when results.sqlite cannot be created, the run says so and results.json keeps every "
-          "record",
-          "[integration][store]") {
+TEST_CASE(
+    "when results.sqlite cannot be created, the run says so and results.json keeps every "
+    "record",
+    "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store-unwritable");
     fs::create_directories(dir / "out" / "results.sqlite");  // a folder where the file would go
     const auto run = run_small_plan(dir, 10);
@@ -169,6 +186,8 @@ TEST_CASE("when results.sqlite cannot be created, the run says so and results.js
     const json written = json::parse(slurp(dir / "out" / "results.json"));
     CHECK(written.at("runs").at(0).at("records").size() == 12);
     CHECK(report_json(dir / "out" / "results.json").at("runs").size() == 2);
+    // The records are nowhere else, so copies.csv is written whatever their number.
+    CHECK(line_count(slurp(dir / "out" / "copies.csv")) == 25);
     fs::remove_all(dir);
 }
 
@@ -183,5 +202,66 @@ TEST_CASE("run names results.sqlite among the files it wrote", "[integration][st
     REQUIRE(r.exit_code == 0);
     CHECK(fs::exists(dir / "out" / "results.sqlite"));
     CHECK(contains(r.err, "out/ (results.json, copies.csv, runs.csv, trace.json, results.sqlite)"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "past output.inline_records, run writes no copies.csv and says where its rows are and "
+    "how to get the CSV",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-no-csv");
+    const auto run = run_small_plan(dir, 10, "", "");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const fs::path out = dir / "out";
+    CHECK_FALSE(fs::exists(out / "copies.csv"));
+    const std::string store = (out / "results.sqlite").string();
+    CHECK(contains(run.err, "out/ (results.json, runs.csv, trace.json, results.sqlite)\n"));
+    CHECK(contains(run.err,
+                   "\nnote: copies.csv was not written: 2 run(s) of more than "
+                   "output.inline_records (10) copies keep their 24 records in "
+                   "results.sqlite only. To get the CSV: xferlab report " +
+                       store + " --format csv > " + (out / "copies.csv").string() +
+                       ", or sqlite3 -csv -header " + store + " \"SELECT * FROM copies\"\n"));
+    // The command the note gives writes the CSV: a header and one row per copy.
+    CHECK(line_count(report_csv(store)) == 25);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "within output.inline_records copies.csv is written, and report --format csv of "
+    "results.sqlite gives the same bytes",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-csv");
+    const auto run = run_small_plan(dir, 12, "", "");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK_FALSE(contains(run.err, "note: copies.csv"));
+    const std::string written = slurp(dir / "out" / "copies.csv");
+    CHECK(line_count(written) == 25);
+    CHECK(report_csv(dir / "out" / "results.sqlite") == written);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a copies.csv rewritten after a small run is deleted once a later run keeps its "
+    "records in results.sqlite only",
+    "[integration][store]") {
+    const fs::path dir = fresh_temp_dir("store-stale-csv");
+    // Run 0 (2 copies) is inline and is rewritten into copies.csv after it ends; run 1 (30) is
+    // not: the finished folder holds no copies.csv with run 0 alone.
+    const auto run = run_plan(dir,
+                              "[scenario]\nname = \"mixed\"\nbackend = \"host\"\n"
+                              "[transfer]\nbytes = \"4KiB\"\nrepetitions = 2\nwarmup = 0\n"
+                              "[[run]]\nlauncher = \"host\"\n[[run]]\nlauncher = \"host\"\n"
+                              "transfer.repetitions = 30\n",
+                              "[output]\ninline_records = 10\n", "");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK_FALSE(fs::exists(dir / "out" / "copies.csv"));
+    CHECK(contains(run.err,
+                   "note: copies.csv was not written: 1 run(s) of more than "
+                   "output.inline_records (10) copies keep their 30 records in "
+                   "results.sqlite only."));
     fs::remove_all(dir);
 }
