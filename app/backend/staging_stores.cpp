@@ -7,19 +7,18 @@ namespace xfer {
 StagingStoresChoice resolve_staging_stores(StagingStores stores) {
     StagingStoresChoice c;
     if (stores == StagingStores::auto_) {
-        // A hypothesis, not yet a measurement (tools/measure/staging-stores.toml measures it):
-        // copy-out writes the worker's pageable buffer, which nothing reads again soon, so
-        // streaming stores save the read-for-ownership of every line; copy-in writes a small
-        // page-locked buffer that the DMA reads right after, possibly from the last-level cache
-        // (DDIO-style), which streaming stores would evict to memory first.
+        // Measured on the H200 host (docs/results/h200-cure.md, tools/measure/staging-stores.toml):
+        // cached stores beat streaming ones in both directions while the DMA runs (H2D 0.88x,
+        // D2H 0.76-0.83x with streaming), although without the DMA streaming copy-out is twice
+        // as fast (bench_host_staging_copy). So auto is cached both ways.
         c.copy_in = HostStores::cached;
-        c.copy_out = HostStores::streaming;
+        c.copy_out = HostStores::cached;
     } else {
         c.copy_in = c.copy_out =
             stores == StagingStores::streaming ? HostStores::streaming : HostStores::cached;
     }
     const char* why = stores == StagingStores::auto_
-                          ? " (auto: the unmeasured default, tools/measure/staging-stores.toml)"
+                          ? " (auto: cached both ways, measured best on H200)"
                           : "";
     c.note = fmt::format(
         "helpers copy in (to the device) with {} stores, out (from the device) "

@@ -10,7 +10,7 @@ namespace xfer {
 
 struct StagingStoresChoice {
     HostStores copy_in = HostStores::cached;      // to the device: pageable -> page-locked buffer
-    HostStores copy_out = HostStores::streaming;  // from the device: page-locked buffer -> pageable
+    HostStores copy_out = HostStores::cached;      // from the device: page-locked buffer -> pageable
     std::string note;
 };
 

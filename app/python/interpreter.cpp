@@ -101,7 +101,11 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
     add_payload_dir(payload_dir);
 }
 
-Interpreter::~Interpreter() {
+Interpreter::~Interpreter() { shutdown(); }
+
+void Interpreter::shutdown() {
+    if (shut_down_) return;
+    shut_down_ = true;
     if (!Py_IsInitialized() || std::this_thread::get_id() != g_owner) return;
     set_gil_probe(nullptr);
     PyEval_RestoreThread(static_cast<PyThreadState*>(main_thread_state_));
@@ -135,10 +139,19 @@ std::vector<std::filesystem::path> Interpreter::payload_dirs() const {
     return payload_dirs_;
 }
 
+namespace {
+Interpreter* g_instance = nullptr;
+}
+
 Interpreter& ensure_interpreter(const std::filesystem::path& payload_dir) {
     static Interpreter instance(payload_dir);
+    g_instance = &instance;
     instance.add_payload_dir(payload_dir);
     return instance;
+}
+
+void shutdown_python() {
+    if (g_instance) g_instance->shutdown();
 }
 
 namespace {

@@ -17,6 +17,9 @@ class Interpreter {
     // remaining non-daemon Python threads) unless a payload left threads running; then the GIL
     // is taken and kept, so those threads never run again, and finalization is skipped.
     ~Interpreter();
+    // The same, earlier: at the end of main, while every library the payloads used (the CUDA
+    // runtime that PyTorch or CuPy free their memory through) is still alive. Once only.
+    void shutdown();
     Interpreter(const Interpreter&) = delete;
     Interpreter& operator=(const Interpreter&) = delete;
 
@@ -25,7 +28,8 @@ class Interpreter {
     std::vector<std::filesystem::path> payload_dirs() const;
 
   private:
-    void* main_thread_state_ = nullptr;  // PyThreadState* saved when the GIL was released
+    void* main_thread_state_ = nullptr;
+    bool shut_down_ = false;  // PyThreadState* saved when the GIL was released
     mutable std::mutex mutex_;
     std::vector<std::filesystem::path> payload_dirs_;
 };

@@ -56,6 +56,12 @@ ThreadInfo python_thread_info(const std::filesystem::path& payload_dir = {});
 // skips finalization.)
 bool python_threads_leaked();
 
+// Finalizes the interpreter now, if one was started (main calls it when the command is done):
+// at exit, static destructors and the CUDA runtime's own exit handlers would run in an order
+// that lets a framework's finalizers (PyTorch freeing device memory) call into a runtime already
+// torn down. Idempotent; the interpreter's destructor does nothing afterwards.
+void shutdown_python();
+
 // A payload's os._exit(n) calls `handler(n)` instead of ending the process on the spot, so
 // that xferlab can record the run as failed and write what it has; the handler then ends the
 // process itself. An empty handler (the default) lets os._exit end the process at once.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "util/format.hpp"
+
 namespace xfer {
 
 TimedBlocks timed_blocks_of(const RunResult& run) {
@@ -24,7 +26,13 @@ TimedBlocks timed_blocks_of(const RunResult& run) {
             ++s.traced;
             s.calls += r.device_calls;
             s.gil_held_calls += r.gil_held_calls;
-            if (r.device_timing == DeviceTiming::cupti) ++s.with_device_copy;
+            if (r.device_timing == DeviceTiming::cupti) {
+                ++s.with_device_copy;
+                if (r.device_end_ns > r.host_end_ns) {
+                    ++s.returned_early;
+                    s.max_overhang_ns = std::max(s.max_overhang_ns, r.device_end_ns - r.host_end_ns);
+                }
+            }
         }
         if (r.correlation != 0) by_tag[r.correlation] = &s;
     }
@@ -78,6 +86,11 @@ std::vector<std::string> timed_block_lines(const TimedBlocks& t) {
             if (s.with_device_copy < s.traced)
                 line += fmt::format("; {} of {} blocks issued no device copy",
                                     s.traced - s.with_device_copy, s.traced);
+            if (s.returned_early > 0)
+                line += fmt::format("; {} of {} blocks returned before their device copies ended "
+                                    "(by up to {}): they time the call, not the bytes' arrival",
+                                    s.returned_early, s.with_device_copy,
+                                    fmtx::duration(double(s.max_overhang_ns)));
             line += gil_text(s);
         }
         lines.push_back(line);
@@ -112,6 +125,8 @@ void to_json(nlohmann::json& j, const TimedBlocks& t) {
                      {"device_copies", s.device_copies},
                      {"memcpy_calls", s.calls},
                      {"gil_held_calls", s.gil_held_calls},
+                     {"returned_early", s.returned_early},
+                     {"max_overhang_ns", s.max_overhang_ns},
                      {"kinds", s.kinds}});
 }
 

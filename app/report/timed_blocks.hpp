@@ -20,6 +20,11 @@ struct TimedBlockStats {
     size_t traced = 0;            // blocks a device tracer watched (CUDA backend with CUPTI)
     size_t with_device_copy = 0;  // traced blocks with at least one device copy joined
     size_t device_copies = 0;
+    // Blocks that returned before their last device copy ended (an asynchronous call, or
+    // cudaMemcpy from pageable memory, which returns once the last chunk is staged), and by
+    // how much at most.
+    size_t returned_early = 0;
+    int64_t max_overhang_ns = 0;
     int64_t calls = 0;  // memcpy API calls in traced blocks
     int64_t gil_held_calls = 0;
     std::map<std::string, size_t> kinds;  // "HtoD pageable->device" -> device copies

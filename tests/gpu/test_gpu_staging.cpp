@@ -65,7 +65,7 @@ void check_matrix(const Case& c) {
             ? "copy in (to the device) with streaming stores, out (from the device) with "
               "streaming stores"
             : "copy in (to the device) with cached stores, out (from the device) with "
-              "streaming stores (auto";
+              "cached stores (auto";
     auto results = run_matrix(c);
     REQUIRE(results["runs"].size() == size_t(2 * 3 * kRunsPerPoint));
     for (const auto& run : results["runs"]) {

@@ -57,6 +57,17 @@ def main(ctx):
     for t in ts: t.join()
 )py";
 
+// The report wraps its lines: compare with every run of blanks and line breaks as one blank.
+std::string squash(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool blank = c == ' ' || c == '\n';
+        if (blank && !out.empty() && out.back() == ' ') continue;
+        out += blank ? ' ' : c;
+    }
+    return out;
+}
+
 struct Outcome {
     CommandResult cmd;
     json run;
@@ -95,15 +106,23 @@ TEST_CASE("a timed block's device copies from a foreign library are joined; GIL 
         const json& records = o.run.at("records");
         REQUIRE(records.size() == 8);  // 2 workers x (1 warm-up + 3)
         const int held = lib == "PyDLL" ? 2 : 0;
+        int early = 0;
         for (const auto& r : records) {
             CHECK(r.at("source") == 1);
             CHECK(r.at("device_calls") == 2);
             CHECK(r.at("gil_held_calls") == held);
             CHECK(r.at("device_timing") == "cupti");
-            // Both synchronous copies happened inside the block.
             CHECK(r.at("device_start_ns").get<int64_t>() >= r.at("host_start_ns").get<int64_t>());
-            CHECK(r.at("device_end_ns").get<int64_t>() <= r.at("host_end_ns").get<int64_t>());
+            // cudaMemcpy from pageable memory returns once its last chunk is staged, before
+            // the DMA has ended (CUDA's documented pageable semantics): the report says so.
+            if (r.at("device_end_ns").get<int64_t>() > r.at("host_end_ns").get<int64_t>()) ++early;
         }
+        if (early > 0)
+            CHECK(contains(squash(o.cmd.out),
+                           std::to_string(early) + " of 8 blocks returned before their device "
+                                                   "copies ended"));
+        else
+            CHECK(!contains(o.cmd.out, "returned before"));
         const json& copies = o.run.at("device_copies");
         REQUIRE(copies.size() == 16);  // two per block
         uint64_t bytes = 0;
@@ -115,9 +134,10 @@ TEST_CASE("a timed block's device copies from a foreign library are joined; GIL 
         }
         CHECK(bytes == 8 * (uint64_t(8) << 20));
         CHECK(o.run.at("payload_verified").size() == 2);
-        CHECK(contains(o.cmd.out, "16 device copies joined (16 HtoD pageable->device)"));
-        CHECK(contains(o.cmd.out, lib == "PyDLL" ? "GIL held in all 16 memcpy calls"
-                                                 : "GIL released in all 16 memcpy calls"));
+        const std::string out = squash(o.cmd.out);
+        CHECK(contains(out, "16 device copies joined (16 HtoD pageable->device)"));
+        CHECK(contains(out, lib == "PyDLL" ? "GIL held in all 16 memcpy calls"
+                                           : "GIL released in all 16 memcpy calls"));
     }
 }
 #endif
