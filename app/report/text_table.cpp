@@ -53,6 +53,20 @@ void TextTable::add_row(std::vector<std::string> cells) {
     rows_.push_back(std::move(cells));
 }
 
+size_t TextTable::longest_word(size_t column) const {
+    size_t longest = 0;
+    for (const auto& row : rows_) {
+        const std::string& cell = row[column];
+        for (size_t i = 0; i <= cell.size();) {
+            size_t j = cell.find(' ', i);
+            if (j == std::string::npos) j = cell.size();
+            longest = std::max(longest, j - i);
+            i = j + 1;
+        }
+    }
+    return longest;
+}
+
 std::string TextTable::render(size_t width, size_t indent) const {
     constexpr size_t kGap = 2;
     std::vector<size_t> w(columns_.size());
@@ -62,12 +76,18 @@ std::string TextTable::render(size_t width, size_t indent) const {
     }
     size_t total = indent;
     for (size_t c = 0; c < w.size(); ++c) total += w[c] + (c ? kGap : 0);
-    for (size_t c = 0; c < columns_.size() && total > width; ++c) {
-        if (!columns_[c].flex) continue;
-        const size_t floor = std::max<size_t>(columns_[c].header.size(), 12);
-        const size_t cut = std::min(total - width, w[c] > floor ? w[c] - floor : 0);
-        w[c] -= cut;
-        total -= cut;
+    // Flexible columns give up width in order, first down to their longest word (up to 30, so
+    // that "transfer.direction=h2d" wraps between words), then, if the table is still too
+    // wide, down to 12 characters (or the header).
+    for (const bool keep_words : {true, false}) {
+        for (size_t c = 0; c < columns_.size() && total > width; ++c) {
+            if (!columns_[c].flex) continue;
+            size_t floor = std::max<size_t>(columns_[c].header.size(), 12);
+            if (keep_words) floor = std::max(floor, std::min<size_t>(longest_word(c), 30));
+            const size_t cut = std::min(total - width, w[c] > floor ? w[c] - floor : 0);
+            w[c] -= cut;
+            total -= cut;
+        }
     }
 
     std::string out;

@@ -17,6 +17,7 @@ class TextTable {
     std::string render(size_t width, size_t indent = 2) const;
 
   private:
+    size_t longest_word(size_t column) const;  // in that column's cells
     struct Column {
         std::string header;
         Align align;

@@ -232,10 +232,11 @@ TimedBlockJoin join_timed_blocks(std::vector<Record>& records, const TraceResult
 
 std::vector<std::string> join_notes(const JoinReport& rep, const TraceResult& trace) {
     std::vector<std::string> notes;
-    std::string s = "CUPTI: " + std::to_string(rep.joined) + " of " + std::to_string(rep.eligible) +
-                    " copies joined to memcpy records by " +
-                    "correlation id; device timestamps on " + rep.clock;
-    notes.push_back(s);
+    // A run of timed blocks only (w.timed) has no copies of xferlab's routine to count.
+    if (rep.eligible > 0 || rep.without_id > 0)
+        notes.push_back("CUPTI: " + std::to_string(rep.joined) + " of " +
+                        std::to_string(rep.eligible) + " copies joined to memcpy records by " +
+                        "correlation id; device timestamps on " + rep.clock);
     if (rep.missing > 0)
         notes.push_back("CUPTI: " + std::to_string(rep.missing) +
                         " copies have no memcpy record (dropped, or a copy the driver did not "
