@@ -93,7 +93,7 @@ Outcome run_lib(const std::string& lib) {
 
 }  // namespace
 
-TEST_CASE("a timed block's device copies from a foreign library are joined; GIL as the library "
+TEST_CASE("a timed block's device copies from a foreign library are joined, GIL as the library "
           "leaves it",
           "[gpu][timed]") {
     for (const std::string lib : {"CDLL", "PyDLL"}) {

@@ -68,7 +68,7 @@ TEST_CASE("timing = host: no device times, no correlation ids", "[gpu][timing]")
     }
 }
 
-TEST_CASE("timing = auto uses CUPTI; the notes count the joined copies", "[gpu][timing]") {
+TEST_CASE("timing = auto uses CUPTI, the notes count the joined copies", "[gpu][timing]") {
     TransferSpec t = spec(Direction::h2d, HostMemoryKind::pageable, CopyApi::sync,
                           StreamKind::per_thread, TimingMode::auto_);
     t.repetitions = 5;

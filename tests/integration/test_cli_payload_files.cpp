@@ -79,7 +79,7 @@ TEST_CASE("payload names leaving the payload folder are refused by check and run
     fs::remove_all(dir);
 }
 
-TEST_CASE("a payload in a subfolder runs; path and SHA-256 are recorded and checked",
+TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and checked",
           "[integration]") {
     auto dir = fresh_temp_dir("subfolder");
     const fs::path payloads = dir / "payloads";

@@ -45,7 +45,7 @@ void write_raising_payload(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("a payload thread's traceback keeps its indentation; the summary names the exception",
+TEST_CASE("a payload thread's traceback keeps its indentation, the summary names the exception",
           "[integration][report]") {
     auto dir = fresh_temp_dir("traceback");
     write_raising_payload(dir);

@@ -154,7 +154,7 @@ RunResult as(RunResult r, int index, const std::string& launcher, const std::str
 
 }  // namespace
 
-TEST_CASE("why: host threads keep the device, python threads hand it off; the gap decides only "
+TEST_CASE("why: host threads keep the device, python threads hand it off, the gap decides only "
           "with a switch",
           "[report][handoff][explain]") {
     std::vector<int> rr, kept;

@@ -75,7 +75,7 @@ TEST_CASE("timed blocks: kinds, GIL evidence, early returns and the payload's ch
                       "on the device)");
 }
 
-TEST_CASE("timed blocks: untraced blocks say so; no timed blocks, no lines", "[report][timed]") {
+TEST_CASE("timed blocks: untraced blocks say so, no timed blocks, no lines", "[report][timed]") {
     RunResult run;
     run.copy_sources = {"numpy"};
     Record r;

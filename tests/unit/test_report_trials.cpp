@@ -123,7 +123,7 @@ TEST_CASE("a planted 20% difference: slower at 5 trials, no difference found at 
     CHECK(said);
 }
 
-TEST_CASE("each sweep point has its own baseline; scenario.baseline picks it by label",
+TEST_CASE("each sweep point has its own baseline, scenario.baseline picks it by label",
           "[report][trials]") {
     Results res;
     for (const char* threads : {"1", "4"}) {

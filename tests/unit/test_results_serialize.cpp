@@ -93,7 +93,7 @@ TEST_CASE("a thread info round-trips, gil_held unknown as null", "[results][seri
     CHECK_FALSE(j.get<ThreadInfo>().gil_held.has_value());
 }
 
-TEST_CASE("a helper thread round-trips with its busy spans; without them it reads as none",
+TEST_CASE("a helper thread round-trips with its busy spans, without them it reads as none",
           "[results][serialize]") {
     HelperThread h;
     h.thread = full_thread_info();

@@ -208,7 +208,7 @@ threads.count = 2
     CHECK(plan[5].label == "openmp threads.count=2 #2");
 }
 
-TEST_CASE("a user's label stays as written; a derived label equal to it is numbered", "[sweep]") {
+TEST_CASE("a user's label stays as written, a derived label equal to it is numbered", "[sweep]") {
     const auto plan = plan_of(R"([[run]]
 launcher = "host"
 [[run]]

@@ -93,7 +93,7 @@ TEST_CASE("scenario.trials (--trials) is checked, and the plan size counts trial
     CHECK(order[0].message.find("interleaved") != std::string::npos);
 }
 
-TEST_CASE("scenario.baseline names a [[run]] label; another is an error listing them",
+TEST_CASE("scenario.baseline names a [[run]] label, another is an error listing them",
           "[scenario][trials]") {
     CHECK(errors_of(with("baseline = \"openmp\"")).empty());
     const auto errors = errors_of(with("baseline = \"openm\""));
