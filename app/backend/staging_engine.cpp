@@ -176,6 +176,24 @@ void StagingEngine::run_request(Request& r) {
     if (r.failed) throw std::runtime_error(r.error);
 }
 
+uint64_t staging_chunk_length(uint64_t offset, uint64_t bytes, uint64_t chunk, int threads,
+                              bool taper) {
+    const uint64_t left = bytes - offset;
+    uint64_t len = chunk;
+    if (taper) {
+        constexpr uint64_t kPage = 4096;
+        const uint64_t helpers = uint64_t(std::max(threads, 1));
+        const uint64_t small = std::max<uint64_t>(chunk / 4 / kPage * kPage, kPage);
+        if (offset < helpers * small) {
+            len = small;
+        } else if (left <= helpers * chunk) {
+            const uint64_t share = (left / helpers + kPage - 1) / kPage * kPage;
+            len = std::min(chunk, std::max(small, share));
+        }
+    }
+    return std::min(len, left);
+}
+
 bool StagingEngine::take_chunk(Chunk& c) {
     if (!first_) return false;
     Request* start = cursor_ ? cursor_ : first_;
@@ -184,7 +202,8 @@ bool StagingEngine::take_chunk(Chunk& c) {
         if (!r->failed && r->next < r->bytes) {
             c.request = r;
             c.offset = r->next;
-            c.len = std::min<uint64_t>(r->chunk, r->bytes - r->next);
+            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, config_.threads,
+                                         config_.taper && !r->direct);
             r->next += c.len;
             ++r->outstanding;
             Request* after = r->link ? r->link : first_;

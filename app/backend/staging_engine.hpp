@@ -62,8 +62,21 @@ struct StagingConfig {
     // How a helper writes what it copies ([staging] stores, backend/staging_stores.hpp):
     // pageable -> buffer on the way to the device, buffer -> pageable on the way back.
     HostStores copy_in = HostStores::cached;
-    HostStores copy_out = HostStores::streaming;
+    HostStores copy_out = HostStores::cached;
+    // [staging] taper: a bounced copy's first chunk of each helper is a quarter chunk, and its
+    // last chunks shrink so that the helpers finish together (chunk_length).
+    bool taper = false;
 };
+
+// The length of the chunk that starts at `offset` of a `bytes`-long copy bounced through
+// buffers of `chunk` bytes by `threads` helpers. Without taper: `chunk` (the rest at the end).
+// With taper, the pipeline fills and drains faster: the first `threads` chunks (one per
+// helper) are chunk / 4, so the DMA starts after a quarter chunk is copied instead of a whole
+// one; once no more than `threads` whole chunks are left, each chunk is that remainder split
+// over the helpers (never below chunk / 4), so no helper copies out a last whole chunk alone.
+// Lengths are whole 4 KiB pages except the copy's last.
+uint64_t staging_chunk_length(uint64_t offset, uint64_t bytes, uint64_t chunk, int threads,
+                              bool taper);
 
 // A chunk's CUPTI correlation id and the id of the request it belongs to: the report joins every
 // chunk's device interval to the worker's record (first start to last end).

@@ -34,6 +34,7 @@ json transfer_wire(const TransferSpec& t) {
             {"staging_buffers", t.staging.buffers},
             {"staging_affinity", int(t.staging.affinity)},
             {"staging_stores", int(t.staging.stores)},
+            {"staging_taper", t.staging.taper},
             {"repetitions", t.repetitions},
             {"warmup", t.warmup},
             {"verify", t.verify}};
@@ -57,6 +58,7 @@ TransferSpec transfer_from(const json& j) {
     t.staging.buffers = j.at("staging_buffers").get<int>();
     t.staging.affinity = enum_at(j, "staging_affinity", StagingAffinity::none);
     t.staging.stores = enum_at(j, "staging_stores", StagingStores::streaming);
+    t.staging.taper = j.at("staging_taper").get<bool>();
     t.repetitions = j.at("repetitions").get<int>();
     t.warmup = j.at("warmup").get<int>();
     t.verify = j.at("verify").get<bool>();

@@ -49,6 +49,7 @@ struct StagingSpec {
     int buffers = 2;     // page-locked chunk buffers per helper thread
     StagingAffinity affinity = StagingAffinity::gpu_local;
     StagingStores stores = StagingStores::auto_;
+    bool taper = false;  // smaller first and last chunks (backend/staging_engine.hpp)
 };
 // Chosen from the chunk sweep on the H200 host (docs/results/h200-cure.md).
 constexpr uint64_t kDefaultStagingChunk = uint64_t(2) << 20;

@@ -54,6 +54,8 @@ const std::map<std::string, std::pair<std::string, std::string>>& setting_texts(
         {"staging.affinity", {"string", "helpers on the device's local CPUs (gpu-local) or none"}},
         {"staging.stores",
          {"string", "helpers' stores into the copy's destination: auto, cached or streaming"}},
+        {"staging.taper",
+         {"bool", "smaller first and last chunks: the pipeline fills and drains faster"}},
     };
     return texts;
 }

@@ -492,6 +492,12 @@ const std::vector<Key>& staging_keys() {
                                               {"streaming", StagingStores::streaming}},
                                              t.staging.stores);
          }},
+        {"taper",
+         [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
+             if (!v.is_boolean()) return expected("true or false", v);
+             t.staging.taper = v.get<bool>();
+             return std::nullopt;
+         }},
     };
     return keys;
 }
@@ -652,6 +658,7 @@ json staging_to_json(const StagingSpec& s) {
     j["buffers"] = s.buffers;
     j["affinity"] = to_string(s.affinity);
     j["stores"] = to_string(s.stores);
+    j["taper"] = s.taper;
     return j;
 }
 

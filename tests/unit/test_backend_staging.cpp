@@ -7,6 +7,7 @@
 #include <cstring>
 #include <future>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -116,6 +117,7 @@ struct Setup {
     int buffers;
     uint64_t chunk;
     HostStores stores = HostStores::cached;  // both directions' helper copies
+    bool taper = false;
 };
 
 // `workers` threads each copy `bytes` through one engine, both directions; returns the engine's
@@ -127,7 +129,7 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     std::vector<int> landed(device.size(), 0);
     fake.landed = &landed;
     fake.landed_base = device.data();
-    StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}, s.stores, s.stores},
+    StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}, s.stores, s.stores, s.taper},
                          std::move(fake_owner));
     const int64_t before = now_ns();
     engine.start();
@@ -170,7 +172,9 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     const uint64_t per_helper = (bytes + uint64_t(s.threads) - 1) / uint64_t(s.threads);
     const uint64_t chunk =
         page_locked ? std::max<uint64_t>(s.chunk, (per_helper + 4095) / 4096 * 4096) : s.chunk;
-    const uint64_t chunks = (bytes + chunk - 1) / chunk;
+    uint64_t chunks = 0;  // as staging_chunk_length cuts the copy (its own test checks the cut)
+    for (uint64_t at = 0; at < bytes; ++chunks)
+        at += staging_chunk_length(at, bytes, chunk, s.threads, s.taper && !page_locked);
     CHECK(fake.bounced == (page_locked ? 0 : 2 * chunks * uint64_t(workers)));
     auto aliases = engine.correlations();
     CHECK(engine.chunks_issued() == 2 * chunks * uint64_t(workers));
@@ -221,6 +225,58 @@ std::string thrown_message(F f) {
 TEST_CASE("staging: every byte lands once and a buffer is reused only after its DMA", "[staging]") {
     for (Setup s : {Setup{1, 1, 4096}, Setup{1, 2, 4096}, Setup{3, 2, 5000}, Setup{4, 3, 4096}}) {
         for (uint64_t bytes : {uint64_t(1), uint64_t(4095), uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
+            within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
+            within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
+            within_seconds(60, [&] { copy_both_ways(s, 4, bytes, true); });
+        }
+    }
+}
+
+TEST_CASE("staging: chunk lengths without and with taper", "[staging]") {
+    constexpr uint64_t MiB = uint64_t(1) << 20;
+    auto cut = [](uint64_t bytes, uint64_t chunk, int threads, bool taper) {
+        std::vector<uint64_t> lengths;
+        for (uint64_t at = 0; at < bytes;) {
+            lengths.push_back(staging_chunk_length(at, bytes, chunk, threads, taper));
+            at += lengths.back();
+        }
+        return lengths;
+    };
+    // Without taper: whole chunks, the rest at the end.
+    CHECK(cut(5 * MiB + 100, 2 * MiB, 4, false) == std::vector<uint64_t>{2 * MiB, 2 * MiB, MiB + 100});
+    // With taper, 12 helpers, 2 MiB chunks, a 64 MiB copy: 12 quarter chunks first, whole chunks
+    // in the middle, then the last (at most 12 whole chunks' worth) split ever finer, never
+    // below a quarter chunk; everything page-sized but the last; the lengths add up.
+    const auto t = cut(64 * MiB, 2 * MiB, 12, true);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        INFO("chunk " << i << " of " << t.size() << ": " << t[i]);
+        sum += t[i];
+        CHECK(t[i] <= 2 * MiB);
+        if (i < 12) CHECK(t[i] == MiB / 2);
+        if (i + 1 < t.size()) {
+            CHECK(t[i] % 4096 == 0);
+            CHECK(t[i] >= MiB / 2);
+        }
+    }
+    CHECK(sum == 64 * MiB);
+    CHECK(std::count(t.begin(), t.end(), 2 * MiB) >= 17);  // (64 - 6 - 24) MiB of whole chunks
+    // The tail shrinks: the last 12 chunks together are less than 12 whole chunks.
+    uint64_t tail = 0;
+    for (size_t i = t.size() - 12; i < t.size(); ++i) tail += t[i];
+    CHECK(tail < 12 * 2 * MiB);
+    CHECK(t.back() <= MiB / 2);
+    // A copy smaller than one quarter chunk is one chunk; odd sizes end with their remainder.
+    CHECK(cut(3000, 2 * MiB, 12, true) == std::vector<uint64_t>{3000});
+    const auto odd = cut(MiB + 1, 2 * MiB, 2, true);
+    CHECK(odd.front() == MiB / 2);
+    CHECK(std::accumulate(odd.begin(), odd.end(), uint64_t(0)) == MiB + 1);
+}
+
+TEST_CASE("staging: with taper every byte still lands once, both ways", "[staging]") {
+    for (Setup s : {Setup{3, 2, 16384, HostStores::cached, true},
+                    Setup{4, 2, 5 * 4096, HostStores::cached, true}}) {
+        for (uint64_t bytes : {uint64_t(1), uint64_t(4096 * 10 + 123), uint64_t((1 << 20) + 7)}) {
             within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes, true); });

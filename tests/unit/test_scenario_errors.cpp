@@ -313,6 +313,8 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                    "you mean 'streaming'?)"));
     CHECK(contains(only_error("[staging]\nstores = true\n[[run]]\n", 2, 10, "staging.stores"),
                    "expected one of \"auto\", \"cached\" or \"streaming\"; got a boolean (true)"));
+    CHECK(contains(only_error("[staging]\ntaper = \"yes\"\n[[run]]\n", 2, 9, "staging.taper"),
+                   "expected true or false"));
     CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
                    "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
     // A run overrides them like [transfer] keys, and a sweep varies them.
@@ -321,6 +323,8 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
               .empty());
     CHECK(errors_of("[[run]]\nstaging.stores = \"cached\"\n"
                     "[sweep]\n\"staging.stores\" = [\"auto\", \"streaming\"]\n")
+              .empty());
+    CHECK(errors_of("[[run]]\nstaging.taper = true\n[sweep]\n\"staging.taper\" = [false, true]\n")
               .empty());
 }
 

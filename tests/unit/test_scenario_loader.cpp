@@ -336,7 +336,8 @@ threads.count = 2
                                 {"chunk_bytes", 0},
                                 {"buffers", 2},
                                 {"affinity", "gpu-local"},
-                                {"stores", "auto"}}));
+                                {"stores", "auto"},
+                                {"taper", false}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

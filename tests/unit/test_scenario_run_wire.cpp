@@ -24,6 +24,7 @@ warmup = 2
 verify = false
 [staging]
 stores = "streaming"
+taper = true
 [threads]
 count = 5
 start = "staggered:2ms"
@@ -56,6 +57,7 @@ label = "mine"
     CHECK(back.transfer.devices == std::vector<int>{1, 0});
     CHECK(back.transfer.host_memory.numa_node == 1);
     CHECK(back.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
+    CHECK(back.transfer.staging.taper);
     CHECK(back.spec.gil == GilPolicy::hold);
     CHECK(back.threads.signal_mask.signals.size() == 2);
     CHECK(back.params["depth"].get<int>() == 3);

@@ -164,6 +164,7 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     const StagingStoresChoice stores = resolve_staging_stores(s.stores);
     c.copy_in = stores.copy_in;
     c.copy_out = stores.copy_out;
+    c.taper = s.taper;
     c.chunk = s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
     std::string cpus_why;
     std::vector<int> local = local_cpus(device, &cpus_why);
