@@ -206,7 +206,9 @@ std::string shared_block(const PrintedOnce& once, const Results& results,
     std::string out = "\nSaid of several runs (once here, not under each run)\n";
     for (const auto& g : once.groups) {
         const bool every = g.runs.size() == results.runs.size();
-        out += every ? "  every run:\n" : fmt::format("  runs {}:\n", fmt::join(g.runs, ", "));
+        // Many runs (a sweep with trials) make a long list: wrapped like any other line.
+        out += every ? "  every run:\n"
+                     : wrap(fmt::format("runs {}:", fmt::join(g.runs, ", ")), kWidth, "  ", "    ");
         out += items_text(g.items, "    ", baseline, every ? "every run" : "these runs");
     }
     return out;
