@@ -45,8 +45,13 @@ void end_backend_run(Backend& backend, std::vector<Record>& records,
 void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
                         StartGate& gate, WorkersOutcome& out) {
     const bool elsewhere = job.launcher.workers_elsewhere();
-    RunContext ctx{job.run, job.backend, workers, gate, job.stop, job.payload_dir, {}, {}, {},
-                   {},      {},          {},      {},   {},   {}};
+    // Designated: the collected fields start empty, whatever fields RunContext gains.
+    RunContext ctx{.run = job.run,
+                   .backend = job.backend,
+                   .workers = workers,
+                   .gate = gate,
+                   .stop = job.stop,
+                   .payload_dir = job.payload_dir};
     if (job.watcher) {
         std::vector<const Worker*> watched;
         for (auto& w : workers) watched.push_back(w.get());

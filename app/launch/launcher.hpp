@@ -25,21 +25,21 @@ struct RunContext {
     std::vector<std::unique_ptr<Worker>>& workers;  // prepared: buffers allocated
     StartGate& gate;
     std::atomic<bool>& stop;          // set on SIGINT: finish the current copy, then stop
-    std::filesystem::path payload_dir;
-    std::vector<std::string> errors;  // launcher failures (tracebacks, crashed workers)
-    std::vector<std::string> notes;
+    std::filesystem::path payload_dir{};
+    std::vector<std::string> errors{};  // launcher failures (tracebacks, crashed workers)
+    std::vector<std::string> notes{};
     // Filled by launchers whose workers run in other processes (process, mpi): what those
     // workers measured, already on this process's clock. `workers` is empty for them.
-    std::vector<Record> remote_records;
-    std::vector<ThreadInfo> remote_threads;
-    std::vector<HelperThread> remote_helper_threads;
-    std::vector<DeviceCopy> remote_device_copies;  // joined to timed blocks there
+    std::vector<Record> remote_records{};
+    std::vector<ThreadInfo> remote_threads{};
+    std::vector<HelperThread> remote_helper_threads{};
+    std::vector<DeviceCopy> remote_device_copies{};  // joined to timed blocks there
     // Filled by launchers that run payloads: the labels of the payload's w.timed() blocks
     // (Record::source - 1 indexes them), the workers whose bytes the payload checked itself
     // (worker -> how), and why the payload skipped the run (ctx.skip; "" when it did not).
-    std::vector<std::string> copy_sources;
-    std::map<int, std::string> payload_verified;
-    std::string skipped;
+    std::vector<std::string> copy_sources{};
+    std::map<int, std::string> payload_verified{};
+    std::string skipped{};
 };
 
 class Launcher {

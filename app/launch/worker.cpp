@@ -33,7 +33,7 @@ void Worker::enter_thread(const std::string& launcher) {
     transfer_->attach_thread();
 }
 
-const Record& Worker::copy_once() {
+Record& Worker::open_record(uint64_t bytes) {
     const int n = int(records_.size());
     if (records_.size() == records_.capacity()) {  // a payload copying past the plan's count
         std::lock_guard lock(storage_mutex_);
@@ -45,13 +45,17 @@ const Record& Worker::copy_once() {
     r.repetition = n - warmup_;  // warm-up copies are -warmup..-1
     r.warmup = n < warmup_;
     r.device = transfer_->device();
-    r.bytes = transfer_->bytes();
+    r.bytes = bytes;
     r.tid = tid_;
     r.pid = pid_;
     r.cpu = sched_getcpu();  // before the clock: its cost is not part of the copy
     r.between_ns = pending_between_ns_;
     pending_between_ns_ = 0;
+    return r;
+}
 
+const Record& Worker::copy_once() {
+    Record& r = open_record(transfer_->bytes());
     const int64_t t0 = now_ns();
     const CopyOutcome outcome = transfer_->copy();
     const int64_t t1 = now_ns();
@@ -73,20 +77,8 @@ void Worker::begin_timed(uint16_t source, uint64_t bytes) {
         throw std::length_error(
             fmt::format("worker {} has made all {} copies of the run (warmup {} + repetitions {})",
                         index_, records_.size(), warmup_, repetitions_));
-    const int n = int(records_.size());
-    Record& r = records_.emplace_back();
-    r.run = run_;
-    r.worker = index_;
-    r.repetition = n - warmup_;
-    r.warmup = n < warmup_;
-    r.device = transfer_->device();
-    r.bytes = bytes;
-    r.tid = tid_;
-    r.pid = pid_;
-    r.cpu = sched_getcpu();
-    r.between_ns = pending_between_ns_;
+    Record& r = open_record(bytes);
     r.source = source;
-    pending_between_ns_ = 0;
     timed_open_ = true;
     r.correlation = transfer_->begin_timed_block();
     r.host_start_ns = now_ns();

@@ -60,6 +60,9 @@ public:
     const ThreadInfo& thread_info() const { return info_; }
 
 private:
+    // Appends the next record with everything known before the clock starts (index, warm-up,
+    // device, thread, CPU, the pending between time). Shared by copy_once and begin_timed.
+    Record& open_record(uint64_t bytes);
     int run_;
     int index_;
     int repetitions_;

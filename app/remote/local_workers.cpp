@@ -70,15 +70,17 @@ std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>
 }
 
 nlohmann::json to_json(const LocalOutcome& o) {
-    nlohmann::json j = {
-        {"records", o.records}, {"threads", o.threads}, {"helper_threads", o.helper_threads},
-        {"errors", o.errors},   {"notes", o.notes}};
+    nlohmann::json j = {{"records", o.records},
+                        {"threads", o.threads},
+                        {"helper_threads", o.helper_threads},
+                        {"errors", o.errors},
+                        {"notes", o.notes}};
     if (!o.copy_sources.empty()) {
         j["copy_sources"] = o.copy_sources;
         j["device_copies"] = o.device_copies;
     }
-    for (const auto& [worker, how] : o.payload_verified)
-        j["payload_verified"].push_back({worker, how});
+    if (!o.payload_verified.empty())
+        j["payload_verified"] = worker_texts_to_json(o.payload_verified);
     if (!o.skipped.empty()) j["skipped"] = o.skipped;
     return j;
 }
@@ -109,8 +111,8 @@ LocalOutcome local_outcome_from_json(const nlohmann::json& j) {
     o.notes = j.at("notes").get<std::vector<std::string>>();
     o.copy_sources = j.value("copy_sources", std::vector<std::string>{});
     o.device_copies = j.value("device_copies", std::vector<DeviceCopy>{});
-    for (const auto& pair : j.value("payload_verified", nlohmann::json::array()))
-        o.payload_verified[pair.at(0).get<int>()] = pair.at(1).get<std::string>();
+    if (auto v = j.find("payload_verified"); v != j.end())
+        o.payload_verified = worker_texts_from_json(*v);
     o.skipped = j.value("skipped", "");
     return o;
 }

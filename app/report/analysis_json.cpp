@@ -1,5 +1,7 @@
 #include "report/analysis_json.hpp"
 
+#include "results/serialize.hpp"
+
 namespace xfer {
 
 using nlohmann::json;
@@ -97,10 +99,7 @@ void to_json(json& j, const RunAnalysis& a) {
              {"explanations", a.explanations}};
     if (!a.timed_blocks.labels.empty()) {
         j["timed_blocks"] = a.timed_blocks;
-        json verified = json::object();
-        for (const auto& [worker, how] : a.timed_blocks.verified)
-            verified[std::to_string(worker)] = how;
-        j["timed_blocks_verified"] = verified;
+        j["timed_blocks_verified"] = worker_texts_to_json(a.timed_blocks.verified);
     }
 }
 

@@ -151,9 +151,8 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     if (r.copy_sources.empty() && r.payload_verified.empty()) {
         s.bind_null(18);
     } else {
-        json verified = json::object();
-        for (const auto& [worker, how] : r.payload_verified) verified[std::to_string(worker)] = how;
-        s.bind(18, dump(json{{"copy_sources", r.copy_sources}, {"payload_verified", verified}}));
+        s.bind(18, dump(json{{"copy_sources", r.copy_sources},
+                             {"payload_verified", worker_texts_to_json(r.payload_verified)}}));
     }
     s.run();
 }

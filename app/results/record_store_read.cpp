@@ -188,8 +188,7 @@ RunResult run_from(const SqliteStatement& s) {
     if (s.columns() > 15 && !s.is_null(15)) {  // schema 2
         const json timed = parse(s.text(15));
         timed.at("copy_sources").get_to(r.copy_sources);
-        for (const auto& [worker, how] : timed.at("payload_verified").items())
-            r.payload_verified[std::stoi(worker)] = how.get<std::string>();
+        r.payload_verified = worker_texts_from_json(timed.at("payload_verified"));
     }
     return r;
 }

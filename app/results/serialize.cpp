@@ -87,11 +87,30 @@ void from_json(const json& j, Record& r) {
     }
 }
 
+json worker_texts_to_json(const std::map<int, std::string>& texts) {
+    json j = json::object();
+    for (const auto& [worker, text] : texts) j[std::to_string(worker)] = text;
+    return j;
+}
+
+std::map<int, std::string> worker_texts_from_json(const json& j) {
+    std::map<int, std::string> texts;
+    for (const auto& [worker, text] : j.items()) texts[std::stoi(worker)] = text.get<std::string>();
+    return texts;
+}
+
 void to_json(json& j, const DeviceCopy& c) {
-    j = json{{"correlation_id", c.correlation}, {"worker", c.worker}, {"repetition", c.repetition},
-             {"start_ns", c.start_ns},          {"end_ns", c.end_ns}, {"size_bytes", c.bytes},
-             {"device", c.device},              {"stream", c.stream}, {"kind", c.kind},
-             {"src", c.src},                    {"dst", c.dst}};
+    j = json{{"correlation_id", c.correlation},
+             {"worker", c.worker},
+             {"repetition", c.repetition},
+             {"start_ns", c.start_ns},
+             {"end_ns", c.end_ns},
+             {"size_bytes", c.bytes},
+             {"device", c.device},
+             {"stream", c.stream},
+             {"kind", c.kind},
+             {"src", c.src},
+             {"dst", c.dst}};
 }
 
 void from_json(const json& j, DeviceCopy& c) {
@@ -193,11 +212,8 @@ void to_json(json& j, const RunResult& r) {
         j["copy_sources"] = r.copy_sources;
         j["device_copies"] = r.device_copies;
     }
-    if (!r.payload_verified.empty()) {
-        json verified = json::object();
-        for (const auto& [worker, how] : r.payload_verified) verified[std::to_string(worker)] = how;
-        j["payload_verified"] = verified;
-    }
+    if (!r.payload_verified.empty())
+        j["payload_verified"] = worker_texts_to_json(r.payload_verified);
     if (r.records_file.empty()) {
         j["records"] = r.records;
     } else {  // no "records" key: an older reader fails instead of finding none
@@ -244,8 +260,7 @@ void from_json(const json& j, RunResult& r) {
     if (auto c = j.find("copy_sources"); c != j.end()) c->get_to(r.copy_sources);
     if (auto c = j.find("device_copies"); c != j.end()) c->get_to(r.device_copies);
     if (auto v = j.find("payload_verified"); v != j.end())
-        for (const auto& [worker, how] : v->items())
-            r.payload_verified[std::stoi(worker)] = how.get<std::string>();
+        r.payload_verified = worker_texts_from_json(*v);
     // Absent in results written before payloads were recorded.
     if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
         r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),

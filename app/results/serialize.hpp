@@ -3,6 +3,9 @@
 // from worker processes all use it. from_json(to_json(x)) == x.
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <string>
+
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
 #include "results/run_result.hpp"
@@ -16,6 +19,9 @@ void to_json(nlohmann::json& j, const ThreadInfo& t);
 void from_json(const nlohmann::json& j, ThreadInfo& t);
 // A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]) and "busy_dropped"; files from
 // before the busy spans read with none.
+// worker -> text (RunResult::payload_verified) as {"<worker>": text}, and back.
+nlohmann::json worker_texts_to_json(const std::map<int, std::string>& texts);
+std::map<int, std::string> worker_texts_from_json(const nlohmann::json& j);
 void to_json(nlohmann::json& j, const DeviceCopy& c);
 void from_json(const nlohmann::json& j, DeviceCopy& c);
 void to_json(nlohmann::json& j, const HelperThread& h);

@@ -39,7 +39,7 @@ struct LaunchHarness {
             workers.push_back(std::make_unique<Worker>(
                 run.index, i, make_transfer(i), run.transfer.repetitions, run.transfer.warmup));
         StartGate gate(run.threads.count, run.threads.start);
-        RunContext ctx{run, *backend, workers, gate, stop, {}, {}, {}, {}, {}, {}};
+        RunContext ctx{.run = run, .backend = *backend, .workers = workers, .gate = gate, .stop = stop};
         auto l = launcher == "host" ? make_host_launcher() : make_openmp_launcher();
         l->launch(ctx);
         errors = ctx.errors;

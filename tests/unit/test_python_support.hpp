@@ -87,7 +87,12 @@ struct PyHarness {
     void launch_on_workers(const std::string& launcher) {
         run.spec.launcher = launcher;
         StartGate gate(run.threads.count, run.threads.start);
-        RunContext ctx{run, *backend, workers, gate, stop, payload_dir, {}, {}, {}, {}, {}};
+        RunContext ctx{.run = run,
+                       .backend = *backend,
+                       .workers = workers,
+                       .gate = gate,
+                       .stop = stop,
+                       .payload_dir = payload_dir};
         LauncherRegistry registry;
         register_native_launchers(registry);
         register_python_launchers(registry);

@@ -2,9 +2,8 @@
 // timing around a run (CUPTI tracing, CUDA events).
 #include "backend/cuda/cuda_backend.hpp"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -86,7 +85,7 @@ class CudaBackend final : public Backend {
     std::map<int, std::shared_ptr<StagingEngine>> engines_;
     std::vector<HelperThread> helper_threads_;
     std::vector<DeviceCopy> device_copies_;  // joined to payloads' w.timed() blocks, this run
-    RegisterCosts register_costs_;  // transfer.path = "register", this run
+    RegisterCosts register_costs_;           // transfer.path = "register", this run
     bool tracing_ = false;
     std::vector<std::string> notes_;
     std::set<std::string> noted_;
@@ -165,10 +164,11 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) con
     // The staging engines' page-locked buffers, one engine per device ("auto" threads counted
     // at their upper bound).
     if (t.path == CopyPath::staged) {
-        const uint64_t threads = t.staging.threads > 0 ? uint64_t(t.staging.threads)
-                                                       : uint64_t(kMaxAutoStagingThreads);
-        const uint64_t chunk =
-            t.staging.chunk > 0 ? t.staging.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(n, 1));
+        const uint64_t threads =
+            t.staging.threads > 0 ? uint64_t(t.staging.threads) : uint64_t(kMaxAutoStagingThreads);
+        const uint64_t chunk = t.staging.chunk > 0
+                                   ? t.staging.chunk
+                                   : std::min(kDefaultStagingChunk, std::max<uint64_t>(n, 1));
         need.host_bytes += uint64_t(device_needs(t, workers).size()) * threads *
                            uint64_t(t.staging.buffers) * chunk;
     }
@@ -301,8 +301,9 @@ std::unique_ptr<WorkerTransfer> CudaBackend::prepare(const TransferSpec& t, int 
     if (t.path == CopyPath::staged) {
         plan.staging = staging_engine(t, plan.device);
         if (timing.events)
-            note_once("path = \"staged\": the helpers' chunks carry no CUDA events; device "
-                      "times come from CUPTI only");
+            note_once(
+                "path = \"staged\": the helpers' chunks carry no CUDA events; device "
+                "times come from CUPTI only");
     }
     if (t.path == CopyPath::register_) plan.register_costs = &register_costs_;
     return make_cuda_transfer(plan);
@@ -333,17 +334,7 @@ void CudaBackend::stop_staging(TraceResult* trace) {
     }
     engines_.clear();
     if (!trace || chunks == 0) return;
-    uint64_t matched = 0;
-    // The helper's runtime callback hands out the id that the activity record carries as
-    // runtimeCorrelationId or, with some CUDA versions, as correlationId (cupti_join.hpp).
-    for (auto& a : trace->copies) {
-        auto it = tag_of.find(a.runtime_correlation);
-        if (it == tag_of.end()) it = tag_of.find(a.correlation);
-        if (it == tag_of.end()) continue;
-        a.runtime_correlation = it->second;
-        a.correlation = 0;
-        ++matched;
-    }
+    const uint64_t matched = apply_correlation_aliases(*trace, tag_of);
     if (matched < chunks)
         note_once(fmt::format(
             "staging: of {} chunk copies, {} carried a CUPTI correlation id and {} matched a "
@@ -396,9 +387,10 @@ void CudaBackend::end_run(std::vector<Record>& records) {
     for (auto& note : join_notes(report, trace)) note_once(note);
     TimedBlockJoin timed = join_timed_blocks(records, trace, int(getpid()), report.offset_ns);
     if (timed.blocks > 0)
-        note_once(fmt::format("CUPTI: {} of {} timed blocks issued device copies ({} copies "
-                              "joined)",
-                              timed.blocks_joined, timed.blocks, timed.copies.size()));
+        note_once(
+            fmt::format("CUPTI: {} of {} timed blocks issued device copies ({} copies "
+                        "joined)",
+                        timed.blocks_joined, timed.blocks, timed.copies.size()));
     device_copies_ = std::move(timed.copies);
 }
 
@@ -407,14 +399,7 @@ void CudaBackend::end_run(std::vector<Record>& records) {
 void CudaBackend::alias_timed_blocks(TraceResult& trace) {
     std::unordered_map<uint32_t, uint32_t> tag_of;
     for (const auto& [id, tag] : CuptiTracer::take_capture_aliases()) tag_of[id] = tag;
-    if (tag_of.empty()) return;
-    for (auto& a : trace.copies) {
-        auto it = tag_of.find(a.runtime_correlation);
-        if (it == tag_of.end()) it = tag_of.find(a.correlation);
-        if (it == tag_of.end()) continue;
-        a.runtime_correlation = it->second;
-        a.correlation = 0;
-    }
+    if (!tag_of.empty()) apply_correlation_aliases(trace, tag_of);
 }
 
 std::vector<DeviceCopy> CudaBackend::take_device_copies() {

@@ -183,6 +183,20 @@ const char* memory_kind_name(uint8_t kind) {
 
 }  // namespace
 
+uint64_t apply_correlation_aliases(TraceResult& trace,
+                                   const std::unordered_map<uint32_t, uint32_t>& tag_of) {
+    uint64_t renamed = 0;
+    for (auto& a : trace.copies) {
+        auto it = tag_of.find(a.runtime_correlation);
+        if (it == tag_of.end()) it = tag_of.find(a.correlation);
+        if (it == tag_of.end()) continue;
+        a.runtime_correlation = it->second;
+        a.correlation = 0;
+        ++renamed;
+    }
+    return renamed;
+}
+
 TimedBlockJoin join_timed_blocks(std::vector<Record>& records, const TraceResult& trace, int pid,
                                  int64_t offset_ns) {
     TimedBlockJoin out;

@@ -3,6 +3,7 @@
 // device timestamps on the host clock. Pure C++ (no CUDA header).
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "backend/cuda/cupti_tracer.hpp"
@@ -29,6 +30,14 @@ struct JoinReport {
 // interval may lie before it counts as outside_host (clock conversion error).
 JoinReport join_device_times(std::vector<Record>& records, const TraceResult& trace, int pid,
                              int64_t tolerance_ns = 1'000'000);
+
+// Gives every activity record whose id (runtimeCorrelationId or, with some CUDA versions,
+// correlationId: the id a runtime callback hands out) is a key of `tag_of` the tag it maps to,
+// as its runtime id (its driver id cleared), so that join_device_times and join_timed_blocks
+// find it under the record's tag: a staged copy's chunks, a timed block's calls. Returns how
+// many records were renamed.
+uint64_t apply_correlation_aliases(TraceResult& trace,
+                                   const std::unordered_map<uint32_t, uint32_t>& tag_of);
 
 // Payload w.timed() blocks (Record::foreign) carry their block's tag as correlation id: every
 // activity record aliased to it is one of the block's device copies. Fills each block's device
