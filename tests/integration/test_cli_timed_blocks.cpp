@@ -25,12 +25,17 @@ def main(ctx):
     mode = ctx.params["mode"]
     if mode == "skip":
         ctx.skip("the framework is not importable here")
+    if mode == "skip-empty":
+        ctx.skip("")
     def work(i):
         w = ctx.worker(i)
         src = np.full(ctx.bytes, 0x5a, dtype=np.uint8)   # first touched in the worker's thread
         dst = np.zeros(ctx.bytes, dtype=np.uint8)
         w.enter()
         ctx.barrier()
+        if mode == "empty-label":
+            with w.timed(ctx.bytes, label=""):
+                pass
         if mode == "other-thread":
             other = ctx.worker(1 - i)   # the other thread entered it
             with other.timed(ctx.bytes):
@@ -46,7 +51,7 @@ def main(ctx):
                 if mode == "copy-inside":
                     w.copy()
         ok = bool(np.array_equal(dst, src)) if mode != "unverified-bytes" else False
-        w.verified(ok, "numpy.array_equal")
+        w.verified(ok, "" if mode == "empty-how" else "numpy.array_equal")
     ts = [threading.Thread(target=work, args=(i,), name=f"t{i}") for i in range(ctx.threads)]
     for t in ts: t.start()
     for t in ts: t.join()
@@ -140,6 +145,9 @@ TEST_CASE("misused w.timed blocks fail with a message that says what is wrong",
              {"other-thread",
               "is timed on its own thread, the one that entered it (w.enter(), "
               "w.barrier() or its first w.copy()): that is thread "},
+             {"empty-label", "ValueError: w.timed(): the label must not be empty"},
+             {"empty-how", "ValueError: w.verified(ok, how): say how the bytes were checked"},
+             {"skip-empty", "ValueError: ctx.skip(reason): give the reason"},
              {"too-many", "has made all 4 copies of the run (warmup 1 + repetitions 3)"},
              {"unverified-bytes",
               "the payload's own check (numpy.array_equal) says its bytes did not arrive"},
