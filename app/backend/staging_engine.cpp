@@ -1,13 +1,12 @@
 #include "backend/staging_engine.hpp"
 
+#include <fmt/format.h>
 #include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "system/thread_probe.hpp"
 #include "util/clock.hpp"
@@ -44,7 +43,6 @@ struct StagingEngine::Helper {
     uint64_t tail = 0;
     HelperThread info;
     std::vector<CorrelationAlias> aliases;
-    uint64_t issued = 0;
 };
 
 StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device)
@@ -107,7 +105,7 @@ std::vector<HelperThread> StagingEngine::helper_threads() const {
 uint64_t StagingEngine::chunks_issued() const {
     std::lock_guard lock(mutex_);
     uint64_t n = 0;
-    for (const auto& h : helpers_) n += h->issued;
+    for (const auto& h : helpers_) n += h->info.work.chunks;
     return n;
 }
 
@@ -147,9 +145,12 @@ void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uin
 void StagingEngine::run_request(Request& r) {
     if (r.bytes == 0) return;
     // Page-locked memory needs no bounce buffer, so small chunks would only add DMA set-ups:
-    // one chunk per helper (at least the configured size) keeps every helper's stream busy.
+    // one chunk per helper (at least the configured size) keeps every helper's stream busy,
+    // unless a chunk size for it was asked.
     r.chunk = config_.chunk;
-    if (r.direct) {
+    if (r.direct && config_.page_locked_chunk > 0) {
+        r.chunk = config_.page_locked_chunk;
+    } else if (r.direct) {
         const uint64_t threads = uint64_t(config_.threads);
         const uint64_t even = (r.bytes + threads - 1) / threads;
         r.chunk = std::max(config_.chunk, (even + 4095) / 4096 * 4096);
@@ -291,13 +292,22 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
     try {
         std::byte* host = r.host + c.offset;
         std::byte* buf = r.direct ? host : device_->buffer(h.index, slot);
+        HelperWork& w = h.info.work;
+        int64_t t = now_ns();
         if (r.to_device) {
-            if (!r.direct) host_copy(config_.copy_in, buf, host, c.len);
+            if (!r.direct) {
+                host_copy(config_.copy_in, buf, host, c.len);
+                w.copied_bytes += c.len;
+                const int64_t copied = now_ns();
+                w.copy_ns += copied - t;
+                t = copied;
+            }
             device_->start_to_device(h.index, slot, r.device + c.offset, buf, c.len);
         } else {
             device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
         }
-        ++h.issued;
+        w.start_ns += now_ns() - t;
+        ++w.chunks;
         if (uint32_t id = device_->last_correlation()) h.aliases.emplace_back(id, r.tag);
     } catch (const std::exception& e) {
         h.slots[size_t(slot)].request = nullptr;  // complete() must not retire it again
@@ -315,10 +325,17 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
         return;
     }
     try {
+        HelperWork& w = h.info.work;
+        const int64_t t = now_ns();
         device_->wait(h.index, slot);
-        if (!c.request->to_device && !c.request->direct)
+        const int64_t waited = now_ns();
+        w.wait_ns += waited - t;
+        if (!c.request->to_device && !c.request->direct) {
             host_copy(config_.copy_out, c.request->host + c.offset, device_->buffer(h.index, slot),
                       c.len);
+            w.copied_bytes += c.len;
+            w.copy_ns += now_ns() - waited;
+        }
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));
         return;

@@ -66,6 +66,10 @@ struct StagingConfig {
     // [staging] taper: a bounced copy's first chunk of each helper is a quarter chunk, and its
     // last chunks shrink so that the helpers finish together (chunk_length).
     bool taper = false;
+    // Chunks of page-locked memory (DMA'd in place, no bounce): 0 = one per helper (the fewest
+    // DMA set-ups that keep every helper's stream busy); otherwise this size, so that the DMA
+    // side of a bounced copy can be measured without its host copies ([staging] chunk given).
+    uint64_t page_locked_chunk = 0;
 };
 
 // The length of the chunk that starts at `offset` of a `bytes`-long copy bounced through

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report/staging_helpers.hpp"
 #include "report/timed_blocks.hpp"
 #include "results/run_result.hpp"
 
@@ -126,6 +127,7 @@ struct RunAnalysis {
     std::vector<std::string> thread_differences;  // ThreadInfo vs the baseline's workers
     std::vector<std::string> explanations;        // plain-language findings
     TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
+    std::vector<StagingHelperStats> staging_helpers;  // path = "staged": the helpers' work
 };
 
 // A run against its baseline across trials (report/trial_analysis.cpp).

@@ -97,6 +97,7 @@ void to_json(json& j, const RunAnalysis& a) {
              {"vs_baseline", optional_json(a.vs_baseline)},
              {"thread_differences", a.thread_differences},
              {"explanations", a.explanations}};
+    if (!a.staging_helpers.empty()) j["staging_helpers"] = a.staging_helpers;
     if (!a.timed_blocks.labels.empty()) {
         j["timed_blocks"] = a.timed_blocks;
         j["timed_blocks_verified"] = worker_texts_to_json(a.timed_blocks.verified);

@@ -240,6 +240,8 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
         out += copies_and_workers(r, a) + handoff_lines(a);
     }
     out += device_lines(a);
+    for (const std::string& line : staging_helper_lines(a.staging_helpers))
+        out += wrap(line, kTableWidth, "  ", "    ");
     for (const std::string& line : timed_block_lines(a.timed_blocks))
         out += wrap(line, kTableWidth, "  ", "    ");
     // The aggregate's verdict is the runs table's; the per-copy one is said only here.

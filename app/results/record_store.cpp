@@ -120,7 +120,8 @@ void insert_threads(const SqliteDb& db, int run, const std::vector<ThreadInfo>& 
     SqliteStatement s(db, kInsertThread);
     for (const ThreadInfo& t : workers) insert_thread(s, run, "worker", t, nullptr);
     for (const HelperThread& h : helpers) {
-        const std::string busy = dump(json{{"busy", h.busy}, {"dropped", h.busy_dropped}});
+        const std::string busy =
+            dump(json{{"busy", h.busy}, {"dropped", h.busy_dropped}, {"work", h.work}});
         insert_thread(s, run, "helper", h.thread, &busy);
     }
 }

@@ -156,6 +156,7 @@ void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
             const json busy = parse(t.text(17));
             busy.at("busy").get_to(h.busy);
             busy.at("dropped").get_to(h.busy_dropped);
+            if (auto w = busy.find("work"); w != busy.end()) w->get_to(h.work);
         }
         run.helper_threads.push_back(std::move(h));
     }

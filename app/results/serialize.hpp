@@ -1,9 +1,8 @@
 #pragma once
 // JSON form of the results data model: results.json, the journal, and records streamed back
 // from worker processes all use it. from_json(to_json(x)) == x.
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "results/helper_thread.hpp"
@@ -17,13 +16,15 @@ void to_json(nlohmann::json& j, const Record& r);
 void from_json(const nlohmann::json& j, Record& r);
 void to_json(nlohmann::json& j, const ThreadInfo& t);
 void from_json(const nlohmann::json& j, ThreadInfo& t);
-// A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]) and "busy_dropped"; files from
-// before the busy spans read with none.
 // worker -> text (RunResult::payload_verified) as {"<worker>": text}, and back.
 nlohmann::json worker_texts_to_json(const std::map<int, std::string>& texts);
 std::map<int, std::string> worker_texts_from_json(const nlohmann::json& j);
 void to_json(nlohmann::json& j, const DeviceCopy& c);
 void from_json(const nlohmann::json& j, DeviceCopy& c);
+void to_json(nlohmann::json& j, const HelperWork& w);
+void from_json(const nlohmann::json& j, HelperWork& w);
+// A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]), "busy_dropped" and "work"
+// (HelperWork); files from before the busy spans or the work read with none.
 void to_json(nlohmann::json& j, const HelperThread& h);
 void from_json(const nlohmann::json& j, HelperThread& h);
 void to_json(nlohmann::json& j, const RunResult& r);

@@ -38,6 +38,7 @@ class FakeDevice final : public StagingDevice {
     std::atomic<int> violations{0};  // a slot started again before its DMA was waited for
     std::atomic<uint64_t> dma_bytes{0};
     std::atomic<uint64_t> bounced{0};  // DMAs from or to a slot's buffer (not the worker's memory)
+    std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
     const std::byte* landed_base = nullptr;
 
@@ -59,6 +60,7 @@ class FakeDevice final : public StagingDevice {
         Pending& p = pending_[index(helper, slot)];
         if (!p.busy) return;
         p.busy = false;
+        if (wait_delay.count() > 0) std::this_thread::sleep_for(wait_delay);
         if (fail_in_wait && hits(p)) throw std::runtime_error("an illegal memory access");
         std::byte* buf = p.host;
         if (p.to_device) {
@@ -118,6 +120,7 @@ struct Setup {
     uint64_t chunk;
     HostStores stores = HostStores::cached;  // both directions' helper copies
     bool taper = false;
+    uint64_t page_locked_chunk = 0;  // StagingConfig::page_locked_chunk
 };
 
 // `workers` threads each copy `bytes` through one engine, both directions; returns the engine's
@@ -129,8 +132,9 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     std::vector<int> landed(device.size(), 0);
     fake.landed = &landed;
     fake.landed_base = device.data();
-    StagingEngine engine({0, s.threads, s.buffers, s.chunk, {}, s.stores, s.stores, s.taper},
-                         std::move(fake_owner));
+    StagingEngine engine(
+        {0, s.threads, s.buffers, s.chunk, {}, s.stores, s.stores, s.taper, s.page_locked_chunk},
+        std::move(fake_owner));
     const int64_t before = now_ns();
     engine.start();
 
@@ -168,10 +172,14 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     CHECK(not_once == 0);
     // Every chunk's correlation id maps to its request: ceil(bytes / chunk) per request.
     // Page-locked memory is DMA'd in place in one chunk per helper (at least the configured
-    // size); pageable memory always through a buffer, chunk by chunk.
+    // size) unless its own chunk size is given; pageable memory always through a buffer, chunk
+    // by chunk.
     const uint64_t per_helper = (bytes + uint64_t(s.threads) - 1) / uint64_t(s.threads);
-    const uint64_t chunk =
-        page_locked ? std::max<uint64_t>(s.chunk, (per_helper + 4095) / 4096 * 4096) : s.chunk;
+    uint64_t chunk = s.chunk;
+    if (page_locked)
+        chunk = s.page_locked_chunk > 0
+                    ? s.page_locked_chunk
+                    : std::max<uint64_t>(s.chunk, (per_helper + 4095) / 4096 * 4096);
     uint64_t chunks = 0;  // as staging_chunk_length cuts the copy (its own test checks the cut)
     for (uint64_t at = 0; at < bytes; ++chunks)
         at += staging_chunk_length(at, bytes, chunk, s.threads, s.taper && !page_locked);
@@ -184,11 +192,24 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
         for (const auto& [id, tag] : aliases) up += tag == 1000 + uint32_t(w);
         CHECK(up == chunks);
     }
-    // Each helper's busy spans: in order, inside the engine's life, and somebody was busy.
+    // Each helper's busy spans: in order, inside the engine's life, and somebody was busy. Its
+    // work: the chunks it started, the bytes it copied on the host (none from page-locked
+    // memory; both directions bounce every other byte once), and time accounted inside its
+    // busy spans only.
     const auto helpers = engine.helper_threads();
     CHECK(helpers.size() == size_t(s.threads));
     size_t spans = 0;
+    uint64_t started = 0, copied = 0;
     for (const auto& h : helpers) {
+        started += h.work.chunks;
+        copied += h.work.copied_bytes;
+        int64_t busy = 0;
+        for (const auto& [start, end] : h.busy) busy += end - start;
+        CHECK(h.work.copy_ns >= 0);
+        CHECK(h.work.start_ns >= 0);
+        CHECK(h.work.wait_ns >= 0);
+        CHECK(h.work.copy_ns + h.work.start_ns + h.work.wait_ns <= busy);
+        if (h.work.copied_bytes == 0) CHECK(h.work.copy_ns == 0);
         CHECK(h.thread.launcher == "staging");
         int64_t last = before;
         for (const auto& [start, end] : h.busy) {
@@ -200,6 +221,8 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
         spans += h.busy.size();
     }
     CHECK(spans >= 1);
+    CHECK(started == 2 * chunks * uint64_t(workers));
+    CHECK(copied == (page_locked ? 0 : 2 * bytes * uint64_t(workers)));
 }
 
 // Runs `f` on another thread and fails (instead of hanging the suite) when it does not return.
@@ -230,6 +253,38 @@ TEST_CASE("staging: every byte lands once and a buffer is reused only after its 
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes, true); });
         }
     }
+}
+
+TEST_CASE("staging: page-locked memory in chunks of its own size when one is given", "[staging]") {
+    // [staging] chunk given: page-locked memory is DMA'd in place in chunks of that size (the
+    // DMA side of a bounced copy without its host copies), not one chunk per helper.
+    for (uint64_t bytes : {uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
+        within_seconds(60, [&] {
+            copy_both_ways(Setup{3, 2, 4096, HostStores::cached, false, 4096}, 1, bytes, true);
+        });
+        within_seconds(60, [&] {
+            copy_both_ways(Setup{3, 2, 4096, HostStores::cached, false, 8192}, 4, bytes, true);
+        });
+    }
+}
+
+TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", "[staging]") {
+    // The fake's wait() sleeps: 8 chunks, one helper, each wait at least 2 ms.
+    auto fake_owner = std::make_unique<FakeDevice>(1, 2, 4096);
+    fake_owner->wait_delay = std::chrono::milliseconds(2);
+    StagingEngine engine({0, 1, 2, 4096}, std::move(fake_owner));
+    engine.start();
+    const auto src = pattern(8 * 4096, 1);
+    std::vector<std::byte> device(src.size());
+    engine.to_device(device.data(), src.data(), src.size(), 0, 1);
+    engine.stop();
+    const auto helpers = engine.helper_threads();
+    REQUIRE(helpers.size() == 1);
+    const HelperWork& w = helpers[0].work;
+    CHECK(w.chunks == 8);
+    CHECK(w.copied_bytes == src.size());
+    CHECK(w.wait_ns >= 8 * 2'000'000);
+    CHECK(device == src);
 }
 
 TEST_CASE("staging: chunk lengths without and with taper", "[staging]") {

@@ -54,7 +54,7 @@ Results plan_with_two_runs() {
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;
-    b.helper_threads = {HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2}};
+    b.helper_threads = {HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2, {3, 4096, 9, 1, 5}}};
     b.status = RunStatus::failed;
     b.errors = {"verification failed", "second"};
     b.start_ns = 100;
@@ -102,6 +102,11 @@ TEST_CASE("results.sqlite gives back every field of the plan, its runs and recor
     CHECK(back.runs[1].helper_threads[0].busy ==
           std::vector<std::array<int64_t, 2>>{{10, 20}, {30, 45}});
     CHECK(back.runs[1].helper_threads[0].busy_dropped == 2);
+    CHECK(back.runs[1].helper_threads[0].work.chunks == 3);
+    CHECK(back.runs[1].helper_threads[0].work.copied_bytes == 4096);
+    CHECK(back.runs[1].helper_threads[0].work.copy_ns == 9);
+    CHECK(back.runs[1].helper_threads[0].work.start_ns == 1);
+    CHECK(back.runs[1].helper_threads[0].work.wait_ns == 5);
     CHECK(back.runs[0].threads_info.at(1).gil_held == std::nullopt);
 }
 

@@ -100,12 +100,21 @@ TEST_CASE("a helper thread round-trips with its busy spans, without them it read
     h.thread.launcher = "staging (device 0)";
     h.busy = {{100, 250}, {400, 900}};
     h.busy_dropped = 3;
+    h.work = {7, 7 << 20, 1100, 22, 333};
     json j = h;
     HelperThread back = json::parse(j.dump()).get<HelperThread>();
     CHECK(back.thread.launcher == "staging (device 0)");
     CHECK(back.thread.tid == h.thread.tid);
     CHECK(back.busy == h.busy);
     CHECK(back.busy_dropped == 3);
+    CHECK(back.work.chunks == 7);
+    CHECK(back.work.copied_bytes == 7 << 20);
+    CHECK(back.work.copy_ns == 1100);
+    CHECK(back.work.start_ns == 22);
+    CHECK(back.work.wait_ns == 333);
+    // Written before helpers counted their work: none.
+    j.erase("work");
+    CHECK(j.get<HelperThread>().work.empty());
     // results.json written before the spans: a plain ThreadInfo.
     json old = h.thread;
     HelperThread from_old = old.get<HelperThread>();

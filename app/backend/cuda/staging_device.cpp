@@ -1,5 +1,7 @@
 #include "backend/cuda/staging_device.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -8,8 +10,6 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
@@ -69,8 +69,7 @@ class CudaStagingDevice final : public StagingDevice {
     void start_to_device(int helper, int slot, void* dst, const std::byte* src,
                          uint64_t len) override {
         CuptiTracer::reset_last_correlation();
-        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyHostToDevice,
-                              streams_[size_t(helper)]),
+        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyHostToDevice, streams_[size_t(helper)]),
               "cudaMemcpyAsync");
         correlation_ = CuptiTracer::last_correlation();
         check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
@@ -79,8 +78,7 @@ class CudaStagingDevice final : public StagingDevice {
     void start_from_device(int helper, int slot, std::byte* dst, const void* src,
                            uint64_t len) override {
         CuptiTracer::reset_last_correlation();
-        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyDeviceToHost,
-                              streams_[size_t(helper)]),
+        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyDeviceToHost, streams_[size_t(helper)]),
               "cudaMemcpyAsync");
         correlation_ = CuptiTracer::last_correlation();
         check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
@@ -165,7 +163,10 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     c.copy_in = stores.copy_in;
     c.copy_out = stores.copy_out;
     c.taper = s.taper;
-    c.chunk = s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
+    c.chunk =
+        s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
+    // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
+    c.page_locked_chunk = s.chunk;
     std::string cpus_why;
     std::vector<int> local = local_cpus(device, &cpus_why);
     if (s.affinity == StagingAffinity::gpu_local) c.cpus = local;
@@ -180,9 +181,10 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
                                 ? lane * topo.link.current_width
                                 : 64.0;  // unknown link: PCIe 5 x16's rate
         const double one = memcpy_gbps(c.chunk);
-        const int cap = std::min<int>(
-            kMaxAutoStagingThreads,
-            local.empty() ? int(std::max(1u, std::thread::hardware_concurrency())) : int(local.size()));
+        const int cap =
+            std::min<int>(kMaxAutoStagingThreads,
+                          local.empty() ? int(std::max(1u, std::thread::hardware_concurrency()))
+                                        : int(local.size()));
         const int want = one > 0 ? int(std::ceil(1.5 * link / one)) : cap;
         c.threads = std::clamp(want, 1, std::max(cap, 1));
         threads_why = fmt::format(
