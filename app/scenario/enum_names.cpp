@@ -115,6 +115,10 @@ std::string to_string(StagingStores s) {
     return "?";
 }
 
+std::string to_string(StagingStreams s) {
+    return s == StagingStreams::one ? "one" : "per-helper";
+}
+
 std::string to_string(TimingMode t) {
     switch (t) {
         case TimingMode::auto_:

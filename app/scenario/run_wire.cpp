@@ -35,6 +35,7 @@ json transfer_wire(const TransferSpec& t) {
             {"staging_affinity", int(t.staging.affinity)},
             {"staging_stores", int(t.staging.stores)},
             {"staging_taper", t.staging.taper},
+            {"staging_streams", int(t.staging.streams)},
             {"repetitions", t.repetitions},
             {"warmup", t.warmup},
             {"verify", t.verify}};
@@ -59,6 +60,7 @@ TransferSpec transfer_from(const json& j) {
     t.staging.affinity = enum_at(j, "staging_affinity", StagingAffinity::none);
     t.staging.stores = enum_at(j, "staging_stores", StagingStores::streaming);
     t.staging.taper = j.at("staging_taper").get<bool>();
+    t.staging.streams = enum_at(j, "staging_streams", StagingStreams::one);
     t.repetitions = j.at("repetitions").get<int>();
     t.warmup = j.at("warmup").get<int>();
     t.verify = j.at("verify").get<bool>();

@@ -30,6 +30,10 @@ enum class StagingAffinity { gpu_local, none };
 // (non-temporal) ones that skip the read-for-ownership of the destination line; auto picks per
 // direction (backend/staging_stores.hpp).
 enum class StagingStores { auto_, cached, streaming };
+// Which CUDA streams carry the staging helpers' DMAs: one per helper (chunks of different helpers
+// share the copy engine and finish together), or one per engine (chunks finish in the order they
+// were started).
+enum class StagingStreams { per_helper, one };
 enum class StartKind { barrier, free, staggered };
 enum class SignalMaskKind { inherit, block_all, unblock_all, list };
 enum class AffinityKind { none, compact, scatter, gpu_local, list };
@@ -50,6 +54,7 @@ struct StagingSpec {
     StagingAffinity affinity = StagingAffinity::gpu_local;
     StagingStores stores = StagingStores::auto_;
     bool taper = false;  // smaller first and last chunks (backend/staging_engine.hpp)
+    StagingStreams streams = StagingStreams::per_helper;
 };
 // Chosen from the chunk sweep on the H200 host (docs/results/h200-cure.md).
 constexpr uint64_t kDefaultStagingChunk = uint64_t(2) << 20;
@@ -179,6 +184,7 @@ std::string to_string(ContextKind c);
 std::string to_string(CopyPath p);
 std::string to_string(StagingAffinity a);
 std::string to_string(StagingStores s);
+std::string to_string(StagingStreams s);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
 std::string to_string(TrialOrder o);

@@ -56,6 +56,8 @@ const std::map<std::string, std::pair<std::string, std::string>>& setting_texts(
          {"string", "helpers' stores into the copy's destination: auto, cached or streaming"}},
         {"staging.taper",
          {"bool", "smaller first and last chunks: the pipeline fills and drains faster"}},
+        {"staging.streams",
+         {"string", "streams of the helpers' DMAs: per-helper, or one per engine (in order)"}},
     };
     return texts;
 }

@@ -498,6 +498,12 @@ const std::vector<Key>& staging_keys() {
              t.staging.taper = v.get<bool>();
              return std::nullopt;
          }},
+        {"streams",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_enum<StagingStreams>(
+                 v, {{"per-helper", StagingStreams::per_helper}, {"one", StagingStreams::one}},
+                 t.staging.streams);
+         }},
     };
     return keys;
 }
@@ -659,6 +665,7 @@ json staging_to_json(const StagingSpec& s) {
     j["affinity"] = to_string(s.affinity);
     j["stores"] = to_string(s.stores);
     j["taper"] = s.taper;
+    j["streams"] = to_string(s.streams);
     return j;
 }
 

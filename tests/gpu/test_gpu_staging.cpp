@@ -30,7 +30,8 @@ struct Case {
     const char* bytes;  // transfer.bytes
     const char* chunk;  // staging.chunk
     int workers;
-    const char* stores = "auto";  // staging.stores
+    const char* stores = "auto";        // staging.stores
+    const char* streams = "per-helper";  // staging.streams
 };
 
 nlohmann::json run_matrix(const Case& c) {
@@ -42,7 +43,8 @@ nlohmann::json run_matrix(const Case& c) {
                         << "\nhost_memory = \"pageable\"\ntiming = \"cupti\"\n"
                            "repetitions = 2\nwarmup = 1\nverify = true\n"
                            "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
-                        << c.chunk << "\nstores = \"" << c.stores << "\"\n[threads]\ncount = "
+                        << c.chunk << "\nstores = \"" << c.stores << "\"\nstreams = \""
+                        << c.streams << "\"\n[threads]\ncount = "
                         << c.workers
                         << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
                            "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
@@ -59,7 +61,7 @@ nlohmann::json run_matrix(const Case& c) {
 
 void check_matrix(const Case& c) {
     INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers << ", stores "
-                  << c.stores);
+                  << c.stores << ", streams " << c.streams);
     const std::string stores_note =
         std::string(c.stores) == "streaming"
             ? "copy in (to the device) with streaming stores, out (from the device) with "
@@ -84,8 +86,16 @@ void check_matrix(const Case& c) {
             // One engine per device per process: worker processes each run their own.
             const size_t engines = launcher == "process" ? size_t(c.workers) : 1;
             CHECK(run["helper_threads"].size() == 3 * engines);
-            for (const auto& h : run["helper_threads"])
+            // The helpers copied every byte of every copy (warm-up included) once on the host.
+            uint64_t copied = 0;
+            for (const auto& h : run["helper_threads"]) {
                 CHECK(contains(h["launcher"].get<std::string>(), "staging (device 0)"));
+                copied += h["work"]["copied_bytes"].get<uint64_t>();
+            }
+            CHECK(copied == run["bytes_per_copy"].get<uint64_t>() * run["records"].size());
+            CHECK(contains(notes, std::string(c.streams) == "one"
+                                      ? "DMAs on one stream (staging.streams = \\\"one\\\")"
+                                      : "DMAs on one stream per helper"));
             CHECK(contains(notes, "staging on device 0: 3 helper threads (staging.threads)"));
             CHECK(contains(notes, stores_note));
         } else {
@@ -106,6 +116,9 @@ TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes,
     check_matrix({"\"8MiB\"", "\"64KiB\"", 1});  // many chunks per copy
     // Streaming stores both ways (auto streams the copy-out only), odd sizes, 4 workers.
     check_matrix({"3158073", "\"1MiB\"", 4, "streaming"});
+    // All helpers' DMAs on the engine's one stream.
+    check_matrix({"3158073", "\"1MiB\"", 4, "auto", "one"});
+    check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "auto", "one"});
 }
 
 TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",

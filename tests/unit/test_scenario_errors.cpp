@@ -315,6 +315,8 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                    "expected one of \"auto\", \"cached\" or \"streaming\"; got a boolean (true)"));
     CHECK(contains(only_error("[staging]\ntaper = \"yes\"\n[[run]]\n", 2, 9, "staging.taper"),
                    "expected true or false"));
+    CHECK(contains(only_error("[staging]\nstreams = \"two\"\n[[run]]\n", 2, 11, "staging.streams"),
+                   "expected one of \"per-helper\" or \"one\"; got \"two\""));
     CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
                    "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
     // A run overrides them like [transfer] keys, and a sweep varies them.
@@ -325,6 +327,9 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                     "[sweep]\n\"staging.stores\" = [\"auto\", \"streaming\"]\n")
               .empty());
     CHECK(errors_of("[[run]]\nstaging.taper = true\n[sweep]\n\"staging.taper\" = [false, true]\n")
+              .empty());
+    CHECK(errors_of("[[run]]\nstaging.streams = \"one\"\n"
+                    "[sweep]\n\"staging.streams\" = [\"per-helper\", \"one\"]\n")
               .empty());
 }
 

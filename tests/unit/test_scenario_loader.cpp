@@ -337,7 +337,8 @@ threads.count = 2
                                 {"buffers", 2},
                                 {"affinity", "gpu-local"},
                                 {"stores", "auto"},
-                                {"taper", false}}));
+                                {"taper", false},
+                                {"streams", "per-helper"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -25,6 +25,7 @@ verify = false
 [staging]
 stores = "streaming"
 taper = true
+streams = "one"
 [threads]
 count = 5
 start = "staggered:2ms"
@@ -58,6 +59,7 @@ label = "mine"
     CHECK(back.transfer.host_memory.numa_node == 1);
     CHECK(back.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
     CHECK(back.transfer.staging.taper);
+    CHECK(back.transfer.staging.streams == StagingStreams::one);  // the last kind, too
     CHECK(back.spec.gil == GilPolicy::hold);
     CHECK(back.threads.signal_mask.signals.size() == 2);
     CHECK(back.params["depth"].get<int>() == 3);

@@ -29,7 +29,7 @@ void check(cudaError_t err, const char* call) {
 
 class CudaStagingDevice final : public StagingDevice {
   public:
-    CudaStagingDevice(int device, int threads, int buffers, uint64_t chunk)
+    CudaStagingDevice(int device, int threads, int buffers, uint64_t chunk, StagingStreams streams)
         : device_(device), buffers_(buffers) {
         try {
             XFER_CUDA(device, -1, cudaSetDevice(device));
@@ -51,7 +51,8 @@ class CudaStagingDevice final : public StagingDevice {
                 XFER_CUDA(device, -1, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
                 events_.push_back(ev);
             }
-            for (int h = 0; h < threads; ++h) {
+            const int stream_count = streams == StagingStreams::one ? 1 : threads;
+            for (int h = 0; h < stream_count; ++h) {
                 cudaStream_t s = nullptr;
                 XFER_CUDA(device, -1, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
                 streams_.push_back(s);
@@ -68,21 +69,11 @@ class CudaStagingDevice final : public StagingDevice {
 
     void start_to_device(int helper, int slot, void* dst, const std::byte* src,
                          uint64_t len) override {
-        CuptiTracer::reset_last_correlation();
-        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyHostToDevice, streams_[size_t(helper)]),
-              "cudaMemcpyAsync");
-        correlation_ = CuptiTracer::last_correlation();
-        check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
-              "cudaEventRecord");
+        start(helper, slot, dst, src, len, cudaMemcpyHostToDevice);
     }
     void start_from_device(int helper, int slot, std::byte* dst, const void* src,
                            uint64_t len) override {
-        CuptiTracer::reset_last_correlation();
-        check(cudaMemcpyAsync(dst, src, len, cudaMemcpyDeviceToHost, streams_[size_t(helper)]),
-              "cudaMemcpyAsync");
-        correlation_ = CuptiTracer::last_correlation();
-        check(cudaEventRecord(events_[index(helper, slot)], streams_[size_t(helper)]),
-              "cudaEventRecord");
+        start(helper, slot, dst, src, len, cudaMemcpyDeviceToHost);
     }
     void wait(int helper, int slot) override {
         check(cudaEventSynchronize(events_[index(helper, slot)]), "cudaEventSynchronize");
@@ -91,6 +82,23 @@ class CudaStagingDevice final : public StagingDevice {
 
   private:
     size_t index(int helper, int slot) const { return size_t(helper * buffers_ + slot); }
+    // The copy and the slot's event that marks its end. On the engine's one stream the pair is
+    // started under a lock, so that no other helper's copy falls between them (the event would
+    // then wait for that copy too).
+    void start(int helper, int slot, void* dst, const void* src, uint64_t len,
+               cudaMemcpyKind kind) {
+        std::unique_lock lock(shared_stream_mutex_, std::defer_lock);
+        if (streams_.size() == 1) lock.lock();
+        CuptiTracer::reset_last_correlation();
+        check(cudaMemcpyAsync(dst, src, len, kind, stream(helper)), "cudaMemcpyAsync");
+        correlation_ = CuptiTracer::last_correlation();
+        check(cudaEventRecord(events_[index(helper, slot)], stream(helper)), "cudaEventRecord");
+    }
+    // One stream per helper, or the engine's one stream: its DMAs run in the order started
+    // (cudaMemcpyAsync from several threads into one stream is serialized by the runtime).
+    cudaStream_t stream(int helper) const {
+        return streams_.size() == 1 ? streams_[0] : streams_[size_t(helper)];
+    }
     void release() noexcept {
         if (cudaSetDevice(device_) != cudaSuccess) (void)cudaGetLastError();
         for (auto s : streams_)
@@ -109,6 +117,7 @@ class CudaStagingDevice final : public StagingDevice {
     std::vector<std::byte*> buffers_mem_;
     std::vector<cudaEvent_t> events_;
     std::vector<cudaStream_t> streams_;
+    std::mutex shared_stream_mutex_;
     static inline thread_local uint32_t correlation_ = 0;
 };
 
@@ -149,8 +158,8 @@ double memcpy_gbps(uint64_t chunk) {
 }  // namespace
 
 std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
-                                                        uint64_t chunk) {
-    return std::make_unique<CudaStagingDevice>(device, threads, buffers, chunk);
+                                                        uint64_t chunk, StagingStreams streams) {
+    return std::make_unique<CudaStagingDevice>(device, threads, buffers, chunk, streams);
 }
 
 ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
@@ -163,6 +172,7 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     c.copy_in = stores.copy_in;
     c.copy_out = stores.copy_out;
     c.taper = s.taper;
+    out.streams = s.streams;
     c.chunk =
         s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
     // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
@@ -199,7 +209,7 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     }
     out.note = fmt::format(
         "staging on device {}: {} helper thread{} ({}), {} buffer{} of {} each ({} page-locked), "
-        "helpers {}; {}",
+        "helpers {}; {}; DMAs on {}",
         device, c.threads, c.threads == 1 ? "" : "s", threads_why, c.buffers,
         c.buffers == 1 ? "" : "s", format_size(c.chunk),
         format_size(c.chunk * uint64_t(c.buffers) * uint64_t(c.threads)),
@@ -207,7 +217,9 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
                               ? std::string("not pinned (staging.affinity = \"none\")")
                               : "not pinned (no CPUs known local to the device: " + cpus_why + ")")
                        : "on the device's local CPUs",
-        stores.note);
+        stores.note,
+        s.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
+                                         : "one stream per helper");
     return out;
 }
 

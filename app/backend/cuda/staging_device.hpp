@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA side of the staging engine (transfer.path = "staged"): page-locked chunk buffers,
-// one non-blocking stream per helper thread and one event per buffer. Internal to backend/cuda.
+// non-blocking streams (one per helper thread, or one for all: [staging] streams) and one event
+// per buffer. Internal to backend/cuda.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,7 +14,7 @@ namespace xfer::cuda {
 // Allocates threads x buffers page-locked chunks (cudaMallocHost) on `device`, its streams and
 // events. Runs on the main thread, never timed. Throws naming the device and the bytes asked.
 std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
-                                                        uint64_t chunk);
+                                                        uint64_t chunk, StagingStreams streams);
 
 // The resolved configuration of a device's engine for `t`, and why (for the run's notes):
 // threads = "auto" becomes enough helpers to feed the device's link at 1.5x one memcpy thread's
@@ -23,6 +24,7 @@ std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads,
 // chunk = "auto" becomes kDefaultStagingChunk, at most the copy.
 struct ResolvedStaging {
     StagingConfig config;
+    StagingStreams streams = StagingStreams::per_helper;
     std::string note;
 };
 ResolvedStaging resolve_staging(const TransferSpec& t, int device);
