@@ -13,6 +13,7 @@
 
 #include "backend/backend.hpp"
 #include "util/clock.hpp"
+#include "util/format.hpp"
 
 using namespace xfer;
 
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
                 }
                 fmt::print("{:<6} {:<9} {:>8} {:>8} {:>12.2f} {:>12.2f} {:>7.3f}\n", to_string(d),
                            to_string(t.host_memory), threads ? std::to_string(threads) : "auto",
-                           "2MiB", median(a), median(b), median(b) / median(a));
+                           format_size(kDefaultStagingChunk), median(a), median(b),
+                           median(b) / median(a));
             }
         }
     }
