@@ -119,6 +119,8 @@ std::string to_string(StagingStreams s) {
     return s == StagingStreams::one ? "one" : "per-helper";
 }
 
+std::string to_string(StagingWait w) { return w == StagingWait::block ? "block" : "spin"; }
+
 std::string to_string(TimingMode t) {
     switch (t) {
         case TimingMode::auto_:

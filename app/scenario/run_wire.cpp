@@ -36,6 +36,7 @@ json transfer_wire(const TransferSpec& t) {
             {"staging_stores", int(t.staging.stores)},
             {"staging_taper", t.staging.taper},
             {"staging_streams", int(t.staging.streams)},
+            {"staging_wait", int(t.staging.wait)},
             {"repetitions", t.repetitions},
             {"warmup", t.warmup},
             {"verify", t.verify}};
@@ -61,6 +62,7 @@ TransferSpec transfer_from(const json& j) {
     t.staging.stores = enum_at(j, "staging_stores", StagingStores::streaming);
     t.staging.taper = j.at("staging_taper").get<bool>();
     t.staging.streams = enum_at(j, "staging_streams", StagingStreams::one);
+    t.staging.wait = enum_at(j, "staging_wait", StagingWait::block);
     t.repetitions = j.at("repetitions").get<int>();
     t.warmup = j.at("warmup").get<int>();
     t.verify = j.at("verify").get<bool>();

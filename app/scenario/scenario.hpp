@@ -34,6 +34,10 @@ enum class StagingStores { auto_, cached, streaming };
 // share the copy engine and finish together), or one per engine (chunks finish in the order they
 // were started).
 enum class StagingStreams { per_helper, one };
+// How a staging helper waits for its DMA: spinning in cudaEventSynchronize (the runtime's default
+// with few contexts; the helper keeps its CPU) or blocking (cudaEventBlockingSync: it sleeps and
+// leaves the CPU to the other helpers' copies).
+enum class StagingWait { spin, block };
 enum class StartKind { barrier, free, staggered };
 enum class SignalMaskKind { inherit, block_all, unblock_all, list };
 enum class AffinityKind { none, compact, scatter, gpu_local, list };
@@ -55,6 +59,7 @@ struct StagingSpec {
     StagingStores stores = StagingStores::auto_;
     bool taper = false;  // smaller first and last chunks (backend/staging_engine.hpp)
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
+    StagingWait wait = StagingWait::spin;
 };
 // Chosen on the H200 host (docs/results/h200-cure.md): 2 MiB was best with a stream per helper;
 // with the engine's one stream 4 MiB chunks raise the DMA side's ceiling (0.93x -> 0.98x of one
@@ -187,6 +192,7 @@ std::string to_string(CopyPath p);
 std::string to_string(StagingAffinity a);
 std::string to_string(StagingStores s);
 std::string to_string(StagingStreams s);
+std::string to_string(StagingWait w);
 std::string to_string(GilPolicy g);
 std::string to_string(SchedPolicy p);
 std::string to_string(TrialOrder o);

@@ -58,6 +58,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& setting_texts(
          {"bool", "smaller first and last chunks: the pipeline fills and drains faster"}},
         {"staging.streams",
          {"string", "streams of the helpers' DMAs: per-helper, or one per engine (in order)"}},
+        {"staging.wait", {"string", "how a helper waits for its DMA: spin or block"}},
     };
     return texts;
 }

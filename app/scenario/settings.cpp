@@ -504,6 +504,11 @@ const std::vector<Key>& staging_keys() {
                  v, {{"per-helper", StagingStreams::per_helper}, {"one", StagingStreams::one}},
                  t.staging.streams);
          }},
+        {"wait",
+         [](const json& v, TransferSpec& t, ThreadSpec&) {
+             return want_enum<StagingWait>(
+                 v, {{"spin", StagingWait::spin}, {"block", StagingWait::block}}, t.staging.wait);
+         }},
     };
     return keys;
 }
@@ -666,6 +671,7 @@ json staging_to_json(const StagingSpec& s) {
     j["stores"] = to_string(s.stores);
     j["taper"] = s.taper;
     j["streams"] = to_string(s.streams);
+    j["wait"] = to_string(s.wait);
     return j;
 }
 

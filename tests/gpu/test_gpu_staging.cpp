@@ -32,6 +32,7 @@ struct Case {
     int workers;
     const char* stores = "auto";        // staging.stores
     const char* streams = "per-helper";  // staging.streams
+    const char* wait = "spin";           // staging.wait
 };
 
 nlohmann::json run_matrix(const Case& c) {
@@ -44,7 +45,7 @@ nlohmann::json run_matrix(const Case& c) {
                            "repetitions = 2\nwarmup = 1\nverify = true\n"
                            "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
                         << c.chunk << "\nstores = \"" << c.stores << "\"\nstreams = \""
-                        << c.streams << "\"\n[threads]\ncount = "
+                        << c.streams << "\"\nwait = \"" << c.wait << "\"\n[threads]\ncount = "
                         << c.workers
                         << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
                            "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
@@ -61,7 +62,7 @@ nlohmann::json run_matrix(const Case& c) {
 
 void check_matrix(const Case& c) {
     INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers << ", stores "
-                  << c.stores << ", streams " << c.streams);
+                  << c.stores << ", streams " << c.streams << ", wait " << c.wait);
     const std::string stores_note =
         std::string(c.stores) == "streaming"
             ? "copy in (to the device) with streaming stores, out (from the device) with "
@@ -96,6 +97,9 @@ void check_matrix(const Case& c) {
             CHECK(contains(notes, std::string(c.streams) == "one"
                                       ? "DMAs on one stream (staging.streams = \\\"one\\\")"
                                       : "DMAs on one stream per helper"));
+            CHECK(contains(notes, std::string(c.wait) == "block"
+                                      ? "helpers sleep (staging.wait = \\\"block\\\") while they wait"
+                                      : "helpers spin while they wait"));
             CHECK(contains(notes, "staging on device 0: 3 helper threads (staging.threads)"));
             CHECK(contains(notes, stores_note));
         } else {
@@ -119,6 +123,8 @@ TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes,
     // All helpers' DMAs on the engine's one stream.
     check_matrix({"3158073", "\"1MiB\"", 4, "auto", "one"});
     check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "auto", "one"});
+    // Helpers that sleep while their DMA runs (events with cudaEventBlockingSync).
+    check_matrix({"3158073", "\"1MiB\"", 4, "auto", "one", "block"});
 }
 
 TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",

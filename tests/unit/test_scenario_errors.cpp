@@ -317,6 +317,8 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                    "expected true or false"));
     CHECK(contains(only_error("[staging]\nstreams = \"two\"\n[[run]]\n", 2, 11, "staging.streams"),
                    "expected one of \"per-helper\" or \"one\"; got \"two\""));
+    CHECK(contains(only_error("[staging]\nwait = \"sleep\"\n[[run]]\n", 2, 8, "staging.wait"),
+                   "expected one of \"spin\" or \"block\"; got \"sleep\""));
     CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
                    "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
     // A run overrides them like [transfer] keys, and a sweep varies them.

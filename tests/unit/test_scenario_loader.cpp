@@ -338,7 +338,8 @@ threads.count = 2
                                 {"affinity", "gpu-local"},
                                 {"stores", "auto"},
                                 {"taper", false},
-                                {"streams", "one"}}));
+                                {"streams", "one"},
+                                {"wait", "spin"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

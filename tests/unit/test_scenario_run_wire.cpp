@@ -26,6 +26,7 @@ verify = false
 stores = "streaming"
 taper = true
 streams = "one"
+wait = "block"
 [threads]
 count = 5
 start = "staggered:2ms"
@@ -60,6 +61,7 @@ label = "mine"
     CHECK(back.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
     CHECK(back.transfer.staging.taper);
     CHECK(back.transfer.staging.streams == StagingStreams::one);  // the last kind, too
+    CHECK(back.transfer.staging.wait == StagingWait::block);      // and here
     CHECK(back.spec.gil == GilPolicy::hold);
     CHECK(back.threads.signal_mask.signals.size() == 2);
     CHECK(back.params["depth"].get<int>() == 3);

@@ -315,7 +315,7 @@ std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t
     ResolvedStaging r = resolve_staging(t, device);
     const StagingConfig& c = r.config;
     engine = std::make_shared<StagingEngine>(
-        c, make_cuda_staging_device(device, c.threads, c.buffers, c.chunk, r.streams));
+        c, make_cuda_staging_device(device, c.threads, c.buffers, c.chunk, r.streams, r.wait));
     note_once(r.note);
     return engine;
 }

@@ -29,8 +29,11 @@ void check(cudaError_t err, const char* call) {
 
 class CudaStagingDevice final : public StagingDevice {
   public:
-    CudaStagingDevice(int device, int threads, int buffers, uint64_t chunk, StagingStreams streams)
+    CudaStagingDevice(int device, int threads, int buffers, uint64_t chunk, StagingStreams streams,
+                      StagingWait wait)
         : device_(device), buffers_(buffers) {
+        const unsigned event_flags =
+            cudaEventDisableTiming | (wait == StagingWait::block ? cudaEventBlockingSync : 0u);
         try {
             XFER_CUDA(device, -1, cudaSetDevice(device));
             const size_t slots = size_t(threads) * size_t(buffers);
@@ -48,7 +51,7 @@ class CudaStagingDevice final : public StagingDevice {
                 }
                 buffers_mem_.push_back(static_cast<std::byte*>(p));
                 cudaEvent_t ev = nullptr;
-                XFER_CUDA(device, -1, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+                XFER_CUDA(device, -1, cudaEventCreateWithFlags(&ev, event_flags));
                 events_.push_back(ev);
             }
             const int stream_count = streams == StagingStreams::one ? 1 : threads;
@@ -158,8 +161,9 @@ double memcpy_gbps(uint64_t chunk) {
 }  // namespace
 
 std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
-                                                        uint64_t chunk, StagingStreams streams) {
-    return std::make_unique<CudaStagingDevice>(device, threads, buffers, chunk, streams);
+                                                        uint64_t chunk, StagingStreams streams,
+                                                        StagingWait wait) {
+    return std::make_unique<CudaStagingDevice>(device, threads, buffers, chunk, streams, wait);
 }
 
 ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
@@ -173,6 +177,7 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     c.copy_out = stores.copy_out;
     c.taper = s.taper;
     out.streams = s.streams;
+    out.wait = s.wait;
     c.chunk =
         s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
     // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
@@ -209,7 +214,7 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     }
     out.note = fmt::format(
         "staging on device {}: {} helper thread{} ({}), {} buffer{} of {} each ({} page-locked), "
-        "helpers {}; {}; DMAs on {}",
+        "helpers {}; {}; DMAs on {}, helpers {} while they wait for one",
         device, c.threads, c.threads == 1 ? "" : "s", threads_why, c.buffers,
         c.buffers == 1 ? "" : "s", format_size(c.chunk),
         format_size(c.chunk * uint64_t(c.buffers) * uint64_t(c.threads)),
@@ -219,7 +224,8 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
                        : "on the device's local CPUs",
         stores.note,
         s.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
-                                         : "one stream per helper");
+                                         : "one stream per helper",
+        s.wait == StagingWait::block ? "sleep (staging.wait = \"block\")" : "spin");
     return out;
 }
 
