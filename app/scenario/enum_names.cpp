@@ -115,9 +115,7 @@ std::string to_string(StagingStores s) {
     return "?";
 }
 
-std::string to_string(StagingStreams s) {
-    return s == StagingStreams::one ? "one" : "per-helper";
-}
+std::string to_string(StagingStreams s) { return s == StagingStreams::one ? "one" : "per-helper"; }
 
 std::string to_string(StagingWait w) { return w == StagingWait::block ? "block" : "spin"; }
 

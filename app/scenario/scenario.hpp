@@ -53,7 +53,7 @@ struct HostMemory {
 // [staging]: the staging engine of transfer.path = "staged" (one per device per process).
 struct StagingSpec {
     int threads = 0;     // helper threads; 0: auto (from the device's local CPUs and a memcpy probe)
-    uint64_t chunk = 0;  // bytes per chunk; 0: the default (kDefaultStagingChunk, clamped to a copy)
+    uint64_t chunk = 0;  // bytes per chunk; 0: auto (default_staging_chunk)
     int buffers = 2;     // page-locked chunk buffers per helper thread
     StagingAffinity affinity = StagingAffinity::gpu_local;
     StagingStores stores = StagingStores::auto_;
@@ -61,10 +61,14 @@ struct StagingSpec {
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
 };
-// Chosen on the H200 host (docs/results/h200-cure.md): 2 MiB was best with a stream per helper;
-// with the engine's one stream 4 MiB chunks raise the DMA side's ceiling (0.93x -> 0.98x of one
-// plain copy from 2 to 8 MiB) and were faster than 2 MiB for one worker.
-constexpr uint64_t kDefaultStagingChunk = uint64_t(4) << 20;
+// [staging] chunk = "auto": the chunk for a staged copy of `bytes` in `direction`, at most the
+// copy. Chosen on three H200 machines (docs/results/h200-cure.md), DMAs on the engine's one
+// stream: to the device 4 MiB (larger DMAs: 0.93-0.94x pinned against 0.91-0.92x with 2 MiB;
+// 8 MiB fell to 0.66x); from the device 2 MiB (4 MiB swung between 0.79x and 0.93x from trial
+// to trial, 2 MiB held 0.91-0.92x).
+constexpr uint64_t kStagingChunkToDevice = uint64_t(4) << 20;
+constexpr uint64_t kStagingChunkFromDevice = uint64_t(2) << 20;
+uint64_t default_staging_chunk(Direction direction, uint64_t bytes);
 
 struct TransferSpec {
     Direction direction = Direction::h2d;

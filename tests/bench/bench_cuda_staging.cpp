@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
                 }
                 fmt::print("{:<6} {:<9} {:>8} {:>8} {:>12.2f} {:>12.2f} {:>7.3f}\n", to_string(d),
                            to_string(t.host_memory), threads ? std::to_string(threads) : "auto",
-                           format_size(kDefaultStagingChunk), median(a), median(b),
+                           format_size(default_staging_chunk(d, t.bytes)), median(a), median(b),
                            median(b) / median(a));
             }
         }

@@ -30,7 +30,7 @@ struct Case {
     const char* bytes;  // transfer.bytes
     const char* chunk;  // staging.chunk
     int workers;
-    const char* stores = "auto";        // staging.stores
+    const char* stores = "auto";         // staging.stores
     const char* streams = "per-helper";  // staging.streams
     const char* wait = "spin";           // staging.wait
 };
@@ -44,9 +44,8 @@ nlohmann::json run_matrix(const Case& c) {
                         << "\nhost_memory = \"pageable\"\ntiming = \"cupti\"\n"
                            "repetitions = 2\nwarmup = 1\nverify = true\n"
                            "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
-                        << c.chunk << "\nstores = \"" << c.stores << "\"\nstreams = \""
-                        << c.streams << "\"\nwait = \"" << c.wait << "\"\n[threads]\ncount = "
-                        << c.workers
+                        << c.chunk << "\nstores = \"" << c.stores << "\"\nstreams = \"" << c.streams
+                        << "\"\nwait = \"" << c.wait << "\"\n[threads]\ncount = " << c.workers
                         << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
                            "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
                         << kRuns;
@@ -97,9 +96,10 @@ void check_matrix(const Case& c) {
             CHECK(contains(notes, std::string(c.streams) == "one"
                                       ? "DMAs on one stream (staging.streams = \\\"one\\\")"
                                       : "DMAs on one stream per helper"));
-            CHECK(contains(notes, std::string(c.wait) == "block"
-                                      ? "helpers sleep (staging.wait = \\\"block\\\") while they wait"
-                                      : "helpers spin while they wait"));
+            CHECK(
+                contains(notes, std::string(c.wait) == "block"
+                                    ? "helpers sleep (staging.wait = \\\"block\\\") while they wait"
+                                    : "helpers spin while they wait"));
             CHECK(contains(notes, "staging on device 0: 3 helper threads (staging.threads)"));
             CHECK(contains(notes, stores_note));
         } else {

@@ -54,7 +54,8 @@ Results plan_with_two_runs() {
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;
-    b.helper_threads = {HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2, {3, 4096, 9, 1, 5}}};
+    b.helper_threads = {
+        HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2, {3, 4096, 9, 1, 5}}};
     b.status = RunStatus::failed;
     b.errors = {"verification failed", "second"};
     b.start_ns = 100;

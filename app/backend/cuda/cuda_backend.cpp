@@ -166,9 +166,8 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) con
     if (t.path == CopyPath::staged) {
         const uint64_t threads =
             t.staging.threads > 0 ? uint64_t(t.staging.threads) : uint64_t(kMaxAutoStagingThreads);
-        const uint64_t chunk = t.staging.chunk > 0
-                                   ? t.staging.chunk
-                                   : std::min(kDefaultStagingChunk, std::max<uint64_t>(n, 1));
+        const uint64_t chunk =
+            t.staging.chunk > 0 ? t.staging.chunk : default_staging_chunk(t.direction, n);
         need.host_bytes += uint64_t(device_needs(t, workers).size()) * threads *
                            uint64_t(t.staging.buffers) * chunk;
     }

@@ -178,8 +178,7 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     c.taper = s.taper;
     out.streams = s.streams;
     out.wait = s.wait;
-    c.chunk =
-        s.chunk > 0 ? s.chunk : std::min(kDefaultStagingChunk, std::max<uint64_t>(t.bytes, 1));
+    c.chunk = s.chunk > 0 ? s.chunk : default_staging_chunk(t.direction, t.bytes);
     // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
     c.page_locked_chunk = s.chunk;
     std::string cpus_why;

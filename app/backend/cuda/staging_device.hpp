@@ -22,7 +22,7 @@ std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads,
 // measured rate each (helpers copying together share the memory bandwidth: on the H200 host 8
 // helpers moved 6 GB/s each against 8.3 alone), at most the CPUs local to the device and at
 // most kMaxAutoStagingThreads (12: 16 helpers were no faster there);
-// chunk = "auto" becomes kDefaultStagingChunk, at most the copy.
+// chunk = "auto" becomes default_staging_chunk (by direction), at most the copy.
 struct ResolvedStaging {
     StagingConfig config;
     StagingStreams streams = StagingStreams::per_helper;
