@@ -10,12 +10,19 @@ namespace xfer {
 
 std::vector<StagingHelperStats> staging_helpers_of(const RunResult& run) {
     std::vector<StagingHelperStats> out;
+    std::vector<std::set<int>> pids;  // per entry of `out`
     for (const HelperThread& h : run.helper_threads) {
         if (h.work.empty()) continue;
         auto it = std::find_if(out.begin(), out.end(), [&](const StagingHelperStats& s) {
             return s.launcher == h.thread.launcher;
         });
-        if (it == out.end()) it = out.insert(out.end(), StagingHelperStats{h.thread.launcher});
+        if (it == out.end()) {
+            it = out.insert(out.end(), StagingHelperStats{h.thread.launcher});
+            pids.emplace_back();
+        }
+        auto& seen = pids[size_t(it - out.begin())];
+        seen.insert(h.thread.pid);
+        it->processes = seen.size();
         ++it->helpers;
         int64_t busy = 0;
         for (const auto& span : h.busy) busy += span[1] - span[0];
@@ -45,9 +52,11 @@ std::vector<std::string> staging_helper_lines(const std::vector<StagingHelperSta
                                               double(std::max<int64_t>(w.copy_ns, 1))))
                 : std::string("no host copies (page-locked memory, DMA'd in place), ");
         lines.push_back(fmt::format(
-            "{}: {} helper{}, {} chunks; of their busy time {}starting DMAs {}, waiting for "
+            "{}: {} helper{}{}, {} chunks; of their busy time {}starting DMAs {}, waiting for "
             "DMAs {}, taking work {}",
-            s.launcher, s.helpers, s.helpers == 1 ? "" : "s", w.chunks, copying,
+            s.launcher, s.helpers, s.helpers == 1 ? "" : "s",
+            s.processes > 1 ? fmt::format(" in {} processes (an engine each)", s.processes) : "",
+            w.chunks, copying,
             fmtx::percent(double(w.start_ns) / busy), fmtx::percent(double(w.wait_ns) / busy),
             fmtx::percent(double(other) / busy)));
     }
@@ -55,7 +64,7 @@ std::vector<std::string> staging_helper_lines(const std::vector<StagingHelperSta
 }
 
 void to_json(nlohmann::json& j, const StagingHelperStats& s) {
-    j = nlohmann::json{{"launcher", s.launcher},
+    j = nlohmann::json{{"launcher", s.launcher},         {"processes", s.processes},
                        {"helpers", s.helpers},
                        {"busy_ns", s.busy_ns},
                        {"chunks", s.work.chunks},

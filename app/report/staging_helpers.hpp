@@ -5,6 +5,7 @@
 // their own copy rate (and the memory bandwidth they share).
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace xfer {
 struct StagingHelperStats {
     std::string launcher;  // "staging (device 0)"
     size_t helpers = 0;    // helpers that started at least one chunk
+    size_t processes = 0;  // processes they ran in (one engine each: process and MPI launchers)
     int64_t busy_ns = 0;   // summed busy spans (at least the parts below)
     HelperWork work;       // summed over the helpers
 };

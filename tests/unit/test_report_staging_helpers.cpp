@@ -9,9 +9,10 @@ using xfer::test::contains;
 
 namespace {
 
-HelperThread helper(const char* launcher, int64_t busy_ns, HelperWork work) {
+HelperThread helper(const char* launcher, int64_t busy_ns, HelperWork work, int pid = 100) {
     HelperThread h;
     h.thread.launcher = launcher;
+    h.thread.pid = pid;
     h.busy = {{1000, 1000 + busy_ns}};
     h.work = work;
     return h;
@@ -44,6 +45,21 @@ TEST_CASE("staging helpers: work summed per engine, shares of busy time", "[repo
     CHECK(contains(lines[0], "starting DMAs 2.0%"));
     CHECK(contains(lines[0], "waiting for DMAs 30%"));
     CHECK(contains(lines[0], "taking work 8.0%"));
+    CHECK_FALSE(contains(lines[0], "processes"));
+}
+
+TEST_CASE("staging helpers: worker processes each run an engine", "[report][staging]") {
+    RunResult run;
+    for (int pid : {100, 100, 200, 200})
+        run.helper_threads.push_back(
+            helper("staging (device 0)", 1'000'000, {1, 4096, 1000, 10, 100}, pid));
+    const auto stats = staging_helpers_of(run);
+    REQUIRE(stats.size() == 1);
+    CHECK(stats[0].helpers == 4);
+    CHECK(stats[0].processes == 2);
+    const auto lines = staging_helper_lines(stats);
+    REQUIRE(lines.size() == 1);
+    CHECK(contains(lines[0], "staging (device 0): 4 helpers in 2 processes (an engine each), 4 chunks"));
 }
 
 TEST_CASE("staging helpers: page-locked memory, and busy spans that were not all kept",
