@@ -58,7 +58,7 @@ struct StagingConfig {
     int threads = 1;           // helper threads (resolved: at least 1)
     int buffers = 2;           // chunk buffers per helper
     uint64_t chunk = 8 << 20;  // bytes per chunk
-    std::vector<int> cpus;     // helper affinity; empty: none
+    std::vector<int> cpus{};   // helper affinity; empty: none
     // How a helper writes what it copies ([staging] stores, backend/staging_stores.hpp):
     // pageable -> buffer on the way to the device, buffer -> pageable on the way back.
     HostStores copy_in = HostStores::cached;

@@ -17,7 +17,7 @@ std::vector<StagingHelperStats> staging_helpers_of(const RunResult& run) {
             return s.launcher == h.thread.launcher;
         });
         if (it == out.end()) {
-            it = out.insert(out.end(), StagingHelperStats{h.thread.launcher});
+            it = out.insert(out.end(), StagingHelperStats{.launcher = h.thread.launcher});
             pids.emplace_back();
         }
         auto& seen = pids[size_t(it - out.begin())];

@@ -18,7 +18,7 @@ struct StagingHelperStats {
     size_t helpers = 0;    // helpers that started at least one chunk
     size_t processes = 0;  // processes they ran in (one engine each: process and MPI launchers)
     int64_t busy_ns = 0;   // summed busy spans (at least the parts below)
-    HelperWork work;       // summed over the helpers
+    HelperWork work{};     // summed over the helpers
 };
 
 // One entry per engine name (device), helpers without work left out.

@@ -11,12 +11,12 @@ namespace xfer {
 
 TimedBlocks timed_blocks_of(const RunResult& run) {
     TimedBlocks t;
-    for (const auto& label : run.copy_sources) t.labels.push_back({label});
+    for (const auto& label : run.copy_sources) t.labels.push_back({.label = label});
     std::set<int> workers;
     std::map<uint32_t, TimedBlockStats*> by_tag;
     for (const Record& r : run.records) {
         if (!r.foreign()) continue;
-        if (r.source > t.labels.size()) t.labels.resize(r.source, {"(unlabelled)"});
+        if (r.source > t.labels.size()) t.labels.resize(r.source, {.label = "(unlabelled)"});
         TimedBlockStats& s = t.labels[r.source - 1];
         workers.insert(r.worker);
         ++s.blocks;

@@ -27,7 +27,7 @@ struct TimedBlockStats {
     int64_t max_overhang_ns = 0;
     int64_t calls = 0;  // memcpy API calls in traced blocks
     int64_t gil_held_calls = 0;
-    std::map<std::string, size_t> kinds;  // "HtoD pageable->device" -> device copies
+    std::map<std::string, size_t> kinds{};  // "HtoD pageable->device" -> device copies
 };
 
 struct TimedBlocks {

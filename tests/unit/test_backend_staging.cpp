@@ -272,7 +272,8 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     // The fake's wait() sleeps: 8 chunks, one helper, each wait at least 2 ms.
     auto fake_owner = std::make_unique<FakeDevice>(1, 2, 4096);
     fake_owner->wait_delay = std::chrono::milliseconds(2);
-    StagingEngine engine({0, 1, 2, 4096}, std::move(fake_owner));
+    StagingEngine engine({.device = 0, .threads = 1, .buffers = 2, .chunk = 4096},
+                         std::move(fake_owner));
     engine.start();
     const auto src = pattern(8 * 4096, 1);
     std::vector<std::byte> device(src.size());
