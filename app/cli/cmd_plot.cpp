@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "cli/config_loading.hpp"
 #include "cli/report_input.hpp"
 #include "python/python.hpp"
 #include "report/reporter.hpp"
@@ -61,10 +62,15 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
     cmd->add_option("--run", options.runs, "A run to draw, by index or label (repeatable)")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--config", options.config,
+                    "Config file read after config/xferlab.toml (its python.executable draws)")
+        ->type_name("FILE.toml");
     return cmd;
 }
 
 int cmd_plot(const PlotOptions& options) {
+    // The figures are drawn by the embedded Python: the one the config names, as for `run`.
+    if (!load_config_or_report(CommonOptions{options.config, {}})) return exit_bad_input;
     auto results = read_report_input(options.file);
     if (!results) return exit_bad_input;
     PlotRequest request;

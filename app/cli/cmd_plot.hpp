@@ -17,6 +17,7 @@ struct PlotOptions {
     std::optional<std::string> out;  // --out DIR; default: the results file's folder
     std::string format = "png";      // --format png | svg
     std::vector<std::string> runs;   // --run N|LABEL, repeatable; empty: every run
+    std::optional<std::string> config;  // --config FILE: its python.executable draws the figures
 };
 
 // Registers `plot` with its options on `app` (kept here so that cli.cpp only dispatches).

@@ -152,3 +152,29 @@ TEST_CASE("python.executable that cannot be embedded: file:line:column, exit 2",
     }
     fs::remove_all(root);
 }
+
+TEST_CASE("plot draws with the config's Python: a venv's matplotlib is the one imported",
+          "[integration][plot]") {
+    const fs::path root = fresh_temp_dir("venv-plot");
+    const Venv venv = make_venv(root);
+    // A stand-in matplotlib only the venv holds; its site-packages come before the system's.
+    fs::create_directories(venv.site_packages / "matplotlib");
+    std::ofstream(venv.site_packages / "matplotlib" / "__init__.py")
+        << "raise ImportError('the stand-in in the venv')\n";
+    const fs::path results =
+        fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures" / "plots" / "sweep.results.json";
+    const std::string plot = xferlab() + " plot '" + results.string() + "' --out '" +
+                             (root / "figures").string() + "'";
+
+    const auto with = run_command(plot + " --config '" + venv.config.string() + "'");
+    CHECK(with.exit_code == 2);
+    CHECK(contains(with.err, "matplotlib cannot be imported (the stand-in in the venv)"));
+    const auto without = run_command(plot);
+    CHECK_FALSE(contains(without.err, "the stand-in in the venv"));
+    // A config that does not load is refused before anything is drawn.
+    std::ofstream(root / "bad.toml") << "[python]\nexecutable = \"/nonexistent/python3\"\n";
+    const auto bad = run_command(plot + " --config '" + (root / "bad.toml").string() + "'");
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, "python.executable"));
+    fs::remove_all(root);
+}
