@@ -198,9 +198,18 @@ nlohmann::json python_description() {
     auto flags = sys.attr("flags");
     out["isolated"] = flags.attr("isolated").cast<int>() != 0;
     // SIGINT's handler is Python's default_int_handler only when Python installed handlers.
-    auto signal = py::module_::import("signal");
-    auto handler = signal.attr("getsignal")(signal.attr("SIGINT"));
-    out["python_signal_handlers"] = handler.is(signal.attr("default_int_handler"));
+    // Importing `signal` would install it where SIGINT is still SIG_DFL (the module does that
+    // on import even with install_signal_handlers = 0), and Ctrl-C would then be swallowed by a
+    // command that never runs Python code again: ask only when something imported it already.
+    // Not imported: Python installed nothing (the interpreter starts without handlers).
+    auto modules = sys.attr("modules");
+    bool python_handler = false;
+    if (modules.contains("signal")) {
+        auto signal = modules["signal"];
+        python_handler = signal.attr("getsignal")(signal.attr("SIGINT"))
+                             .is(signal.attr("default_int_handler"));
+    }
+    out["python_signal_handlers"] = python_handler;
     out["switch_interval_s"] = sys.attr("getswitchinterval")().cast<double>();
     return out;
 }

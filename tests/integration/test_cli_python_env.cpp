@@ -178,3 +178,16 @@ TEST_CASE("plot draws with the config's Python: a venv's matplotlib is the one i
     CHECK(contains(bad.err, "python.executable"));
     fs::remove_all(root);
 }
+
+TEST_CASE("devices leaves SIGINT alone: describing the Python does not install its handler",
+          "[integration]") {
+    // Importing Python's `signal` module installs default_int_handler where SIGINT is still
+    // SIG_DFL, which swallowed Ctrl-C in `devices` and `threads` and made the description report
+    // the handler its own import had just installed.
+    const auto r = run_command(xferlab() + " devices --json");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["python"]["started"] == true);
+    CHECK(json["python"]["python_signal_handlers"] == false);
+}
