@@ -148,12 +148,12 @@ void StagingEngine::run_request(Request& r) {
     // one chunk per helper (at least the configured size) keeps every helper's stream busy,
     // unless a chunk size for it was asked.
     r.chunk = config_.chunk;
-    if (r.direct && config_.page_locked_chunk > 0) {
-        r.chunk = config_.page_locked_chunk;
-    } else if (r.direct) {
+    if (r.direct) {
         const uint64_t threads = uint64_t(config_.threads);
         const uint64_t even = (r.bytes + threads - 1) / threads;
-        r.chunk = std::max(config_.chunk, (even + 4095) / 4096 * 4096);
+        r.chunk = config_.page_locked_chunk > 0
+                      ? config_.page_locked_chunk
+                      : std::max(config_.chunk, (even + 4095) / 4096 * 4096);
     }
     std::unique_lock lock(mutex_);
     if (!running_ || stopping_)

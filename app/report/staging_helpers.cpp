@@ -3,24 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
+#include "results/serialize.hpp"
 #include "util/format.hpp"
 
 namespace xfer {
 
 std::vector<StagingHelperStats> staging_helpers_of(const RunResult& run) {
-    std::vector<StagingHelperStats> out;
-    std::vector<std::set<int>> pids;  // per entry of `out`
+    std::vector<StagingHelperStats> out;  // in the order the engines first appear
+    std::map<std::string, std::set<int>> pids;
     for (const HelperThread& h : run.helper_threads) {
         if (h.work.empty()) continue;
         auto it = std::find_if(out.begin(), out.end(), [&](const StagingHelperStats& s) {
             return s.launcher == h.thread.launcher;
         });
-        if (it == out.end()) {
-            it = out.insert(out.end(), StagingHelperStats{.launcher = h.thread.launcher});
-            pids.emplace_back();
-        }
-        auto& seen = pids[size_t(it - out.begin())];
+        if (it == out.end()) it = out.insert(out.end(), {.launcher = h.thread.launcher});
+        auto& seen = pids[h.thread.launcher];
         seen.insert(h.thread.pid);
         it->processes = seen.size();
         ++it->helpers;
@@ -29,11 +29,7 @@ std::vector<StagingHelperStats> staging_helpers_of(const RunResult& run) {
         const HelperWork& w = h.work;
         // Spans past kMaxBusySpans are not kept: never report less busy time than was accounted.
         it->busy_ns += std::max(busy, w.copy_ns + w.start_ns + w.wait_ns);
-        it->work.chunks += w.chunks;
-        it->work.copied_bytes += w.copied_bytes;
-        it->work.copy_ns += w.copy_ns;
-        it->work.start_ns += w.start_ns;
-        it->work.wait_ns += w.wait_ns;
+        it->work += w;
     }
     return out;
 }
@@ -64,14 +60,11 @@ std::vector<std::string> staging_helper_lines(const std::vector<StagingHelperSta
 }
 
 void to_json(nlohmann::json& j, const StagingHelperStats& s) {
-    j = nlohmann::json{{"launcher", s.launcher},         {"processes", s.processes},
-                       {"helpers", s.helpers},
-                       {"busy_ns", s.busy_ns},
-                       {"chunks", s.work.chunks},
-                       {"copied_bytes", s.work.copied_bytes},
-                       {"copy_ns", s.work.copy_ns},
-                       {"start_ns", s.work.start_ns},
-                       {"wait_ns", s.work.wait_ns}};
+    j = s.work;  // chunks, copied_bytes, copy_ns, start_ns, wait_ns
+    j["launcher"] = s.launcher;
+    j["processes"] = s.processes;
+    j["helpers"] = s.helpers;
+    j["busy_ns"] = s.busy_ns;
 }
 
 }  // namespace xfer

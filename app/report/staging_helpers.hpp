@@ -5,7 +5,6 @@
 // their own copy rate (and the memory bandwidth they share).
 #include <cstdint>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <vector>
 

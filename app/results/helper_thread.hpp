@@ -20,6 +20,14 @@ struct HelperWork {
     int64_t wait_ns = 0;
 
     bool empty() const { return chunks == 0; }
+    HelperWork& operator+=(const HelperWork& o) {
+        chunks += o.chunks;
+        copied_bytes += o.copied_bytes;
+        copy_ns += o.copy_ns;
+        start_ns += o.start_ns;
+        wait_ns += o.wait_ns;
+        return *this;
+    }
 };
 
 struct HelperThread {

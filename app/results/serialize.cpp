@@ -149,22 +149,6 @@ void to_json(json& j, const ThreadInfo& t) {
     };
 }
 
-void to_json(json& j, const HelperWork& w) {
-    j = json{{"chunks", w.chunks},
-             {"copied_bytes", w.copied_bytes},
-             {"copy_ns", w.copy_ns},
-             {"start_ns", w.start_ns},
-             {"wait_ns", w.wait_ns}};
-}
-
-void from_json(const json& j, HelperWork& w) {
-    j.at("chunks").get_to(w.chunks);
-    j.at("copied_bytes").get_to(w.copied_bytes);
-    j.at("copy_ns").get_to(w.copy_ns);
-    j.at("start_ns").get_to(w.start_ns);
-    j.at("wait_ns").get_to(w.wait_ns);
-}
-
 void to_json(json& j, const HelperThread& h) {
     to_json(j, h.thread);
     j["busy"] = h.busy;

@@ -21,8 +21,8 @@ nlohmann::json worker_texts_to_json(const std::map<int, std::string>& texts);
 std::map<int, std::string> worker_texts_from_json(const nlohmann::json& j);
 void to_json(nlohmann::json& j, const DeviceCopy& c);
 void from_json(const nlohmann::json& j, DeviceCopy& c);
-void to_json(nlohmann::json& j, const HelperWork& w);
-void from_json(const nlohmann::json& j, HelperWork& w);
+// {"chunks", "copied_bytes", "copy_ns", "start_ns", "wait_ns"}: the field names.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HelperWork, chunks, copied_bytes, copy_ns, start_ns, wait_ns)
 // A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]), "busy_dropped" and "work"
 // (HelperWork); files from before the busy spans or the work read with none.
 void to_json(nlohmann::json& j, const HelperThread& h);

@@ -312,9 +312,7 @@ std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t
     auto& engine = engines_[device];
     if (engine) return engine;
     ResolvedStaging r = resolve_staging(t, device);
-    const StagingConfig& c = r.config;
-    engine = std::make_shared<StagingEngine>(
-        c, make_cuda_staging_device(device, c.threads, c.buffers, c.chunk, r.streams, r.wait));
+    engine = std::make_shared<StagingEngine>(r.config, make_cuda_staging_device(r));
     note_once(r.note);
     return engine;
 }

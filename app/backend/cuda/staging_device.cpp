@@ -160,10 +160,10 @@ double memcpy_gbps(uint64_t chunk) {
 
 }  // namespace
 
-std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
-                                                        uint64_t chunk, StagingStreams streams,
-                                                        StagingWait wait) {
-    return std::make_unique<CudaStagingDevice>(device, threads, buffers, chunk, streams, wait);
+std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r) {
+    const StagingConfig& c = r.config;
+    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers, c.chunk, r.streams,
+                                               r.wait);
 }
 
 ResolvedStaging resolve_staging(const TransferSpec& t, int device) {

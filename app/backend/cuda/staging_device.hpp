@@ -11,12 +11,6 @@
 
 namespace xfer::cuda {
 
-// Allocates threads x buffers page-locked chunks (cudaMallocHost) on `device`, its streams and
-// events. Runs on the main thread, never timed. Throws naming the device and the bytes asked.
-std::unique_ptr<StagingDevice> make_cuda_staging_device(int device, int threads, int buffers,
-                                                        uint64_t chunk, StagingStreams streams,
-                                                        StagingWait wait);
-
 // The resolved configuration of a device's engine for `t`, and why (for the run's notes):
 // threads = "auto" becomes enough helpers to feed the device's link at 1.5x one memcpy thread's
 // measured rate each (helpers copying together share the memory bandwidth: on the H200 host 8
@@ -30,6 +24,11 @@ struct ResolvedStaging {
     std::string note;
 };
 ResolvedStaging resolve_staging(const TransferSpec& t, int device);
+
+// Allocates threads x buffers page-locked chunks (cudaMallocHost) on the resolved device, its
+// streams and events. Runs on the main thread, never timed. Throws naming the device and the
+// bytes asked.
+std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r);
 
 constexpr int kMaxAutoStagingThreads = 12;
 
