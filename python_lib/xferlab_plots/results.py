@@ -60,9 +60,24 @@ class Run:
     extra: dict = field(default_factory=dict)  # the run's whole JSON object, for later hooks
 
     @property
+    def trial(self):
+        """1-based trial number (scenario.trials); 1 in files written before trials."""
+        return int(self.extra.get("trial") or 1)
+
+    @property
+    def position(self):
+        """The run's place in one trial's plan ([[run]] x [sweep] order), equal for its trials;
+        the index in files written before trials (where the two were the same)."""
+        value = self.settings.get("position")
+        return int(value) if isinstance(value, int) else self.index
+
+    @property
     def title(self):
-        """How figures name the run: its index and label, and its status unless ok."""
+        """How figures name the run: its index and label, its trial when the label has several
+        (as the report's table names it), and its status unless ok."""
         text = f"{self.index}: {self.label}"
+        if "trial_group" in self.extra:
+            text += f" (trial {self.trial})"
         return text if self.status == "ok" else f"{text} ({self.status})"
 
     @property
@@ -154,6 +169,74 @@ def load(text):
         run_tables=max(1, len(scenario.get("run") or [])),
         baseline_run=None if baseline is None else runs[baseline].index,
     )
+
+
+@dataclass
+class Row:
+    """What the aggregate and distribution figures draw as one row: a label's trials together
+    (scenario.trials), or one run. The trials' own values stay visible as points."""
+
+    runs: list  # the trials drawn, in trial order; one run when the label has no trials here
+    interval: object = None  # (low, high) B/s, the 95% interval of the mean over all trials
+
+    @property
+    def first(self):
+        return self.runs[0]
+
+    @property
+    def is_trials(self):
+        return len(self.runs) > 1
+
+    @property
+    def title(self):
+        if not self.is_trials:
+            return self.first.title
+        return f"{self.first.label} ({len(self.runs)} trials: runs {index_list(self.runs)})"
+
+    def values(self, key, field_name=None):
+        """The statistic of every trial that has it (B/s), in trial order."""
+        found = [r.statistic(key, field_name) for r in self.runs]
+        return [v for v in found if v is not None]
+
+    def median(self, key, field_name=None):
+        """The median over the trials: the figure's bar, as the verdicts' table's median."""
+        values = self.values(key, field_name)
+        return float(np.median(values)) if values else None
+
+    def contains(self, run_index):
+        return any(r.index == run_index for r in self.runs)
+
+
+def index_list(runs, limit=6):
+    shown = ", ".join(str(r.index) for r in runs[:limit])
+    return shown + (", ..." if len(runs) > limit else "")
+
+
+def rows(runs):
+    """One Row per label with trials (its drawn trials in trial order), one per other run, in
+    plan order (as the report lists them, whatever scenario.order ran them in). The interval
+    over trials is the file's, kept only when every trial of the label is drawn (it describes
+    all of them)."""
+    out, by_group = [], {}
+    for run in runs:
+        group = run.extra.get("trial_group")
+        if group is None:
+            out.append(Row([run]))
+            continue
+        key = id(group)
+        if key not in by_group:
+            by_group[key] = Row([])
+            out.append(by_group[key])
+        by_group[key].runs.append(run)
+    for row in out:
+        row.runs.sort(key=lambda r: (r.trial, r.index))
+        group = row.first.extra.get("trial_group") or {}
+        low, high = group.get("mean_ci_low"), group.get("mean_ci_high")
+        everyone = sorted(group.get("runs") or []) == sorted(r.index for r in row.runs)
+        if row.is_trials and everyone and low is not None and high is not None:
+            row.interval = (float(low), float(high))
+    out.sort(key=lambda row: (row.first.position, row.first.trial, row.first.index))
+    return out
 
 
 def _run_list(runs, limit=8):

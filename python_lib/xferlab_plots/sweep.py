@@ -2,14 +2,18 @@
 line per [[run]] table (thread scaling, the hand-off scenario's gap, memory kinds).
 
 A key is swept when [sweep] lists it (the runs of one [[run]] table at every sweep point form a
-line: run i belongs to table i % tables, docs/scenarios.md), or when [[run]] tables that differ
-only in that key give it different values (isolate-handoff's threads.between: one line through
-the host runs). Values that are all numbers or sizes make a numeric axis; others keep the order
-in which the plan first reaches them.
+line: the run at plan position i belongs to table i % tables, docs/scenarios.md), or when
+[[run]] tables that differ only in that key give it different values (isolate-handoff's
+threads.between: one line through the host runs). Values that are all numbers or sizes make a
+numeric axis; others keep the order in which the plan first reaches them. With trials
+(scenario.trials) a line joins the medians of the trials at each value, and each trial is a
+point of its own.
 """
 import json
 import re
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from . import style
 
@@ -26,6 +30,17 @@ class Series:
 
     def distinct_values(self):
         return len({text for text, _ in self.points})
+
+    def by_value(self, stat, field_name=None):
+        """[(value text, [the statistic of each run at that value])], values in plan order:
+        one run per value, or a label's trials."""
+        out = {}
+        for text, run in self.points:
+            value = run.statistic(stat, field_name)
+            bucket = out.setdefault(text, [])
+            if value is not None:
+                bucket.append(value)
+        return [(text, values) for text, values in out.items() if values]
 
 
 def _text(value):
@@ -47,7 +62,7 @@ def value_of(run, key):
 def _identity(run, key, from_sweep, tables):
     others = tuple(sorted((k, v) for k, v in run.sweep_point.items() if k != key))
     if from_sweep:
-        return (run.index % tables, others)
+        return (run.position % tables, others)
     s = run.settings
     overrides = tuple(sorted((k, _text(v)) for k, v in run.overrides.items() if k != key))
     return (run.launcher, s.get("payload"), s.get("gil"), s.get("mimic"), overrides, others)
@@ -99,6 +114,27 @@ def _axis(lines):
     return {t: i for i, t in enumerate(texts)}, False
 
 
+def _draw_series(ax, i, series, stat, field_name, position, label):
+    """One line through the medians at each value, each trial a point; True when some value
+    had trials."""
+    at = series.by_value(stat, field_name)
+    if not at:
+        return False
+    xs = [position[text] for text, _ in at]
+    ys = [float(np.median(values)) / 1e9 for _, values in at]
+    marker = "os^Dvp*h"[(i + i // len(style.PALETTE)) % 8]  # colours repeat, pairs do not
+    line, = ax.plot(xs, ys, marker=marker, color=style.colour(i), label=label)
+    line.set_gid(f"sweep-{stat}-line{i}")
+    trials = [(position[text], v / 1e9) for text, values in at if len(values) > 1
+              for v in values]
+    if not trials:
+        return False
+    tx, ty = zip(*trials)
+    dots = ax.scatter(tx, ty, s=10, color=style.colour(i), alpha=0.5, linewidths=0, zorder=3)
+    dots.set_gid(f"sweep-{stat}-trials{i}")
+    return True
+
+
 def draw(key, all_lines, scenario):
     """Returns (figure, notes)."""
     lines, notes = all_lines[:MAX_LINES], []
@@ -110,19 +146,13 @@ def draw(key, all_lines, scenario):
     fig = style.new_figure(style.WIDTH_IN, 4.6 + legend_in)
     grid = fig.add_gridspec(2, 2, height_ratios=[4.6, legend_in])
     axes = [fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])]
+    with_trials = False
     panels = [("aggregate_Bps", None, "aggregate (GB/s)"),
               ("per_copy_Bps", "p50", "per-copy p50, host-timed (GB/s)")]
     for ax, (stat, field_name, ylabel) in zip(axes, panels):
         for i, s in enumerate(lines):
-            pts = [(position[t], run.statistic(stat, field_name)) for t, run in s.points]
-            pts = [(x, y / 1e9) for x, y in pts if y is not None]
-            if not pts:
-                continue
-            xs, ys = zip(*pts)
-            marker = "os^Dvp*h"[(i + i // len(style.PALETTE)) % 8]  # colours repeat, pairs do not
-            line, = ax.plot(xs, ys, marker=marker, color=style.colour(i),
-                            label=s.label if ax is axes[0] else None)
-            line.set_gid(f"sweep-{stat}-line{i}")
+            with_trials |= _draw_series(ax, i, s, stat, field_name, position,
+                                        s.label if ax is axes[0] else None)
         ax.set_ylabel(ylabel)
         ax.margins(y=0.1)
         ax.set_ylim(bottom=0)
@@ -137,5 +167,7 @@ def draw(key, all_lines, scenario):
     style.legend_row(fig.add_subplot(grid[1, :]), *axes[0].get_legend_handles_labels())
     fig.suptitle(f"{scenario}: aggregate and per-copy p50 against {key} "
                  f"(GB/s = 10^9 B/s)", fontsize=11)
-    style.footnote(fig, notes)
+    # The note about trials goes on the figure only: it describes the drawing, not a problem.
+    style.footnote(fig, notes + (["lines join the medians of each label's trials; small points: "
+                                  "each trial"] if with_trials else []))
     return fig, notes

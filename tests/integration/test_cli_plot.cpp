@@ -328,8 +328,10 @@ TEST_CASE("plot draws a results.json whose records are in results.sqlite (output
     fs::remove_all(dir);
 }
 
-TEST_CASE("plot: with trials, the aggregate figure draws each label's interval over its trials",
-          "[integration][plot]") {
+TEST_CASE(
+    "plot: with trials, one bar per label with its trials as points and its interval, and "
+    "sweep lines through the trials' medians",
+    "[integration][plot]") {
     if (!have_matplotlib) {
         WARN("matplotlib is not importable by the embedded Python: nothing to draw");
         return;
@@ -346,6 +348,18 @@ TEST_CASE("plot: with trials, the aggregate figure draws each label's interval o
     REQUIRE(ids.exit_code == 0);
     const auto with = lines_of(ids.out);
     CHECK(std::count(with.begin(), with.end(), "trial-intervals") == 1);
+    CHECK(std::count(with.begin(), with.end(), "trial-points") == 1);
+    // 2 [[run]] tables x 2 sweep points = 4 labels, 3 trials each: 4 bars, not 12.
+    const auto bars = std::count_if(with.begin(), with.end(), [](const std::string& id) {
+        return id.rfind("aggregate-run", 0) == 0;
+    });
+    CHECK(bars == 4);
+    auto sweep_ids = svg_group_ids(dir / "svg" / "sweep-threads.count.svg");
+    REQUIRE(sweep_ids.exit_code == 0);
+    const auto sweep = lines_of(sweep_ids.out);
+    for (const std::string id : {"sweep-aggregate_Bps-line0", "sweep-aggregate_Bps-line1",
+                                 "sweep-aggregate_Bps-trials0", "sweep-aggregate_Bps-trials1"})
+        CHECK(std::count(sweep.begin(), sweep.end(), id) == 1);
     // One pass per run: no interval.
     auto one = plot(fixtures / "sweep.results.json",
                     "--format svg --out '" + (dir / "one").string() + "'");
@@ -354,5 +368,6 @@ TEST_CASE("plot: with trials, the aggregate figure draws each label's interval o
     REQUIRE(one_ids.exit_code == 0);
     const auto without = lines_of(one_ids.out);
     CHECK(std::count(without.begin(), without.end(), "trial-intervals") == 0);
+    CHECK(std::count(without.begin(), without.end(), "trial-points") == 0);
     fs::remove_all(dir);
 }

@@ -67,6 +67,56 @@ class Sweeps(unittest.TestCase):
         self.assertEqual([(v, r.index) for v, r in lines[0].points], [("none", 0), ("spin:20us", 2)])
 
 
+class Trials(unittest.TestCase):
+    """tests/fixtures/plots/trials.results.json: the sweep fixture with 3 trials run in a
+    shuffled order (scenario.seed 3), so that a run's index says neither its trial nor its
+    [[run]] table."""
+
+    def setUp(self):
+        self.data = fixture("trials.results.json")
+        with open(os.path.join(FIXTURES, "trials.results.json"), "rb") as f:
+            self.groups = json.load(f)["trial_groups"]
+
+    def test_the_fixture_is_shuffled(self):
+        # Otherwise the tests below could pass with index % tables.
+        tables = [r.index % 2 == r.position % 2 for r in self.data.runs]
+        self.assertIn(False, tables)
+
+    def test_one_row_per_label_in_plan_order_with_its_trials(self):
+        rows = results.rows(self.data.runs)
+        self.assertEqual([row.first.label for row in rows],
+                         ["host threads.count=1", "python gil=release threads.count=1",
+                          "host threads.count=2", "python gil=release threads.count=2"])
+        for row in rows:
+            self.assertEqual([r.trial for r in row.runs], [1, 2, 3])
+            self.assertEqual({r.label for r in row.runs}, {row.first.label})
+            self.assertTrue(row.title.startswith(f"{row.first.label} (3 trials: runs "))
+
+    def test_the_bar_is_the_median_of_the_trials_and_the_interval_the_files(self):
+        by_label = {g["label"]: g for g in self.groups}
+        for row in results.rows(self.data.runs):
+            group = by_label[row.first.label]
+            self.assertEqual(sorted(row.values("aggregate_Bps")), sorted(group["aggregate_Bps"]))
+            self.assertAlmostEqual(row.median("aggregate_Bps"), group["median_Bps"], delta=1)
+            self.assertEqual(row.interval, (group["mean_ci_low"], group["mean_ci_high"]))
+
+    def test_one_selected_trial_is_a_run_of_its_own_and_says_its_trial(self):
+        run = self.data.runs[5]
+        [row] = results.rows([run])
+        self.assertFalse(row.is_trials)
+        self.assertIsNone(row.interval)  # the file's interval describes all three trials
+        self.assertEqual(row.title, f"5: {run.label} (trial {run.trial})")
+
+    def test_a_sweep_line_joins_one_run_table_and_keeps_every_trial(self):
+        [(key, lines)] = sweep.swept(self.data, self.data.runs)
+        self.assertEqual([s.label for s in lines], ["host", "python gil=release"])
+        for s in lines:
+            self.assertEqual({r.launcher for _, r in s.points}, {s.label.split()[0]})
+            at = s.by_value("aggregate_Bps")
+            self.assertEqual([text for text, _ in at], ["1", "2"])
+            self.assertEqual([len(values) for _, values in at], [3, 3])
+
+
 class Selection(unittest.TestCase):
     def test_by_index_and_label_in_plan_order(self):
         data = fixture("sweep.results.json")
