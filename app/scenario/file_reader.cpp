@@ -247,6 +247,15 @@ class Reader {
                 } else {
                     spec.mimic = v.get<std::string>();
                 }
+            } else if (k == "params") {
+                if (const auto* sub = node->as_table()) {
+                    spec.params = toml_to_json(*sub);
+                } else {
+                    error(node->source(), dotted,
+                          "expected payload parameters for this run, merged over [params] (a "
+                          "table: params.<key> = value, or params = { <key> = value }); got " +
+                              describe(v));
+                }
             } else if (is_setting_table(k)) {
                 const auto* sub = node->as_table();
                 if (!sub) {

@@ -108,6 +108,22 @@ bool differs_within_launcher(const Scenario& s, const RunSpec& spec, Field field
     return false;
 }
 
+// A run's own params as dotted keys, sorted ({"a": {"b": 1}} gives "a.b" = 1): how its
+// derived label names them, as --set and the docs write them.
+std::vector<std::pair<std::string, json>> dotted_params(const json& params,
+                                                        const std::string& prefix = "") {
+    std::vector<std::pair<std::string, json>> out;
+    for (const auto& [key, value] : params.items()) {
+        if (value.is_object() && !value.empty()) {
+            auto inner = dotted_params(value, prefix + key + ".");
+            out.insert(out.end(), inner.begin(), inner.end());
+        } else {
+            out.emplace_back(prefix + key, value);
+        }
+    }
+    return out;
+}
+
 // "python gil=release threads.stack_size=256KiB threads.count=4": the run's own label, or the
 // launcher with what the run sets itself, then the sweep point's values that reached it.
 std::string make_label(const Scenario& s, const RunSpec& spec,
@@ -128,6 +144,9 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
         if (!spec.mimic.empty()) label += " mimic=" + spec.mimic;
         for (const auto& [key, value] : spec.overrides.items()) {
             label += " " + key + "=" + value_text(value);
+        }
+        for (const auto& [key, value] : dotted_params(spec.params)) {
+            label += " params." + key + "=" + value_text(value);
         }
     }
     for (const auto& [key, text] : point) {
@@ -170,7 +189,8 @@ std::string make_scaling_key(const Run& run) {
                 {"backend", run.backend},
                 {"transfer", transfer_to_json(run.transfer)},
                 {"threads", threads},
-                {"staging", staging_to_json(run.transfer.staging)}};
+                {"staging", staging_to_json(run.transfer.staging)},
+                {"params", run.params}};
     return key.dump();
 }
 
@@ -213,6 +233,7 @@ std::vector<Run> expand_plan(const Scenario& s) {
             run.backend = s.backend;
             run.timeout_ns = s.timeout_ns;
             run.params = s.params;
+            run.params.merge_patch(spec.params);
             run.transfer = s.transfer;
             run.threads = s.threads;
             // Precedence: scenario defaults < sweep point < the run's own keys (a run states

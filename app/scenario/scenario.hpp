@@ -135,6 +135,9 @@ struct RunSpec {
     GilPolicy gil = GilPolicy::release;
     std::string mimic;              // "" or "python": host threads take a Python thread's attributes
     nlohmann::json overrides = nlohmann::json::object();  // dotted keys set inside [[run]]
+    // The run's own payload parameters: merged over [params] (RFC 7396, key by key; a table
+    // merges into a table, anything else replaces).
+    nlohmann::json params = nlohmann::json::object();
 };
 
 // One concrete run of the plan: a launcher with every knob resolved.

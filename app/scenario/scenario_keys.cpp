@@ -123,6 +123,8 @@ std::vector<ScenarioKeyDescriptor> build_descriptors() {
          "any [threads] key, for this run only"},
         {"run.staging.<key>", "as [staging]", "(scenario's)",
          "any [staging] key, for this run only"},
+        {"run.params.<key>", "any", "(scenario's)",
+         "payload parameters for this run only, merged over [params]"},
         {"sweep.<key>", "array", "(none)",
          "values of a [transfer], [threads] or [staging] key: a run for each"},
     };

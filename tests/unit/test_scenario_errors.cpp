@@ -58,6 +58,18 @@ bytes = "1MiB"
     CHECK(contains(msg, "keys of [transfer] are direction, bytes,"));
 }
 
+TEST_CASE("a run's params must be a table, said at the key", "[errors]") {
+    const std::string msg = only_error(R"([[run]]
+launcher = "python"
+payload = "threads.py"
+params = 5
+)",
+                                       4, 10, "run[1].params");
+    CHECK(contains(msg, "expected payload parameters for this run, merged over [params] (a "
+                        "table: params.<key> = value, or params = { <key> = value }); got an "
+                        "integer (5)"));
+}
+
 TEST_CASE("an unknown table gets a did-you-mean", "[errors]") {
     const std::string msg = only_error(R"([[run]]
 [thread]

@@ -290,6 +290,39 @@ depth = 3
     CHECK(plan[1].transfer.bytes == 2 * MiB);
 }
 
+TEST_CASE("a run's params merge over [params], name the run and part its scaling series",
+          "[sweep]") {
+    const auto plan = plan_of(R"([params]
+first_touch = "worker"
+nested = { a = 1, b = 2 }
+[[run]]
+launcher = "python"
+payload = "threads.py"
+[[run]]
+launcher = "python"
+payload = "threads.py"
+params.batch = true
+params.nested.b = 3
+[[run]]
+launcher = "python"
+payload = "threads.py"
+label = "mine"
+params = { first_touch = "main" }
+)");
+    REQUIRE(plan.size() == 3);
+    CHECK(plan[0].params == nlohmann::json::parse(R"({"first_touch": "worker",
+                                                      "nested": {"a": 1, "b": 2}})"));
+    // Key by key: nested.a survives, nested.b and first_touch are replaced.
+    CHECK(plan[1].params == nlohmann::json::parse(R"({"first_touch": "worker", "batch": true,
+                                                      "nested": {"a": 1, "b": 3}})"));
+    CHECK(plan[2].params["first_touch"] == "main");
+    CHECK(plan[0].label == "python gil=release");
+    CHECK(plan[1].label == "python gil=release params.batch=true params.nested.b=3");
+    CHECK(plan[2].label == "mine");
+    // Other parameters, another experiment: no thread scaling across them.
+    CHECK(plan[0].scaling_key != plan[1].scaling_key);
+}
+
 TEST_CASE("exactly 10000 runs is allowed", "[sweep]") {
     std::string text = "[[run]]\n[sweep]\n\"transfer.repetitions\" = [";
     for (int i = 1; i <= 100; ++i) text += std::to_string(i) + (i < 100 ? ", " : "]\n");
