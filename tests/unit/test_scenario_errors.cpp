@@ -65,9 +65,10 @@ payload = "threads.py"
 params = 5
 )",
                                        4, 10, "run[1].params");
-    CHECK(contains(msg, "expected payload parameters for this run, merged over [params] (a "
-                        "table: params.<key> = value, or params = { <key> = value }); got an "
-                        "integer (5)"));
+    CHECK(contains(msg,
+                   "expected payload parameters for this run, merged over [params] (a "
+                   "table: params.<key> = value, or params = { <key> = value }); got an "
+                   "integer (5)"));
 }
 
 TEST_CASE("an unknown table gets a did-you-mean", "[errors]") {

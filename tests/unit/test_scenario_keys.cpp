@@ -67,7 +67,7 @@ TEST_CASE("a descriptor for every key the loader accepts, and for no other", "[s
     std::vector<std::string> run = described("run.");
     CHECK(run == std::vector<std::string>{"launcher", "label", "payload", "gil", "mimic",
                                           "transfer.<key>", "threads.<key>", "staging.<key>",
-                                              "params.<key>"});
+                                          "params.<key>"});
     std::vector<std::string> firsts;
     for (const auto& k : run) firsts.push_back(k.substr(0, k.find('.')));
     CHECK(firsts == run_keys());
