@@ -7,6 +7,7 @@
 
 #include "scenario/scenario_keys.hpp"
 #include "results/vocabulary.hpp"
+#include "scenario/set_flags.hpp"
 #include "scenario/settings.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/toml_support.hpp"
@@ -185,6 +186,7 @@ class Reader {
         const toml::node* payload = nullptr;
         const toml::node* gil = nullptr;
         const toml::node* mimic = nullptr;
+        const toml::node* params = nullptr;
         bool launcher_ok = true;
         for (const auto& [key, node] : in_file_order(t)) {
             const std::string k(key->str());
@@ -248,6 +250,7 @@ class Reader {
                     spec.mimic = v.get<std::string>();
                 }
             } else if (k == "params") {
+                params = node;
                 if (const auto* sub = node->as_table()) {
                     spec.params = toml_to_json(*sub);
                 } else {
@@ -289,6 +292,12 @@ class Reader {
                       "\" runs no payload; payload is for launchers \"python\", "
                       "\"process\" and \"mpi\"");
         }
+        if (params && !launcher_takes_payload(l)) {
+            error(params->source(), name + ".params",
+                  "launcher \"" + l +
+                      "\" runs no payload to read them; params are for launchers \"python\", "
+                      "\"process\" and \"mpi\"");
+        }
         if (gil && !launcher_takes_gil(l)) {
             error(gil->source(), name + ".gil",
                   "launcher \"" + l +
@@ -313,6 +322,18 @@ class Reader {
             const toml::node* node;
         };
         std::vector<Item> items;
+        // params.a.b = [...] nests as deep as the payload's parameters do.
+        std::function<void(const std::string&, const toml::table&)> add_params =
+            [&](const std::string& prefix, const toml::table& sub) {
+                for (const auto& [k2, n2] : in_file_order(sub)) {
+                    const std::string dotted = prefix + "." + std::string(k2->str());
+                    if (const auto* deeper = n2->as_table()) {
+                        add_params(dotted, *deeper);
+                    } else {
+                        items.push_back(Item{dotted, k2, n2});
+                    }
+                }
+            };
         for (const auto& [key, node] : in_file_order(t)) {
             const std::string k(key->str());
             const auto* sub = node->as_table();
@@ -320,6 +341,8 @@ class Reader {
                 for (const auto& [k2, n2] : in_file_order(*sub)) {
                     items.push_back(Item{k + "." + std::string(k2->str()), k2, n2});
                 }
+            } else if (sub && k == "params") {
+                add_params(k, *sub);
             } else {
                 items.push_back(Item{k, key, node});
             }
@@ -330,12 +353,19 @@ class Reader {
         std::set<std::string> seen;
         for (const auto& item : items) {
             const std::string name = "sweep." + item.dotted;
-            if (!is_setting_key(item.dotted)) {
+            const bool param = item.dotted.rfind("params.", 0) == 0;
+            std::string why;
+            json scratch = json::object();
+            if (param && !set_param(scratch, item.dotted.substr(7), 0, why)) {
+                error(item.key->source(), name, why);
+                continue;
+            }
+            if (!param && !is_setting_key(item.dotted)) {
                 error(item.key->source(), name,
                       "unknown key '" + item.dotted + "'" +
                           did_you_mean(item.dotted, all_setting_keys()) +
-                          "; a sweep varies [transfer], [threads] and [staging] keys, e.g. "
-                          "\"threads.count\" = [1, 2, 4]");
+                          "; a sweep varies [transfer], [threads] and [staging] keys and "
+                          "params.<key>, e.g. \"threads.count\" = [1, 2, 4]");
                 continue;
             }
             if (!seen.insert(item.dotted).second) {
@@ -355,7 +385,9 @@ class Reader {
                 continue;
             }
             bool ok = true;
+            // Payload parameters are free-form (the payload reads them); settings are checked.
             for (const auto& element : *values) {
+                if (param) break;
                 TransferSpec scratch_transfer = s_.transfer;
                 ThreadSpec scratch_threads = s_.threads;
                 if (auto err = apply_setting(item.dotted, toml_to_json(element), scratch_transfer,

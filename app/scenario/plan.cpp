@@ -6,6 +6,7 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/scenario_keys.hpp"
+#include "scenario/set_flags.hpp"
 #include "scenario/settings.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/trials.hpp"
@@ -60,7 +61,8 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
                         {"payload", r.payload},
                         {"gil", to_string(r.gil)},
                         {"mimic", r.mimic},
-                        {"overrides", r.overrides}});
+                        {"overrides", r.overrides},
+                        {"params", r.params}});
     }
     j["run"] = runs;
     json sweep = json::array();
@@ -114,7 +116,7 @@ std::vector<std::pair<std::string, json>> dotted_params(const json& params,
                                                         const std::string& prefix = "") {
     std::vector<std::pair<std::string, json>> out;
     for (const auto& [key, value] : params.items()) {
-        if (value.is_object() && !value.empty()) {
+        if (value.is_object()) {  // an empty table merges nothing, so it names nothing
             auto inner = dotted_params(value, prefix + key + ".");
             out.insert(out.end(), inner.begin(), inner.end());
         } else {
@@ -122,6 +124,13 @@ std::vector<std::pair<std::string, json>> dotted_params(const json& params,
         }
     }
     return out;
+}
+
+// Whether the [[run]] sets `key` itself: then the sweep does not change it, and its label does
+// not repeat it.
+bool run_sets(const RunSpec& spec, const std::string& key) {
+    if (key.rfind("params.", 0) == 0) return has_param(spec.params, key.substr(7));
+    return spec.overrides.contains(key);
 }
 
 // "python gil=release threads.stack_size=256KiB threads.count=4": the run's own label, or the
@@ -150,7 +159,7 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
         }
     }
     for (const auto& [key, text] : point) {
-        if (!spec.overrides.contains(key)) label += " " + key + "=" + text;
+        if (!run_sets(spec, key)) label += " " + key + "=" + text;
     }
     return label;
 }
@@ -196,7 +205,14 @@ std::string make_scaling_key(const Run& run) {
 
 void apply_or_collect(const Scenario& s, const std::string& key, const json& value, Run& run,
                       std::vector<Diagnostic>& errors) {
-    if (auto err = apply_setting(key, value, run.transfer, run.threads)) {
+    std::string why;
+    if (key.rfind("params.", 0) == 0) {
+        // A swept parameter under a [params] value that is not a table ([params] a = 1 with
+        // "params.a.b" swept): found here, where the two meet.
+        if (!set_param(run.params, key.substr(7), value, why)) {
+            errors.push_back(Diagnostic{s.source.string(), 0, 0, key, why});
+        }
+    } else if (auto err = apply_setting(key, value, run.transfer, run.threads)) {
         errors.push_back(Diagnostic{s.source.string(), 0, 0, key, err->message});
     }
 }
@@ -233,7 +249,6 @@ std::vector<Run> expand_plan(const Scenario& s) {
             run.backend = s.backend;
             run.timeout_ns = s.timeout_ns;
             run.params = s.params;
-            run.params.merge_patch(spec.params);
             run.transfer = s.transfer;
             run.threads = s.threads;
             // Precedence: scenario defaults < sweep point < the run's own keys (a run states
@@ -242,6 +257,7 @@ std::vector<Run> expand_plan(const Scenario& s) {
             for (const auto& [key, value] : spec.overrides.items()) {
                 apply_or_collect(s, key, value, run, errors);
             }
+            run.params.merge_patch(spec.params);
             for (const auto& [key, text] : point_text) run.sweep_point[key] = text;
             run.label = make_label(s, spec, point_text);
             run.base_label = make_label(s, spec, {});

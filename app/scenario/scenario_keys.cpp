@@ -126,7 +126,7 @@ std::vector<ScenarioKeyDescriptor> build_descriptors() {
         {"run.params.<key>", "any", "(scenario's)",
          "payload parameters for this run only, merged over [params]"},
         {"sweep.<key>", "array", "(none)",
-         "values of a [transfer], [threads] or [staging] key: a run for each"},
+         "values of a [transfer], [threads], [staging] or params key: a run each"},
     };
     d.insert(d.end(), rest.begin(), rest.end());
     if (d.size() != 8 + setting_texts().size() + rest.size())  // a text without its validator

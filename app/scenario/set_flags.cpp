@@ -21,7 +21,9 @@ std::string trim(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-// params.a.b=1 -> params["a"]["b"] = 1.
+}  // namespace
+
+// A part on the way that is null becomes a table: params.a.b=1 on empty params makes {a: {b: 1}}.
 bool set_param(json& params, const std::string& path, const json& value, std::string& why) {
     json* at = &params;
     size_t begin = 0;
@@ -47,7 +49,44 @@ bool set_param(json& params, const std::string& path, const json& value, std::st
     }
 }
 
+namespace {
+
+// The parts of "a.b.c"; none may be empty (set_param says so; these only look).
+std::vector<std::string> param_parts(const std::string& path) {
+    std::vector<std::string> parts;
+    size_t begin = 0;
+    for (size_t dot; (dot = path.find('.', begin)) != std::string::npos; begin = dot + 1)
+        parts.push_back(path.substr(begin, dot - begin));
+    parts.push_back(path.substr(begin));
+    return parts;
+}
+
+bool erase_parts(json& at, const std::vector<std::string>& parts, size_t i) {
+    if (!at.is_object() || !at.contains(parts[i])) return false;
+    if (i + 1 == parts.size()) {
+        at.erase(parts[i]);
+        return true;
+    }
+    json& inner = at[parts[i]];
+    const bool erased = erase_parts(inner, parts, i + 1);
+    if (erased && inner.is_object() && inner.empty()) at.erase(parts[i]);
+    return erased;
+}
+
 }  // namespace
+
+bool has_param(const json& params, const std::string& path) {
+    const json* at = &params;
+    for (const std::string& part : param_parts(path)) {
+        if (!at->is_object() || !at->contains(part)) return false;
+        at = &(*at)[part];
+    }
+    return true;
+}
+
+void erase_param(json& params, const std::string& path) {
+    erase_parts(params, param_parts(path), 0);
+}
 
 json parse_set_value(const std::string& text) {
     try {
@@ -99,7 +138,15 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
             for (auto& run : s.runs) run.overrides.erase(key);
         } else if (key.rfind("params.", 0) == 0 && key.size() > 7) {
             std::string why;
-            if (!set_param(s.params, key.substr(7), value, why)) error(1, key, why);
+            if (!set_param(s.params, key.substr(7), value, why)) {
+                error(1, key, why);
+                continue;
+            }
+            // As for settings: no longer swept, and no run's own value of it stays.
+            s.sweep.erase(std::remove_if(s.sweep.begin(), s.sweep.end(),
+                                         [&](const auto& entry) { return entry.first == key; }),
+                          s.sweep.end());
+            for (auto& run : s.runs) erase_param(run.params, key.substr(7));
         } else {
             error(1, key,
                   "unknown key '" + key + "'" + did_you_mean(key, set_flag_keys()) +

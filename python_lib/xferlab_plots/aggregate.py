@@ -58,5 +58,10 @@ def draw(runs, scenario, baseline_run):
         style.footnote(fig, lines)
     else:  # on the figure only, not in the terminal
         fig.suptitle(f"{scenario}: aggregate bandwidth per run", fontsize=11)
-        style.footnote(fig, ["one pass per run: no confidence interval (no trials recorded)"])
+        if any("trial_group" in r.extra for r in runs):
+            style.footnote(fig, ["one trial of each label drawn (--run): no interval over "
+                                 "trials"])
+        else:
+            style.footnote(fig, ["one pass per run: no confidence interval (no trials "
+                                 "recorded)"])
     return fig, []

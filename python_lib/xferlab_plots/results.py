@@ -191,11 +191,16 @@ class Row:
     def title(self):
         if not self.is_trials:
             return self.first.title
-        return f"{self.first.label} ({len(self.runs)} trials: runs {index_list(self.runs)})"
+        text = f"{self.first.label} ({len(self.runs)} trials: runs {index_list(self.runs)}"
+        not_ok = [r for r in self.runs if r.status != "ok"]
+        if not_ok:
+            text += f"; {len(not_ok)} not ok: {index_list(not_ok)}"
+        return text + ")"
 
     def values(self, key, field_name=None):
-        """The statistic of every trial that has it (B/s), in trial order."""
-        found = [r.statistic(key, field_name) for r in self.runs]
+        """The statistic of every ok trial that has it (B/s), in trial order: the trials the
+        verdicts compare (a failed trial's partial aggregate is not one of them)."""
+        found = [r.statistic(key, field_name) for r in self.runs if r.status == "ok"]
         return [v for v in found if v is not None]
 
     def median(self, key, field_name=None):
@@ -215,8 +220,8 @@ def index_list(runs, limit=6):
 def rows(runs):
     """One Row per label with trials (its drawn trials in trial order), one per other run, in
     plan order (as the report lists them, whatever scenario.order ran them in). The interval
-    over trials is the file's, kept only when every trial of the label is drawn (it describes
-    all of them)."""
+    over trials is the file's, kept only when the row has every trial it was computed from
+    (the label's ok trials; --run can leave some out)."""
     out, by_group = [], {}
     for run in runs:
         group = run.extra.get("trial_group")
@@ -232,7 +237,7 @@ def rows(runs):
         row.runs.sort(key=lambda r: (r.trial, r.index))
         group = row.first.extra.get("trial_group") or {}
         low, high = group.get("mean_ci_low"), group.get("mean_ci_high")
-        everyone = sorted(group.get("runs") or []) == sorted(r.index for r in row.runs)
+        everyone = len(row.values("aggregate_Bps")) == len(group.get("aggregate_Bps") or [])
         if row.is_trials and everyone and low is not None and high is not None:
             row.interval = (float(low), float(high))
     out.sort(key=lambda row: (row.first.position, row.first.trial, row.first.index))

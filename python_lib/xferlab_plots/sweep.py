@@ -32,11 +32,11 @@ class Series:
         return len({text for text, _ in self.points})
 
     def by_value(self, stat, field_name=None):
-        """[(value text, [the statistic of each run at that value])], values in plan order:
+        """[(value text, [the statistic of each ok run at that value])], values in plan order:
         one run per value, or a label's trials."""
         out = {}
         for text, run in self.points:
-            value = run.statistic(stat, field_name)
+            value = run.statistic(stat, field_name) if run.status == "ok" else None
             bucket = out.setdefault(text, [])
             if value is not None:
                 bucket.append(value)
@@ -65,7 +65,10 @@ def _identity(run, key, from_sweep, tables):
         return (run.position % tables, others)
     s = run.settings
     overrides = tuple(sorted((k, _text(v)) for k, v in run.overrides.items() if k != key))
-    return (run.launcher, s.get("payload"), s.get("gil"), s.get("mimic"), overrides, others)
+    # A run's own params ([[run]] params.<key>) make it another experiment, another line.
+    params = json.dumps(s.get("params"), sort_keys=True)
+    return (run.launcher, s.get("payload"), s.get("gil"), s.get("mimic"), overrides, params,
+            others)
 
 
 def _series_label(run, key, value):

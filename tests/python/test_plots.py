@@ -67,6 +67,22 @@ class Sweeps(unittest.TestCase):
         self.assertEqual([(v, r.index) for v, r in lines[0].points], [("none", 0), ("spin:20us", 2)])
 
 
+    def test_runs_that_differ_in_params_are_different_lines(self):
+        data = fixture("sweep.results.json")
+        host = [r for r in data.runs if r.launcher == "host"]
+        python = [r for r in data.runs if r.launcher == "python"]
+        data.sweep_keys = []
+        for r, between in zip(host + python, ["none", "spin:20us"] * 2):
+            r.launcher, r.sweep_point = "host", {}
+            r.overrides = {"threads.between": between}
+            r.settings = dict(r.settings, payload="", params={"batch": r in python})
+        [(key, lines)] = sweep.swept(data, host + python)
+        self.assertEqual(key, "threads.between")
+        self.assertEqual(len(lines), 2)
+        for s in lines:
+            self.assertEqual([len(v) for _, v in s.by_value("aggregate_Bps")], [1, 1])
+
+
 class Trials(unittest.TestCase):
     """tests/fixtures/plots/trials.results.json: the sweep fixture with 3 trials run in a
     shuffled order (scenario.seed 3), so that a run's index says neither its trial nor its
@@ -115,6 +131,35 @@ class Trials(unittest.TestCase):
             at = s.by_value("aggregate_Bps")
             self.assertEqual([text for text, _ in at], ["1", "2"])
             self.assertEqual([len(values) for _, values in at], [3, 3])
+
+
+class TrialsWithFailures(unittest.TestCase):
+    """The bar is what the verdicts compare: ok trials only (report/trial_analysis.cpp)."""
+
+    def setUp(self):
+        self.data = fixture("trials.results.json")
+        self.row = results.rows(self.data.runs)[0]  # host threads.count=1, 3 trials
+        self.failed = self.row.runs[1]
+
+    def test_a_failed_trial_with_copies_is_drawn_but_not_counted(self):
+        ok = [r.statistic("aggregate_Bps") for r in self.row.runs if r is not self.failed]
+        self.failed.status = "failed"
+        row = results.rows(self.data.runs)[0]
+        self.assertEqual(row.values("aggregate_Bps"), ok)
+        self.assertAlmostEqual(row.median("aggregate_Bps"), float(np.median(ok)))
+        self.assertIn(f"; 1 not ok: {self.failed.index})", row.title)
+        # The file's interval was computed from three ok trials: it does not describe two.
+        self.assertIsNone(row.interval)
+
+    def test_the_interval_stays_when_the_file_left_the_failed_trial_out(self):
+        # A trial that failed before its first copy: not drawn, not in the file's figures.
+        group = self.failed.extra["trial_group"]
+        group["aggregate_Bps"] = [v for v in group["aggregate_Bps"]
+                                  if v != self.failed.statistic("aggregate_Bps")]
+        runs = [r for r in self.data.runs if r is not self.failed]
+        row = results.rows(runs)[0]
+        self.assertEqual(len(row.runs), 2)
+        self.assertEqual(row.interval, (group["mean_ci_low"], group["mean_ci_high"]))
 
 
 class Selection(unittest.TestCase):

@@ -201,6 +201,10 @@ TEST_CASE("run table errors: launcher, payload, gil and mimic", "[errors]") {
                    "did you mean 'count'?"));
     CHECK(contains(only_error("[run]\nlauncher = \"host\"\n", 1, 1, "run"),
                    "write [[run]], not [run]"));
+    CHECK(contains(only_error("[[run]]\nlauncher = \"openmp\"\nparams = { a = 1 }\n", 3, 10,
+                              "run[1].params"),
+                   "launcher \"openmp\" runs no payload to read them; params are for launchers "
+                   "\"python\", \"process\" and \"mpi\""));
 }
 
 TEST_CASE("two [[run]]s with one label: an error at the second", "[errors]") {
@@ -244,6 +248,13 @@ TEST_CASE("sweep table errors", "[errors][sweep]") {
         "(did you mean 'threads.count'?)"));
     CHECK(contains(only_error("[[run]]\n[sweep]\nthreads.count = [1]\n\"threads.count\" = [2]\n", 4,
                               1, "sweep.threads.count"),
+                   "swept twice"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\n\"params..a\" = [1]\n", 3, 1, "sweep.params..a"),
+                   "empty part in params key '.a'"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\nparams.a = 1\n", 3, 12, "sweep.params.a"),
+                   "expected an array of values to sweep"));
+    CHECK(contains(only_error("[[run]]\n[sweep]\nparams.a = [1]\n\"params.a\" = [2]\n", 4, 1,
+                              "sweep.params.a"),
                    "swept twice"));
 }
 

@@ -358,7 +358,8 @@ threads.count = 2
                                {"payload", "threads.py"},
                                {"gil", "release"},
                                {"mimic", ""},
-                               {"overrides", {{"threads.count", 2}}}}));
+                               {"overrides", {{"threads.count", 2}}},
+                               {"params", json::object()}}));
     CHECK(r["sweep"] == json::parse(R"([{"key": "transfer.host_memory",
                                           "values": ["pageable", "pinned"]}])"));
     CHECK(r["plan"] == json({{"sweep_points", 2}, {"runs", 2}, {"trials", 1}}));

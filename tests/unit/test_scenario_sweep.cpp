@@ -323,6 +323,56 @@ params = { first_touch = "main" }
     CHECK(plan[0].scaling_key != plan[1].scaling_key);
 }
 
+TEST_CASE("params sweep like settings: nested keys, the run's own value wins, --set ends it",
+          "[sweep][set]") {
+    const char* const file = R"([params]
+nested = { a = 1 }
+[[run]]
+launcher = "python"
+payload = "threads.py"
+[[run]]
+launcher = "python"
+payload = "threads.py"
+params.batch = true
+[sweep]
+"params.batch" = [false, true]
+params.nested.b = [1, 2]
+)";
+    const auto plan = plan_of(file);
+    REQUIRE(plan.size() == 8);  // 2 x 2 sweep points x 2 [[run]] tables, the first key slowest
+    CHECK(plan[0].params == nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 1}})"));
+    CHECK(plan[2].params == nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 2}})"));
+    CHECK(plan[4].params["batch"] == true);
+    CHECK(plan[0].sweep_point.at("params.batch") == "false");
+    CHECK(plan[0].sweep_point.at("params.nested.b") == "1");
+    CHECK(plan[0].label == "python gil=release params.batch=false params.nested.b=1");
+    // The second table sets batch itself: the sweep does not change it, its label says so once.
+    CHECK(plan[1].params["batch"] == true);
+    CHECK(plan[1].label == "python gil=release params.batch=true params.nested.b=1");
+    CHECK(plan[1].sweep_point.at("params.batch") == "false");  // still recorded
+    CHECK(plan[0].scaling_key != plan[4].scaling_key);
+
+    const auto set = plan_of(file, {"params.batch=false", "params.nested.b=7"});
+    REQUIRE(set.size() == 2);  // nothing swept any more
+    for (const auto& run : set) {
+        CHECK(run.params == nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 7}})"));
+        CHECK(run.sweep_point.empty());
+    }
+}
+
+TEST_CASE("a swept parameter under a [params] value that is not a table is an error",
+          "[sweep]") {
+    std::string message;
+    try {
+        plan_of("[params]\na = 1\n[[run]]\nlauncher = \"python\"\npayload = \"t.py\"\n[sweep]\n"
+                "params.a.b = [1]\n");
+    } catch (const ScenarioError& e) {
+        message = e.what();
+    }
+    CHECK(message.find("params.a.b: params.a is not a table, so it cannot hold 'b'") !=
+          std::string::npos);
+}
+
 TEST_CASE("exactly 10000 runs is allowed", "[sweep]") {
     std::string text = "[[run]]\n[sweep]\n\"transfer.repetitions\" = [";
     for (int i = 1; i <= 100; ++i) text += std::to_string(i) + (i < 100 ? ", " : "]\n");
