@@ -18,7 +18,8 @@ CREATE TABLE runs(
     run INTEGER PRIMARY KEY, label TEXT, launcher TEXT, backend TEXT, threads INTEGER,
     bytes_per_copy INTEGER, direction TEXT, host_memory TEXT, sweep_point TEXT,
     scaling_key TEXT, settings TEXT, payload TEXT, status TEXT, start_ns INTEGER,
-    end_ns INTEGER, records_file TEXT, copy_count INTEGER, timed_blocks TEXT);
+    end_ns INTEGER, records_file TEXT, copy_count INTEGER, timed_blocks TEXT,
+    host_activity TEXT);
 CREATE TABLE threads(
     run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
@@ -133,7 +134,7 @@ void insert_notes(const SqliteDb& db, const RunResult& run) {
 }
 
 void insert_run(const SqliteDb& db, const RunResult& r) {
-    SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
     s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
     s.bind(8, r.host_memory).bind(9, dump(json(r.sweep_point))).bind(10, r.scaling_key);
@@ -154,6 +155,11 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     } else {
         s.bind(18, dump(json{{"copy_sources", r.copy_sources},
                              {"payload_verified", worker_texts_to_json(r.payload_verified)}}));
+    }
+    if (r.host_activity) {
+        s.bind(19, dump(json(*r.host_activity)));
+    } else {
+        s.bind_null(19);
     }
     s.run();
 }

@@ -19,7 +19,7 @@ namespace xfer {
 inline constexpr const char* kRecordStoreFile = "results.sqlite";
 // 2: copies gained source, device_calls, gil_held_calls, failed (payloads' w.timed blocks)
 // and the device_copies table. Schema 1 files are still read.
-inline constexpr int kRecordStoreSchema = 2;
+inline constexpr int kRecordStoreSchema = 3;
 
 class SqliteDb;
 

@@ -191,6 +191,7 @@ RunResult run_from(const SqliteStatement& s) {
         timed.at("copy_sources").get_to(r.copy_sources);
         r.payload_verified = worker_texts_from_json(timed.at("payload_verified"));
     }
+    if (s.columns() > 16 && !s.is_null(16)) r.host_activity = parse(s.text(16)).get<HostActivity>();  // schema 3
     return r;
 }
 
@@ -232,6 +233,7 @@ Results read_record_store(const std::string& path) {
                       "host_memory, sweep_point, scaling_key, settings, payload, status, "
                       "start_ns, end_ns" +
                           std::string(schema >= 2 ? ", timed_blocks" : "") +
+                          std::string(schema >= 3 ? ", host_activity" : "") +
                           " FROM runs ORDER BY run");
     while (s.step()) r.runs.push_back(run_from(s));
     for (RunResult& run : r.runs) {

@@ -12,6 +12,7 @@
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
+#include "system/cpu_activity.hpp"
 #include "system/thread_info.hpp"
 
 namespace xfer {
@@ -70,6 +71,9 @@ struct RunResult {
     std::vector<std::string> notes;   // facts worth printing (e.g. "backend auto fell back to host")
     int64_t start_ns = 0;             // host clock, whole run including thread start
     int64_t end_ns = 0;
+    // The machine's CPUs while the workers ran (absent where /proc/stat cannot be read, and in
+    // results written before it was recorded).
+    std::optional<HostActivity> host_activity;
 };
 
 struct Results {

@@ -217,6 +217,7 @@ void to_json(json& j, const RunResult& r) {
     }
     if (!r.payload_verified.empty())
         j["payload_verified"] = worker_texts_to_json(r.payload_verified);
+    if (r.host_activity) j["host_activity"] = *r.host_activity;
     if (r.records_file.empty()) {
         j["records"] = r.records;
     } else {  // no "records" key: an older reader fails instead of finding none
@@ -264,6 +265,9 @@ void from_json(const json& j, RunResult& r) {
     if (auto c = j.find("device_copies"); c != j.end()) c->get_to(r.device_copies);
     if (auto v = j.find("payload_verified"); v != j.end())
         r.payload_verified = worker_texts_from_json(*v);
+    // Absent in results written before it was recorded, or where /proc/stat was unreadable.
+    if (auto a = j.find("host_activity"); a != j.end() && a->is_object())
+        r.host_activity = a->get<HostActivity>();
     // Absent in results written before payloads were recorded.
     if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
         r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),

@@ -15,6 +15,7 @@
 #include "run/run_header.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
+#include "system/cpu_activity.hpp"
 #include "system/limits.hpp"
 #include "system/memory_limits.hpp"
 #include "util/clock.hpp"
@@ -208,8 +209,11 @@ RunResult PlanRunner::run(const Run& plan_run) {
     // prepare their own.
     std::vector<int> here(size_t(launcher->workers_elsewhere() ? 0 : run.threads.count));
     std::iota(here.begin(), here.end(), 0);
+    // Watched over the workers' whole span (preparation included: that CPU time is our own).
+    const HostActivityProbe activity;
     WorkersOutcome outcome =
         execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
+    result.host_activity = activity.stop();
     if (!outcome.started) return failed_before_start(std::move(result), outcome.errors.front());
 
     result.records = std::move(outcome.records);

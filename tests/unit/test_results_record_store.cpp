@@ -109,6 +109,9 @@ TEST_CASE("results.sqlite gives back every field of the plan, its runs and recor
     CHECK(back.runs[1].helper_threads[0].work.start_ns == 1);
     CHECK(back.runs[1].helper_threads[0].work.wait_ns == 5);
     CHECK(back.runs[0].threads_info.at(1).gil_held == std::nullopt);
+    REQUIRE(back.runs[0].host_activity);
+    CHECK(back.runs[0].host_activity->own_cpus == 2.125);
+    CHECK_FALSE(back.runs[1].host_activity);  // none recorded: NULL, read as none
 }
 
 TEST_CASE("load_stored_records fills only the runs results.json left to the store",
@@ -155,7 +158,25 @@ TEST_CASE("a file that is not an xferlab results.sqlite is refused by what it is
 
     const fs::path newer = temp_file("newer.sqlite");
     stored_and_read(plan_with_two_runs(), newer);
-    SqliteDb(newer.string(), false).exec("UPDATE meta SET value='3' WHERE key='schema_version'");
-    CHECK(refusal(newer) ==
-          newer.string() + " has results.sqlite schema 3; this xferlab reads schemas 1 to 2");
+    const std::string next = std::to_string(kRecordStoreSchema + 1);
+    SqliteDb(newer.string(), false)
+        .exec("UPDATE meta SET value='" + next + "' WHERE key='schema_version'");
+    CHECK(refusal(newer) == newer.string() + " has results.sqlite schema " + next +
+                                "; this xferlab reads schemas 1 to " +
+                                std::to_string(kRecordStoreSchema));
+}
+
+TEST_CASE("a schema 2 results.sqlite (before host activity) is read, without it",
+          "[results][store]") {
+    const fs::path path = temp_file("schema2.sqlite");
+    const Results plan = plan_with_two_runs();
+    stored_and_read(plan, path);
+    SqliteDb(path.string(), false)
+        .exec("ALTER TABLE runs DROP COLUMN host_activity; "
+              "UPDATE meta SET value='2' WHERE key='schema_version'");
+    const Results back = read_record_store(path.string());
+    REQUIRE(back.runs.size() == 2);
+    CHECK_FALSE(back.runs[0].host_activity);
+    CHECK(back.runs[0].copy_sources == plan.runs[0].copy_sources);  // schema 2's own column
+    CHECK(back.runs[0].records.size() == plan.runs[0].records.size());
 }

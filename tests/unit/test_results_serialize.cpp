@@ -160,6 +160,14 @@ TEST_CASE("a run result round-trips with status as a string", "[results][seriali
     CHECK(back.payload_verified == r.payload_verified);
     REQUIRE(back.threads_info.size() == 2);
     CHECK(back.threads_info[0].cpus == r.threads_info[0].cpus);
+    REQUIRE(back.host_activity);
+    CHECK(back.host_activity->others_cpus == 1.125);
+    CHECK(back.host_activity->steal_fraction == 0.0625);
+    CHECK(back.host_activity->window_ns == 2'500'000'000);
+    // Results written before it was recorded: none, not zeros.
+    json old = j;
+    old.erase("host_activity");
+    CHECK_FALSE(old.get<RunResult>().host_activity);
     // The whole object: a second trip changes nothing.
     CHECK(json(back) == j);
 }
