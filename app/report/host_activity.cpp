@@ -14,7 +14,8 @@ std::optional<std::string> host_activity_line(const RunResult& run) {
         "shared machine: other processes kept {:.1f} of {} CPUs busy while the workers ran "
         "(xferlab {:.1f}), the hypervisor took {:.1f}% of CPU time (steal)",
         a.others_cpus, a.cpus, a.own_cpus, a.steal_fraction * 100);
-    if (run.launcher == "mpi") line += "; the other MPI ranks on this host count as other processes";
+    if (run.launcher == "mpi")
+        line += "; the other MPI ranks on this host count as other processes";
     return line + ": the copies may have waited for CPUs or memory bandwidth they shared";
 }
 

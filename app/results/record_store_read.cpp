@@ -191,7 +191,8 @@ RunResult run_from(const SqliteStatement& s) {
         timed.at("copy_sources").get_to(r.copy_sources);
         r.payload_verified = worker_texts_from_json(timed.at("payload_verified"));
     }
-    if (s.columns() > 16 && !s.is_null(16)) r.host_activity = parse(s.text(16)).get<HostActivity>();  // schema 3
+    if (s.columns() > 16 && !s.is_null(16))
+        r.host_activity = parse(s.text(16)).get<HostActivity>();  // schema 3
     return r;
 }
 

@@ -3,11 +3,10 @@
 // which launcher or backend produced them.
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"

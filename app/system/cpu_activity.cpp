@@ -71,7 +71,9 @@ std::optional<CpuTicks> read_cpu_ticks() {
 int64_t rusage_ns(int who) {
     rusage u{};
     if (getrusage(who, &u) != 0) return 0;
-    const auto ns = [](const timeval& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_usec * 1000; };
+    const auto ns = [](const timeval& t) {
+        return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_usec * 1000;
+    };
     return ns(u.ru_utime) + ns(u.ru_stime);
 }
 

@@ -3,17 +3,15 @@
 // time (getrusage): CPUs kept busy by other processes, and time stolen by the hypervisor. A run
 // that shared its machine can measure the sharing, not the copy; the report says so.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace xfer {
 
 // The aggregate "cpu" line of /proc/stat, in clock ticks (USER_HZ), summed over all CPUs.
 struct CpuTicks {
-    uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
-             steal = 0;
+    uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
     uint64_t busy() const { return user + nice + system + irq + softirq; }
     uint64_t total() const { return busy() + idle + iowait + steal; }
 };

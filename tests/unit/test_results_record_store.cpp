@@ -172,8 +172,9 @@ TEST_CASE("a schema 2 results.sqlite (before host activity) is read, without it"
     const Results plan = plan_with_two_runs();
     stored_and_read(plan, path);
     SqliteDb(path.string(), false)
-        .exec("ALTER TABLE runs DROP COLUMN host_activity; "
-              "UPDATE meta SET value='2' WHERE key='schema_version'");
+        .exec(
+            "ALTER TABLE runs DROP COLUMN host_activity; "
+            "UPDATE meta SET value='2' WHERE key='schema_version'");
     const Results back = read_record_store(path.string());
     REQUIRE(back.runs.size() == 2);
     CHECK_FALSE(back.runs[0].host_activity);

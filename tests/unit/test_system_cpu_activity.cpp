@@ -31,8 +31,8 @@ void burn_cpu(double seconds) {
 }  // namespace
 
 TEST_CASE("/proc/stat: the aggregate cpu line, short lines of old kernels, none", "[system]") {
-    const auto t = parse_proc_stat(
-        "cpu  10 1 5 1000 7 2 3 40 0 0\ncpu0 5 0 2 500 3 1 1 20 0 0\nintr 1 2\n");
+    const auto t =
+        parse_proc_stat("cpu  10 1 5 1000 7 2 3 40 0 0\ncpu0 5 0 2 500 3 1 1 20 0 0\nintr 1 2\n");
     REQUIRE(t);
     CHECK(t->user == 10);
     CHECK(t->idle == 1000);
@@ -53,9 +53,10 @@ TEST_CASE("a window: busy CPUs, xferlab's share, the others' and steal", "[syste
     after.system += 100;
     after.idle += 500;
     after.steal += 100;
-    const HostActivity a = host_activity_between(before, after, 1'500'000'000, 2'000'000'000, 8, 100);
-    CHECK(a.busy_cpus == Approx(2.0));    // 4 s busy in 2 s
-    CHECK(a.own_cpus == Approx(0.75));    // 1.5 s of it ours
+    const HostActivity a =
+        host_activity_between(before, after, 1'500'000'000, 2'000'000'000, 8, 100);
+    CHECK(a.busy_cpus == Approx(2.0));  // 4 s busy in 2 s
+    CHECK(a.own_cpus == Approx(0.75));  // 1.5 s of it ours
     CHECK(a.others_cpus == Approx(1.25));
     CHECK(a.steal_fraction == Approx(100.0 / 1000.0));
     CHECK(a.cpus == 8);
