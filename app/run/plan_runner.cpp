@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -146,6 +147,30 @@ Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {
 
 namespace {
 
+// What the machine's CPUs did while the measured copies ran (the aggregate's window, from the
+// first measured copy's start to the last one's end). Worker processes' CPU time is known only
+// once they are reaped, at the end: their runs are watched whole.
+std::optional<HostActivity> host_activity_of(const std::vector<CpuSample>& samples,
+                                             const std::vector<Record>& records,
+                                             bool workers_elsewhere) {
+    if (samples.empty()) return std::nullopt;
+    int64_t from = INT64_MAX, to = INT64_MIN;
+    for (const Record& r : records) {
+        if (r.warmup) continue;
+        from = std::min(from, r.host_start_ns);
+        to = std::max(to, r.host_end_ns);
+    }
+    if (workers_elsewhere || from > to) {
+        return activity_over(samples, samples.front().t_ns, samples.back().t_ns, "run");
+    }
+    auto a = activity_over(samples, from, to, "copies");
+    // The sampler runs at SCHED_IDLE: with every CPU busy it may have no sample near the
+    // copies, and then what it vouches for is (nearly) the whole run.
+    constexpr int64_t kSlackNs = 100'000'000;
+    if (a && a->window_ns > (to - from) + kSlackNs) a->span = "run";
+    return a;
+}
+
 // Whole-run failure before any worker ran: the result says why and holds no records.
 RunResult failed_before_start(RunResult result, const std::string& why) {
     result.status = RunStatus::failed;
@@ -209,11 +234,11 @@ RunResult PlanRunner::run(const Run& plan_run) {
     // prepare their own.
     std::vector<int> here(size_t(launcher->workers_elsewhere() ? 0 : run.threads.count));
     std::iota(here.begin(), here.end(), 0);
-    // Watched over the workers' whole span (preparation included: that CPU time is our own).
-    const HostActivityProbe activity;
+    HostActivitySampler activity;
     WorkersOutcome outcome =
         execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
-    result.host_activity = activity.stop();
+    result.host_activity =
+        host_activity_of(activity.stop(), outcome.records, launcher->workers_elsewhere());
     if (!outcome.started) return failed_before_start(std::move(result), outcome.errors.front());
 
     result.records = std::move(outcome.records);

@@ -1,9 +1,12 @@
 #include "system/cpu_activity.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -45,12 +48,17 @@ HostActivity host_activity_between(const CpuTicks& before, const CpuTicks& after
 }
 
 void to_json(nlohmann::json& j, const HostActivity& a) {
-    j = {{"window_ns", a.window_ns},     {"cpus", a.cpus},
-         {"busy_cpus", a.busy_cpus},     {"own_cpus", a.own_cpus},
-         {"others_cpus", a.others_cpus}, {"steal_fraction", a.steal_fraction}};
+    j = {{"span", a.span},
+         {"window_ns", a.window_ns},
+         {"cpus", a.cpus},
+         {"busy_cpus", a.busy_cpus},
+         {"own_cpus", a.own_cpus},
+         {"others_cpus", a.others_cpus},
+         {"steal_fraction", a.steal_fraction}};
 }
 
 void from_json(const nlohmann::json& j, HostActivity& a) {
+    a.span = j.value("span", std::string("run"));
     a.window_ns = j.value("window_ns", int64_t(0));
     a.cpus = j.value("cpus", 0);
     a.busy_cpus = j.value("busy_cpus", 0.0);
@@ -77,21 +85,66 @@ int64_t rusage_ns(int who) {
     return ns(u.ru_utime) + ns(u.ru_stime);
 }
 
-// This process and its children that have been waited for (worker processes).
-int64_t own_cpu_ns() { return rusage_ns(RUSAGE_SELF) + rusage_ns(RUSAGE_CHILDREN); }
-
 }  // namespace
 
-HostActivityProbe::HostActivityProbe()
-    : before_(read_cpu_ticks()), own_before_ns_(own_cpu_ns()), start_ns_(now_ns()) {}
+std::optional<CpuSample> read_cpu_sample() {
+    const auto ticks = read_cpu_ticks();
+    if (!ticks) return std::nullopt;
+    // This process and its children that have been waited for (worker processes).
+    return CpuSample{now_ns(), *ticks, rusage_ns(RUSAGE_SELF) + rusage_ns(RUSAGE_CHILDREN)};
+}
 
-std::optional<HostActivity> HostActivityProbe::stop() const {
-    const auto after = read_cpu_ticks();
-    if (!before_ || !after) return std::nullopt;
+std::optional<HostActivity> activity_over(const std::vector<CpuSample>& samples, int64_t from_ns,
+                                          int64_t to_ns, const std::string& span) {
+    if (samples.size() < 2) return std::nullopt;
+    size_t first = 0, last = samples.size() - 1;
+    for (size_t i = 0; i < samples.size(); ++i) {
+        if (samples[i].t_ns <= from_ns) first = i;
+    }
+    for (size_t i = samples.size(); i-- > 0;) {
+        if (samples[i].t_ns >= to_ns) last = i;
+    }
+    if (last <= first) return std::nullopt;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return host_activity_between(*before_, *after, own_cpu_ns() - own_before_ns_,
-                                 now_ns() - start_ns_, cpus > 0 ? int(cpus) : 0,
-                                 sysconf(_SC_CLK_TCK));
+    HostActivity a = host_activity_between(
+        samples[first].ticks, samples[last].ticks, samples[last].own_ns - samples[first].own_ns,
+        samples[last].t_ns - samples[first].t_ns, cpus > 0 ? int(cpus) : 0, sysconf(_SC_CLK_TCK));
+    a.span = span;
+    return a;
+}
+
+HostActivitySampler::HostActivitySampler(int64_t period_ns) : period_ns_(period_ns) {
+    if (auto s = read_cpu_sample()) samples_.push_back(*s);
+    if (!samples_.empty()) thread_ = std::thread([this] { loop(); });
+}
+
+HostActivitySampler::~HostActivitySampler() { stop(); }
+
+void HostActivitySampler::loop() {
+    sched_param idle{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+    std::unique_lock lock(mutex_);
+    while (
+        !wake_.wait_for(lock, std::chrono::nanoseconds(period_ns_), [this] { return stopping_; })) {
+        lock.unlock();
+        auto s = read_cpu_sample();
+        lock.lock();
+        if (s) samples_.push_back(*s);
+    }
+}
+
+std::vector<CpuSample> HostActivitySampler::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) return samples_;
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (!samples_.empty()) {
+        if (auto s = read_cpu_sample()) samples_.push_back(*s);
+    }
+    return samples_;
 }
 
 }  // namespace xfer

@@ -2,10 +2,15 @@
 // What the whole machine's CPUs did while a run ran, from /proc/stat, against xferlab's own CPU
 // time (getrusage): CPUs kept busy by other processes, and time stolen by the hypervisor. A run
 // that shared its machine can measure the sharing, not the copy; the report says so.
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 namespace xfer {
 
@@ -20,6 +25,10 @@ struct CpuTicks {
 std::optional<CpuTicks> parse_proc_stat(std::string_view text);
 
 struct HostActivity {
+    // What was watched: "copies" (the measured copies' window, to the nearest samples around
+    // it) or "run" (the workers' whole span, preparation included: worker processes, whose CPU
+    // time is known only once they are reaped, and runs without a measured copy).
+    std::string span = "run";
     int64_t window_ns = 0;      // how long it was watched
     int cpus = 0;               // online CPUs
     double busy_cpus = 0;       // CPUs busy on average (user, nice, system, irq, softirq)
@@ -35,16 +44,39 @@ HostActivity host_activity_between(const CpuTicks& before, const CpuTicks& after
                                    int64_t own_cpu_ns, int64_t window_ns, int cpus,
                                    long ticks_per_second);
 
-// Watches from construction to stop(); nullopt where /proc/stat cannot be read.
-class HostActivityProbe {
+// One reading: when, the machine's ticks, xferlab's CPU time so far.
+struct CpuSample {
+    int64_t t_ns = 0;
+    CpuTicks ticks;
+    int64_t own_ns = 0;
+};
+std::optional<CpuSample> read_cpu_sample();
+
+// Activity between the last sample at or before `from_ns` and the first at or after `to_ns`
+// (the first and last samples where none is): the window the samples can vouch for, which
+// covers [from_ns, to_ns]. nullopt with fewer than two samples.
+std::optional<HostActivity> activity_over(const std::vector<CpuSample>& samples, int64_t from_ns,
+                                          int64_t to_ns, const std::string& span);
+
+// Reads a sample now and then every `period_ns` on a thread of its own at SCHED_IDLE (it takes
+// a CPU only when no copying thread wants one), until stop().
+class HostActivitySampler {
   public:
-    HostActivityProbe();
-    std::optional<HostActivity> stop() const;
+    explicit HostActivitySampler(int64_t period_ns = 20'000'000);
+    ~HostActivitySampler();
+    HostActivitySampler(const HostActivitySampler&) = delete;
+    HostActivitySampler& operator=(const HostActivitySampler&) = delete;
+    // Stops the thread, reads a last sample and returns them all in time order.
+    std::vector<CpuSample> stop();
 
   private:
-    std::optional<CpuTicks> before_;
-    int64_t own_before_ns_ = 0;
-    int64_t start_ns_ = 0;
+    void loop();
+    const int64_t period_ns_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::vector<CpuSample> samples_;
+    std::thread thread_;
 };
 
 }  // namespace xfer

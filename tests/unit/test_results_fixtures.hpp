@@ -96,7 +96,7 @@ inline RunResult full_run() {
     r.notes = {"backend auto fell back to host"};
     r.start_ns = 100;
     r.end_ns = 200;
-    r.host_activity = HostActivity{2'500'000'000, 16, 3.25, 2.125, 1.125, 0.0625};
+    r.host_activity = HostActivity{"copies", 2'500'000'000, 16, 3.25, 2.125, 1.125, 0.0625};
     return r;
 }
 

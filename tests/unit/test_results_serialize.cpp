@@ -164,6 +164,7 @@ TEST_CASE("a run result round-trips with status as a string", "[results][seriali
     CHECK(back.host_activity->others_cpus == 1.125);
     CHECK(back.host_activity->steal_fraction == 0.0625);
     CHECK(back.host_activity->window_ns == 2'500'000'000);
+    CHECK(back.host_activity->span == "copies");
     // Results written before it was recorded: none, not zeros.
     json old = j;
     old.erase("host_activity");

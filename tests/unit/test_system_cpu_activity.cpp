@@ -65,11 +65,31 @@ TEST_CASE("a window: busy CPUs, xferlab's share, the others' and steal", "[syste
           0);
 }
 
-TEST_CASE("the probe counts CPU time burnt here as xferlab's and a child's as another's",
+TEST_CASE("a window between samples: the last before it to the first after it", "[system]") {
+    std::vector<CpuSample> samples;
+    for (int k = 0; k <= 10; ++k) {  // every 100 ms: 1 tick busy per sample, ours half of it
+        CpuTicks t;
+        t.user = uint64_t(10 * k);
+        t.idle = uint64_t(30 * k);
+        samples.push_back(CpuSample{int64_t(k) * 100'000'000, t, int64_t(k) * 50'000'000});
+    }
+    // 250-480 ms lies between the samples at 200 and 500 ms.
+    const auto a = activity_over(samples, 250'000'000, 480'000'000, "copies");
+    REQUIRE(a);
+    CHECK(a->span == "copies");
+    CHECK(a->window_ns == 300'000'000);
+    CHECK(a->own_cpus == Approx(0.5));
+    CHECK(a->busy_cpus == Approx(30.0 / 100.0 / 0.3));  // 30 ticks at 100 Hz in 0.3 s
+    // Outside the samples: the first and last ones.
+    CHECK(activity_over(samples, -5, 2'000'000'000, "run")->window_ns == 1'000'000'000);
+    CHECK_FALSE(activity_over({samples[0]}, 0, 1, "run"));
+}
+
+TEST_CASE("the sampler counts CPU time burnt here as xferlab's and a child's as another's",
           "[system]") {
     int done[2];
     REQUIRE(pipe(done) == 0);
-    const HostActivityProbe probe;
+    HostActivitySampler sampler(5'000'000);
     const pid_t child = fork();
     REQUIRE(child >= 0);
     if (child == 0) {
@@ -82,15 +102,19 @@ TEST_CASE("the probe counts CPU time burnt here as xferlab's and a child's as an
     burn_cpu(0.3);
     char byte = 0;
     REQUIRE(read(done[0], &byte, 1) == 1);
-    const auto activity = probe.stop();
+    const auto samples = sampler.stop();
     kill(child, SIGKILL);
     waitpid(child, nullptr, 0);
     close(done[0]);
     close(done[1]);
+    REQUIRE(samples.size() >= 2);
+    for (size_t i = 1; i < samples.size(); ++i) CHECK(samples[i].t_ns >= samples[i - 1].t_ns);
+    const auto activity = activity_over(samples, samples.front().t_ns, samples.back().t_ns, "run");
     REQUIRE(activity);
     const double window_s = double(activity->window_ns) * 1e-9;
     INFO("window " << window_s << " s, busy " << activity->busy_cpus << ", own "
-                   << activity->own_cpus << ", others " << activity->others_cpus);
+                   << activity->own_cpus << ", others " << activity->others_cpus << ", "
+                   << samples.size() << " samples");
     CHECK(activity->own_cpus * window_s >= 0.29);
     // /proc/stat counts in ticks (10 ms) per CPU: allow a few on each side.
     CHECK(activity->others_cpus * window_s >= 0.2);
