@@ -138,7 +138,9 @@ class ProcessRun {
                 spawn(c);
                 WorkerJob job = base;
                 job.worker = i;
-                write_frame(c.to_child, to_json(job).dump());
+                write_frame(
+                    c.to_child,
+                    to_json(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
             } catch (const std::exception& e) {
                 ctx_.errors.push_back(
                     fmt::format("worker {}: cannot start its process: {}", i, e.what()));

@@ -200,7 +200,8 @@ std::string make_scaling_key(const Run& run) {
                 {"threads", threads},
                 {"staging", staging_to_json(run.transfer.staging)},
                 {"params", run.params}};
-    return key.dump();
+    // --set takes any bytes as a string value: invalid UTF-8 is replaced, not thrown over.
+    return key.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 void apply_or_collect(const Scenario& s, const std::string& key, const json& value, Run& run,

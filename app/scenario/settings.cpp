@@ -752,7 +752,8 @@ json threads_to_json(const ThreadSpec& t) {
 }
 
 std::string value_text(const json& value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
+    return value.is_string() ? value.get<std::string>()
+                             : value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace xfer::scenario_internal

@@ -360,6 +360,15 @@ params.nested.b = [1, 2]
     }
 }
 
+TEST_CASE("--set params with bytes that are not UTF-8 expand (replaced in keys and labels)",
+          "[sweep][set]") {
+    // Found by fuzz_set_flags: the scaling key holds params, and dumping them threw.
+    const auto plan = plan_of(kTwoBySweep, {"params.x=ab\xff\xff", "params.y=[\"\xfe\"]"});
+    REQUIRE(plan.size() == 12);
+    CHECK(plan[0].params["x"] == "ab\xff\xff");  // the value itself is kept as given
+    CHECK(plan[0].scaling_key.find("ab\xef\xbf\xbd\xef\xbf\xbd") != std::string::npos);  // U+FFFD
+}
+
 TEST_CASE("a swept parameter under a [params] value that is not a table is an error",
           "[sweep]") {
     std::string message;
