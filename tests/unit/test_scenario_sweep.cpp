@@ -360,7 +360,7 @@ params.nested.b = [1, 2]
     }
 }
 
-TEST_CASE("--set params with bytes that are not UTF-8 expand (replaced in keys and labels)",
+TEST_CASE("set flags: params with bytes that are not UTF-8 expand (replaced in the scaling key)",
           "[sweep][set]") {
     // Found by fuzz_set_flags: the scaling key holds params, and dumping them threw.
     const auto plan = plan_of(kTwoBySweep, {"params.x=ab\xff\xff", "params.y=[\"\xfe\"]"});
