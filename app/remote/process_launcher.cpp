@@ -22,16 +22,17 @@
 #include <stdexcept>
 
 #include "backend/backend.hpp"
+#include "python/payload_output.hpp"
+#include "python/python.hpp"
 #include "remote/local_workers.hpp"
 #include "remote/record_stream.hpp"
 #include "remote/worker_protocol.hpp"
-#include "system/thread_info.hpp"
-#include "python/payload_output.hpp"
-#include "python/python.hpp"
+#include "results/serialize.hpp"
 #include "scenario/units.hpp"
+#include "system/signal_names.hpp"
+#include "system/thread_info.hpp"
 #include "util/clock.hpp"
 #include "util/frame.hpp"
-#include "system/signal_names.hpp"
 
 extern char** environ;
 
@@ -138,9 +139,7 @@ class ProcessRun {
                 spawn(c);
                 WorkerJob job = base;
                 job.worker = i;
-                write_frame(
-                    c.to_child,
-                    to_json(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+                write_frame(c.to_child, compact_json(to_json(job)));
             } catch (const std::exception& e) {
                 ctx_.errors.push_back(
                     fmt::format("worker {}: cannot start its process: {}", i, e.what()));

@@ -129,6 +129,15 @@ void device_figures(const std::vector<const Record*>& measured, RunAnalysis& a) 
 
 }  // namespace
 
+std::optional<std::pair<int64_t, int64_t>> measured_window(const std::vector<Record>& records) {
+    std::vector<const Record*> measured;
+    for (const Record& r : records)
+        if (!r.warmup && !r.failed) measured.push_back(&r);  // as analyze_run counts them
+    if (measured.empty()) return std::nullopt;
+    const Span s = span_of(measured);
+    return std::pair{s.first, s.last};
+}
+
 RunAnalysis analyze_run(const RunResult& run) {
     RunAnalysis a;
     a.run = run.index;

@@ -43,8 +43,6 @@ CREATE INDEX notes_by_run ON notes(run);
 CREATE INDEX device_copies_by_run ON device_copies(run);
 )sql";
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
 void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
     if (known) {
         s.bind(i, v);
@@ -100,8 +98,8 @@ void insert_thread(SqliteStatement& s, int run, const char* kind, const ThreadIn
         s.bind(1, run).bind(2, kind).bind(3, t.launcher).bind(4, t.worker).bind(5, t.pid);
         s.bind(6, t.tid).bind(7, t.name).bind(8, t.hostname).bind(9, int64_t(t.stack_size));
         s.bind(10, int64_t(t.guard_size))
-            .bind(11, dump(json(t.blocked_signals)))
-            .bind(12, dump(t.cpus));
+            .bind(11, compact_json(json(t.blocked_signals)))
+            .bind(12, compact_json(t.cpus));
         s.bind(13, t.policy).bind(14, t.priority).bind(15, t.nice).bind(16, t.numa_node);
         s.bind(17, t.python_thread);
         bind_or_null(s, 18, t.gil_held.value_or(false), t.gil_held.has_value());
@@ -122,7 +120,7 @@ void insert_threads(const SqliteDb& db, int run, const std::vector<ThreadInfo>& 
     for (const ThreadInfo& t : workers) insert_thread(s, run, "worker", t, nullptr);
     for (const HelperThread& h : helpers) {
         const std::string busy =
-            dump(json{{"busy", h.busy}, {"dropped", h.busy_dropped}, {"work", h.work}});
+            compact_json(json{{"busy", h.busy}, {"dropped", h.busy_dropped}, {"work", h.work}});
         insert_thread(s, run, "helper", h.thread, &busy);
     }
 }
@@ -137,13 +135,13 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
     s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
-    s.bind(8, r.host_memory).bind(9, dump(json(r.sweep_point))).bind(10, r.scaling_key);
-    s.bind(11, dump(r.settings));
+    s.bind(8, r.host_memory).bind(9, compact_json(json(r.sweep_point))).bind(10, r.scaling_key);
+    s.bind(11, compact_json(r.settings));
     if (r.payload) {
-        s.bind(12, dump(json{{"name", r.payload->name},
-                             {"path", r.payload->path},
-                             {"folder", r.payload->folder},
-                             {"sha256", r.payload->sha256}}));
+        s.bind(12, compact_json(json{{"name", r.payload->name},
+                                     {"path", r.payload->path},
+                                     {"folder", r.payload->folder},
+                                     {"sha256", r.payload->sha256}}));
     } else {
         s.bind_null(12);
     }
@@ -153,11 +151,12 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     if (r.copy_sources.empty() && r.payload_verified.empty()) {
         s.bind_null(18);
     } else {
-        s.bind(18, dump(json{{"copy_sources", r.copy_sources},
-                             {"payload_verified", worker_texts_to_json(r.payload_verified)}}));
+        s.bind(18,
+               compact_json(json{{"copy_sources", r.copy_sources},
+                                 {"payload_verified", worker_texts_to_json(r.payload_verified)}}));
     }
     if (r.host_activity) {
-        s.bind(19, dump(json(*r.host_activity)));
+        s.bind(19, compact_json(json(*r.host_activity)));
     } else {
         s.bind_null(19);
     }
@@ -197,7 +196,7 @@ void RecordStore::write_plan(const Results& plan) {
     };
     db_->exec("BEGIN");
     SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");
-    for (const auto& [key, value] : rows) s.bind(1, key).bind(2, dump(value)).run();
+    for (const auto& [key, value] : rows) s.bind(1, key).bind(2, compact_json(value)).run();
     db_->exec("COMMIT");
 }
 
@@ -223,9 +222,9 @@ void RecordStore::write_analysis(const Results& results, const std::vector<json>
     db_->exec("BEGIN");
     SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
     for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
-        s.bind(1, results.runs[i].index).bind(2, dump(per_run[i])).run();
+        s.bind(1, results.runs[i].index).bind(2, compact_json(per_run[i])).run();
     SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
-    m.bind(1, dump(summary)).run();
+    m.bind(1, compact_json(summary)).run();
     db_->exec("COMMIT");
 }
 

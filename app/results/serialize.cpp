@@ -149,6 +149,10 @@ void to_json(json& j, const ThreadInfo& t) {
     };
 }
 
+std::string compact_json(const json& j) {
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 void to_json(json& j, const HelperThread& h) {
     to_json(j, h.thread);
     j["busy"] = h.busy;

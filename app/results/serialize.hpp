@@ -21,6 +21,9 @@ nlohmann::json worker_texts_to_json(const std::map<int, std::string>& texts);
 std::map<int, std::string> worker_texts_from_json(const nlohmann::json& j);
 void to_json(nlohmann::json& j, const DeviceCopy& c);
 void from_json(const nlohmann::json& j, DeviceCopy& c);
+// Compact JSON text. Bytes that are not UTF-8 (a --set value, a payload's output) come out as
+// U+FFFD instead of throwing: results and plans are written whatever strings they hold.
+std::string compact_json(const nlohmann::json& j);
 // {"chunks", "copied_bytes", "copy_ns", "start_ns", "wait_ns"}: the field names.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HelperWork, chunks, copied_bytes, copy_ns, start_ns, wait_ns)
 // A ThreadInfo's fields plus "busy" ([[start_ns, end_ns], ...]), "busy_dropped" and "work"

@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <map>
 #include <numeric>
 #include <stdexcept>
 
 #include "launch/execute_workers.hpp"
 #include "python/python.hpp"
+#include "report/run_stats.hpp"
 #include "results/vocabulary.hpp"
 #include "run/context_skip.hpp"
 #include "run/memory_preflight.hpp"
@@ -154,15 +154,11 @@ std::optional<HostActivity> host_activity_of(const std::vector<CpuSample>& sampl
                                              const std::vector<Record>& records,
                                              bool workers_elsewhere) {
     if (samples.empty()) return std::nullopt;
-    int64_t from = INT64_MAX, to = INT64_MIN;
-    for (const Record& r : records) {
-        if (r.warmup) continue;
-        from = std::min(from, r.host_start_ns);
-        to = std::max(to, r.host_end_ns);
-    }
-    if (workers_elsewhere || from > to) {
+    const auto window = measured_window(records);
+    if (workers_elsewhere || !window) {
         return activity_over(samples, samples.front().t_ns, samples.back().t_ns, "run");
     }
+    const auto [from, to] = *window;
     auto a = activity_over(samples, from, to, "copies");
     // The sampler runs at SCHED_IDLE: with every CPU busy it may have no sample near the
     // copies, and then what it vouches for is (nearly) the whole run.

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "results/serialize.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/scenario_keys.hpp"
@@ -200,8 +201,7 @@ std::string make_scaling_key(const Run& run) {
                 {"threads", threads},
                 {"staging", staging_to_json(run.transfer.staging)},
                 {"params", run.params}};
-    // --set takes any bytes as a string value: invalid UTF-8 is replaced, not thrown over.
-    return key.dump(-1, ' ', false, json::error_handler_t::replace);
+    return compact_json(key);  // --set takes any bytes as a string value
 }
 
 void apply_or_collect(const Scenario& s, const std::string& key, const json& value, Run& run,

@@ -21,37 +21,7 @@ std::string trim(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-}  // namespace
-
-// A part on the way that is null becomes a table: params.a.b=1 on empty params makes {a: {b: 1}}.
-bool set_param(json& params, const std::string& path, const json& value, std::string& why) {
-    json* at = &params;
-    size_t begin = 0;
-    while (true) {
-        const size_t dot = path.find('.', begin);
-        const std::string part = path.substr(begin, dot == std::string::npos ? dot : dot - begin);
-        if (part.empty()) {
-            why = "empty part in params key '" + path + "'";
-            return false;
-        }
-        if (!at->is_object()) {
-            why = "params." + path.substr(0, begin == 0 ? 0 : begin - 1) +
-                  " is not a table, so it cannot hold '" + part + "'";
-            return false;
-        }
-        if (dot == std::string::npos) {
-            (*at)[part] = value;
-            return true;
-        }
-        at = &(*at)[part];
-        if (at->is_null()) *at = json::object();
-        begin = dot + 1;
-    }
-}
-
-namespace {
-
-// The parts of "a.b.c"; none may be empty (set_param says so; these only look).
+// The parts of "a.b.c"; none may be empty (set_param says so; the others only look).
 std::vector<std::string> param_parts(const std::string& path) {
     std::vector<std::string> parts;
     size_t begin = 0;
@@ -74,6 +44,29 @@ bool erase_parts(json& at, const std::vector<std::string>& parts, size_t i) {
 }
 
 }  // namespace
+
+// A part on the way that is null becomes a table: params.a.b=1 on empty params makes {a: {b: 1}}.
+bool set_param(json& params, const std::string& path, const json& value, std::string& why) {
+    const std::vector<std::string> parts = param_parts(path);
+    json* at = &params;
+    std::string table = "params";  // what `at` is, as the error names it
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i].empty()) {
+            why = "empty part in params key '" + path + "'";
+            return false;
+        }
+        if (!at->is_object()) {
+            why = table + " is not a table, so it cannot hold '" + parts[i] + "'";
+            return false;
+        }
+        at = &(*at)[parts[i]];
+        if (i + 1 == parts.size()) break;
+        if (at->is_null()) *at = json::object();
+        table += "." + parts[i];
+    }
+    *at = value;
+    return true;
+}
 
 bool has_param(const json& params, const std::string& path) {
     const json* at = &params;

@@ -6,11 +6,12 @@
 #include <functional>
 #include <map>
 
-#include "system/thread_info.hpp"
+#include "results/serialize.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/unit_parse.hpp"
 #include "scenario/units.hpp"
 #include "system/signal_names.hpp"
+#include "system/thread_info.hpp"
 
 namespace xfer::scenario_internal {
 
@@ -752,8 +753,7 @@ json threads_to_json(const ThreadSpec& t) {
 }
 
 std::string value_text(const json& value) {
-    return value.is_string() ? value.get<std::string>()
-                             : value.dump(-1, ' ', false, json::error_handler_t::replace);
+    return value.is_string() ? value.get<std::string>() : compact_json(value);
 }
 
 }  // namespace xfer::scenario_internal

@@ -47,26 +47,6 @@ HostActivity host_activity_between(const CpuTicks& before, const CpuTicks& after
     return a;
 }
 
-void to_json(nlohmann::json& j, const HostActivity& a) {
-    j = {{"span", a.span},
-         {"window_ns", a.window_ns},
-         {"cpus", a.cpus},
-         {"busy_cpus", a.busy_cpus},
-         {"own_cpus", a.own_cpus},
-         {"others_cpus", a.others_cpus},
-         {"steal_fraction", a.steal_fraction}};
-}
-
-void from_json(const nlohmann::json& j, HostActivity& a) {
-    a.span = j.value("span", std::string("run"));
-    a.window_ns = j.value("window_ns", int64_t(0));
-    a.cpus = j.value("cpus", 0);
-    a.busy_cpus = j.value("busy_cpus", 0.0);
-    a.own_cpus = j.value("own_cpus", 0.0);
-    a.others_cpus = j.value("others_cpus", 0.0);
-    a.steal_fraction = j.value("steal_fraction", 0.0);
-}
-
 namespace {
 
 std::optional<CpuTicks> read_cpu_ticks() {

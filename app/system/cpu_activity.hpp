@@ -36,8 +36,9 @@ struct HostActivity {
     double others_cpus = 0;     // busy_cpus - own_cpus, at least 0
     double steal_fraction = 0;  // of all CPU time, taken by the hypervisor for other guests
 };
-void to_json(nlohmann::json& j, const HostActivity& a);
-void from_json(const nlohmann::json& j, HostActivity& a);
+// The field names; a key missing from an older file reads as the default above.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostActivity, span, window_ns, cpus, busy_cpus,
+                                                own_cpus, others_cpus, steal_fraction)
 
 // From two /proc/stat readings and xferlab's CPU time at each, `window_ns` apart.
 HostActivity host_activity_between(const CpuTicks& before, const CpuTicks& after,
