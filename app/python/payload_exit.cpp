@@ -9,14 +9,14 @@
 namespace xfer {
 namespace {
 
-std::mutex g_mutex;
+std::mutex g_exit_mutex;
 std::function<void(int)> g_handler;
 pid_t g_owner_pid = 0;  // the process that set the handler; a forked child is not it
 
 }  // namespace
 
 void set_payload_exit_handler(std::function<void(int)> handler) {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_exit_mutex);
     g_handler = std::move(handler);
     g_owner_pid = ::getpid();
 }
@@ -24,7 +24,7 @@ void set_payload_exit_handler(std::function<void(int)> handler) {
 void payload_exit(int code) {
     std::function<void(int)> handler;
     {
-        std::lock_guard lock(g_mutex);
+        std::lock_guard lock(g_exit_mutex);
         if (::getpid() == g_owner_pid) handler = g_handler;
     }
     if (handler) handler(code);  // expected not to return

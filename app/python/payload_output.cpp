@@ -9,7 +9,7 @@
 namespace xfer {
 namespace {
 
-std::mutex g_mutex;
+std::mutex g_output_mutex;
 std::filesystem::path g_log_path;
 int g_log_fd = -1;
 
@@ -25,14 +25,14 @@ void write_all(int fd, std::string_view text) {
 }  // namespace
 
 void set_payload_output_log(const std::filesystem::path& log) {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_output_mutex);
     if (g_log_fd >= 0) ::close(g_log_fd);
     g_log_fd = -1;
     g_log_path = log;
 }
 
 std::filesystem::path payload_output_log() {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_output_mutex);
     return g_log_path;
 }
 
@@ -54,7 +54,7 @@ void write_payload_output(const std::string& prefix, std::string_view lines) {
         out += '\n';
         start = end + 1;
     }
-    std::lock_guard lock(g_mutex);  // whole lines: threads and processes never split one
+    std::lock_guard lock(g_output_mutex);  // whole lines: threads and processes never split one
     write_all(STDERR_FILENO, out);
     if (g_log_fd < 0 && !g_log_path.empty()) {
         g_log_fd = ::open(g_log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -13,7 +13,7 @@ namespace xfer {
 namespace fs = std::filesystem;
 namespace {
 
-std::mutex g_mutex;
+std::mutex g_choice_mutex;
 std::optional<PythonChoice> g_choice;  // unset: the build's interpreter
 
 // "3.12" from a pyvenv.cfg next to `executable` (bin/ or the folder above it), where CPython's
@@ -62,12 +62,12 @@ std::string python_executable_problem(const fs::path& executable) {
 }
 
 void choose_python(PythonChoice choice) {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_choice_mutex);
     g_choice = std::move(choice);
 }
 
 PythonChoice chosen_python() {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_choice_mutex);
     if (g_choice) return *g_choice;
     // The build's interpreter may be gone (a venv deleted since): then CPython starts from
     // libpython's own prefix, as it did before xferlab configured an executable.

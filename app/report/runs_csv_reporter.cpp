@@ -15,7 +15,7 @@ namespace xfer {
 
 namespace {
 
-constexpr const char* kHeader =
+constexpr const char* kRunsHeader =
     "kind,label,trial,trials,run,launcher,threads,status,copies,aggregate_GBps,"
     "aggregate_ci_low_GBps,aggregate_ci_high_GBps,between_trial_cv,per_copy_p50_GBps,"
     "per_copy_cv,baseline,ratio,ratio_ci_low,ratio_ci_high,p,finding,verdict\n";
@@ -77,7 +77,7 @@ class RunsCsvReporter : public Reporter {
     std::string name() const override { return "runs"; }
 
     void write(const Results& results, const Analysis& analysis, std::ostream& stream) override {
-        std::string out = kHeader;
+        std::string out = kRunsHeader;
         for (const TrialGroup& g : analysis.groups) {
             group_row(results, analysis, g, out);
             for (int i : g.runs) trial_row(results, analysis, size_t(i), out);

@@ -23,4 +23,16 @@ struct FileFacts {
 FileFacts read_scenario_file(const toml::table& root, const std::string& file, Scenario& s,
                              std::vector<Diagnostic>& diagnostics);
 
+// parse_scenario (loader.hpp) in two halves, so that many sets of --set flags can be tried on one
+// reading of a file (tests/fuzz/fuzz_set_flags.cpp): the file read, its diagnostics kept for
+// later; then the flags applied and every check made (throws ScenarioError).
+struct ScenarioFile {
+    std::string name;
+    Scenario scenario;
+    FileFacts facts;
+    std::vector<Diagnostic> diagnostics;
+};
+ScenarioFile read_scenario_text(const std::string& text, const std::string& name);
+Scenario finish_scenario(ScenarioFile file, const std::vector<std::string>& overrides);
+
 }  // namespace xfer::scenario_internal

@@ -19,9 +19,9 @@
 
 namespace xfer {
 
-Scenario parse_scenario(const std::string& text, const std::string& name,
-                        const std::vector<std::string>& overrides) {
-    using namespace scenario_internal;
+namespace scenario_internal {
+
+ScenarioFile read_scenario_text(const std::string& text, const std::string& name) {
     toml::table root;
     try {
         root = toml::parse(text, name);
@@ -29,12 +29,19 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
         // TOML stops at the first syntax error: there is only this one to report.
         throw ScenarioError({syntax_error_diagnostic(name, text, e)});
     }
+    ScenarioFile file;
+    file.name = name;
+    file.scenario.source = name;
+    file.scenario.name = std::filesystem::path(name).stem().string();
+    file.facts = read_scenario_file(root, name, file.scenario, file.diagnostics);
+    return file;
+}
 
-    Scenario s;
-    s.source = name;
-    s.name = std::filesystem::path(name).stem().string();
-    std::vector<Diagnostic> diagnostics;
-    const FileFacts facts = read_scenario_file(root, name, s, diagnostics);
+Scenario finish_scenario(ScenarioFile file, const std::vector<std::string>& overrides) {
+    const std::string& name = file.name;
+    const FileFacts& facts = file.facts;
+    Scenario& s = file.scenario;
+    std::vector<Diagnostic>& diagnostics = file.diagnostics;
     apply_set_flags(s, overrides, diagnostics);
     choose_seed(s);
     if (auto problem = baseline_problem(s)) {
@@ -67,7 +74,15 @@ Scenario parse_scenario(const std::string& text, const std::string& name,
         throw ScenarioError(std::move(diagnostics));
     }
     s.resolved = resolved_json(s, overrides);
-    return s;
+    return std::move(s);
+}
+
+}  // namespace scenario_internal
+
+Scenario parse_scenario(const std::string& text, const std::string& name,
+                        const std::vector<std::string>& overrides) {
+    using namespace scenario_internal;
+    return finish_scenario(read_scenario_text(text, name), overrides);
 }
 
 namespace {

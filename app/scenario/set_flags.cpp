@@ -8,18 +8,13 @@
 #include "scenario/settings.hpp"
 #include "scenario/suggest.hpp"
 #include "scenario/toml_support.hpp"
+#include "scenario/unit_parse.hpp"
 
 namespace xfer::scenario_internal {
 
 using nlohmann::json;
 
 namespace {
-
-std::string trim(const std::string& s) {
-    const size_t b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
 
 // The parts of "a.b.c"; none may be empty (set_param says so; the others only look).
 std::vector<std::string> param_parts(const std::string& path) {
@@ -92,7 +87,7 @@ json parse_set_value(const std::string& text) {
     } catch (const toml::parse_error&) {
         // Not a TOML value: the text itself is the value.
     }
-    return trim(text);
+    return scenario_internal::trim_blanks(text);
 }
 
 void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
@@ -104,7 +99,7 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
             diagnostics.push_back(Diagnostic{"--set", line, column, key, message});
         };
         const size_t eq = flag.find('=');
-        const std::string key = trim(flag.substr(0, eq));
+        const std::string key = scenario_internal::trim_blanks(flag.substr(0, eq));
         if (eq == std::string::npos || key.empty()) {
             error(1, "", "expected key=value, e.g. --set threads.count=8; got '" + flag + "'");
             continue;

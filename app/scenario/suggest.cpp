@@ -2,26 +2,60 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <vector>
 
 namespace xfer::scenario_internal {
 
-int edit_distance(const std::string& a, const std::string& b) {
-    auto lower = [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); };
-    const size_t n = a.size(), m = b.size();
-    std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1, 0));
-    for (size_t i = 0; i <= n; ++i) d[i][0] = int(i);
-    for (size_t j = 0; j <= m; ++j) d[0][j] = int(j);
-    for (size_t i = 1; i <= n; ++i) {
-        for (size_t j = 1; j <= m; ++j) {
-            const int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
-                lower(a[i - 2]) == lower(b[j - 1])) {
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-            }
+namespace {
+
+char lower(char c) { return char(std::tolower(static_cast<unsigned char>(c))); }
+
+std::string lowered(const std::string& s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), lower);
+    return out;
+}
+
+}  // namespace
+
+int edit_distance_within(const std::string& a_text, const std::string& b_text, int bound) {
+    const int n = int(a_text.size()), m = int(b_text.size());
+    const int over = bound + 1;  // "more than bound"
+    // Every alignment needs at least the difference in length in insertions or deletions.
+    if (std::abs(n - m) > bound) return over;
+    const std::string a = lowered(a_text), b = lowered(b_text);
+    // Three rows of the table (a swap of two neighbours looks two rows back), each computed
+    // only within `bound` of the diagonal: a cell further out is more than `bound` already.
+    std::vector<int> two_back(size_t(m) + 1, over), prev(size_t(m) + 1, over),
+        cur(size_t(m) + 1, over);
+    for (int j = 0; j <= std::min(m, bound); ++j) prev[size_t(j)] = j;
+    for (int i = 1; i <= n; ++i) {
+        const int lo = std::max(1, i - bound), hi = std::min(m, i + bound);
+        cur[size_t(lo - 1)] = lo == 1 && i <= bound ? i : over;
+        if (hi < m) cur[size_t(hi + 1)] = over;
+        int row_min = cur[size_t(lo - 1)];
+        for (int j = lo; j <= hi; ++j) {
+            const size_t J = size_t(j);
+            const int cost = a[size_t(i - 1)] == b[J - 1] ? 0 : 1;
+            int d = std::min({prev[J] + 1, cur[J - 1] + 1, prev[J - 1] + cost});
+            if (i > 1 && j > 1 && a[size_t(i - 1)] == b[J - 2] && a[size_t(i - 2)] == b[J - 1])
+                d = std::min(d, two_back[J - 2] + 1);
+            cur[J] = std::min(d, over);
+            row_min = std::min(row_min, cur[J]);
         }
+        // No cell is below the smallest of the row before (a swap builds on a cell two rows
+        // back, at most one less than a cell of the row before): once a whole row exceeds
+        // `bound`, so does the distance.
+        if (row_min > bound) return over;
+        std::swap(two_back, prev);
+        std::swap(prev, cur);
     }
-    return d[n][m];
+    return prev[size_t(m)];
+}
+
+int edit_distance(const std::string& a, const std::string& b) {
+    return edit_distance_within(a, b, int(std::max(a.size(), b.size())));
 }
 
 std::optional<std::string> closest(const std::string& word,
@@ -31,7 +65,7 @@ std::optional<std::string> closest(const std::string& word,
     std::optional<std::string> best;
     int best_distance = limit + 1;
     for (const auto& c : candidates) {
-        const int dist = edit_distance(word, c);
+        const int dist = edit_distance_within(word, c, best_distance - 1);
         // Replacing every letter of a word is no typo ("M" is not a near miss of "B").
         if (dist < best_distance && dist < int(word.size())) {
             best_distance = dist;
@@ -41,7 +75,10 @@ std::optional<std::string> closest(const std::string& word,
     if (best || word.size() < 3) return best;
     // A truncated word ("stagger" for "staggered:") is far in edits but plainly meant.
     for (const auto& c : candidates) {
-        if (c.size() > word.size() && edit_distance(c.substr(0, word.size()), word) == 0) return c;
+        if (c.size() > word.size() &&
+            std::equal(word.begin(), word.end(), c.begin(),
+                       [](char x, char y) { return lower(x) == lower(y); }))
+            return c;
     }
     return best;
 }

@@ -13,4 +13,7 @@ std::optional<int64_t> parse_duration_ns(const std::string& text, std::string* w
 // Exact and parseable back: "30 s", "1.5 ms", "250 ns" ("0 s" for zero).
 std::string duration_text(int64_t ns);
 
+// `s` without leading and trailing blanks (spaces and tabs).
+std::string trim_blanks(const std::string& s);
+
 }  // namespace xfer::scenario_internal

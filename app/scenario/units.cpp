@@ -41,13 +41,6 @@ const std::vector<Unit>& duration_units() {
     return units;
 }
 
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    size_t e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
-
 // "1.5 GiB" -> digits "15", 1 decimal, unit "GiB". Plain decimal notation only: no sign, no
 // exponent, digits on both sides of a point, so that the value is exact.
 struct Number {
@@ -57,7 +50,7 @@ struct Number {
 };
 
 std::optional<Number> split_number(const std::string& raw, const char* what, std::string* why) {
-    const std::string text = trim(raw);
+    const std::string text = trim_blanks(raw);
     auto fail = [&](const std::string& reason) -> std::optional<Number> {
         if (why) *why = reason;
         return std::nullopt;
@@ -129,7 +122,6 @@ std::vector<std::string> unit_names(const std::vector<Unit>& units) {
     return names;
 }
 
-
 }  // namespace
 
 std::optional<uint64_t> parse_size(const std::string& text, std::string* why) {
@@ -188,6 +180,12 @@ std::optional<int64_t> parse_duration_ns(const std::string& text, std::string* w
     auto v = scale(*n, factor, u128(INT64_MAX), "nanoseconds", why);
     if (!v) return std::nullopt;
     return int64_t(*v);
+}
+
+std::string trim_blanks(const std::string& s) {
+    const size_t b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
 std::string duration_text(int64_t ns) {

@@ -16,8 +16,8 @@ using namespace xfer::test;
 namespace {
 
 // A one-run scenario: `scenario_keys` go into [scenario], `transfer_keys` into [transfer].
-fs::path write_scenario(const fs::path& dir, const std::string& scenario_keys,
-                        const std::string& transfer_keys, const std::string& run_keys) {
+fs::path write_check_scenario(const fs::path& dir, const std::string& scenario_keys,
+                              const std::string& transfer_keys, const std::string& run_keys) {
     const fs::path file = dir / "case.toml";
     std::ofstream(file) << "[scenario]\nname = \"case\"\n"
                         << scenario_keys << "[transfer]\nrepetitions = 2\n"
@@ -63,8 +63,8 @@ void both_refuse(const fs::path& file, const std::string& expected) {
 TEST_CASE("check and run both refuse copies larger than the machine's memory",
           "[integration][check]") {
     const auto dir = fresh_temp_dir("check-memory");
-    const auto file = write_scenario(dir, "backend = \"host\"\n", "bytes = \"1000TiB\"\n",
-                                     "launcher = \"host\"\n");
+    const auto file = write_check_scenario(dir, "backend = \"host\"\n", "bytes = \"1000TiB\"\n",
+                                           "launcher = \"host\"\n");
     both_refuse(file, file.string() +
                           ": the largest run needs 1.95 PiB of host memory, more than this "
                           "machine has (");
@@ -73,8 +73,9 @@ TEST_CASE("check and run both refuse copies larger than the machine's memory",
 
 TEST_CASE("check and run both refuse a payload that is not there", "[integration][check]") {
     const auto dir = fresh_temp_dir("check-payload");
-    const auto file = write_scenario(dir, "backend = \"host\"\n", "bytes = \"64KiB\"\n",
-                                     "launcher = \"python\"\npayload = \"no_such_payload.py\"\n");
+    const auto file =
+        write_check_scenario(dir, "backend = \"host\"\n", "bytes = \"64KiB\"\n",
+                             "launcher = \"python\"\npayload = \"no_such_payload.py\"\n");
     both_refuse(file, file.string() +
                           ":9:1: error: run[1].payload: payload 'no_such_payload.py': not "
                           "found: looked for ");
@@ -83,9 +84,9 @@ TEST_CASE("check and run both refuse a payload that is not there", "[integration
 
 TEST_CASE("check and run both refuse pinned memory on the host backend", "[integration][check]") {
     const auto dir = fresh_temp_dir("check-pinned");
-    const auto file =
-        write_scenario(dir, "backend = \"host\"\n", "bytes = \"64KiB\"\nhost_memory = \"pinned\"\n",
-                       "launcher = \"host\"\n");
+    const auto file = write_check_scenario(dir, "backend = \"host\"\n",
+                                           "bytes = \"64KiB\"\nhost_memory = \"pinned\"\n",
+                                           "launcher = \"host\"\n");
     both_refuse(file,
                 file.string() + ": run 0 (host): host_memory = pinned needs the cuda backend");
     fs::remove_all(dir);
@@ -97,8 +98,8 @@ TEST_CASE("check and run both refuse a backend unavailable here", "[integration]
         return;
     }
     const auto dir = fresh_temp_dir("check-cuda");
-    const auto file =
-        write_scenario(dir, "backend = \"cuda\"\n", "bytes = \"64KiB\"\n", "launcher = \"host\"\n");
+    const auto file = write_check_scenario(dir, "backend = \"cuda\"\n", "bytes = \"64KiB\"\n",
+                                           "launcher = \"host\"\n");
     both_refuse(file, file.string() + ": run 0 (host): backend cuda is unavailable: ");
     fs::remove_all(dir);
 }
@@ -110,9 +111,9 @@ TEST_CASE("check names what it could not check here as a warning, and passes",
         return;
     }
     const auto dir = fresh_temp_dir("check-warn");
-    const auto file = write_scenario(dir, "", "bytes = \"64KiB\"\n",
-                                     "launcher = \"host\"\n[[run]]\nlauncher = \"host\"\n"
-                                     "transfer.context = \"per-worker\"\n");
+    const auto file = write_check_scenario(dir, "", "bytes = \"64KiB\"\n",
+                                           "launcher = \"host\"\n[[run]]\nlauncher = \"host\"\n"
+                                           "transfer.context = \"per-worker\"\n");
     const auto r = run_command(xferlab() + " check '" + file.string() + "'");
     INFO(r.err);
     CHECK(r.exit_code == 0);

@@ -17,8 +17,8 @@ using nlohmann::json;
 namespace {
 
 // A scenario called `name` with one host run per label.
-fs::path write_scenario(const fs::path& dir, const std::string& file, const std::string& name,
-                        const std::vector<std::string>& labels) {
+fs::path write_named_scenario(const fs::path& dir, const std::string& file, const std::string& name,
+                              const std::vector<std::string>& labels) {
     const fs::path path = dir / file;
     std::ofstream out(path);
     out << "[scenario]\nname = \"" << name << "\"\nbackend = \"host\"\n"
@@ -47,22 +47,24 @@ TEST_CASE("run --out into a folder holding an earlier run's output: exit 2, the 
           "[integration][output]") {
     auto dir = fresh_temp_dir("reuse");
     auto out = dir / "out";
-    auto first = run_into(write_scenario(dir, "first.toml", "first", {"old-a", "old-b"}), out);
+    auto first =
+        run_into(write_named_scenario(dir, "first.toml", "first", {"old-a", "old-b"}), out);
     INFO(first.err);
     REQUIRE(first.exit_code == 0);
     const std::string results_before = slurp(out / "results.json");
     const std::string journal_before = slurp(out / "journal.jsonl");
 
-    auto again = run_into(write_scenario(dir, "second.toml", "second", {"new"}), out);
+    auto again = run_into(write_named_scenario(dir, "second.toml", "second", {"new"}), out);
     INFO(again.err);
     CHECK(again.exit_code == 2);
-    CHECK(contains(again.err, "xferlab: output folder " + out.string() +
-                                  " already holds the output of an earlier run (results.json, "
-                                  "copies.csv, runs.csv, trace.json, results.sqlite, journal.jsonl): this "
-                                  "run's would be "
-                                  "mixed with it. Choose another folder (--out), or add --force "
-                                  "to delete those files first (other files in the folder are "
-                                  "kept)"));
+    CHECK(contains(again.err,
+                   "xferlab: output folder " + out.string() +
+                       " already holds the output of an earlier run (results.json, "
+                       "copies.csv, runs.csv, trace.json, results.sqlite, journal.jsonl): this "
+                       "run's would be "
+                       "mixed with it. Choose another folder (--out), or add --force "
+                       "to delete those files first (other files in the folder are "
+                       "kept)"));
     CHECK(contains(again.err, "second.toml: nothing was run"));
     CHECK(again.out.empty());
     CHECK(slurp(out / "results.json") == results_before);
@@ -74,16 +76,16 @@ TEST_CASE("run --force: the earlier run's files go, other files stay, the journa
           "[integration][output]") {
     auto dir = fresh_temp_dir("force");
     auto out = dir / "out";
-    REQUIRE(
-        run_into(write_scenario(dir, "first.toml", "first", {"old-a", "old-b"}), out).exit_code ==
-        0);
+    REQUIRE(run_into(write_named_scenario(dir, "first.toml", "first", {"old-a", "old-b"}), out)
+                .exit_code == 0);
     // What a kill during a rewrite leaves (xferlab's), and files that are not xferlab's.
     std::ofstream(out / ".results.json.tmp.4242") << "partial";
     std::ofstream(out / "results.sqlite-wal") << "SQLite's log, left by a kill";
     std::ofstream(out / "notes.txt") << "mine";
     std::ofstream(out / "results.json.old") << "mine too";
 
-    auto forced = run_into(write_scenario(dir, "second.toml", "second", {"new"}), out, " --force");
+    auto forced =
+        run_into(write_named_scenario(dir, "second.toml", "second", {"new"}), out, " --force");
     INFO(forced.err);
     REQUIRE(forced.exit_code == 0);
     CHECK(contains(forced.err,
@@ -116,9 +118,9 @@ TEST_CASE("run with several files and --out: one folder per scenario name, insid
     auto out = dir / "out";
     // A name with '/' stays one folder inside --out; a second scenario of the same name is
     // refused rather than mixed into (or, with --force, deleting) the first one's folder.
-    auto a = write_scenario(dir, "a.toml", "../escape", {"a"});
-    auto b = write_scenario(dir, "b.toml", "../escape", {"b"});
-    auto c = write_scenario(dir, "c.toml", "other", {"c"});
+    auto a = write_named_scenario(dir, "a.toml", "../escape", {"a"});
+    auto b = write_named_scenario(dir, "b.toml", "../escape", {"b"});
+    auto c = write_named_scenario(dir, "c.toml", "other", {"c"});
     auto r = run_command(xferlab() + " run '" + a.string() + "' '" + b.string() + "' '" +
                          c.string() + "' --quiet --force --out '" + out.string() + "'");
     INFO(r.err);
@@ -140,7 +142,7 @@ TEST_CASE("config output.dir without {timestamp} holding a run's output: refused
     auto dir = fresh_temp_dir("config-out");
     const fs::path config = dir / "xferlab.toml";
     std::ofstream(config) << "[output]\ndir = \"" << (dir / "fixed-{scenario}").string() << "\"\n";
-    auto scenario = write_scenario(dir, "s.toml", "s", {"only"});
+    auto scenario = write_named_scenario(dir, "s.toml", "s", {"only"});
     const std::string command =
         xferlab() + " run '" + scenario.string() + "' --quiet --config '" + config.string() + "'";
     REQUIRE(run_command(command).exit_code == 0);

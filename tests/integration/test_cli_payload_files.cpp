@@ -21,7 +21,7 @@ void write_evil(const fs::path& file, const fs::path& marker) {
 }
 
 // A host run (line 4), then a python run whose `payload` key sits at line 7, column 1.
-void write_scenario(const fs::path& file, const std::string& payload_toml) {
+void write_payload_scenario(const fs::path& file, const std::string& payload_toml) {
     std::ofstream(file) << "[scenario]\nname = \"confined\"\nbackend = \"host\"\n"
                            "[[run]]\nlauncher = \"host\"\n[[run]]\n"
                         << "payload = " << payload_toml << "\nlauncher = \"python\"\n"
@@ -58,7 +58,7 @@ TEST_CASE("payload names leaving the payload folder are refused by check and run
     for (const auto& form : forms) {
         INFO(form.toml);
         const fs::path scenario = dir / "s.toml";
-        write_scenario(scenario, form.toml);
+        write_payload_scenario(scenario, form.toml);
         const std::string common =
             " '" + scenario.string() + "' --payload-dir '" + payloads.string() + "'";
         auto check = run_command(xferlab() + " check" + common);
@@ -88,7 +88,7 @@ TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and chec
                   payloads / "sub" / "mine.py");
     std::ofstream(payloads / "sub" / "mine.py", std::ios::app) << "# changed: another digest\n";
     const fs::path scenario = dir / "s.toml";
-    write_scenario(scenario, "\"sub/mine.py\"");
+    write_payload_scenario(scenario, "\"sub/mine.py\"");
     const std::string expected = sha256sum(payloads / "sub" / "mine.py");
     REQUIRE(expected.size() == 64);
     const std::string path = fs::canonical(payloads / "sub" / "mine.py").string();
@@ -212,7 +212,7 @@ TEST_CASE("a payload name that is a folder or a symlink loop is refused with its
     for (const auto& form : forms) {
         INFO(form.toml);
         const fs::path scenario = dir / "s.toml";
-        write_scenario(scenario, form.toml);
+        write_payload_scenario(scenario, form.toml);
         auto r = run_command(xferlab() + " check '" + scenario.string() + "' --payload-dir '" +
                              payloads.string() + "'");
         INFO(r.err);

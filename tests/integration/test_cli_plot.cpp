@@ -33,13 +33,6 @@ CommandResult plot(const fs::path& file, const std::string& args, const std::str
     return run_command(env + xferlab() + " plot '" + file.string() + "' " + args);
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 bool starts_with_png_magic(const fs::path& file) {
     return slurp(file).rfind(std::string("\x89PNG\r\n\x1a\n", 8), 0) == 0;
 }
@@ -310,9 +303,9 @@ TEST_CASE("plot draws a results.json whose records are in results.sqlite (output
     auto dir = fresh_temp_dir("plot-store");
     const fs::path config = dir / "small.toml";
     std::ofstream(config) << "[output]\ninline_records = 2\n";
-    auto run = run_command(xferlab() + " run '" + (fixtures / "sweep.toml").string() +
-                           "' --config '" + config.string() + "' --quiet --out '" +
-                           (dir / "out").string() + "'");
+    auto run =
+        run_command(xferlab() + " run '" + (fixtures / "sweep.toml").string() + "' --config '" +
+                    config.string() + "' --quiet --out '" + (dir / "out").string() + "'");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     REQUIRE(contains(slurp(dir / "out" / "results.json"), "\"records_file\": \"results.sqlite\""));
@@ -340,8 +333,8 @@ TEST_CASE(
     auto run = run_command(xferlab() + " run '" + (fixtures / "sweep.toml").string() +
                            "' --trials 3 --quiet --out '" + (dir / "out").string() + "'");
     REQUIRE(run.exit_code == 0);
-    auto r = plot(dir / "out" / "results.json",
-                  "--format svg --out '" + (dir / "svg").string() + "'");
+    auto r =
+        plot(dir / "out" / "results.json", "--format svg --out '" + (dir / "svg").string() + "'");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     auto ids = svg_group_ids(dir / "svg" / "aggregate.svg");

@@ -14,7 +14,7 @@ using json = nlohmann::json;
 
 namespace {
 
-fs::path write_scenario(const fs::path& dir, const std::string& run_table) {
+fs::path write_process_scenario(const fs::path& dir, const std::string& run_table) {
     fs::path file = dir / "process.toml";
     std::ofstream(file) << "[scenario]\nname = \"process-test\"\nbackend = \"host\"\n"
                            "[transfer]\ndirection = \"h2h\"\nbytes = \"1MiB\"\nrepetitions = 4\n"
@@ -30,7 +30,7 @@ struct Outcome {
 
 Outcome run_scenario(const std::string& run_table, const std::string& tag) {
     fs::path dir = fresh_temp_dir(tag);
-    fs::path file = write_scenario(dir, run_table);
+    fs::path file = write_process_scenario(dir, run_table);
     Outcome o;
     o.command = run_command(xferlab() + " run '" + file.string() + "' --quiet --out '" +
                             (dir / "out").string() + "' --payload-dir '" + XFER_SOURCE_DIR +
@@ -166,10 +166,11 @@ TEST_CASE("process launcher: a worker that dies before the start releases the ot
 TEST_CASE("process launcher isolates a payload that crashes or calls os._exit, the next run runs",
           "[integration][process]") {
     fs::path dir = fresh_temp_dir("proc-faults");
-    fs::path file = write_scenario(dir,
-                                   "[[run]]\nlauncher = \"process\"\npayload = \"segfault.py\"\n"
-                                   "[[run]]\nlauncher = \"process\"\npayload = \"os_exit.py\"\n"
-                                   "[[run]]\nlauncher = \"host\"\n");
+    fs::path file =
+        write_process_scenario(dir,
+                               "[[run]]\nlauncher = \"process\"\npayload = \"segfault.py\"\n"
+                               "[[run]]\nlauncher = \"process\"\npayload = \"os_exit.py\"\n"
+                               "[[run]]\nlauncher = \"host\"\n");
     // No core files: the crash is the point, not its dump.
     auto r = run_command("ulimit -c 0; " + xferlab() + " run '" + file.string() +
                          "' --quiet --out '" + (dir / "out").string() + "' --payload-dir '" +

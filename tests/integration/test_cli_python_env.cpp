@@ -23,7 +23,7 @@ struct Venv {
 Venv make_venv(const fs::path& root) {
     Venv v;
     v.dir = root / "venv";
-    const auto r = run_command("'" XFER_TEST_PYTHON
+    const auto r = run_command("'" XFER_TEST_EMBEDDED_PYTHON
                                "' -m venv --without-pip "
                                "--system-site-packages '" +
                                v.dir.string() + "'");
@@ -117,7 +117,7 @@ TEST_CASE("devices prints the embedded Python: executable, prefix, site-packages
     REQUIRE(built.exit_code == 0);
     const auto facts = nlohmann::json::parse(built.out)["python"];
     CHECK(facts["configured"]["origin"] == "build");
-    CHECK(facts["executable"] == XFER_TEST_PYTHON);
+    CHECK(facts["executable"] == XFER_TEST_EMBEDDED_PYTHON);
     fs::remove_all(root);
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("python.executable that cannot be embedded: file:line:column, exit 2",
     // A venv of another Python version: its pyvenv.cfg says so.
     fs::create_directories(root / "other" / "bin");
     std::ofstream(root / "other" / "pyvenv.cfg") << "home = /usr/bin\nversion = 3.99.1\n";
-    fs::create_symlink(XFER_TEST_PYTHON, root / "other" / "bin" / "python3");
+    fs::create_symlink(XFER_TEST_EMBEDDED_PYTHON, root / "other" / "bin" / "python3");
     const std::vector<Case> cases = {
         {"\"" + (root / "nope" / "python3").string() + "\"",
          (root / "nope" / "python3").string() + " does not exist"},
@@ -163,8 +163,8 @@ TEST_CASE("plot draws with the config's Python: a venv's matplotlib is the one i
         << "raise ImportError('the stand-in in the venv')\n";
     const fs::path results =
         fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures" / "plots" / "sweep.results.json";
-    const std::string plot = xferlab() + " plot '" + results.string() + "' --out '" +
-                             (root / "figures").string() + "'";
+    const std::string plot =
+        xferlab() + " plot '" + results.string() + "' --out '" + (root / "figures").string() + "'";
 
     const auto with = run_command(plot + " --config '" + venv.config.string() + "'");
     CHECK(with.exit_code == 2);

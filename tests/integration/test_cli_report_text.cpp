@@ -16,13 +16,6 @@ using namespace xfer::test;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
 // A payload whose thread raises in the middle of an expression, so that Python (3.11 and later)
 // puts a caret line under the failing operator.
 void write_raising_payload(const fs::path& dir) {

@@ -2,7 +2,9 @@
 // Small text checks shared by the tests.
 #include <algorithm>
 #include <cstddef>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace xfer::test {
 
@@ -13,6 +15,14 @@ inline bool contains(const std::string& s, const std::string& part) {
 // Lines of `s`, counted by their '\n'.
 inline size_t line_count(const std::string& s) {
     return size_t(std::count(s.begin(), s.end(), '\n'));
+}
+
+// The lines of `text`, without their '\n'.
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
 }
 
 }  // namespace xfer::test

@@ -13,15 +13,15 @@
 #include "launch/native_launchers.hpp"
 #include "support/catch.hpp"
 #include "support/sanitizer_build.hpp"
+#include "support/values.hpp"
 #include "test_launch_support.hpp"
 #include "util/clock.hpp"
 
 using namespace xfer;
+using xfer::test::has;
 using xfer::test::LaunchHarness;
 
 namespace {
-
-bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 // A transfer that copies nothing but remembers when its worker reached the start line (right
 // after attach_thread comes the gate) and can be told to arrive late or to fail.

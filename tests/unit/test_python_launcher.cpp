@@ -9,9 +9,11 @@
 #include <set>
 
 #include "support/catch.hpp"
+#include "support/values.hpp"
 #include "test_python_support.hpp"
 
 using namespace xfer;
+using xfer::test::has;
 using xfer::test::PyHarness;
 using xfer::test::repo_payloads;
 using xfer::test::temp_payload_dir;
@@ -27,8 +29,6 @@ int first_allowed_cpu() {
         if (CPU_ISSET(c, &set)) return c;
     return 0;
 }
-
-bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 // What a worker's records must hold whoever launched it: one per copy, warm-up first and
 // numbered from -warmup, sized, timed, stamped with the worker's own thread.

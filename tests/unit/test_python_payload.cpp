@@ -4,21 +4,17 @@
 #include <string>
 
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "test_python_support.hpp"
 #include "util/clock.hpp"
 
 using namespace xfer;
+using xfer::test::contains;
 using xfer::test::PyHarness;
 using xfer::test::temp_payload_dir;
 using xfer::test::write_file;
 
-namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("a missing payload file fails the run and names the path", "[python]") {
     auto dir = temp_payload_dir();

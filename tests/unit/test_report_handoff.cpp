@@ -6,17 +6,17 @@
 #include "report/analysis.hpp"
 #include "report/handoff.hpp"
 #include "support/catch.hpp"
+#include "support/values.hpp"
 #include "test_report_fixtures.hpp"
 
 using namespace xfer;
 using namespace xfer::testing;
+using xfer::test::near;
 
 namespace {
 
 constexpr int64_t kUs = 1'000;
 constexpr int64_t kMs = 1'000'000;
-
-bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
 
 // The device moves one copy at a time, 10 ms each, in the order `owners` gives (slot i belongs
 // to worker owners[i]). Each worker's call starts `gap[w]` after its previous call returned
@@ -154,9 +154,10 @@ RunResult as(RunResult r, int index, const std::string& launcher, const std::str
 
 }  // namespace
 
-TEST_CASE("why: host threads keep the device, python threads hand it off, the gap decides only "
-          "with a switch",
-          "[report][handoff][explain]") {
+TEST_CASE(
+    "why: host threads keep the device, python threads hand it off, the gap decides only "
+    "with a switch",
+    "[report][handoff][explain]") {
     std::vector<int> rr, kept;
     for (int i = 0; i < 8; ++i) rr.push_back(i % 2);
     for (int i = 0; i < 8; ++i) kept.push_back(i / 4);

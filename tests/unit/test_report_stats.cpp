@@ -7,18 +7,16 @@
 #include "report/compare.hpp"
 #include "report/stats.hpp"
 #include "support/catch.hpp"
+#include "support/values.hpp"
 #include "test_report_fixtures.hpp"
 
 using namespace xfer;
 using namespace xfer::testing;
+using xfer::test::near;
 
 namespace {
 
-bool near(double a, double b, double rel = 1e-9) {
-    return std::abs(a - b) <= rel * std::max(1.0, std::max(std::abs(a), std::abs(b)));
-}
-
-bool contains(const std::vector<std::string>& lines, const std::string& part) {
+bool any_line_contains(const std::vector<std::string>& lines, const std::string& part) {
     for (const auto& l : lines) {
         if (l.find(part) != std::string::npos) return true;
     }
@@ -149,7 +147,7 @@ TEST_CASE("a planned worker without copies counts as unfair", "[report][analysis
     REQUIRE(a.workers.size() == 4);
     CHECK(a.workers[3].copies == 0);
     CHECK(near(a.fairness, 9.0 / 12));  // (3)^2 / (4 * 3)
-    CHECK(contains(a.explanations, "unfair: Jain 0.75"));
+    CHECK(any_line_contains(a.explanations, "unfair: Jain 0.75"));
 }
 
 TEST_CASE("device-side concurrency per device, serialization explained", "[report][analysis]") {
@@ -178,9 +176,10 @@ TEST_CASE("device-side concurrency per device, serialization explained", "[repor
     CHECK(near(a.device_per_copy_Bps->p50, 100e9));  // 1 GB in 10 ms
     REQUIRE(a.pre_device_ns.has_value());
     CHECK(near(a.pre_device_ns->p50, 15 * ms));  // 0, 10, 20, 30 ms
-    CHECK(contains(a.explanations, "copies serialized on device 0: device-side concurrency 1.0"));
-    CHECK(contains(a.explanations, "host-side concurrency 4.0 but device-side 1.0"));
-    CHECK(contains(a.explanations, "calls wait 15 ms (p50) before the device starts"));
+    CHECK(any_line_contains(a.explanations,
+                            "copies serialized on device 0: device-side concurrency 1.0"));
+    CHECK(any_line_contains(a.explanations, "host-side concurrency 4.0 but device-side 1.0"));
+    CHECK(any_line_contains(a.explanations, "calls wait 15 ms (p50) before the device starts"));
 }
 
 TEST_CASE("device concurrency is the mean over devices, and peak the max", "[report][analysis]") {
@@ -203,7 +202,7 @@ TEST_CASE("device concurrency is the mean over devices, and peak the max", "[rep
     CHECK(near(a.devices[1].concurrency, 1));
     CHECK(near(*a.device_concurrency, 1.5));
     CHECK(*a.device_peak == 2);
-    CHECK_FALSE(contains(a.explanations, "serialized"));
+    CHECK_FALSE(any_line_contains(a.explanations, "serialized"));
 }
 
 TEST_CASE("scaling against the 1-thread run with the same key", "[report][analysis]") {
@@ -223,8 +222,8 @@ TEST_CASE("scaling against the 1-thread run with the same key", "[report][analys
     CHECK(near(*an.runs[1].scaling, 1.0));  // same 8 GB in the same 8 s
     CHECK(an.runs[1].scaling_reference == 0);
     CHECK(an.runs[1].scaling_within_noise == true);
-    CHECK(
-        contains(an.runs[1].explanations, "scaling 1.00x for 4 threads (vs run 0): within noise"));
+    CHECK(any_line_contains(an.runs[1].explanations,
+                            "scaling 1.00x for 4 threads (vs run 0): within noise"));
     REQUIRE(an.runs[2].scaling.has_value());
     CHECK(near(*an.runs[2].scaling, 2.0));  // 8 GB in 4 s
     CHECK(an.runs[2].scaling_within_noise == false);
@@ -300,14 +299,15 @@ TEST_CASE("same aggregate, slower copies: a hand-off effect", "[report][analysis
     CHECK(a.vs_baseline->within_noise);
     CHECK_FALSE(a.vs_baseline->p50_within_noise);
     CHECK(std::abs(a.vs_baseline->p50_ratio - 0.25) < 0.01);
-    CHECK(contains(a.explanations,
-                   "aggregate within noise of baseline (run 0) but per-copy p50 4.00x lower"));
-    CHECK(contains(an.summary, "per-copy bandwidth understates run 1:"));
-    CHECK(contains(an.summary,
-                   "aggregate inside the noise of its own run and the baseline's: run 1"));
+    CHECK(any_line_contains(
+        a.explanations, "aggregate within noise of baseline (run 0) but per-copy p50 4.00x lower"));
+    CHECK(any_line_contains(an.summary, "per-copy bandwidth understates run 1:"));
+    CHECK(any_line_contains(an.summary,
+                            "aggregate inside the noise of its own run and the baseline's: run 1"));
 }
 
-TEST_CASE("the baseline is the first ok run, and failed runs are summarized", "[report][analysis]") {
+TEST_CASE("the baseline is the first ok run, and failed runs are summarized",
+          "[report][analysis]") {
     Results res;
     RunResult failed = run(0, "python", 1);
     failed.status = RunStatus::failed;
@@ -319,8 +319,9 @@ TEST_CASE("the baseline is the first ok run, and failed runs are summarized", "[
     CHECK(an.baseline_run == 1);
     CHECK(an.runs[1].is_baseline);
     CHECK_FALSE(an.runs[0].vs_baseline.has_value());  // no copies to compare
-    CHECK(contains(an.summary, "baseline: run 1 (host threads.count=1)"));
-    CHECK(contains(an.summary, "run 0 (python threads.count=1) failed: payload threads.py:12"));
+    CHECK(any_line_contains(an.summary, "baseline: run 1 (host threads.count=1)"));
+    CHECK(any_line_contains(an.summary,
+                            "run 0 (python threads.count=1) failed: payload threads.py:12"));
 }
 
 TEST_CASE("thread differences against the baseline's workers", "[report][analysis]") {
@@ -357,8 +358,8 @@ TEST_CASE("thread differences against the baseline's workers", "[report][analysi
     }
     CHECK(stack == 1);
     CHECK(policy == 1);
-    CHECK(contains(diffs, "python_thread: no vs yes"));
-    CHECK_FALSE(contains(diffs, "tid"));
+    CHECK(any_line_contains(diffs, "python_thread: no vs yes"));
+    CHECK_FALSE(any_line_contains(diffs, "tid"));
     CHECK(analyze(res).runs[0].thread_differences.empty());
 }
 
@@ -375,9 +376,10 @@ TEST_CASE("calls that take turns are called serialized on the host side", "[repo
     const Analysis an = analyze(res);
     CHECK(an.runs[0].host_peak == 1);
     CHECK(near(an.runs[0].host_concurrency, 1));
-    CHECK(contains(an.runs[0].explanations, "calls serialized: never two copies in flight"));
+    CHECK(
+        any_line_contains(an.runs[0].explanations, "calls serialized: never two copies in flight"));
     CHECK(an.runs[1].host_peak == 2);
-    CHECK_FALSE(contains(an.runs[1].explanations, "calls serialized"));
+    CHECK_FALSE(any_line_contains(an.runs[1].explanations, "calls serialized"));
 }
 
 TEST_CASE("a stall widens the noise bound and is named", "[report][analysis]") {
@@ -396,11 +398,13 @@ TEST_CASE("a stall widens the noise bound and is named", "[report][analysis]") {
     REQUIRE(a.vs_baseline.has_value());
     CHECK(std::abs(a.vs_baseline->aggregate_ratio - 8.0 / 26.9) < 0.01);
     CHECK(a.vs_baseline->within_noise);
-    CHECK(contains(a.explanations, "erratic: the slowest copy took 20 s (20x the median 1 s)"));
-    CHECK_FALSE(contains(an.runs[0].explanations, "erratic"));
+    CHECK(any_line_contains(a.explanations,
+                            "erratic: the slowest copy took 20 s (20x the median 1 s)"));
+    CHECK_FALSE(any_line_contains(an.runs[0].explanations, "erratic"));
 }
 
-TEST_CASE("warm-up copies inside the window count toward the aggregate pro rata", "[report][analysis]") {
+TEST_CASE("warm-up copies inside the window count toward the aggregate pro rata",
+          "[report][analysis]") {
     // Two workers take turns, each running its warm-up then its copies back to back (what an
     // unfair driver lock does). Worker 1's warm-up [3 s, 4 s) lies inside the measured window
     // [1 s, 6 s); worker 0's warm-up [0, 1 s) lies before it.
@@ -426,6 +430,7 @@ TEST_CASE("warm-up copies inside the window count toward the aggregate pro rata"
     CHECK(std::abs(a.window_bytes - 6.0 * double(kGB)) < 1.0);
     CHECK(std::abs(a.aggregate_Bps - 1.0 * double(kGB)) < 1.0);
     // Said once for the report, in the summary, not under every run.
-    CHECK(contains(an.summary, "1 warm-up copy ran inside the measurement window (runs 0"));
-    CHECK_FALSE(contains(a.explanations, "warm-up cop"));
+    CHECK(
+        any_line_contains(an.summary, "1 warm-up copy ran inside the measurement window (runs 0"));
+    CHECK_FALSE(any_line_contains(a.explanations, "warm-up cop"));
 }

@@ -25,7 +25,7 @@ namespace {
 
 // Four runs of two workers. Runs 1 and 2 are Python threads (a thread difference from the
 // baseline) and share a note with run 3; run 3 has a note of its own.
-Results sample() {
+Results table_sample() {
     Results res;
     res.tool_version = "0.1.0";
     res.git_describe = "test";
@@ -90,7 +90,7 @@ std::vector<fs::path> committed_results() {
 
 TEST_CASE("what several runs say alike is printed once, naming the runs",
           "[report][reporter][table]") {
-    const std::string text = table(sample());
+    const std::string text = table(table_sample());
     INFO(text);
     CHECK(count(text, "the shared note of runs 1 to 3") == 1);
     CHECK(contains_line(text, "  runs 1, 2, 3:"));
@@ -107,7 +107,7 @@ TEST_CASE("what several runs say alike is printed once, naming the runs",
 
 TEST_CASE("a one-line item two runs share stays under each: printing it once saves nothing",
           "[report][reporter][table]") {
-    Results res = sample();
+    Results res = table_sample();
     res.runs[0].notes.push_back("a note of runs 0 and 3");
     res.runs[3].notes.push_back("a note of runs 0 and 3");
     const std::string text = table(res);
@@ -117,7 +117,7 @@ TEST_CASE("a one-line item two runs share stays under each: printing it once sav
 }
 
 TEST_CASE("a note every run has is printed once under the header", "[report][reporter][table]") {
-    Results res = sample();
+    Results res = table_sample();
     for (auto& r : res.runs) r.notes = {"backend auto fell back to host"};
     const std::string text = table(res);
     INFO(text);
@@ -126,7 +126,7 @@ TEST_CASE("a note every run has is printed once under the header", "[report][rep
 }
 
 TEST_CASE("the per-run legends are printed once, not under each run", "[report][reporter][table]") {
-    const std::string text = table(sample());
+    const std::string text = table(table_sample());
     INFO(text);
     CHECK(count(squeeze(text), "its own first call..last return") == 1);
     CHECK(count(squeeze(text), "a copy's return to the same worker's next call") == 1);
@@ -142,7 +142,7 @@ TEST_CASE("the per-run legends are printed once, not under each run", "[report][
 }
 
 TEST_CASE("shared_items groups items by the runs that have them", "[report][table]") {
-    const Results res = sample();
+    const Results res = table_sample();
     const SharedItems shared = shared_items(res, analyze(res));
     CHECK(shared.every_run_notes.empty());
     // Of two groups that start with the same run, the one of more runs first.
@@ -155,7 +155,7 @@ TEST_CASE("shared_items groups items by the runs that have them", "[report][tabl
 
 TEST_CASE("the brief table: the runs, the bandwidth and the summary only",
           "[report][reporter][table]") {
-    const Results res = sample();
+    const Results res = table_sample();
     const std::string brief = table(res, ReportDetail::brief);
     INFO(brief);
     CHECK(brief.rfind("xferlab 0.1.0 (test): scenario synthetic, 4 runs\n", 0) == 0);

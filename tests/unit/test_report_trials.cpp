@@ -8,16 +8,14 @@
 #include "report/trial_analysis.hpp"
 #include "report/trial_stats.hpp"
 #include "support/catch.hpp"
+#include "support/values.hpp"
 #include "test_report_fixtures.hpp"
 
 using namespace xfer;
 using namespace xfer::testing;
+using xfer::test::near;
 
 namespace {
-
-bool near(double a, double b, double rel = 1e-9) {
-    return std::abs(a - b) <= rel * std::max(1.0, std::max(std::abs(a), std::abs(b)));
-}
 
 const std::vector<double> kA{10.2, 9.8, 10.5, 10.1, 9.9};
 const std::vector<double> kB{12.1, 11.8, 12.6, 12.0, 12.3};

@@ -11,13 +11,16 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
+#include "support/values.hpp"
 
 using namespace xfer;
 using nlohmann::json;
+using xfer::test::GiB;
+using xfer::test::KiB;
+using xfer::test::MiB;
+using xfer::test::TiB;
 
 namespace {
-
-constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
 
 const char* const kEveryKey = R"([scenario]
 name = "every-key"

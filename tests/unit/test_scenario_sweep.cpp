@@ -7,12 +7,15 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
+#include "support/values.hpp"
 
 using namespace xfer;
+using xfer::test::GiB;
+using xfer::test::KiB;
+using xfer::test::MiB;
+using xfer::test::TiB;
 
 namespace {
-
-constexpr uint64_t KiB = 1024, MiB = KiB * 1024;
 
 std::vector<Run> plan_of(const std::string& text, const std::vector<std::string>& sets = {}) {
     return expand_plan(parse_scenario(text, "sweep.toml", sets));
@@ -340,8 +343,10 @@ params.nested.b = [1, 2]
 )";
     const auto plan = plan_of(file);
     REQUIRE(plan.size() == 8);  // 2 x 2 sweep points x 2 [[run]] tables, the first key slowest
-    CHECK(plan[0].params == nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 1}})"));
-    CHECK(plan[2].params == nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 2}})"));
+    CHECK(plan[0].params ==
+          nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 1}})"));
+    CHECK(plan[2].params ==
+          nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 2}})"));
     CHECK(plan[4].params["batch"] == true);
     CHECK(plan[0].sweep_point.at("params.batch") == "false");
     CHECK(plan[0].sweep_point.at("params.nested.b") == "1");
@@ -355,7 +360,8 @@ params.nested.b = [1, 2]
     const auto set = plan_of(file, {"params.batch=false", "params.nested.b=7"});
     REQUIRE(set.size() == 2);  // nothing swept any more
     for (const auto& run : set) {
-        CHECK(run.params == nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 7}})"));
+        CHECK(run.params ==
+              nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 7}})"));
         CHECK(run.sweep_point.empty());
     }
 }
@@ -369,12 +375,12 @@ TEST_CASE("set flags: params with bytes that are not UTF-8 expand (replaced in t
     CHECK(plan[0].scaling_key.find("ab\xef\xbf\xbd\xef\xbf\xbd") != std::string::npos);  // U+FFFD
 }
 
-TEST_CASE("a swept parameter under a [params] value that is not a table is an error",
-          "[sweep]") {
+TEST_CASE("a swept parameter under a [params] value that is not a table is an error", "[sweep]") {
     std::string message;
     try {
-        plan_of("[params]\na = 1\n[[run]]\nlauncher = \"python\"\npayload = \"t.py\"\n[sweep]\n"
-                "params.a.b = [1]\n");
+        plan_of(
+            "[params]\na = 1\n[[run]]\nlauncher = \"python\"\npayload = \"t.py\"\n[sweep]\n"
+            "params.a.b = [1]\n");
     } catch (const ScenarioError& e) {
         message = e.what();
     }

@@ -1,4 +1,6 @@
 // Sizes and durations as scenario files write them, and the texts the report prints.
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -8,14 +10,17 @@
 #include "scenario/units.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
+#include "support/values.hpp"
 
 using xfer::test::contains;
 
 using namespace xfer;
+using xfer::test::GiB;
+using xfer::test::KiB;
+using xfer::test::MiB;
+using xfer::test::TiB;
 
 namespace {
-
-constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024, TiB = GiB * 1024;
 
 std::string size_error(const std::string& text) {
     std::string why;
@@ -168,4 +173,49 @@ TEST_CASE("did-you-mean finds near misses only", "[units]") {
     CHECK_FALSE(closest("si", keys).has_value());
     // Replacing the whole word is not a near miss.
     CHECK_FALSE(closest("M", {"B", "KB"}).has_value());
+}
+
+namespace {
+
+// The whole optimal-string-alignment table, as the definition states it: what the banded,
+// early-stopping edit_distance_within must agree with.
+int full_table_distance(const std::string& a, const std::string& b) {
+    auto low = [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); };
+    const size_t n = a.size(), m = b.size();
+    std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
+    for (size_t i = 0; i <= n; ++i) d[i][0] = int(i);
+    for (size_t j = 0; j <= m; ++j) d[0][j] = int(j);
+    for (size_t i = 1; i <= n; ++i)
+        for (size_t j = 1; j <= m; ++j) {
+            const int cost = low(a[i - 1]) == low(b[j - 1]) ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && low(a[i - 1]) == low(b[j - 2]) && low(a[i - 2]) == low(b[j - 1]))
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[n][m];
+}
+
+}  // namespace
+
+TEST_CASE("edit_distance_within equals the full table's distance or says 'more than bound'",
+          "[units]") {
+    using namespace scenario_internal;
+    // Every pair of words up to 5 letters over {a, b, A}: swaps, case, repeats and lengths.
+    std::vector<std::string> words = {""};
+    for (size_t begin = 0, len = 0; len < 5; ++len) {
+        const size_t end = words.size();
+        for (size_t w = begin; w < end; ++w)
+            for (char c : {'a', 'b', 'A'}) words.push_back(words[w] + c);
+        begin = end;
+    }
+    int mismatches = 0;
+    for (const auto& a : words)
+        for (const auto& b : words) {
+            const int full = full_table_distance(a, b);
+            if (edit_distance(a, b) != full) ++mismatches;
+            for (int bound = 0; bound <= 3; ++bound)
+                if (edit_distance_within(a, b, bound) != std::min(full, bound + 1)) ++mismatches;
+        }
+    CHECK(words.size() == 364);
+    CHECK(mismatches == 0);
 }
