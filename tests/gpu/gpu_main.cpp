@@ -1,13 +1,14 @@
 // The GPU tests' main: when no CUDA device answers, say why and exit 77, which ctest counts as
 // skipped (tests/CMakeLists.txt: SKIP_RETURN_CODE 77). Otherwise run the [gpu] tests.
+#include <cstdio>
+
+// Without the CUDA backend there are no [gpu] tests to run, and no Catch runner is compiled.
+#ifdef XFER_HAVE_CUDA
 #ifndef XFER_CATCH3
 #define CATCH_CONFIG_RUNNER
 #endif
-#include <cstdio>
-
-#include "support/catch.hpp"
-#ifdef XFER_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
+#include "support/catch.hpp"
 #endif
 
 int main(int argc, char** argv) {
