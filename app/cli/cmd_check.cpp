@@ -107,6 +107,7 @@ int check_file(const std::string& file, const std::vector<std::string>& sets, co
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
         return exit_bad_input;
     }
+    for (const auto& note : loaded.scenario.notes) std::cerr << file << ": note: " << note << "\n";
     print_plan(loaded.scenario, loaded.plan, runner);
     print_payloads(loaded.scenario, folders);
     for (const auto& w : runner.unchecked(loaded.plan))

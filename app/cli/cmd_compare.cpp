@@ -32,7 +32,9 @@ int cmd_compare(const CompareOptions& options) {
     if (!b) return exit_bad_input;
     const ResultsComparison c = compare_results(analyze(*a), analyze(*b));
     if (options.format == "json") {
-        std::cout << compare_json(c, options.a, options.b).dump(1) << "\n";
+        std::cout << compare_json(c, options.a, options.b)
+                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";
     } else {
         std::cout << compare_text(c, options.a, options.b);
     }

@@ -19,8 +19,17 @@
 namespace xfer {
 namespace {
 
-
-uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+// Overflow-safe: a size within `to` of 2^64 cannot be rounded up, and is no buffer to allocate
+// (the scenario caps sizes far below; this keeps a caller that forgot from wrapping to 0).
+uint64_t round_up(uint64_t n, uint64_t to) {
+    const uint64_t rest = n % to;
+    if (rest == 0) return n;
+    if (n > UINT64_MAX - (to - rest))
+        throw std::length_error("a buffer of " + std::to_string(n) +
+                                " bytes cannot be rounded up to whole pages: it is larger than "
+                                "any address space");
+    return n + (to - rest);
+}
 
 // A zero-byte buffer still gets one byte so that data() is never null.
 uint64_t alloc_length(uint64_t bytes) { return std::max<uint64_t>(bytes, 1); }

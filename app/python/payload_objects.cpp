@@ -64,6 +64,29 @@ void observe_gil_during_copy(Worker& worker) {
     if (!info.gil_held) info.gil_held = PyGILState_Check() != 0;
 }
 
+namespace {
+
+// threading.current_thread().name of the calling thread (the GIL is held).
+std::string python_thread_name() {
+    return py::str(py::module_::import("threading").attr("current_thread")().attr("name"));
+}
+
+}  // namespace
+
+void require_owner_thread(RunState& state, int index, const char* call) {
+    if (!state.entered(index)) return;
+    const Worker& w = state.worker(index);
+    const int tid = int(::gettid());
+    if (w.thread_info().tid == tid) return;
+    throw std::runtime_error(
+        std::string(call) + ": worker " + std::to_string(w.index()) + " belongs to thread '" +
+        state.owner_name(index) + "' (tid " + std::to_string(w.thread_info().tid) +
+        "), the thread that entered it, but this call came from thread '" + python_thread_name() +
+        "' (tid " + std::to_string(tid) +
+        "): its copies would be recorded as the other thread's. Use each worker from one "
+        "thread: take ctx.worker(i) in the thread that copies");
+}
+
 int worker_bound_to_this_thread(uint64_t run_id) {
     return t_binding.run_id == run_id ? t_binding.worker : -1;
 }
@@ -85,6 +108,7 @@ void PayloadWorker::ensure_entered() {
     if (state_->entered(index_)) return;
     Worker& w = state_->worker(index_);
     state_->set_entered(index_, true);
+    state_->set_owner_name(index_, python_thread_name());
     InFlight busy(*state_);
     try {
         // ThreadInfo capture and the backend's per-thread set-up (first touch): no Python
@@ -100,6 +124,7 @@ void PayloadWorker::ensure_entered() {
 
 void PayloadWorker::enter() {
     checked_worker(true);
+    require_owner_thread(*state_, index_, "w.enter()");
     bind_this_thread(state_->id, index_);
     ensure_entered();
 }
@@ -107,6 +132,7 @@ void PayloadWorker::enter() {
 void PayloadWorker::copy(int count) {
     if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
     Worker* worker = &checked_worker(true);
+    require_owner_thread(*state_, index_, "w.copy()");
     if (worker->in_timed_block())
         throw std::logic_error(
             "w.copy() inside a w.timed() block: the block is one record already; call w.copy() "
@@ -140,6 +166,7 @@ void PayloadWorker::copy(int count) {
 
 void PayloadWorker::barrier() {
     checked_worker(true);
+    require_owner_thread(*state_, index_, "w.barrier()");
     bind_this_thread(state_->id, index_);
     ensure_entered();
     checked_worker(true);  // entering released the GIL: the run may have ended
@@ -156,16 +183,17 @@ uint64_t PayloadWorker::bytes() const { return state_->run.transfer.bytes; }
 
 PayloadTimedBlock PayloadWorker::timed(const py::object& nbytes, const py::object& label) {
     checked_worker(true);
+    require_owner_thread(*state_, index_, "w.timed()");
     const uint64_t n = size_argument(nbytes, "w.timed() nbytes");
-    std::string text = label.is_none() ? std::string("w.timed") : py::str(label).cast<std::string>();
+    std::string text =
+        label.is_none() ? std::string("w.timed") : py::str(label).cast<std::string>();
     if (text.empty()) throw py::value_error("w.timed(): the label must not be empty");
     return PayloadTimedBlock(state_, index_, n, std::move(text));
 }
 
 void PayloadWorker::verified(bool ok, const std::string& how) {
     checked_worker(false);
-    if (how.empty())
-        throw py::value_error("w.verified(ok, how): say how the bytes were checked");
+    if (how.empty()) throw py::value_error("w.verified(ok, how): say how the bytes were checked");
     state_->set_verified(global_, ok, how);
 }
 

@@ -20,6 +20,11 @@ void set_stopped_exception_type(PyObject* type);
 // The GIL state seen inside the copy call, recorded once per worker into its ThreadInfo.
 void observe_gil_during_copy(Worker& worker);
 
+// Worker `index` of `state` is used by `call` ("w.copy()") from the thread that entered it, or
+// not entered yet. Otherwise raises RuntimeError naming the worker and both threads: a copy
+// from another thread would be recorded with the owner's tid, a wrong measurement.
+void require_owner_thread(RunState& state, int index, const char* call);
+
 class PayloadWorker {
   public:
     PayloadWorker(std::shared_ptr<RunState> state, int index);

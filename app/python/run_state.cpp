@@ -1,8 +1,7 @@
 #include "python/run_state.hpp"
 
-#include <stdexcept>
-
 #include <chrono>
+#include <stdexcept>
 #include <thread>
 
 #include "util/clock.hpp"
@@ -19,6 +18,7 @@ RunState::RunState(RunContext& ctx, std::filesystem::path payload_file)
       run(ctx.run),
       payload_path(std::move(payload_file)),
       entered_(ctx.workers.size(), 0),
+      owner_names_(ctx.workers.size()),
       gate_(&ctx.gate),
       external_stop_(&ctx.stop) {
     for (auto& w : ctx.workers) workers_.push_back(w.get());

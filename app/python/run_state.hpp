@@ -39,6 +39,10 @@ class RunState {
     StartGate& gate() { return *gate_; }
     bool entered(int i) const { return entered_[size_t(i)] != 0; }
     void set_entered(int i, bool v) { entered_[size_t(i)] = v ? 1 : 0; }
+    // The Python name of the thread that entered worker i ("" before it was entered): for the
+    // message when another thread copies for it.
+    const std::string& owner_name(int i) const { return owner_names_[size_t(i)]; }
+    void set_owner_name(int i, std::string name) { owner_names_[size_t(i)] = std::move(name); }
     // Marks the run over: later payload calls raise xferlab.Stopped.
     void close() { open_ = false; }
     // w.timed() labels, numbered from 1 in the order first used (Record::source).
@@ -88,6 +92,7 @@ class RunState {
   private:
     std::vector<Worker*> workers_;
     std::vector<uint8_t> entered_;
+    std::vector<std::string> owner_names_;
     StartGate* gate_;
     const std::atomic<bool>* external_stop_;  // RunContext::stop, alive until launch() returns
     bool open_ = true;

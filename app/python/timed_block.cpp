@@ -23,15 +23,11 @@ PayloadTimedBlock& PayloadTimedBlock::enter() {
     if (state_->stop_requested()) raise_stopped("the run is stopped: no more timed blocks");
     Worker& w = state_->worker(index_);
     // The thread that entered the worker (its ThreadInfo, the tracer's thread) and no other.
-    const int tid = int(::gettid());
-    if (!state_->entered(index_) || w.thread_info().tid != tid)
-        throw py::value_error(
-            "w.timed(): worker " + std::to_string(w.index()) +
-            " is timed on its own thread, the one that entered it (w.enter(), w.barrier() or "
-            "its first w.copy()): " +
-            (state_->entered(index_) ? "that is thread " + std::to_string(w.thread_info().tid) +
-                                           ", this is thread " + std::to_string(tid)
-                                     : std::string("it has not been entered yet")));
+    if (!state_->entered(index_))
+        throw py::value_error("w.timed(): worker " + std::to_string(w.index()) +
+                              " is timed on its own thread, the one that entered it (w.enter(), "
+                              "w.barrier() or its first w.copy()): it has not been entered yet");
+    require_owner_thread(*state_, index_, "w.timed()");
     if (w.in_timed_block())
         throw std::logic_error("w.timed(): blocks do not nest: worker " +
                                std::to_string(w.index()) + " is already inside one");

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "backend/backend.hpp"
-#include "remote/mpi_job.hpp"
 #include "remote/local_workers.hpp"
+#include "remote/mpi_job.hpp"
 #include "results/serialize.hpp"
 #include "scenario/units.hpp"
 
@@ -74,7 +74,7 @@ class MpiLauncher final : public Launcher {
         nlohmann::json message = to_json(outcome);
         message["hostname"] = me.hostname;
         message["rank"] = me.rank;
-        const std::vector<std::string> all = mpi_job_gather(message.dump());
+        const std::vector<std::string> all = mpi_job_gather(compact_json(message));
         if (me.rank != 0) return;
 
         std::vector<std::string> hosts;

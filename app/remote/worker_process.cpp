@@ -1,6 +1,8 @@
 // `xferlab worker` (hidden): one worker of launcher "process". Started by the parent with
 // posix_spawn (never forked from a process that holds CUDA or Python state), it creates its own
 // CUDA context, runs its worker with the run's thread settings, and sends back what it measured.
+#include "remote/worker_process.hpp"
+
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -8,15 +10,14 @@
 #include <iostream>
 
 #include "backend/backend.hpp"
-#include "remote/local_workers.hpp"
-#include "remote/record_stream.hpp"
-#include "system/stop_signal.hpp"
-#include "remote/worker_process.hpp"
-#include "remote/worker_protocol.hpp"
 #include "python/payload_output.hpp"
 #include "python/python.hpp"
+#include "remote/local_workers.hpp"
+#include "remote/record_stream.hpp"
+#include "remote/worker_protocol.hpp"
 #include "results/serialize.hpp"
 #include "scenario/run_wire.hpp"
+#include "system/stop_signal.hpp"
 #include "util/frame.hpp"
 
 namespace xfer {
@@ -84,7 +85,7 @@ int run_worker_process() {
     nlohmann::json message = to_json(outcome);
     message["type"] = "result";
     try {
-        send_to_parent(message.dump());
+        send_to_parent(compact_json(message));
     } catch (const std::exception& e) {
         std::cerr << "xferlab worker " << job.worker << ": cannot send results: " << e.what()
                   << "\n";

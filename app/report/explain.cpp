@@ -177,6 +177,11 @@ std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a)
 
 std::vector<std::string> summarize(const Results& results, const Analysis& analysis) {
     std::vector<std::string> out;
+    // What xferlab changed in its input to use it (a --set flag that was not UTF-8).
+    if (const auto notes = results.scenario.find("notes");
+        notes != results.scenario.end() && notes->is_array())
+        for (const auto& n : *notes)
+            if (n.is_string()) out.push_back("input: " + n.get<std::string>());
     if (results.interrupted) out.push_back("interrupted: the results are partial");
     if (!results.complete && !results.interrupted) {
         // Counts first: the table wraps long lines, and this is what a reader looks for.

@@ -142,26 +142,34 @@ void prepare_output_dir(const fs::path& dir) {
 }
 
 void append_journal(const fs::path& dir, const Results& plan, const RunResult& run) {
-    std::string line = journal_line(plan, run).dump() + "\n";
-    fs::path path = dir / kJournalFile;
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    // compact_json: a string that is not UTF-8 (a --set value, a payload's text) is written
+    // with U+FFFD in its place, never thrown over.
+    const std::string line = compact_json(journal_line(plan, run)) + "\n";
+    const fs::path path = dir / kJournalFile;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
-    const char* p = line.data();
-    size_t left = line.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            int err = errno;
-            ::close(fd);
-            throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+    // Whole lines or nothing: a line cut short by a full disk is cut back off, so that the
+    // journal never holds a torn line with later lines appended after it.
+    const off_t before = ::lseek(fd, 0, SEEK_END);
+    int err = 0;
+    for (size_t done = 0; done < line.size() && err == 0;) {
+        const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+        if (n > 0) {
+            done += size_t(n);
+        } else if (n == 0) {
+            err = ENOSPC;
+        } else if (errno != EINTR) {
+            err = errno;
         }
-        p += n;
-        left -= size_t(n);
     }
-    ::fsync(fd);
-    ::close(fd);
+    // A full disk may only show when the blocks are allocated, at fsync.
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    if (err != 0 && before >= 0) (void)!::ftruncate(fd, before);
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err != 0)
+        throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err) +
+                                 (before >= 0 ? " (the partial line was removed)" : ""));
 }
 
 }  // namespace xfer

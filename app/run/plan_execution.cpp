@@ -41,7 +41,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
                                    exit_code_on_payload_exit);
         });
         for (const Run& run : plan) {
-            if (stop.load()) break;
+            if (stop.load() || !recorder.write_failure().empty()) break;
             progress.begin(run);
             recorder.begin(run);
             RunResult result = runner.run(run);
@@ -52,10 +52,15 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
             recorder.add(std::move(result));
         }
         set_payload_exit_handler(nullptr);
-        results.complete = true;
+        // A plan stopped by a failed write stays incomplete: the report says how many of the
+        // planned runs are there.
+        results.complete = recorder.write_failure().empty();
         results.interrupted = stop.load();
         results.devices = runner.devices();
-    }  // the recorder's finish(): results.sqlite's header says complete
+        recorder.finish();  // results.sqlite's header says complete
+        out.write_failure = recorder.write_failure();
+        out.runs_on_disk = recorder.runs_on_disk();
+    }
     set_payload_output_log({});
     return out;
 }

@@ -18,30 +18,27 @@
 namespace xfer {
 namespace fs = std::filesystem;
 
-bool write_report_files(const Results& results, const Config& config, const fs::path& dir,
-                        bool quiet_errors) {
+std::vector<std::string> write_report_files(const Results& results, const Config& config,
+                                            const fs::path& dir) {
     std::vector<std::string> files;  // the table is the terminal's
     for (const auto& name : file_reporters(results, config, dir))
         if (name != "table") files.push_back(name);
     std::ostringstream unused;
-    const ReportsWritten written =
-        write_reports(results, analyze(results), files, dir, "", unused, ReportDetail::full,
-                      ReportLimits{config.trace_copies});
-    if (!quiet_errors)
-        for (const auto& f : written.failures) std::cerr << "xferlab: writing " << f << "\n";
-    return written.failures.empty();
+    return write_reports(results, analyze(results), files, dir, "", unused, ReportDetail::full,
+                         ReportLimits{config.trace_copies})
+        .failures;
 }
 
-void store_analysis(const Results& results, const Analysis& analysis, const fs::path& dir) {
-    if (!fs::exists(dir / kRecordStoreFile)) return;
+std::string store_analysis(const Results& results, const Analysis& analysis, const fs::path& dir) {
+    if (!fs::exists(dir / kRecordStoreFile)) return "";
     try {
         std::vector<nlohmann::json> per_run(analysis.runs.begin(), analysis.runs.end());
         RecordStore(dir / kRecordStoreFile, false)
             .write_analysis(results, per_run, analysis.summary);
     } catch (const std::exception& e) {
-        std::cerr << "xferlab: the analysis could not be added to results.sqlite: " << e.what()
-                  << "\n";
+        return std::string(kRecordStoreFile) + ": the analysis could not be added: " + e.what();
     }
+    return "";
 }
 
 PlanRecorder::PlanRecorder(Results& results, const Config& config, fs::path dir)
@@ -51,13 +48,31 @@ PlanRecorder::PlanRecorder(Results& results, const Config& config, fs::path dir)
         store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile);
         store_->write_plan(results_);
     } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "; the runs are kept in results.json and "
-                  << kJournalFile << " only\n";
+        failed_locked(e.what());
         store_.reset();
     }
 }
 
 PlanRecorder::~PlanRecorder() { finish(); }
+
+void PlanRecorder::failed_locked(const std::string& what) {
+    std::cerr << "xferlab: " << what << "\n";
+    if (write_failure_.empty()) write_failure_ = what;
+}
+
+std::string PlanRecorder::write_failure() const {
+    std::lock_guard lock(mutex_);
+    return write_failure_;
+}
+
+std::string PlanRecorder::runs_on_disk() const {
+    std::lock_guard lock(mutex_);
+    return fmt::format(
+        "{} completed run(s): {} in {}, {} in {}, {} in results.json and the other report files "
+        "(as last rewritten)",
+        results_.runs.size(), journal_runs_, (dir_ / kJournalFile).string(), stored_runs_,
+        kRecordStoreFile, file_runs_);
+}
 
 void PlanRecorder::store_locked(RunResult& result) {
     if (!store_) return;
@@ -65,12 +80,39 @@ void PlanRecorder::store_locked(RunResult& result) {
         result.records_file = kRecordStoreFile;
     try {
         store_->add_run(result);
+        ++stored_runs_;
     } catch (const std::exception& e) {
         result.records_file.clear();  // results.json keeps them after all
-        std::cerr << "xferlab: " << e.what() << "; results.sqlite stops at run " << result.index
-                  << "\n";
+        failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.index));
         store_.reset();
     }
+}
+
+void PlanRecorder::journal_locked() {
+    // After a failed append the journal is left as it was: a later line would follow a gap.
+    if (journal_runs_ + 1 != results_.runs.size()) return;
+    try {
+        append_journal(dir_, results_, results_.runs.back());
+        ++journal_runs_;
+    } catch (const std::exception& e) {
+        failed_locked(e.what());
+    }
+}
+
+void PlanRecorder::rewrite_files_locked() {
+    const int64_t start = now_ns();
+    const bool last_run = int(results_.runs.size()) == results_.planned_runs;
+    // The final write follows the last run; a rewrite too soon after the last one is skipped
+    // (the journal and results.sqlite have the run). After a failure the plan stops: try now.
+    if (write_failure_.empty() &&
+        (last_run ||
+         (last_write_end_ns_ > 0 && start - last_write_end_ns_ < 10 * last_write_cost_ns_)))
+        return;
+    const auto failures = write_report_files(results_, config_, dir_);
+    for (const auto& f : failures) failed_locked(f);
+    if (failures.empty()) file_runs_ = results_.runs.size();
+    last_write_end_ns_ = now_ns();
+    last_write_cost_ns_ = last_write_end_ns_ - start;
 }
 
 std::string PlanRecorder::crash_context() const {
@@ -95,27 +137,8 @@ void PlanRecorder::add(RunResult result) {
     store_locked(result);
     results_.runs.push_back(std::move(result));
     current_ = nullptr;
-    try {
-        append_journal(dir_, results_, results_.runs.back());
-    } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "\n";
-    }
-    const int64_t start = now_ns();
-    const bool last_run = int(results_.runs.size()) == results_.planned_runs;
-    if (last_run ||
-        (last_write_end_ns_ > 0 && start - last_write_end_ns_ < 10 * last_write_cost_ns_)) {
-        set_crash_context(crash_context());
-        return;  // the final write follows, or too soon after the last rewrite: the journal
-                 // and results.sqlite have this run
-    }
-    if (!write_report_files(results_, config_, dir_, warned_) && !warned_) {
-        std::cerr << "xferlab: the results files could not be rewritten after run "
-                  << results_.runs.back().index
-                  << "; the journal and the final write are still attempted\n";
-        warned_ = true;
-    }
-    last_write_end_ns_ = now_ns();
-    last_write_cost_ns_ = last_write_end_ns_ - start;
+    journal_locked();
+    rewrite_files_locked();
     set_crash_context(crash_context());
 }
 
@@ -132,13 +155,9 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
         r.end_ns = now_ns();
         store_locked(r);
         results_.runs.push_back(std::move(r));
-        try {
-            append_journal(dir_, results_, results_.runs.back());
-        } catch (const std::exception& e) {
-            std::cerr << "xferlab: " << e.what() << "\n";
-        }
+        journal_locked();
     }
-    write_report_files(results_, config_, dir_);
+    for (const auto& f : write_report_files(results_, config_, dir_)) failed_locked(f);
     std::cerr << fmt::format("xferlab: {} run(s) written to {}/results.json; exiting with {}\n",
                              results_.runs.size(), dir_.string(), exit_code);
     std::cerr.flush();
@@ -155,7 +174,7 @@ void PlanRecorder::finish() {
         store_->write_plan(results_);
         store_->end_plan();
     } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "\n";
+        failed_locked(e.what());
     }
     store_.reset();
 }

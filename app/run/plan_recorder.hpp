@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "report/analysis.hpp"
 #include "results/record_store.hpp"
@@ -42,30 +43,43 @@ class PlanRecorder {
     // the plan's final header (complete, interrupted, devices).
     void finish();
 
+    // The first write that failed, as "<file>: <why>" (empty while every write succeeded):
+    // results.sqlite, journal.jsonl or a reporter's file. The plan stops at the first
+    // (execute_plan): runs that cannot be kept are not worth running.
+    std::string write_failure() const;
+    // Where the completed runs are on disk, one sentence for the message after a failure:
+    // "4 completed runs: 4 in DIR/journal.jsonl, 3 in results.sqlite, 2 in results.json (as
+    // last rewritten)".
+    std::string runs_on_disk() const;
+
   private:
-    void write_files_locked();  // every file reporter (not the terminal table)
     std::string crash_context() const;
-    void store_locked(RunResult& result);  // into results.sqlite; warns once when it cannot
+    void store_locked(RunResult& result);         // into results.sqlite
+    void journal_locked();                        // the last run into journal.jsonl
+    void rewrite_files_locked();                  // every file reporter, when the last write allows
+    void failed_locked(const std::string& what);  // keeps the first failure, prints each
 
     Results& results_;
     const Config& config_;
     std::filesystem::path dir_;
-    std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
+    mutable std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
     const Run* current_ = nullptr;
-    bool warned_ = false;  // one warning for files that cannot be rewritten, not one per run
-    std::unique_ptr<RecordStore> store_;  // null when results.sqlite cannot be written
+    std::unique_ptr<RecordStore> store_;  // null once results.sqlite could not be written
+    std::string write_failure_;
+    // Completed runs that reached each file (the first N of results_.runs).
+    size_t stored_runs_ = 0, journal_runs_ = 0, file_runs_ = 0;
     int64_t last_write_end_ns_ = 0;
     int64_t last_write_cost_ns_ = 0;
 };
 
-// Every file reporter of `config` into `dir` (the table is the terminal's). Returns false
-// after printing the reason when a file could not be written.
-bool write_report_files(const Results& results, const Config& config,
-                        const std::filesystem::path& dir, bool quiet_errors = false);
+// Every file reporter of `config` into `dir` (the table is the terminal's). Returns one
+// "<reporter>: <why>" per file that could not be written.
+std::vector<std::string> write_report_files(const Results& results, const Config& config,
+                                            const std::filesystem::path& dir);
 
-// Adds `analysis` to `dir`/results.sqlite when the plan wrote one; a failure is printed, not
-// fatal (the records are there already).
-void store_analysis(const Results& results, const Analysis& analysis,
-                    const std::filesystem::path& dir);
+// Adds `analysis` to `dir`/results.sqlite when the plan wrote one. Returns why it could not
+// (empty: added, or no results.sqlite).
+std::string store_analysis(const Results& results, const Analysis& analysis,
+                           const std::filesystem::path& dir);
 
 }  // namespace xfer

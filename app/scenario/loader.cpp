@@ -1,5 +1,6 @@
 #include "scenario/loader.hpp"
 
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "scenario/set_flags.hpp"
 #include "scenario/toml_support.hpp"
 #include "scenario/trials.hpp"
+#include "util/utf8.hpp"
 
 namespace xfer {
 
@@ -37,11 +39,33 @@ ScenarioFile read_scenario_text(const std::string& text, const std::string& name
     return file;
 }
 
-Scenario finish_scenario(ScenarioFile file, const std::vector<std::string>& overrides) {
+namespace {
+
+// The flags as UTF-8: results, journal and report are UTF-8 throughout, so a byte that is not
+// (a shell's Latin-1 "caf\xe9") is replaced by U+FFFD here, once, and the scenario says so.
+std::vector<std::string> utf8_flags(const std::vector<std::string>& flags, Scenario& s) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < flags.size(); ++i) {
+        if (valid_utf8(flags[i])) {
+            out.push_back(flags[i]);
+            continue;
+        }
+        out.push_back(replace_invalid_utf8(flags[i]));
+        s.notes.push_back(fmt::format(
+            "--set flag {} is not valid UTF-8: its invalid bytes were replaced by U+FFFD ({})",
+            i + 1, out.back()));
+    }
+    return out;
+}
+
+}  // namespace
+
+Scenario finish_scenario(ScenarioFile file, const std::vector<std::string>& raw_overrides) {
     const std::string& name = file.name;
     const FileFacts& facts = file.facts;
     Scenario& s = file.scenario;
     std::vector<Diagnostic>& diagnostics = file.diagnostics;
+    const std::vector<std::string> overrides = utf8_flags(raw_overrides, s);
     apply_set_flags(s, overrides, diagnostics);
     choose_seed(s);
     if (auto problem = baseline_problem(s)) {

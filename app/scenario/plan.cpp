@@ -1,6 +1,7 @@
 // Expands [[run]] x [sweep] into concrete runs, and writes them as JSON.
 #include "scenario/plan.hpp"
 
+#include <map>
 #include <set>
 
 #include "results/serialize.hpp"
@@ -70,6 +71,7 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
     for (const auto& [key, values] : s.sweep) sweep.push_back({{"key", key}, {"values", values}});
     j["sweep"] = sweep;
     j["set"] = set_flags;
+    if (!s.notes.empty()) j["notes"] = s.notes;
     const size_t points = sweep_point_count(s);
     j["plan"] = {{"sweep_points", points},
                  {"runs", points * s.runs.size() * size_t(s.trials)},
@@ -174,11 +176,16 @@ void make_labels_distinct(std::vector<Run>& plan) {
     for (const Run& run : plan)
         if (!run.spec.label.empty()) written.insert(run.label);
     std::set<std::string> used;
+    // Where the search for a free " #n" resumes, per label: the names only ever fill up, so
+    // every n below it is taken still (a sweep of 10000 runs over 8 labels searched from 2
+    // each time: quadratic, 48 s under ASan).
+    std::map<std::string, int> next_n;
     for (Run& run : plan) {
         const bool mine = run.spec.label.empty();
         if ((!mine || written.count(run.label) == 0) && used.insert(run.label).second) continue;
+        int& n = next_n.try_emplace(run.label, 2).first->second;
         std::string candidate;
-        for (int n = 2;; ++n) {
+        for (;; ++n) {
             candidate = run.label + " #" + std::to_string(n);
             if (written.count(candidate) == 0 && used.count(candidate) == 0) break;
         }

@@ -4,11 +4,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace xfer {
 
@@ -52,7 +51,7 @@ struct HostMemory {
 
 // [staging]: the staging engine of transfer.path = "staged" (one per device per process).
 struct StagingSpec {
-    int threads = 0;     // helper threads; 0: auto (from the device's local CPUs and a memcpy probe)
+    int threads = 0;  // helper threads; 0: auto (from the device's local CPUs and a memcpy probe)
     uint64_t chunk = 0;  // bytes per chunk; 0: auto (default_staging_chunk)
     int buffers = 2;     // page-locked chunk buffers per helper thread
     StagingAffinity affinity = StagingAffinity::gpu_local;
@@ -133,7 +132,7 @@ struct RunSpec {
     int payload_line = 0;
     int payload_column = 0;
     GilPolicy gil = GilPolicy::release;
-    std::string mimic;              // "" or "python": host threads take a Python thread's attributes
+    std::string mimic;  // "" or "python": host threads take a Python thread's attributes
     nlohmann::json overrides = nlohmann::json::object();  // dotted keys set inside [[run]]
     // The run's own payload parameters: merged over [params] (RFC 7396, key by key; a table
     // merges into a table, anything else replaces).
@@ -148,7 +147,7 @@ struct Run {
     RunSpec spec;
     TransferSpec transfer;
     ThreadSpec threads;
-    int64_t timeout_ns = 0;  // 0: none
+    int64_t timeout_ns = 0;                            // 0: none
     nlohmann::json params = nlohmann::json::object();  // [params] for payloads (ctx.params)
     std::map<std::string, std::string> sweep_point;
     std::string scaling_key;  // runs equal but for threads.count share it
@@ -184,6 +183,9 @@ struct Scenario {
     // [sweep]: key -> values (as TOML values rendered to JSON), in file order.
     std::vector<std::pair<std::string, nlohmann::json>> sweep;
     nlohmann::json params = nlohmann::json::object();
+    // What was changed in the input to use it, one sentence each (a --set flag that was not
+    // UTF-8): printed when the scenario loads and kept in the results for the report.
+    std::vector<std::string> notes;
     nlohmann::json resolved;  // the whole scenario, defaults filled in, as written to results
 };
 

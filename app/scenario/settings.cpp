@@ -74,20 +74,34 @@ SettingResult want_enum(const json& v, const std::vector<std::pair<std::string, 
     return std::nullopt;
 }
 
-// A size from a string ("64MiB") or an integer number of bytes.
+// The largest size any key takes: more than any machine's memory, and small enough that a
+// run's whole need (kMaxThreads workers x two buffers x this, rounded up to huge pages) stays
+// far from 2^64: the memory checks compare it instead of wrapping around to "fits".
+constexpr uint64_t kMaxSize = uint64_t(1) << 50;  // 1 PiB = 1024 TiB
+static_assert(kMaxSize * 2 * uint64_t(kMaxThreads) <= uint64_t(1) << 63,
+              "a run's buffers must leave half of uint64_t's range for rounding and extras");
+
+// A size from a string ("64MiB") or an integer number of bytes, at most kMaxSize.
 SettingResult want_size(const json& v, const std::string& what, uint64_t& out) {
+    uint64_t size = 0;
     if (v.is_number_integer()) {
-        if (v.is_number_unsigned() || v.get<int64_t>() >= 0) {
-            out = v.get<uint64_t>();
-            return std::nullopt;
-        }
-        return expected(what + ", not a negative number", v);
+        if (!v.is_number_unsigned() && v.get<int64_t>() < 0)
+            return expected(what + ", not a negative number", v);
+        size = v.get<uint64_t>();
+    } else if (v.is_string()) {
+        std::string why;
+        auto parsed = parse_size(v.get<std::string>(), &why);
+        if (!parsed) return SettingError{"expected " + what + "; got " + describe(v) + ": " + why};
+        size = *parsed;
+    } else {
+        return expected(what, v);
     }
-    if (!v.is_string()) return expected(what, v);
-    std::string why;
-    auto size = parse_size(v.get<std::string>(), &why);
-    if (!size) return SettingError{"expected " + what + "; got " + describe(v) + ": " + why};
-    out = *size;
+    if (size > kMaxSize)
+        return SettingError{"expected " + what +
+                            " of at most 1024TiB (more than any machine's "
+                            "memory); got " +
+                            describe(v)};
+    out = size;
     return std::nullopt;
 }
 

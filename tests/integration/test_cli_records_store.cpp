@@ -171,23 +171,23 @@ TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
     fs::remove_all(dir);
 }
 
-TEST_CASE(
-    "when results.sqlite cannot be created, the run says so and results.json keeps every "
-    "record",
-    "[integration][store]") {
+TEST_CASE("when results.sqlite cannot be created, nothing runs: exit 3, and the message says why",
+          "[integration][store]") {
+    // Before issue #28 the plan ran with its records in results.json only and exit 0; now a
+    // write that fails ends the plan, and this one fails before the first run.
     const fs::path dir = fresh_temp_dir("store-unwritable");
     fs::create_directories(dir / "out" / "results.sqlite");  // a folder where the file would go
     const auto run = run_small_plan(dir, 10);
     INFO(run.err);
-    CHECK(run.exit_code == 0);
-    CHECK(contains(run.err, "xferlab: " + (dir / "out" / "results.sqlite").string() +
-                                ": cannot open: unable to open database file; the runs are kept "
-                                "in results.json and journal.jsonl only\n"));
+    CHECK(run.exit_code == 3);
+    CHECK(contains(run.err, "xferlab: the results could not be written (" +
+                                (dir / "out" / "results.sqlite").string() +
+                                ": cannot open: unable to open database file); 0 run(s) of 2 "
+                                "planned ran, and the plan stopped there."));
     const json written = json::parse(slurp(dir / "out" / "results.json"));
-    CHECK(written.at("runs").at(0).at("records").size() == 12);
-    CHECK(report_json(dir / "out" / "results.json").at("runs").size() == 2);
-    // The records are nowhere else, so copies.csv is written whatever their number.
-    CHECK(line_count(slurp(dir / "out" / "copies.csv")) == 25);
+    CHECK(written.at("runs").empty());
+    CHECK(written.at("complete") == false);
+    CHECK_FALSE(fs::exists(dir / "out" / "journal.jsonl"));
     fs::remove_all(dir);
 }
 

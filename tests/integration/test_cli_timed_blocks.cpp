@@ -1,8 +1,8 @@
 // A payload's own copies, `with w.timed(nbytes, label):` around a NumPy copy (issue #18): one
-// record of the worker per block, marked with its label; on the host backend no tracer watches device copies and
-// the report says so; a block that raises is kept as failed and the traceback shown; misuse
-// (nesting, w.copy() inside, another thread, too many blocks) gets a clear error; the payload's
-// own verification and ctx.skip() reach the report.
+// record of the worker per block, marked with its label; on the host backend no tracer watches
+// device copies and the report says so; a block that raises is kept as failed and the traceback
+// shown; misuse (nesting, w.copy() inside, another thread, too many blocks) gets a clear error; the
+// payload's own verification and ctx.skip() reach the report.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -40,6 +40,8 @@ def main(ctx):
             other = ctx.worker(1 - i)   # the other thread entered it
             with other.timed(ctx.bytes):
                 pass
+        if mode == "other-thread-copy":
+            ctx.worker(1 - i).copy()    # xferlab's own copy, for the other thread's worker
         for k in range(ctx.copies + (1 if mode == "too-many" else 0)):
             with w.timed(ctx.bytes, label="numpy copyto"):
                 np.copyto(dst, src)
@@ -142,9 +144,8 @@ TEST_CASE("misused w.timed blocks fail with a message that says what is wrong",
     for (const Case& c : std::vector<Case>{
              {"nest", "RuntimeError: w.timed(): blocks do not nest: worker "},
              {"copy-inside", "RuntimeError: w.copy() inside a w.timed() block"},
-             {"other-thread",
-              "is timed on its own thread, the one that entered it (w.enter(), "
-              "w.barrier() or its first w.copy()): that is thread "},
+             {"other-thread", "RuntimeError: w.timed(): worker "},
+             {"other-thread-copy", "RuntimeError: w.copy(): worker "},
              {"empty-label", "ValueError: w.timed(): the label must not be empty"},
              {"empty-how", "ValueError: w.verified(ok, how): say how the bytes were checked"},
              {"skip-empty", "ValueError: ctx.skip(reason): give the reason"},
@@ -157,6 +158,18 @@ TEST_CASE("misused w.timed blocks fail with a message that says what is wrong",
         CHECK(o.cmd.exit_code == 1);
         CHECK(o.run.at("status") == "failed");
         CHECK(contains(errors_of(o.run), c.says));
+        // A worker used from the other thread: both threads named, by Python name and tid.
+        if (c.mode.rfind("other-thread", 0) == 0) {
+            const std::string errors = errors_of(o.run);
+            CHECK((contains(errors, "worker 0 belongs to thread 't0' (tid ") ||
+                   contains(errors, "worker 1 belongs to thread 't1' (tid ")));
+            CHECK((contains(errors,
+                            "the thread that entered it, but this call came from thread "
+                            "'t1' (tid ") ||
+                   contains(errors,
+                            "the thread that entered it, but this call came from thread "
+                            "'t0' (tid ")));
+        }
     }
 }
 

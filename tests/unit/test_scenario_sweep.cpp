@@ -366,13 +366,15 @@ params.nested.b = [1, 2]
     }
 }
 
-TEST_CASE("set flags: params with bytes that are not UTF-8 expand (replaced in the scaling key)",
+TEST_CASE("set flags: params with bytes that are not UTF-8 expand, replaced by U+FFFD",
           "[sweep][set]") {
-    // Found by fuzz_set_flags: the scaling key holds params, and dumping them threw.
+    // Found by fuzz_set_flags: the scaling key holds params, and dumping them threw. Since
+    // issue #28 a flag is made UTF-8 where it enters (one U+FFFD per bad byte here).
     const auto plan = plan_of(kTwoBySweep, {"params.x=ab\xff\xff", "params.y=[\"\xfe\"]"});
     REQUIRE(plan.size() == 12);
-    CHECK(plan[0].params["x"] == "ab\xff\xff");  // the value itself is kept as given
-    CHECK(plan[0].scaling_key.find("ab\xef\xbf\xbd\xef\xbf\xbd") != std::string::npos);  // U+FFFD
+    CHECK(plan[0].params["x"] == "ab\xef\xbf\xbd\xef\xbf\xbd");
+    CHECK(plan[0].params["y"] == nlohmann::json::parse("[\"\xef\xbf\xbd\"]"));
+    CHECK(plan[0].scaling_key.find("ab\xef\xbf\xbd\xef\xbf\xbd") != std::string::npos);
 }
 
 TEST_CASE("a swept parameter under a [params] value that is not a table is an error", "[sweep]") {
