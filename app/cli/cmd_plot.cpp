@@ -29,16 +29,29 @@ std::string figure_prefix(const fs::path& file) {
     return stem == "results" || stem == "journal" ? "" : stem + ".";
 }
 
-// The results re-analysed by this build, as results.json text: the figures show the numbers
-// `xferlab report` prints for the same file, even when the file's own analysis is older. Every
-// record goes into the text, also those results.json leaves to results.sqlite (records_file):
-// the figures' Python code reads them from there.
+// Moves every run's records out of `results`, leaving its runs without any (their text then
+// carries "records": []).
+RunRecords take_records(Results& results) {
+    RunRecords records;
+    records.reserve(results.runs.size());
+    for (auto& run : results.runs) {
+        records.push_back(std::move(run.records));
+        run.records.clear();
+        run.records_file.clear();
+    }
+    return records;
+}
+
+// The results re-analysed by this build, as results.json text, and their records apart: the
+// figures show the numbers `xferlab report` prints for the same file, even when the file's own
+// analysis is older, and get the records as compact columns (draw_plots) instead of as text.
 PlotOutcome draw(Results results, PlotRequest request) {
-    for (auto& run : results.runs) run.records_file.clear();
+    const Analysis analysis = analyze(results);
+    RunRecords records = take_records(results);
     std::ostringstream text;
-    make_reporter("json")->write(results, analyze(results), text);
+    make_reporter("json")->write(results, analysis, text);
     request.lib_dir = python_lib_dir();
-    return draw_plots(text.str(), request);
+    return draw_plots(text.str(), std::move(records), request);
 }
 
 std::string file_names(const std::vector<fs::path>& files) {

@@ -1,9 +1,11 @@
-// draw_plots: hands a results.json's text to python_lib/xferlab_plots inside the embedded
-// interpreter and sorts what comes back into files, notes and one of the outcomes the CLI maps
-// to exit codes. The figures themselves are Python (matplotlib); nothing is drawn here.
+// draw_plots: hands a results.json's text and its runs' copies (as columns) to
+// python_lib/xferlab_plots inside the embedded interpreter and sorts what comes back into
+// files, notes and one of the outcomes the CLI maps to exit codes. The figures themselves are
+// Python (matplotlib); nothing is drawn here.
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <stdexcept>
 
 #include "python/interpreter.hpp"
@@ -33,12 +35,60 @@ PlotOutcome import_failed(const py::error_already_set& e, const PlotRequest& req
     return out;
 }
 
+// One field of every record as the bytes of a bytearray (native byte order): numpy reads it in
+// place (np.frombuffer in xferlab_plots/results.py, which names each column's type), so a copy
+// costs sizeof(T) bytes there and no Python object.
+template <class T, class Field>
+py::bytearray record_column(const std::vector<Record>& records, Field field) {
+    py::bytearray out(static_cast<const char*>(nullptr), records.size() * sizeof(T));
+    char* at = PyByteArray_AS_STRING(out.ptr());
+    for (const Record& r : records) {
+        const T value = field(r);
+        std::memcpy(at, &value, sizeof(T));
+        at += sizeof(T);
+    }
+    return out;
+}
+
+// The fields the figures draw, by results.json's record key: results.COLUMNS on the Python side
+// names the same keys with these types.
+py::dict copy_columns(const std::vector<Record>& records) {
+    py::dict c;
+    c["worker"] = record_column<int64_t>(records, [](const Record& r) { return r.worker; });
+    c["warmup"] = record_column<bool>(records, [](const Record& r) { return r.warmup; });
+    // A double, the type the figures gave size_bytes when they read it from results.json text.
+    c["size_bytes"] = record_column<double>(
+        records, [](const Record& r) { return static_cast<double>(r.bytes); });
+    c["host_start_ns"] =
+        record_column<int64_t>(records, [](const Record& r) { return r.host_start_ns; });
+    c["host_end_ns"] =
+        record_column<int64_t>(records, [](const Record& r) { return r.host_end_ns; });
+    c["device_start_ns"] =
+        record_column<int64_t>(records, [](const Record& r) { return r.device_start_ns; });
+    c["device_end_ns"] =
+        record_column<int64_t>(records, [](const Record& r) { return r.device_end_ns; });
+    return c;
+}
+
+// Every run's columns. Each run's records are freed as soon as its columns exist: at most the
+// records and one run's columns are in memory together.
+py::list columns_of(RunRecords& records) {
+    py::list out;
+    for (auto& run : records) {
+        out.append(copy_columns(run));
+        std::vector<Record>().swap(run);
+    }
+    return out;
+}
+
 PlotOutcome call_draw(const py::module_& plots, const std::string& results_json,
-                      const PlotRequest& request) {
+                      RunRecords& records, const PlotRequest& request) {
     PlotOutcome out;
     try {
-        py::dict drawn = plots.attr("draw")(py::bytes(results_json), request.out_dir.string(),
-                                            request.format, request.runs, request.prefix);
+        py::list columns = columns_of(records);
+        py::dict drawn =
+            plots.attr("draw")(py::bytes(results_json), request.out_dir.string(), request.format,
+                               request.runs, request.prefix, py::arg("columns") = columns);
         for (auto f : drawn["files"]) out.files.emplace_back(f.cast<std::string>());
         out.notes = drawn["notes"].cast<std::vector<std::string>>();
         out.status = PlotOutcome::Status::drawn;
@@ -59,7 +109,8 @@ PlotOutcome call_draw(const py::module_& plots, const std::string& results_json,
 
 }  // namespace
 
-PlotOutcome draw_plots(const std::string& results_json, const PlotRequest& request) {
+PlotOutcome draw_plots(const std::string& results_json, RunRecords records,
+                       const PlotRequest& request) {
     try {
         ensure_interpreter({});
         py::gil_scoped_acquire gil;
@@ -70,7 +121,7 @@ PlotOutcome draw_plots(const std::string& results_json, const PlotRequest& reque
         } catch (py::error_already_set& e) {
             return import_failed(e, request);
         }
-        return call_draw(plots, results_json, request);
+        return call_draw(plots, results_json, records, request);
     } catch (const std::exception& e) {  // the interpreter did not start
         PlotOutcome out;
         out.message = e.what();

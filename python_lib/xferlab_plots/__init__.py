@@ -23,10 +23,10 @@ def _require_matplotlib():
                                 "package python3-matplotlib") from None
 
 
-def _draw_all(text, out_dir, fmt, wanted, prefix):
+def _draw_all(text, columns, out_dir, fmt, wanted, prefix):
     from . import aggregate, distribution, results, style, sweep, timeline
 
-    data = results.load(text)
+    data = results.load(text, columns)
     runs, notes = results.drawable(results.select(data, wanted))
     name = data.scenario or "results"
     files = []
@@ -54,9 +54,11 @@ def _draw_all(text, out_dir, fmt, wanted, prefix):
     return files, notes
 
 
-def draw(text, out_dir, fmt="png", wanted=(), prefix=""):
+def draw(text, out_dir, fmt="png", wanted=(), prefix="", columns=None):
     """Draws every figure of the results in `text` into `out_dir` (which exists) as
     <prefix><figure>.<fmt>. `wanted`: --run selections (an index or a label; empty: every run).
+    `columns`: each run's copies as results.load takes them (xferlab passes them so, the text's
+    runs then carry no records); None: the text's own records.
     Returns {"files": [paths], "notes": [lines]}; raises PlotError for bad input."""
     if fmt not in FORMATS:
         raise PlotError(f"--format {fmt}: expected one of {', '.join(FORMATS)}")
@@ -70,7 +72,7 @@ def draw(text, out_dir, fmt="png", wanted=(), prefix=""):
 
         # Text stays text in SVG; fixed ids: the same results give the same bytes.
         with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "xferlab"}):
-            files, notes = _draw_all(text, out_dir, fmt, list(wanted), prefix)
+            files, notes = _draw_all(text, columns, out_dir, fmt, list(wanted), prefix)
     notes += [f"matplotlib: {w.message}" for w in caught]
     notes += [line for line in captured.getvalue().splitlines() if line.strip()]
     return {"files": files, "notes": notes}

@@ -1,4 +1,6 @@
 """results.json as the figures read it: the runs, their copies as arrays, and which runs to draw.
+A run's copies come from its "records" in the text, or, as xferlab hands them over, from a
+column per record key the figures need (COLUMNS): a few bytes a copy instead of a Python dict.
 
 Only the file's documented keys are read (docs/reading-reports.md, "results.json"); nothing here
 knows xferlab's C++ types. The statistics come from each run's "analysis" (xferlab hands over
@@ -105,23 +107,36 @@ class Results:
     baseline_run: object  # index of the baseline run, or None
 
 
-def _array(records, key, dtype):
-    return np.fromiter((r[key] for r in records), dtype=dtype, count=len(records))
+# The record keys the figures read, and the type each becomes. xferlab hands a run's copies over
+# in this form (app/python/plots.cpp: one bytearray per key, these types in native byte order).
+COLUMNS = {
+    "worker": np.int64,
+    "warmup": np.bool_,
+    "size_bytes": np.float64,
+    "host_start_ns": np.int64,
+    "host_end_ns": np.int64,
+    "device_start_ns": np.int64,
+    "device_end_ns": np.int64,
+}
 
 
-def _copies(records):
-    return Copies(
-        worker=_array(records, "worker", np.int64),
-        warmup=_array(records, "warmup", bool),
-        size=_array(records, "size_bytes", np.float64),
-        host_start=_array(records, "host_start_ns", np.int64),
-        host_end=_array(records, "host_end_ns", np.int64),
-        device_start=_array(records, "device_start_ns", np.int64),
-        device_end=_array(records, "device_end_ns", np.int64),
-    )
+def columns_of_records(records):
+    """A run's "records" (results.json's list of objects) as the columns xferlab hands over."""
+    return {key: np.fromiter((r[key] for r in records), dtype=dtype, count=len(records))
+            for key, dtype in COLUMNS.items()}
 
 
-def _run(j):
+def _copies(columns):
+    """Copies from a run's columns: arrays, or buffers of COLUMNS' types read in place."""
+    c = {key: np.frombuffer(columns[key], dtype=dtype) for key, dtype in COLUMNS.items()}
+    if len({len(a) for a in c.values()}) > 1:  # xferlab's bug, not the file's: not a PlotError
+        raise RuntimeError(f"columns of different lengths: { {k: len(a) for k, a in c.items()} }")
+    return Copies(worker=c["worker"], warmup=c["warmup"], size=c["size_bytes"],
+                  host_start=c["host_start_ns"], host_end=c["host_end_ns"],
+                  device_start=c["device_start_ns"], device_end=c["device_end_ns"])
+
+
+def _run(j, columns):
     settings = j.get("settings") or {}
     return Run(
         index=int(j["index"]),
@@ -136,17 +151,20 @@ def _run(j):
         sweep_point=dict(j.get("sweep_point") or {}),
         overrides=dict(settings.get("overrides") or {}),
         settings=settings,
-        copies=_copies(j["records"]),
+        copies=_copies(columns if columns is not None else columns_of_records(j["records"])),
         extra=j,
     )
 
 
-def load(text):
-    """Results from the text of a results.json (bytes or str). PlotError when it is not one."""
+def load(text, columns=None):
+    """Results from the text of a results.json (bytes or str). PlotError when it is not one.
+    `columns`: each run's copies (a dict per run in "runs" order, COLUMNS' keys) where the text
+    leaves them out; None: the text's own "records"."""
     try:
         doc = json.loads(text)
         scenario = doc.get("scenario") or {}
-        runs = [_run(r) for r in doc["runs"]]
+        runs = [_run(r, None if columns is None else columns[i])
+                for i, r in enumerate(doc["runs"])]
     except (ValueError, KeyError, TypeError) as e:
         raise PlotError(f"not an xferlab results.json: {type(e).__name__}: {e}") from None
     # Trials (scenario.trials): each trial is a run; its group's statistics across trials go with

@@ -1,7 +1,8 @@
 // `xferlab plot` and output.plots (issue #17): every figure from the committed fixtures
 // (tests/fixtures/plots, host backend), valid PNG and SVG files, one timeline lane per worker,
 // clear messages for runs without copies, a missing matplotlib, and `run` keeping its outputs
-// and exit code whatever the figures do.
+// and exit code whatever the figures do; the copies handed over as columns (issue #28) draw
+// what the records in results.json text drew.
 //
 // Where the embedded Python has no matplotlib (XFER_TEST_MATPLOTLIB=0, found at configure time:
 // the GPU host's venv) the tests that draw check the one-line message instead, and warn.
@@ -66,6 +67,33 @@ fs::path lib_without_matplotlib(const fs::path& dir) {
 
 std::string without_matplotlib_env(const fs::path& dir) {
     return "XFERLAB_PYTHON_LIB='" + lib_without_matplotlib(dir).string() + "' ";
+}
+
+// The figures as `plot` drew them before it handed the copies over as columns: the figure code
+// run by the build's Python on `report --format json`'s text (the text `plot` handed over then,
+// every record in it). The notes are printed one a line.
+CommandResult draw_from_record_text(const fs::path& results, const fs::path& out,
+                                    const std::string& prefix) {
+    auto report = run_command(xferlab() + " report '" + results.string() + "' --format json");
+    if (report.exit_code != 0) return report;
+    fs::create_directories(out);
+    const fs::path text = out.parent_path() / (out.filename().string() + ".json");
+    std::ofstream(text) << report.out;
+    return run_command("PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='" +
+                       (fs::path(XFER_SOURCE_DIR) / "python_lib").string() + "' '" +
+                       XFER_TEST_PYTHON +
+                       "' -c 'import sys, xferlab_plots as p\n"
+                       "a = sys.argv\n"
+                       "d = p.draw(open(a[1], \"rb\").read(), a[2], a[3], [], a[4])\n"
+                       "print(\"\\n\".join(d[\"notes\"]))' '" +
+                       text.string() + "' '" + out.string() + "' svg '" + prefix + "'");
+}
+
+// An SVG's text with matplotlib's clip-path ids taken out (hashed from object addresses by
+// matplotlib 3.11): what differs between two drawings of the same data.
+std::string svg_without_clip_ids(const fs::path& file) {
+    static const std::regex clip_id(R"((url\(#|id=")p[0-9a-f]+)");
+    return std::regex_replace(slurp(file), clip_id, "$1p");
 }
 
 fs::path plots_config(const fs::path& dir) {
@@ -362,5 +390,39 @@ TEST_CASE(
     const auto without = lines_of(one_ids.out);
     CHECK(std::count(without.begin(), without.end(), "trial-intervals") == 0);
     CHECK(std::count(without.begin(), without.end(), "trial-points") == 0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "plot: the copies handed over as columns draw every fixture's figures and notes exactly as "
+    "the records in results.json text did",
+    "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not importable by the embedded Python: nothing to draw");
+        return;
+    }
+    auto dir = fresh_temp_dir("plot-columns");
+    for (const std::string name : {"sweep", "failed", "trials"}) {
+        INFO(name);
+        const fs::path results = fixtures / (name + ".results.json");
+        auto columns = plot(results, "--format svg --out '" + (dir / name).string() + "'");
+        INFO(columns.err);
+        REQUIRE(columns.exit_code == 0);
+        auto records = draw_from_record_text(results, dir / (name + "-records"), name + ".");
+        INFO(records.err);
+        REQUIRE(records.exit_code == 0);
+        const auto files = lines_of(columns.out);
+        CHECK(files.size() >= 3);
+        for (const auto& file : files) {
+            const fs::path drawn(file);
+            INFO(drawn);
+            CHECK(svg_without_clip_ids(drawn) ==
+                  svg_without_clip_ids(dir / (name + "-records") / drawn.filename()));
+        }
+        std::vector<std::string> notes;
+        for (const auto& note : lines_of(records.out))
+            if (!note.empty()) notes.push_back("note: " + note);
+        CHECK(lines_of(columns.err) == notes);
+    }
     fs::remove_all(dir);
 }

@@ -1,8 +1,13 @@
 """Unit tests of the figures' Python code (python_lib/xferlab_plots) that need numpy only, not
-matplotlib: the pixel merging of the timeline, the runs a sweep line joins, the selection of runs.
+matplotlib: the pixel merging of the timeline, the runs a sweep line joins, the selection of runs,
+the copies handed over as columns (and, where matplotlib is there, the figures drawn from them).
 Run by ctest (tests/CMakeLists.txt) with the embedded Python's interpreter."""
+import importlib.util
 import json
 import os
+import re
+import struct
+import tempfile
 import unittest
 
 import numpy as np
@@ -160,6 +165,116 @@ class TrialsWithFailures(unittest.TestCase):
         row = results.rows(runs)[0]
         self.assertEqual(len(row.runs), 2)
         self.assertEqual(row.interval, (group["mean_ci_low"], group["mean_ci_high"]))
+
+
+# What app/python/plots.cpp hands over for a run: one bytearray per record key, each value packed
+# as the C++ type it writes (int64, bool, double), native byte order. Kept apart from
+# results.COLUMNS here so that a type changed on one side only fails.
+HANDED_OVER = {"worker": "q", "warmup": "?", "size_bytes": "d", "host_start_ns": "q",
+               "host_end_ns": "q", "device_start_ns": "q", "device_end_ns": "q"}
+
+
+def handed_over(records):
+    return {key: bytearray(b"".join(struct.pack("=" + code, r[key]) for r in records))
+            for key, code in HANDED_OVER.items()}
+
+
+def per_record(records, key, dtype):
+    """A column as the figures read it before the columns: built from the records' dicts."""
+    return np.fromiter((r[key] for r in records), dtype=dtype, count=len(records))
+
+
+def column_form(name):
+    """A fixture as `xferlab plot` hands it over: the text with "records": [] in every run, the
+    records as columns. Returns (text, columns, the fixture's records per run)."""
+    with open(os.path.join(FIXTURES, name), "rb") as f:
+        doc = json.load(f)
+    records = [run["records"] for run in doc["runs"]]
+    for run in doc["runs"]:
+        run["records"] = []
+    return json.dumps(doc), [handed_over(r) for r in records], records
+
+
+FIXTURE_NAMES = ("sweep.results.json", "failed.results.json", "trials.results.json")
+
+
+class ColumnForm(unittest.TestCase):
+    """The copies the figures receive as columns are those they received as per-record dicts."""
+
+    def test_every_fixtures_copies_are_the_records_values_and_types(self):
+        old_form = {"worker": np.int64, "warmup": bool, "size_bytes": np.float64,
+                    "host_start_ns": np.int64, "host_end_ns": np.int64,
+                    "device_start_ns": np.int64, "device_end_ns": np.int64}
+        fields = {"worker": "worker", "warmup": "warmup", "size_bytes": "size",
+                  "host_start_ns": "host_start", "host_end_ns": "host_end",
+                  "device_start_ns": "device_start", "device_end_ns": "device_end"}
+        for name in FIXTURE_NAMES:
+            text, columns, records = column_form(name)
+            for form, data in (("columns", results.load(text, columns)), ("records", fixture(name))):
+                self.assertEqual(len(data.runs), len(records))
+                for run, recs in zip(data.runs, records):
+                    for key, dtype in old_form.items():
+                        with self.subTest(fixture=name, form=form, run=run.index, key=key):
+                            got = getattr(run.copies, fields[key])
+                            want = per_record(recs, key, dtype)
+                            self.assertEqual(got.dtype, want.dtype)
+                            np.testing.assert_array_equal(got, want)
+
+    def test_warm_ups_runs_without_copies_and_trials_come_out_alike(self):
+        for name in FIXTURE_NAMES:
+            text, columns, _ = column_form(name)
+            old, new = fixture(name), results.load(text, columns)
+            with self.subTest(fixture=name):
+                self.assertEqual([(r.title, r.measured, len(r.copies)) for r in new.runs],
+                                 [(r.title, r.measured, len(r.copies)) for r in old.runs])
+                self.assertEqual([(r.title, r.values("aggregate_Bps"))
+                                  for r in results.rows(new.runs)],
+                                 [(r.title, r.values("aggregate_Bps"))
+                                  for r in results.rows(old.runs)])
+                self.assertEqual(results.drawable(new.runs)[1], results.drawable(old.runs)[1])
+        # The facts the comparison rests on: warm-ups in every fixture, failed.results.json's
+        # runs 1 and 2 without copies.
+        failed = results.load(*column_form("failed.results.json")[:2])
+        self.assertEqual([len(r.copies) for r in failed.runs], [6, 0, 0])
+        self.assertEqual(int(np.count_nonzero(failed.runs[0].copies.warmup)), 2)
+
+    def test_columns_of_different_lengths_are_refused(self):
+        text, columns, _ = column_form("sweep.results.json")
+        columns[0]["warmup"] = columns[0]["warmup"][:-1]
+        with self.assertRaisesRegex(RuntimeError, "^columns of different lengths"):
+            results.load(text, columns)
+
+
+@unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib is not installed")
+class ColumnFormFigures(unittest.TestCase):
+    def draw(self, name, **form):
+        import xferlab_plots
+
+        out = tempfile.mkdtemp(prefix="xferlab-columns-")
+        drawn = xferlab_plots.draw(out_dir=out, fmt="svg", **form)
+        # Clip-path ids are matplotlib's own (hashed from object addresses by 3.11).
+        clip_id = re.compile(r'(url\(#|id=")p[0-9a-f]+')
+        figures = {}
+        for path in drawn["files"]:
+            with open(path, encoding="utf-8") as f:
+                figures[os.path.basename(path)] = clip_id.sub(r"\1p", f.read())
+            os.remove(path)
+        os.rmdir(out)
+        return figures, drawn["notes"]
+
+    def test_every_fixture_draws_the_same_svg_from_columns_as_from_records(self):
+        for name in FIXTURE_NAMES:
+            with open(os.path.join(FIXTURES, name), "rb") as f:
+                whole = f.read()
+            text, columns, _ = column_form(name)
+            with self.subTest(fixture=name):
+                old_figures, old_notes = self.draw(name, text=whole)
+                new_figures, new_notes = self.draw(name, text=text, columns=columns)
+                self.assertGreaterEqual(len(old_figures), 3)
+                self.assertEqual(sorted(new_figures), sorted(old_figures))
+                for figure, svg in old_figures.items():
+                    self.assertTrue(new_figures[figure] == svg, figure)
+                self.assertEqual(new_notes, old_notes)
 
 
 class Selection(unittest.TestCase):
