@@ -294,6 +294,7 @@ void to_json(json& j, const Results& r) {
         {"runs", r.runs},
     };
     if (!r.sizing.is_null()) j["sizing"] = r.sizing;
+    if (!r.notes.empty()) j["notes"] = r.notes;
 }
 
 json journal_line(const Results& plan, const RunResult& run) {
@@ -331,6 +332,8 @@ void from_json(const json& j, Results& r) {
     j.at("started_wall_ns").get_to(r.started_wall_ns);
     j.at("runs").get_to(r.runs);
     r.sizing = j.value("sizing", json());
+    // Only results read from a damaged journal (and reports of them) have notes.
+    r.notes = j.value("notes", std::vector<std::string>{});
 }
 
 }  // namespace xfer
