@@ -318,6 +318,12 @@ bool read_journal_plan(const json& line, Results& r) {
     return true;
 }
 
+std::string json_error_text(const std::string& what) {
+    const size_t end = what.rfind("] ", what.find(' '));
+    return what.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? what.substr(end + 2)
+                                                                              : what;
+}
+
 void from_json(const json& j, Results& r) {
     j.at("schema_version").get_to(r.schema_version);
     j.at("tool_version").get_to(r.tool_version);
