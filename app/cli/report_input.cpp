@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "results/journal_reader.hpp"
 #include "results/record_store.hpp"
 #include "results/serialize.hpp"
 
@@ -38,13 +39,6 @@ fs::path folder_of(const std::string& file) {
     return parent.empty() ? fs::path(".") : parent;
 }
 
-// nlohmann's messages start with "[json.exception.parse_error.101] ": the rest is the news.
-std::string without_json_prefix(const std::string& what) {
-    const size_t end = what.rfind("] ", what.find(' '));
-    return what.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? what.substr(end + 2)
-                                                                              : what;
-}
-
 bool refuse(const std::string& file, const std::string& why) {
     std::cerr << "xferlab: " << file << " " << why << "\n";
     return false;
@@ -52,35 +46,26 @@ bool refuse(const std::string& file, const std::string& why) {
 
 // A journal.jsonl (one run per line, written as each run ends) as Results: what is left when
 // xferlab was killed before writing anything else. Each line also names its plan (tool
-// version, host, scenario). A last line cut short by the kill is skipped with a warning; any
-// other bad line makes the file unreadable.
-bool read_journal(const std::string& file, std::istream& in, Results& results) {
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty()) lines.push_back(line);
-    bool named = false;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        try {
-            const nlohmann::json j = nlohmann::json::parse(lines[i]);
-            results.runs.push_back(j.get<RunResult>());
-            if (!named) named = read_journal_plan(j, results);
-        } catch (const std::exception& e) {
-            if (i + 1 == lines.size() && i > 0) {
-                std::cerr << "xferlab: " << file << ": last line " << i + 1
-                          << " is cut short (the process ended while writing it); skipped\n";
-                break;
-            }
-            std::cerr << "xferlab: " << file << ":" << i + 1
-                      << ": not an xferlab journal line: " << without_json_prefix(e.what()) << "\n";
-            return false;
-        }
-    }
-    if (!named && !results.runs.empty()) {
+// version, host, scenario). Every whole run line is read; a line that is not one (the last
+// one cut by a full disk or a kill, a cut one with later runs appended after it) is named on
+// stderr and in the report's notes (Results::notes), so that a report never silently holds
+// fewer runs than the journal. A file in which no line is a run is refused.
+bool read_journal_file(const std::string& file, std::istream& in, Results& results) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    JournalContents journal = read_journal(text.str());
+    const std::vector<std::string> notes = journal_gap_notes(file, journal);
+    for (const auto& note : notes) std::cerr << "xferlab: " << note << "\n";
+    if (journal.results.runs.empty() && !notes.empty())
+        return refuse(file, "holds no readable run: nothing to report");
+    if (!journal.named_plan && !journal.results.runs.empty()) {
         std::cerr << "xferlab: " << file
                   << ": its lines do not name the tool version and scenario (a journal written "
                      "before they did): both are reported as unknown\n";
-        results.tool_version = results.git_describe = "unknown";
+        journal.results.tool_version = journal.results.git_describe = "unknown";
     }
+    results = std::move(journal.results);
+    results.notes.insert(results.notes.end(), notes.begin(), notes.end());
     results.complete = false;  // a journal alone never says whether the plan finished
     return true;
 }
@@ -103,7 +88,7 @@ bool read_results_json(const std::string& file, const std::string& text, Results
     try {
         j = nlohmann::json::parse(text);
     } catch (const std::exception& e) {
-        return refuse_text(file, text, without_json_prefix(e.what()));
+        return refuse_text(file, text, json_error_text(e.what()));
     }
     const std::string instead = what_to_give(folder_of(file));
     if (j.is_object() && j.contains("traceEvents"))
@@ -115,8 +100,7 @@ bool read_results_json(const std::string& file, const std::string& text, Results
     try {
         results = j.get<Results>();
     } catch (const std::exception& e) {
-        return refuse(file,
-                      "is not a readable xferlab results.json: " + without_json_prefix(e.what()));
+        return refuse(file, "is not a readable xferlab results.json: " + json_error_text(e.what()));
     }
     return true;
 }
@@ -189,7 +173,7 @@ std::optional<Results> read_report_input(const std::string& file) {
         return std::nullopt;
     }
     if (fs::path(file).extension() == ".jsonl") {
-        if (!read_journal(file, in, results)) return std::nullopt;
+        if (!read_journal_file(file, in, results)) return std::nullopt;
     } else {
         std::ostringstream text;
         text << in.rdbuf();

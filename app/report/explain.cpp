@@ -197,6 +197,9 @@ std::vector<std::string> summarize(const Results& results, const Analysis& analy
                 results.runs.size()));
         }
     }
+    // What reading the results found (a journal's lines left out): beside "incomplete", since
+    // both say which runs are missing.
+    out.insert(out.end(), results.notes.begin(), results.notes.end());
     if (results.sizing.is_object() && results.sizing.value("reduced", false))
         out.push_back("sized for this machine (--fit): " + results.sizing.value("note", ""));
     if (!analysis.baseline_run) {

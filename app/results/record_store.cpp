@@ -3,6 +3,8 @@
 // are NULL here, which also keeps a host copy's row small (~60 bytes).
 #include "results/record_store.hpp"
 
+#include <optional>
+
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
 
@@ -17,9 +19,9 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE runs(
     run INTEGER PRIMARY KEY, label TEXT, launcher TEXT, backend TEXT, threads INTEGER,
     bytes_per_copy INTEGER, direction TEXT, host_memory TEXT, sweep_point TEXT,
-    scaling_key TEXT, settings TEXT, payload TEXT, status TEXT, start_ns INTEGER,
-    end_ns INTEGER, records_file TEXT, copy_count INTEGER, timed_blocks TEXT,
-    host_activity TEXT);
+    scaling_key TEXT, trial INTEGER, base_label TEXT, settings TEXT, payload TEXT,
+    status TEXT, start_ns INTEGER, end_ns INTEGER, records_file TEXT, copy_count INTEGER,
+    timed_blocks TEXT, host_activity TEXT);
 CREATE TABLE threads(
     run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
@@ -73,8 +75,10 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
         } else {
             s.bind_null(19);
         }
+        // NULL: no tracer watched the block (-1 calls, none of them with the GIL held).
         bind_or_null(s, 20, r.device_calls, r.foreign() && r.device_calls >= 0);
-        bind_or_null(s, 21, r.gil_held_calls, r.foreign() && r.device_calls >= 0);
+        bind_or_null(s, 21, r.gil_held_calls,
+                     r.foreign() && (r.device_calls >= 0 || r.gil_held_calls != 0));
         bind_or_null(s, 22, r.failed, r.foreign());
         s.run();
     }
@@ -131,35 +135,49 @@ void insert_notes(const SqliteDb& db, const RunResult& run) {
     for (const auto& n : run.notes) s.bind(1, run.index).bind(2, "note").bind(3, n).run();
 }
 
+// Columns named, in the order of the values bound below: the table's order puts trial and
+// base_label (schema 4) beside the other run keys.
+constexpr const char* kInsertRun =
+    "INSERT INTO runs(run, label, launcher, backend, threads, bytes_per_copy, direction, "
+    "host_memory, sweep_point, scaling_key, trial, base_label, settings, payload, status, "
+    "start_ns, end_ns, records_file, copy_count, timed_blocks, host_activity) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+void bind_json_or_null(SqliteStatement& s, int i, const std::optional<json>& j) {
+    if (j) {
+        s.bind(i, compact_json(*j));
+    } else {
+        s.bind_null(i);
+    }
+}
+
+std::optional<json> payload_json(const RunResult& r) {
+    if (!r.payload) return std::nullopt;
+    return json{{"name", r.payload->name},
+                {"path", r.payload->path},
+                {"folder", r.payload->folder},
+                {"sha256", r.payload->sha256}};
+}
+
+// The labels of the payload's w.timed() blocks and its own verification (NULL: none).
+std::optional<json> timed_blocks_json(const RunResult& r) {
+    if (r.copy_sources.empty() && r.payload_verified.empty()) return std::nullopt;
+    return json{{"copy_sources", r.copy_sources},
+                {"payload_verified", worker_texts_to_json(r.payload_verified)}};
+}
+
 void insert_run(const SqliteDb& db, const RunResult& r) {
-    SqliteStatement s(db, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(db, kInsertRun);
     s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
     s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
     s.bind(8, r.host_memory).bind(9, compact_json(json(r.sweep_point))).bind(10, r.scaling_key);
-    s.bind(11, compact_json(r.settings));
-    if (r.payload) {
-        s.bind(12, compact_json(json{{"name", r.payload->name},
-                                     {"path", r.payload->path},
-                                     {"folder", r.payload->folder},
-                                     {"sha256", r.payload->sha256}}));
-    } else {
-        s.bind_null(12);
-    }
-    s.bind(13, std::string(to_string(r.status))).bind(14, r.start_ns).bind(15, r.end_ns);
-    s.bind(16, r.records_file).bind(17, int64_t(r.records.size()));
-    // The labels of the payload's w.timed() blocks and its own verification (NULL: none).
-    if (r.copy_sources.empty() && r.payload_verified.empty()) {
-        s.bind_null(18);
-    } else {
-        s.bind(18,
-               compact_json(json{{"copy_sources", r.copy_sources},
-                                 {"payload_verified", worker_texts_to_json(r.payload_verified)}}));
-    }
-    if (r.host_activity) {
-        s.bind(19, compact_json(json(*r.host_activity)));
-    } else {
-        s.bind_null(19);
-    }
+    s.bind(11, r.trial).bind(12, r.base_label).bind(13, compact_json(r.settings));
+    bind_json_or_null(s, 14, payload_json(r));
+    s.bind(15, std::string(to_string(r.status))).bind(16, r.start_ns).bind(17, r.end_ns);
+    s.bind(18, r.records_file).bind(19, int64_t(r.records.size()));
+    bind_json_or_null(s, 20, timed_blocks_json(r));
+    bind_json_or_null(s, 21,
+                      r.host_activity ? std::optional(json(*r.host_activity)) : std::nullopt);
     s.run();
 }
 
@@ -193,6 +211,7 @@ void RecordStore::write_plan(const Results& plan) {
         {"planned_runs", plan.planned_runs},
         {"started_wall_ns", plan.started_wall_ns},
         {"sizing", plan.sizing},
+        {"notes", plan.notes},
     };
     db_->exec("BEGIN");
     SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");

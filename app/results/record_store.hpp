@@ -18,8 +18,10 @@ namespace xfer {
 
 inline constexpr const char* kRecordStoreFile = "results.sqlite";
 // 2: copies gained source, device_calls, gil_held_calls, failed (payloads' w.timed blocks)
-// and the device_copies table. Schema 1 files are still read.
-inline constexpr int kRecordStoreSchema = 3;
+// and the device_copies table. 3: runs gained host_activity. 4: runs gained trial and
+// base_label, meta the plan's notes: the store holds everything results.json holds. Files of
+// schemas 1 to 3 are still read.
+inline constexpr int kRecordStoreSchema = 4;
 
 class SqliteDb;
 
@@ -47,8 +49,10 @@ class RecordStore {
     std::unique_ptr<SqliteDb> db_;
 };
 
-// The whole Results in results.sqlite at `path`. Throws std::runtime_error saying what is
-// wrong: not a database, corrupt, or a database that is not an xferlab results.sqlite.
+// The whole Results in results.sqlite at `path`: to_json of it is what results.json holds
+// (runs past output.inline_records keep records_file, with their records loaded). Throws
+// std::runtime_error saying what is wrong: not a database, corrupt, or a database that is not an
+// xferlab results.sqlite.
 Results read_record_store(const std::string& path);
 
 // Fills the records of every run in `results` whose records_file names the store (results.json

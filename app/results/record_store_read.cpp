@@ -2,6 +2,7 @@
 // record_store.cpp, so that `xferlab report results.sqlite` re-analyses exactly what ran.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "results/record_store.hpp"
@@ -165,6 +166,35 @@ void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
     while (n.step()) (n.text(0) == "error" ? run.errors : run.notes).push_back(n.text(1));
 }
 
+// The runs columns of every schema, then those later schemas added, NULL where the file's
+// schema has none: each column keeps its position (run_from) whatever the schema.
+std::string run_columns(int schema) {
+    std::string columns =
+        "run, label, launcher, backend, threads, bytes_per_copy, direction, host_memory, "
+        "sweep_point, scaling_key, settings, payload, status, start_ns, end_ns, records_file";
+    columns += schema >= 2 ? ", timed_blocks" : ", NULL";
+    columns += schema >= 3 ? ", host_activity" : ", NULL";
+    columns += schema >= 4 ? ", trial, base_label" : ", NULL, NULL";
+    return columns;
+}
+
+std::optional<PayloadRecord> payload_from(const SqliteStatement& s, int col) {
+    if (s.is_null(col)) return std::nullopt;
+    const json p = parse(s.text(col));
+    return PayloadRecord{p.value("name", ""), p.value("path", ""), p.value("folder", ""),
+                         p.value("sha256", "")};
+}
+
+// Schema 4 has the columns. Before it, the resolved run (settings) carries both since trials
+// existed; results from before trials have neither (trial 1, base_label "", as from_json reads
+// a results.json of then).
+void trial_from(const SqliteStatement& s, RunResult& r) {
+    static const json kNoSettings = json::object();
+    const json& settings = r.settings.is_object() ? r.settings : kNoSettings;
+    r.trial = s.is_null(18) ? settings.value("trial", 1) : int(s.integer(18));
+    r.base_label = s.is_null(19) ? settings.value("base_label", "") : s.text(19);
+}
+
 RunResult run_from(const SqliteStatement& s) {
     RunResult r;
     r.index = int(s.integer(0));
@@ -178,21 +208,19 @@ RunResult run_from(const SqliteStatement& s) {
     parse(s.text(8)).get_to(r.sweep_point);
     r.scaling_key = s.text(9);
     r.settings = parse(s.text(10));
-    if (!s.is_null(11)) {
-        const json p = parse(s.text(11));
-        r.payload = PayloadRecord{p.value("name", ""), p.value("path", ""), p.value("folder", ""),
-                                  p.value("sha256", "")};
-    }
+    r.payload = payload_from(s, 11);
     r.status = run_status_from(s.text(12));
     r.start_ns = s.integer(13);
     r.end_ns = s.integer(14);
-    if (s.columns() > 15 && !s.is_null(15)) {  // schema 2
-        const json timed = parse(s.text(15));
+    // What results.json says: its records are loaded all the same (read_record_store).
+    r.records_file = s.text(15);
+    if (!s.is_null(16)) {  // schema 2
+        const json timed = parse(s.text(16));
         timed.at("copy_sources").get_to(r.copy_sources);
         r.payload_verified = worker_texts_from_json(timed.at("payload_verified"));
     }
-    if (s.columns() > 16 && !s.is_null(16))
-        r.host_activity = parse(s.text(16)).get<HostActivity>();  // schema 3
+    if (!s.is_null(17)) r.host_activity = parse(s.text(17)).get<HostActivity>();  // schema 3
+    trial_from(s, r);
     return r;
 }
 
@@ -207,12 +235,8 @@ std::unique_ptr<SqliteDb> open_store(const std::string& path) {
     return db;
 }
 
-}  // namespace
-
-Results read_record_store(const std::string& path) {
-    const auto db = open_store(path);
-    auto meta = read_meta(*db);
-    const int schema = meta.at("schema_version").get<int>();
+// The plan's header from meta: everything of Results but its runs.
+Results plan_from(const std::map<std::string, json>& meta, const std::string& path) {
     Results r;
     try {
         r.schema_version = meta.at("results_schema_version").get<int>();
@@ -226,16 +250,23 @@ Results read_record_store(const std::string& path) {
         r.planned_runs = meta.at("planned_runs").get<int>();
         r.started_wall_ns = meta.at("started_wall_ns").get<int64_t>();
         r.sizing = meta.at("sizing");
+        // Schema 4; stores written before it hold results as `run` wrote them: without notes.
+        if (auto n = meta.find("notes"); n != meta.end() && n->second.is_array())
+            n->second.get_to(r.notes);
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": its meta table is incomplete: " + e.what());
     }
-    SqliteStatement s(*db,
-                      "SELECT run, label, launcher, backend, threads, bytes_per_copy, direction, "
-                      "host_memory, sweep_point, scaling_key, settings, payload, status, "
-                      "start_ns, end_ns" +
-                          std::string(schema >= 2 ? ", timed_blocks" : "") +
-                          std::string(schema >= 3 ? ", host_activity" : "") +
-                          " FROM runs ORDER BY run");
+    return r;
+}
+
+}  // namespace
+
+Results read_record_store(const std::string& path) {
+    const auto db = open_store(path);
+    const auto meta = read_meta(*db);
+    const int schema = meta.at("schema_version").get<int>();
+    Results r = plan_from(meta, path);
+    SqliteStatement s(*db, "SELECT " + run_columns(schema) + " FROM runs ORDER BY run");
     while (s.step()) r.runs.push_back(run_from(s));
     for (RunResult& run : r.runs) {
         read_threads_and_notes(*db, run);

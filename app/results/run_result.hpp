@@ -29,10 +29,10 @@ struct PayloadRecord {
 
 struct RunResult {
     int index = 0;
-    std::string label;      // e.g. "python gil=release threads.count=4"
+    std::string label;  // e.g. "python gil=release threads.count=4"
     std::string launcher;
-    std::string backend;    // backend actually used ("host", "cuda")
-    int threads = 0;        // workers in this run
+    std::string backend;  // backend actually used ("host", "cuda")
+    int threads = 0;      // workers in this run
     uint64_t bytes_per_copy = 0;
     std::string direction;  // h2d, d2h, ...
     std::string host_memory;
@@ -46,7 +46,7 @@ struct RunResult {
     // The [[run]]'s label without the sweep point (scenario.baseline names it); "" in results
     // written before trials.
     std::string base_label;
-    nlohmann::json settings;  // the fully resolved run (every default filled in)
+    nlohmann::json settings;               // the fully resolved run (every default filled in)
     std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;
     // Non-empty: results.json and the journal leave the records out (more than
@@ -67,8 +67,8 @@ struct RunResult {
     std::map<int, std::string> payload_verified;
     RunStatus status = RunStatus::ok;
     std::vector<std::string> errors;  // why it failed, verification mismatches, payload tracebacks
-    std::vector<std::string> notes;   // facts worth printing (e.g. "backend auto fell back to host")
-    int64_t start_ns = 0;             // host clock, whole run including thread start
+    std::vector<std::string> notes;  // facts worth printing (e.g. "backend auto fell back to host")
+    int64_t start_ns = 0;            // host clock, whole run including thread start
     int64_t end_ns = 0;
     // The machine's CPUs while the workers ran (absent where /proc/stat cannot be read, and in
     // results written before it was recorded).
@@ -91,6 +91,10 @@ struct Results {
     int64_t started_wall_ns = 0;
     // `run --fit`: the copy size chosen for this machine and why (null without --fit).
     nlohmann::json sizing;
+    // What reading these results found that the reader must know, e.g. journal lines that
+    // could not be read (a full disk, a killed process); the report's summary repeats them.
+    // Empty for results as `run` wrote them.
+    std::vector<std::string> notes;
 };
 
 }  // namespace xfer

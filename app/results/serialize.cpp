@@ -294,6 +294,7 @@ void to_json(json& j, const Results& r) {
         {"runs", r.runs},
     };
     if (!r.sizing.is_null()) j["sizing"] = r.sizing;
+    if (!r.notes.empty()) j["notes"] = r.notes;
 }
 
 json journal_line(const Results& plan, const RunResult& run) {
@@ -317,6 +318,12 @@ bool read_journal_plan(const json& line, Results& r) {
     return true;
 }
 
+std::string json_error_text(const std::string& what) {
+    const size_t end = what.rfind("] ", what.find(' '));
+    return what.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? what.substr(end + 2)
+                                                                              : what;
+}
+
 void from_json(const json& j, Results& r) {
     j.at("schema_version").get_to(r.schema_version);
     j.at("tool_version").get_to(r.tool_version);
@@ -331,6 +338,8 @@ void from_json(const json& j, Results& r) {
     j.at("started_wall_ns").get_to(r.started_wall_ns);
     j.at("runs").get_to(r.runs);
     r.sizing = j.value("sizing", json());
+    // Only results read from a damaged journal (and reports of them) have notes.
+    r.notes = j.value("notes", std::vector<std::string>{});
 }
 
 }  // namespace xfer

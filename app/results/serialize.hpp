@@ -47,4 +47,8 @@ nlohmann::json journal_line(const Results& plan, const RunResult& run);
 // Copies a journal line's "plan" into `r`. False for a line without one (an older journal).
 bool read_journal_plan(const nlohmann::json& line, Results& r);
 
+// An exception's message without nlohmann's "[json.exception.parse_error.101] " prefix: the
+// rest is the news a user reads.
+std::string json_error_text(const std::string& what);
+
 }  // namespace xfer

@@ -66,6 +66,8 @@ inline RunResult full_run() {
     r.host_memory = "numa:1";
     r.sweep_point = {{"threads.count", "2"}, {"transfer.host_memory", "pinned"}};
     r.scaling_key = "python gil=release";
+    r.trial = 3;  // not the default 1
+    r.base_label = "python gil=release";
     r.settings =
         nlohmann::json{{"threads", {{"count", 2}, {"stack_size", "default"}}}, {"verify", true}};
     // A payload's w.timed() block: its label, device copies and the payload's own check.

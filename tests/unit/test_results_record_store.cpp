@@ -40,6 +40,7 @@ Results plan_with_two_runs() {
     plan.planned_runs = 3;
     plan.started_wall_ns = 1'796'000'000'000'000'000;
     plan.sizing = json{{"bytes", 4096}};
+    plan.notes = {"journal.jsonl: line 2 is unreadable"};
     // Run 0: every field set (test_results_fixtures.hpp), as the record store must keep it.
     RunResult a = full_run();
     a.index = 0;
@@ -50,7 +51,10 @@ Results plan_with_two_runs() {
     b.launcher = "python";
     b.sweep_point = {{"threads.count", "2"}};
     b.scaling_key = "python";
-    b.settings = json{{"threads", {{"count", 2}}}};
+    b.trial = 2;
+    b.base_label = "python";
+    // The resolved run names its trial too (scenario/plan.cpp): schema 3 stores read it there.
+    b.settings = json{{"threads", {{"count", 2}}}, {"trial", 2}, {"base_label", "python"}};
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;
@@ -89,13 +93,19 @@ TEST_CASE("results.sqlite gives back every field of the plan, its runs and recor
           "[results][store]") {
     const Results plan = plan_with_two_runs();
     Results back = stored_and_read(plan, temp_file("round.sqlite"));
-    // records_file says where results.json left the records; the store holds them itself.
-    for (auto& run : back.runs) CHECK(run.records_file.empty());
-    Results expected = plan;
-    for (auto& run : expected.runs) run.records_file.clear();
-    // The JSON form is the complete, exact comparison of every field (serialize.cpp).
-    CHECK(json(back).dump() == json(expected).dump());
+    // The JSON form is the complete, exact comparison of every field (serialize.cpp): run 1
+    // says records_file as results.json does, and its records are loaded all the same.
+    CHECK(json(back).dump() == json(plan).dump());
     REQUIRE(back.runs.size() == 2);
+    CHECK(back.runs[1].records_file == kRecordStoreFile);
+    // Without records_file on either side, the JSON compares run 1's records too.
+    Results plan_inline = plan;
+    for (Results* r : {&plan_inline, &back})
+        for (auto& run : r->runs) run.records_file.clear();
+    CHECK(json(back).dump() == json(plan_inline).dump());
+    CHECK(back.runs[0].trial == 3);
+    CHECK(back.runs[1].base_label == "python");
+    CHECK(back.notes == plan.notes);
     CHECK(back.runs[1].records.at(0).device_timing == DeviceTiming::cupti);
     CHECK(back.runs[0].records.at(1).device_start_ns == -1);  // NULL in the store
     REQUIRE(back.runs[1].helper_threads.size() == 1);
@@ -180,4 +190,39 @@ TEST_CASE("a schema 2 results.sqlite (before host activity) is read, without it"
     CHECK_FALSE(back.runs[0].host_activity);
     CHECK(back.runs[0].copy_sources == plan.runs[0].copy_sources);  // schema 2's own column
     CHECK(back.runs[0].records.size() == plan.runs[0].records.size());
+}
+
+TEST_CASE("trial and base_label are columns of runs, for SQL", "[results][store]") {
+    const fs::path path = temp_file("trial-columns.sqlite");
+    stored_and_read(plan_with_two_runs(), path);
+    SqliteDb db(path.string(), true);
+    SqliteStatement s(db, "SELECT run, trial, base_label FROM runs ORDER BY run");
+    REQUIRE(s.step());
+    CHECK(s.integer(1) == 3);
+    CHECK(s.text(2) == "python gil=release");
+    REQUIRE(s.step());
+    CHECK(s.integer(1) == 2);
+    CHECK(s.text(2) == "python");
+}
+
+TEST_CASE(
+    "a schema 3 results.sqlite (before the trial columns) reads trial and base_label from "
+    "each run's settings",
+    "[results][store]") {
+    const fs::path path = temp_file("schema3.sqlite");
+    stored_and_read(plan_with_two_runs(), path);
+    SqliteDb(path.string(), false)
+        .exec(
+            "ALTER TABLE runs DROP COLUMN trial; ALTER TABLE runs DROP COLUMN base_label; "
+            "DELETE FROM meta WHERE key = 'notes'; "
+            "UPDATE meta SET value='3' WHERE key='schema_version'");
+    const Results back = read_record_store(path.string());
+    REQUIRE(back.runs.size() == 2);
+    CHECK(back.runs[1].trial == 2);  // from settings
+    CHECK(back.runs[1].base_label == "python");
+    // Settings without them (results from before trials): each run its only trial.
+    CHECK(back.runs[0].trial == 1);
+    CHECK(back.runs[0].base_label.empty());
+    CHECK(back.notes.empty());
+    CHECK(back.runs[0].host_activity);  // schema 3's own column
 }

@@ -138,6 +138,8 @@ TEST_CASE("a run result round-trips with status as a string", "[results][seriali
     CHECK(back.host_memory == r.host_memory);
     CHECK(back.sweep_point == r.sweep_point);
     CHECK(back.scaling_key == r.scaling_key);
+    CHECK(back.trial == 3);
+    CHECK(back.base_label == r.base_label);
     CHECK(back.settings == r.settings);
     CHECK(back.status == r.status);
     CHECK(back.errors == r.errors);
@@ -194,6 +196,8 @@ TEST_CASE("results round-trip with environment and scenario", "[results][seriali
     res.runs = {full_run(), RunResult{}};
     res.interrupted = true;
     res.started_wall_ns = 1'732'900'000'000'000'000;
+    CHECK_FALSE(json(res).contains("notes"));  // results as `run` wrote them have none
+    res.notes = {"journal.jsonl: its last line is incomplete", "second"};
     const json j = res;
     const Results back = json::parse(j.dump()).get<Results>();
     CHECK(back.schema_version == 1);
@@ -204,6 +208,7 @@ TEST_CASE("results round-trip with environment and scenario", "[results][seriali
     CHECK(back.scenario == res.scenario);
     CHECK(back.interrupted);
     CHECK(back.started_wall_ns == res.started_wall_ns);
+    CHECK(back.notes == res.notes);
     REQUIRE(back.runs.size() == 2);
     check_same(back.runs[0].records[0], res.runs[0].records[0]);
     CHECK(json(back) == j);

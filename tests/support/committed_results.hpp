@@ -1,0 +1,77 @@
+#pragma once
+// The results.json files committed to the repository (docs/results/**, tests/fixtures/**), read
+// as text (the *.results.json.xz ones through `xz -dc`), and the results.sqlite twin of a
+// Results, written as `run` writes one: for the tests that the two files hold the same results.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "results/record_store.hpp"
+#include "results/serialize.hpp"
+
+namespace xfer::test {
+
+inline bool is_committed_results_name(const std::string& name) {
+    for (const std::string end : {".results.json", ".results.json.xz"})
+        if (name.size() > end.size() &&
+            name.compare(name.size() - end.size(), end.size(), end) == 0)
+            return true;
+    return false;
+}
+
+// Every *.results.json and *.results.json.xz under docs/results and tests/fixtures, sorted.
+inline std::vector<std::filesystem::path> committed_results_files() {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    for (const char* dir : {"docs/results", "tests/fixtures"})
+        for (const auto& e : fs::recursive_directory_iterator(fs::path(XFER_SOURCE_DIR) / dir))
+            if (e.is_regular_file() && is_committed_results_name(e.path().filename().string()))
+                files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+inline bool is_xz(const std::filesystem::path& file) { return file.extension() == ".xz"; }
+
+inline bool xz_installed() { return std::system("command -v xz >/dev/null 2>&1") == 0; }
+
+// The file's text, through `xz -dc` for an .xz file; nullopt when it cannot be read whole.
+inline std::optional<std::string> committed_results_text(const std::filesystem::path& file) {
+    if (!is_xz(file)) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return std::nullopt;
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    FILE* pipe = ::popen(("xz -dc '" + file.string() + "'").c_str(), "r");
+    if (!pipe) return std::nullopt;
+    std::string text;
+    char buffer[1 << 16];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+    return ::pclose(pipe) == 0 ? std::optional<std::string>(std::move(text)) : std::nullopt;
+}
+
+inline Results committed_results(const std::filesystem::path& file) {
+    const std::optional<std::string> text = committed_results_text(file);
+    if (!text) throw std::runtime_error(file.string() + " cannot be read");
+    return nlohmann::json::parse(*text).get<Results>();
+}
+
+// `results` in a new results.sqlite at `path`, written as PlanRecorder writes one: the plan,
+// each run as it ends, then the end of the plan.
+inline void write_store_twin(const Results& results, const std::filesystem::path& path) {
+    std::filesystem::remove(path);
+    RecordStore store(path.string());
+    store.write_plan(results);
+    for (const RunResult& run : results.runs) store.add_run(run);
+    store.end_plan();
+}
+
+}  // namespace xfer::test
