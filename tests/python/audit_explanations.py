@@ -514,14 +514,20 @@ class RunFacts:
             return 0
         return sum(1 for r in self.records if r.warmup and overlap(r.span, w) > 0)
 
+    @functools.cached_property
+    def planned_workers(self):
+        """Workers 0..threads-1 (and any other that recorded), whether or not they copied."""
+        seen = {r.worker for r in self.records}
+        return sorted(set(range(self.threads)) | seen)
+
     def service_rates(self):
-        """worker -> measured bytes / its transfer time (device, else host call)."""
+        """worker -> measured bytes / its transfer time (device, else host call); 0 for a
+        planned worker without measured copies."""
         out = {}
-        for worker in self.workers:
+        for worker in self.planned_workers:
             copies = self.copies_of(worker)
             busy = sum((r.de - r.ds) if r.timed else (r.he - r.hs) for r in copies)
-            if busy > 0:
-                out[worker] = sum(r.bytes for r in copies) / (busy / 1e9)
+            out[worker] = sum(r.bytes for r in copies) / (busy / 1e9) if busy > 0 else 0.0
         return out
 
     @functools.cached_property
@@ -752,28 +758,40 @@ def gil_release_partners(ctx):
 
 
 def check_gil_cause(ctx, m, p, item):
+    """The cause clause: named with a gil switch that overlapped in every trial; 'not shown'
+    with a switch that did not; 'no cause is named' for gil = hold without a switch."""
     run = ctx.run
     cause = m.groupdict().get("cause") or ""
     partners = gil_release_partners(ctx)
     every_trial = bool(partners) and all(o.host_peak >= 2 for o in partners)
-    if "serialized them" in cause:
-        p.need(run.gil == "hold", f"the GIL named as cause with gil = {run.gil}", item)
+    hold = run.gil == "hold"
+    if cause.startswith(": the GIL held"):
+        p.need(hold, f"the GIL named as cause with gil = {run.gil}", item)
         p.need(every_trial, "no gil switch whose release run overlapped (peak >= 2) in every "
                "trial", item)
-        k = ctx.plan.run(int(m["k"])) if m.groupdict().get("k") else None
-        if p.need(k in partners, f"run {m['k']} does not differ from this one in gil alone", item):
+        k = check_partner(ctx, m, partners, p, item)
+        if k:
             p.number(lambda t, v: int(t) == v, m["p"], k.host_peak, "host-side peak of run K")
+    elif "not shown" in cause:
+        p.need(hold, f"the held GIL discussed with gil = {run.gil}", item)
+        p.need(partners and not every_trial, "the gil switch's release runs overlapped in every "
+               "trial" if partners else "no run differs from it in gil alone", item)
+        check_partner(ctx, m, partners, p, item)
     elif "no cause is named" in cause:
-        p.need(run.gil == "hold", f"gil = hold clause with gil = {run.gil}", item)
+        p.need(hold, f"gil = hold clause with gil = {run.gil}", item)
         p.need(not ctx.plan.switch_partners(run, ["gil"]),
                "a run of this plan differs from it in gil alone", item)
-    elif cause:
-        p.append((f"a cause clause the catalogue does not have: {cause!r}", item))
     else:
-        p.need(not every_trial or run.gil != "hold",
-               "gil = hold with a gil switch that overlapped: the cause must be named", item)
-        p.need(run.gil != "hold" or ctx.plan.switch_partners(run, ["gil"]),
-               "gil = hold without a switch: the catalogue says so", item)
+        p.need(not hold, "gil = hold without its cause clause", item)
+
+
+def check_partner(ctx, m, partners, p, item):
+    index = m.groupdict().get("k") or m.groupdict().get("k2")
+    k = ctx.plan.run(int(index)) if index else None
+    if p.need(k in partners, f"run {index} is not a gil = release run differing from this "
+              "one in gil alone", item):
+        return k
+    return None
 
 
 def check_calls_short(ctx, m, item=13):
@@ -919,6 +937,9 @@ def check_per_context(ctx, m, item=None):
     p.need(any(n >= 2 for _, n in peaks.values()), "no context with 2+ workers", item)
     p.number(lambda t, v: int(t) == v, m["n"], len(peaks), "contexts")
     p.number(lambda t, v: int(t) == v, m["p"], run.device_peak(d), "device peak")
+    if m.groupdict().get("w"):
+        p.number(lambda t, v: int(t) == v, m["w"], max((n for _, n in peaks.values()), default=0),
+                 "most workers in one context")
     return p
 
 
@@ -1023,14 +1044,18 @@ def check_slowest(ctx, m, item=4):
 def check_unequal_service(ctx, m, item=7):
     run, p = ctx.run, Problems()
     rates = run.service_rates()
-    p.need(len(rates) >= 2, f"{len(rates)} workers with copies", item)
+    p.need(len(rates) >= 2, f"{len(rates)} workers", item)
     j = run.jain_service
     p.need(j is not None and j < JAIN_UNEQUAL, f"Jain over bytes per transfer time "
            f"{'none' if j is None else f'{j:.3f}'} (needs < 0.9)", item)
     p.number(close_fixed, m["j"], j, "Jain")
     w = int(m["w"])
+    if m.groupdict().get("p") is None:
+        p.need(w in rates and not run.copies_of(w), f"worker {w} made measured copies", item)
+        return p
     mean = sum(rates.values()) / len(rates) if rates else 0
-    p.number(close_percent, m["p"], rates.get(w, 0) / mean if mean else None, f"worker {w}'s share")
+    p.number(close_percent, m["p"], rates.get(w, 0) / mean if mean else None,
+             f"worker {w}'s share")
     return p
 
 
@@ -1045,7 +1070,7 @@ def scaling_facts(plan, run):
 
 def check_scaling(ctx, m, item=None):
     run, p = ctx.run, Problems()
-    pairs, s, mine, ones, ref = scaling_facts(ctx.plan, run)
+    pairs, s, mine, ones, _ = scaling_facts(ctx.plan, run)
     kind = m["kind"]
     item = item or (5 if kind in ("overlap", "none") else 6)
     p.need(run.threads > 1, "a one-thread run", item)
@@ -1053,8 +1078,9 @@ def check_scaling(ctx, m, item=None):
                   "same trial: nothing is said with one", item):
         return p
     p.number(close_ratio, m["s"], s, "median of the trials' ratios")
-    p.need(ref is not None and int(m["r"]) == ref.index,
-           f"run {m['r']} is not this trial's one-thread run ({ref.index if ref else 'none'})", 6)
+    one_labels = sorted({b.label for _, b in pairs.values()})
+    p.need(one_labels == [m["label"]], f"one-thread run '{m['label']}': the paired one-thread "
+           f"runs are labelled {one_labels}", 6)
     apart, practical = bands_apart(mine, ones), abs(s - 1) >= PRACTICAL
     if kind in ("more", "fewer"):
         p.need(apart, f"the trials overlap ({gb(mine)} vs {gb(ones)} GB/s)", item)
@@ -1110,11 +1136,26 @@ def shared_machine_holds(activity):
 
 def check_shared_machine(ctx, m, item=8):
     run, p = ctx.run, Problems()
-    holds, why = shared_machine_holds(run.host_activity)
+    activity = run.host_activity
+    holds, why = shared_machine_holds(activity)
     p.need(holds, why, item)
-    if run.host_activity:
-        p.number(close_fixed, m["x"], run.host_activity.get("others_cpus"), "other CPUs")
-        p.number(lambda t, v: int(t) == v, m["n"], run.host_activity.get("cpus"), "CPUs")
+    if not activity:
+        return p
+    p.number(close_fixed, m["x"], activity.get("others_cpus"), "other CPUs")
+    p.number(lambda t, v: int(t) == v, m["n"], activity.get("cpus"), "CPUs")
+    if m.groupdict().get("y") is None:
+        return p
+    window_s = activity.get("window_ns", 0) / 1e9
+    p.number(close_fixed, m["y"], activity.get("own_cpus"), "xferlab's CPUs")
+    p.number(close_fixed, m["res"], 2 * activity.get("cpus", 0) * TICK_S / window_s
+             if window_s else None, "tick resolution")
+    p.number(close_duration, m["w"], activity.get("window_ns"), "window")
+    p.number(close_fixed, m["s"], activity.get("steal_fraction", 0) * 100, "steal")
+    span = "copies" if m["span"] == "the copies ran" else "run"
+    p.need(span == activity.get("span", "run"), f"'{m['span']}' for span "
+           f"{activity.get('span', 'run')!r}")
+    p.need(bool(m["mpi"]) == (run.launcher == "mpi"), "the MPI clause with launcher "
+           f"{run.launcher}")
     return p
 
 
@@ -1221,10 +1262,10 @@ def check_warmups(ctx, m, item=9):
 
 
 def took_turns(run):
-    """Devices with peak 1, and some device shared by 2+ workers (one worker per device is not
-    taking turns)."""
-    return bool(run.devices) and all(run.device_peak(d) == 1 for d in run.devices) and \
-        any(len(run.device_workers(d)) >= 2 for d in run.devices)
+    """Every device of the run had 2+ workers and peak 1, warm-ups included (one worker per
+    device is not taking turns)."""
+    return bool(run.devices) and all(run.device_peak(d) == 1 and
+                                     len(run.device_workers(d)) >= 2 for d in run.devices)
 
 
 # --- verdicts across trials
@@ -1346,7 +1387,7 @@ def check_verdict_list(ctx, m, item=14):
     """Each group listed under a finding: the finding recomputed for some group of that label
     (a label may name two groups) must be the one listed."""
     plan, p = ctx.plan, Problems()
-    word = m["word"]
+    word = m["w1"] or m["w2"] or m["w3"] or m["w4"]
     groups = ctx.report.get("trial_groups") or []
     for label, _ in re.findall(r"'([^']*)' ([0-9.]+)x", m["list"]):
         wants = []
@@ -1557,12 +1598,14 @@ RUN_SHAPES = [
     Shape("no-copies", r"no measured copies$", check_no_copies),
     Shape("calls-one-at-a-time",
           r"calls never overlapped: one copy call in flight at a time \(host-side peak 1, "
-          r"warm-ups included\) with (?P<n>\d+) workers(?:[:;,] (?P<cause>(?:the GIL held across "
-          r"the call serialized them: run (?P<k>\d+), the same with gil = release, overlapped "
-          r"\(host-side peak (?P<p>\d+)\))|gil = hold, and no run of this plan differs from it in "
-          r"gil alone, so no cause is named))?$", check_calls_one_at_a_time),
+          r"warm-ups included\) with (?P<n>\d+) workers(?P<cause>: the GIL held across the call "
+          r"serialized them: run (?P<k>\d+), the same with gil = release, overlapped \(host-side "
+          r"peak (?P<p>\d+)\)|; run (?P<k2>\d+), the same with gil = release, did not overlap in "
+          r"every trial either, so the held GIL is not shown to be what serialized them|; gil = "
+          r"hold, and no run of this plan differs from it in gil alone, so no cause is named)?$",
+          check_calls_one_at_a_time),
     Shape("calls-short",
-          r"calls never overlapped because each finished before the next worker's first call: "
+          r"calls never overlapped, but they had little chance to: "
           r"a call took p50 (?P<t>" + DUR + r") while the workers' first calls spread over "
           r"(?P<s>" + DUR + r")$", check_calls_short),
     Shape("device-one-at-a-time",
@@ -1593,7 +1636,8 @@ RUN_SHAPES = [
           r"them$", check_gil_released),
     Shape("per-context-in-run",
           r"device (?P<d>\d+): transfers of (?P<n>\d+) CUDA contexts overlapped \(peak "
-          r"(?P<p>\d+)\) but never two within one context, where each context had 2\+ workers$",
+          r"(?P<p>\d+)\) but never two within one context, though a context held up to (?P<w>\d+) "
+          r"workers$",
           check_per_context),
     Shape("same-aggregate-slower-copies",
           r"aggregate within noise of baseline \(run (?P<b>\d+)\) but per-copy p50 "
@@ -1607,7 +1651,8 @@ RUN_SHAPES = [
           DUR + r") moving bytes \(a transfer's median is (?P<y>" + DUR + r")\)$", check_slowest),
     Shape("slowest-call",
           r"(?P<kind>erratic): the slowest transfer took (?P<x>" + DUR + r") \([0-9.]+x the "
-          r"median transfer (?P<y>" + DUR + r")\)$", check_slowest),
+          r"median transfer (?P<y>" + DUR + r")\) in a call of (?P<t>" + DUR + r")$",
+          check_slowest),
     Shape("slowest-call",
           r"the slowest call took (?P<t>" + DUR + r") \([0-9.]+x the median "
           r"(?P<m>" + DUR + r")\); without device times waiting and moving bytes cannot be told "
@@ -1616,17 +1661,21 @@ RUN_SHAPES = [
           r"unequal service: Jain (?P<j>[0-9.]+) over the workers' bytes per second of their own "
           r"transfer time; worker (?P<w>\d+) moved its bytes at (?P<p>[0-9.]+ ?%) of the "
           r"workers' mean rate$", check_unequal_service),
+    Shape("unequal-service",
+          r"unequal service: worker (?P<w>\d+) made no measured copy \(Jain (?P<j>[0-9.]+) over "
+          r"the workers' bytes per second of their own transfer time\)$", check_unequal_service),
     Shape("scaling",
           r"more threads, (?P<kind>more|fewer) bytes per second: (?P<s>[0-9.]+)x for \d+ threads "
-          r"against run (?P<r>\d+)'s one thread \(median of (?P<k>\d+) trials' ratios; every "
+          r"against one thread \('(?P<label>[^']*)'\) \(median of (?P<k>\d+) trials' ratios; every "
           r"trial apart: (?P<a>[0-9.]+)-(?P<b>[0-9.]+) vs (?P<c>[0-9.]+)-(?P<d>[0-9.]+) GB/s\)$",
           check_scaling),
     Shape("scaling",
-          r"scaling (?P<s>[0-9.]+)x for \d+ threads \(vs run (?P<r>\d+)\): no practical "
-          r"difference \(under 1 ?%\)(?P<kind>)$",
+          r"scaling (?P<s>[0-9.]+)x for \d+ threads against one thread \('(?P<label>[^']*)'\): no "
+          r"practical difference \(under 1 ?%\)$",
           lambda ctx, m: check_scaling(ctx, with_kind(m, "none"))),
     Shape("scaling",
-          r"scaling (?P<s>[0-9.]+)x for \d+ threads \(vs run (?P<r>\d+)\): the trials overlap "
+          r"scaling (?P<s>[0-9.]+)x for \d+ threads against one thread \('(?P<label>[^']*)'\): the "
+          r"trials overlap "
           r"\((?P<a>[0-9.]+)-(?P<b>[0-9.]+) vs (?P<c>[0-9.]+)-(?P<d>[0-9.]+) GB/s\): no "
           r"consistent difference in (?P<k>\d+) trials$",
           lambda ctx, m: check_scaling(ctx, with_kind(m, "overlap"))),
@@ -1648,7 +1697,8 @@ RUN_SHAPES = [
     Shape("device-one-at-a-time",
           r"copies serialized on device (?P<d>\d+): device-side concurrency [0-9.]+ \(peak 1\) "
           r"with (?P<n>\d+) workers$",
-          old(check_device_one_at_a_time, None, "'serialized' over measured copies only"), old=True),
+          old(check_device_one_at_a_time, None, "'serialized' over measured copies only"),
+          old=True),
     Shape("returned-sooner-kept",
           r"on device (?P<d>\d+) the workers that returned sooner kept it: every worker that "
           r"kept it returned faster than every worker that handed it off$",
@@ -1662,8 +1712,8 @@ RUN_SHAPES = [
     Shape("per-context-in-run",
           r"device (?P<d>\d+): copies of (?P<n>\d+) CUDA contexts overlapped \(peak (?P<p>\d+), "
           r"concurrency [0-9.]+\) but never two within one context: the serialization is per "
-          r"context$", old(check_per_context, None, "'the serialization is per context' names a cause "
-                           "within one run"), old=True),
+          r"context$", old(check_per_context, None, "'the serialization is per context' names "
+                           "a cause within one run"), old=True),
     Shape("same-aggregate-slower-copies",
           r"aggregate within noise of baseline \(run (?P<b>\d+)\) but per-copy p50 "
           r"(?P<k>[0-9.]+)x lower: copies take longer without moving fewer bytes overall, a "
@@ -1692,9 +1742,9 @@ SUMMARY_SHAPES = [
     Shape("gap-decides",
           r"runs? (?P<a>" + LIST + r") \(threads\.between = [^,]+, gap p50 (?P<t>" + DUR + r")\) "
           r"kept the device \(hand-off rate (?P<x>[0-9.]+)\) and runs? (?P<b>" + LIST + r") "
-          r"\(threads\.between = [^,]+, gap p50 (?P<u>" + DUR + r")\) handed it over \(rate "
-          r"(?P<y>[0-9.]+)\): with nothing else changed, the gap after a copy decides who gets "
-          r"the device next$", check_gap_decides),
+          r"\(threads\.between = [^,]+, gap p50 (?P<u>" + DUR + r")\) handed it over \(hand-off "
+          r"rate (?P<y>[0-9.]+)\): with nothing else changed, the gap after a copy decides who "
+          r"gets the device next$", check_gap_decides),
     Shape("context-switch",
           r"with transfer\.context = primary the threads never overlapped on a device \(runs? "
           r"(?P<a>" + LIST + r")\), with per-worker contexts they did \(runs? (?P<b>" + LIST +
@@ -1702,18 +1752,21 @@ SUMMARY_SHAPES = [
     Shape("warmups-in-window",
           r"(?P<n>\d+) warm-up cop(?:y|ies) overlapped the measurement window \(runs? "
           r"(?P<runs>" + LIST + r")\): the aggregate counts the bytes they moved inside it"
-          r"(?:; on device-serialized runs \((?:runs? )?(?P<turns>" + LIST + r")\) the workers "
-          r"took turns, so one worker's warm-up ran inside another's measured copies)?$",
+          r"(?:; on runs? (?P<turns>" + LIST + r"), whose devices never had two transfers at "
+          r"once, the workers took turns, so one worker's warm-up ran inside another's measured "
+          r"copies)?$",
           check_warmups),
-    # The catalogue fixes no wording for these lists: a head naming one finding, then the
-    # groups ('label' 0.90x, ...).
     Shape("verdicts",
-          r"(?=[^']*\b(?P<word>no difference found|not testable|not tested|negligible|faster|"
-          r"slower)\b)[^']+: (?P<list>'[^']*' [0-9.]+x(?:, '[^']*' [0-9.]+x)*)$",
-          check_verdict_list),
+          r"(?:(?P<w1>faster|slower) than the baseline of its sweep point|a difference from the "
+          r"baseline of its sweep point under 1 ?% \((?P<w2>negligible)\)|(?P<w3>no difference "
+          r"found) from the baseline of its sweep point|(?P<w4>not testable) with these trial "
+          r"counts \(the test cannot reach p < 0\.05; run with --trials 5\)): "
+          r"(?P<list>'[^']*' [0-9.]+x(?:, '[^']*' [0-9.]+x)*)$", check_verdict_list),
     Shape("bookkeeping", r"one trial per run: drift between runs is unknown, so no run is called "
           r"faster or slower; run with --trials 5 \(or scenario\.trials\) to judge$",
           check_one_trial),
+    Shape("bookkeeping", r"input: .+$", check_nothing),
+    Shape("bookkeeping", r".*\bjournal\b.*\bleft out\b.*$", check_nothing),
     Shape("bookkeeping", r"interrupted: the results are partial$",
           check_flag("interrupted", True)),
     Shape("bookkeeping", r"incomplete: .+$", check_flag("complete", False)),
@@ -1759,8 +1812,18 @@ SUMMARY_SHAPES = [
 
 TABLE_SHAPES = [
     Shape("shared-machine",
-          r"shared machine: other processes kept (?P<x>[0-9.]+) of (?P<n>\d+) CPUs busy while .+$",
-          check_shared_machine),
+          r"shared machine: other processes kept (?P<x>[0-9.]+) of (?P<n>\d+) CPUs busy while "
+          r"(?P<span>the copies ran|the run's workers ran \(buffers prepared and copies made\)) "
+          r"\(xferlab (?P<y>[0-9.]+); \+-(?P<res>[0-9.]+) CPUs at /proc/stat's 10 ms ticks over "
+          r"(?P<w>" + DUR + r")\), the hypervisor took (?P<s>[0-9.]+)% of CPU time \(steal\)"
+          r"(?P<mpi>; the other MPI ranks on this host count as other processes)?: the copies may "
+          r"have waited for CPUs or memory bandwidth they shared$", check_shared_machine),
+    # --- the old shape (the table printed it before the catalogue)
+    Shape("shared-machine",
+          r"shared machine: other processes kept (?P<x>[0-9.]+) of (?P<n>\d+) CPUs busy while "
+          r"[^;]+\(xferlab [0-9.]+\), the hypervisor .+$",
+          old(lambda ctx, m: check_shared_machine(ctx, m), 8, "without the tick resolution"),
+          old=True, item=8),
 ]
 
 
