@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
+#include "report/explanation_rules.hpp"
 #include "report/text_table.hpp"
 #include "scenario/scenario_keys.hpp"
 
@@ -11,6 +12,7 @@ namespace {
 
 constexpr size_t kWidth = 100;
 constexpr const char* kScenarioKeys = "scenario-keys";
+constexpr const char* kExplanations = "explanations";
 
 void print_scenario_keys() {
     std::cout << wrap(
@@ -35,7 +37,7 @@ std::vector<const CLI::App*> visible_commands(const CLI::App& app) {
 }
 
 std::vector<std::string> help_topics(const CLI::App& app) {
-    std::vector<std::string> topics{kScenarioKeys};
+    std::vector<std::string> topics{kScenarioKeys, kExplanations};
     for (const CLI::App* sub : visible_commands(app)) topics.push_back(sub->get_name());
     return topics;
 }
@@ -43,6 +45,10 @@ std::vector<std::string> help_topics(const CLI::App& app) {
 int cmd_help(CLI::App& app, const std::string& topic) {
     if (topic == kScenarioKeys) {
         print_scenario_keys();
+    } else if (topic == kExplanations) {
+        std::cout << "Every kind of explanation the report prints, as its rule states it "
+                     "(docs/reading-reports.md, \"Explanations\"):\n\n"
+                  << explanation_catalogue();
     } else if (!topic.empty()) {
         std::cout << app.get_subcommand(topic)->help(app.get_name());
     } else {
@@ -50,7 +56,8 @@ int cmd_help(CLI::App& app, const std::string& topic) {
         std::cout << app.get_formatter()->make_help(&app, app.get_name(),
                                                     CLI::AppFormatMode::Normal)
                   << "\nTopics: xferlab help scenario-keys (every scenario key: type, default, "
-                     "meaning);\nxferlab help COMMAND (its flags).\n";
+                     "meaning);\nxferlab help explanations (every kind of explanation: its data, "
+                     "switch and margin);\nxferlab help COMMAND (its flags).\n";
     }
     return exit_ok;
 }

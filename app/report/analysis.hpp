@@ -45,14 +45,18 @@ struct WorkerStats {
     double window_s = 0;  // the worker's own first start .. last end
     double Bps = 0;       // bytes / own window
     double share = 0;     // Bps / sum of all workers' Bps (1/workers when fair)
+    // Bytes / the sum of its copies' transfer durations (device-side when every copy has them,
+    // else the host calls): the rate it was served at while served, whatever its start.
+    double service_Bps = 0;
     Distribution per_copy_Bps;
     std::optional<Distribution> device_per_copy_Bps;
     // Host-clock gap from one of its copies' return to its next call, for every gap that ends
     // in a measured copy (report/handoff.cpp); nullopt with fewer than two copies.
     std::optional<Distribution> gap_ns;
     // Mean length of its runs of consecutive copies in its device's sequence (HandoffStats);
-    // 0 when it has none there.
+    // 0 when it has none there. `sequence_copies`: its copies in that sequence.
     double run_length = 0;
+    size_t sequence_copies = 0;
 };
 
 // One device of a run, from device-side intervals (records with device timestamps).
@@ -63,18 +67,24 @@ struct DeviceStats {
     double window_s = 0;     // first device start .. last device end on this device
     double concurrency = 0;  // mean transfers in flight over that window
     int peak = 0;            // most transfers in flight at one instant
+    // The same counted over every call in flight during the run's window, warm-ups included:
+    // a warm-up still on the device is a transfer like any other.
+    int peak_in_flight = 0;
+    double host_concurrency = 0;  // mean calls in flight of its measured copies (host clock)
+    double call_p50_ns = 0;       // median host call of its measured device-timed copies
+    double wait_p50_ns = 0;       // median pre-device wait of the same copies
 };
 
 // Who had a device after whom: the copies on one device in start order (report/handoff.cpp).
 struct HandoffStats {
-    int device = -1;            // -1: the host backend
-    std::string clock;          // "device" (device-side starts) or "host" (host-side starts)
-    size_t copies = 0;          // measured copies in the sequence
-    size_t warmup_copies = 0;   // warm-up copies in it (those overlapping the measured window)
-    int workers = 0;            // distinct workers in it
-    size_t handoffs = 0;        // consecutive copies from different workers
-    double handoff_rate = 0;    // handoffs / (copies + warmup_copies - 1)
-    double mean_run_length = 0; // (copies + warmup_copies) / (handoffs + 1)
+    int device = -1;             // -1: the host backend
+    std::string clock;           // "device" (device-side starts) or "host" (host-side starts)
+    size_t copies = 0;           // measured copies in the sequence
+    size_t warmup_copies = 0;    // warm-up copies in it (those overlapping the measured window)
+    int workers = 0;             // distinct workers in it
+    size_t handoffs = 0;         // consecutive copies from different workers
+    double handoff_rate = 0;     // handoffs / (copies + warmup_copies - 1)
+    double mean_run_length = 0;  // (copies + warmup_copies) / (handoffs + 1)
     // Device clock only: distinct (process, CUDA context) pairs among the copies, and the most
     // copies in flight at once within any one of them (0 without context ids).
     int contexts = 0;
@@ -88,15 +98,15 @@ struct RunAnalysis {
     int run = 0;
     size_t copies = 0;  // measured (warm-up excluded)
     size_t warmup_copies = 0;
-    uint64_t bytes = 0;                               // measured bytes
-    double window_s = 0;                              // first measured start .. last measured end
+    uint64_t bytes = 0;   // measured bytes
+    double window_s = 0;  // first measured start .. last measured end
     // Bytes moved inside the window / window. Copies that overlap the window only in part,
     // warm-up copies of other workers included, count pro rata by their transfer interval
     // (device-side when known): when copies serialize, one worker's warm-up can run inside
     // another's measured copies, and leaving it out would understate what the device moved.
     double aggregate_Bps = 0;
-    double window_bytes = 0;               // the numerator above
-    size_t warmup_copies_in_window = 0;    // warm-up copies overlapping the window
+    double window_bytes = 0;                          // the numerator above
+    size_t warmup_copies_in_window = 0;               // warm-up copies overlapping the window
     Distribution per_copy_Bps;                        // host-timed bandwidth of each copy
     Distribution per_copy_ns;                         // host-timed duration of each copy
     std::optional<Distribution> device_per_copy_Bps;  // device-timed, when records have it
@@ -106,14 +116,29 @@ struct RunAnalysis {
     // make every worker equal; the own window shows who was served faster.
     std::vector<double> per_worker_Bps;
     std::vector<WorkerStats> workers;  // same order as per_worker_Bps (by worker index)
-    double fairness = 1;               // Jain's index over per_worker_Bps
-    double host_concurrency = 0;       // mean copies in flight (host intervals) over the window
-    int host_peak = 0;                 // most copies in flight at one instant (host intervals)
+    // Jain's index over the workers' service_Bps: whether they were served at the same rate
+    // while served. Not over per_worker_Bps: with a fixed repetition count every worker moves
+    // the same bytes, and who went first is not who was served worse.
+    double fairness = 1;
+    double host_concurrency = 0;  // mean copies in flight (host intervals) over the window
+    int host_peak = 0;            // most copies in flight at one instant (host intervals)
+    // Most calls in flight at one instant among every record whose call overlaps the window,
+    // warm-ups and failed blocks included: "never two at once" has to count them all.
+    int host_peak_in_flight = 0;
     // Same with device intervals, computed per device and averaged over devices (mean);
     // per-device values in `devices`.
     std::optional<double> device_concurrency;
     std::optional<int> device_peak;  // max over devices
+    // Across devices: every device's measured transfers together (two devices each with one
+    // transfer in flight have 2 in flight across them).
+    std::optional<double> device_concurrency_all;
+    std::optional<int> device_peak_all;
     std::vector<DeviceStats> devices;
+    // The slowest measured call: its duration and, with device times, its pre-device wait and
+    // its transfer; `transfer_ns` the device durations of all measured copies.
+    double slowest_call_ns = 0;
+    std::optional<double> slowest_wait_ns, slowest_transfer_ns;
+    std::optional<Distribution> transfer_ns;
     std::optional<Distribution> gap_ns;  // every worker's gaps together (WorkerStats::gap_ns)
     std::vector<HandoffStats> handoffs;  // one per device the run copied on
     // Latest minus earliest first call of the workers (warm-up included): copies shorter than
@@ -139,7 +164,17 @@ struct TrialComparison {
     std::optional<double> ci_low, ci_high;
     double p = 1;  // two-sided Mann-Whitney U test on the trials' aggregates
     size_t trials = 0, baseline_trials = 0;
-    enum class Finding { faster, slower, no_difference } finding = Finding::no_difference;
+    // faster / slower: a test that could reject did, by at least kNegligibleRatio; negligible:
+    // it did, by less; no_difference: it could and did not; not_testable: these trial counts
+    // cannot reach the level (3 vs 3: p >= 0.1); not_tested: one trial a side.
+    enum class Finding {
+        faster,
+        slower,
+        no_difference,
+        negligible,
+        not_testable,
+        not_tested
+    } finding = Finding::not_tested;
     // "0.80x, slower (95% CI 0.76x-0.84x, Mann-Whitney p=0.008, 5 vs 5 trials)"
     std::string verdict;
 };
@@ -163,7 +198,7 @@ struct TrialGroup {
 };
 
 struct Analysis {
-    std::vector<RunAnalysis> runs;  // same order as Results::runs
+    std::vector<RunAnalysis> runs;   // same order as Results::runs
     std::vector<TrialGroup> groups;  // one per label, in order of first trial
     // Position in Results::runs of the first ok run with measured copies (the plan index of a
     // run equals its position in a complete plan).

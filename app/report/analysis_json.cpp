@@ -1,5 +1,6 @@
 #include "report/analysis_json.hpp"
 
+#include "report/trial_analysis.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -105,7 +106,6 @@ void to_json(json& j, const RunAnalysis& a) {
 }
 
 void to_json(json& j, const TrialComparison& c) {
-    using Finding = TrialComparison::Finding;
     j = json{{"baseline_group", c.baseline_group},
              {"ratio", c.ratio},
              {"ci_low", optional_json(c.ci_low)},
@@ -114,9 +114,7 @@ void to_json(json& j, const TrialComparison& c) {
              {"test", "mann-whitney-u"},
              {"trials", c.trials},
              {"baseline_trials", c.baseline_trials},
-             {"finding", c.finding == Finding::faster   ? "faster"
-                         : c.finding == Finding::slower ? "slower"
-                                                        : "no difference found"},
+             {"finding", finding_name(c.finding)},
              {"verdict", c.verdict}};
 }
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <map>
 
-#include "util/format.hpp"
 #include "report/stats.hpp"
 #include "system/thread_info.hpp"
+#include "util/format.hpp"
 
 namespace xfer {
 
@@ -67,17 +67,28 @@ void compute_scaling(const Results& results, std::vector<RunAnalysis>& runs) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunResult& run = results.runs[i];
         if (run.threads <= 1 || run.scaling_key.empty() || runs[i].aggregate_Bps <= 0) continue;
+        // The one-thread run of the same trial: trials of one run are apart in time, and a
+        // later trial held against trial 1's one-thread run would fold drift into the ratio.
+        std::optional<size_t> same_trial, any_trial;
         for (size_t j = 0; j < results.runs.size(); ++j) {
             const RunResult& ref = results.runs[j];
             if (j == i || ref.threads != 1 || ref.scaling_key != run.scaling_key) continue;
             if (ref.status == RunStatus::skipped || runs[j].aggregate_Bps <= 0) continue;
+            if (!any_trial) any_trial = j;
+            if (ref.trial == run.trial) {
+                same_trial = j;
+                break;
+            }
+        }
+        if (same_trial || any_trial) {
+            const size_t j = same_trial ? *same_trial : *any_trial;
+            const RunResult& ref = results.runs[j];
             runs[i].scaling = runs[i].aggregate_Bps / runs[j].aggregate_Bps;
             runs[i].scaling_reference = ref.index;
             if (judgeable(runs[i]) && judgeable(runs[j])) {
                 runs[i].scaling_within_noise =
                     stats::within_noise(*runs[i].scaling, aggregate_noise(runs[i], runs[j]));
             }
-            break;
         }
     }
 }

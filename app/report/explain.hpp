@@ -1,6 +1,6 @@
 #pragma once
-// Plain-language findings, each emitted only when the numbers support it. The thresholds are
-// named constants in explain.cpp and listed in docs/reading-reports.md.
+// Plain-language findings, each emitted only when the numbers support it: the rules of
+// report/explanation_rules.hpp, listed in docs/reading-reports.md ("Explanations").
 #include <string>
 #include <vector>
 
@@ -9,10 +9,12 @@
 
 namespace xfer {
 
-// Findings about one run (its own figures, its scaling and its baseline comparison).
-std::vector<std::string> explain_run(const RunResult& run, const RunAnalysis& a);
+// Findings about results.runs[run]: its own figures, and against the plan's other runs where a
+// rule needs them (its baseline, its one-thread run, a switch). `analysis` has every run's
+// figures, comparisons and trial groups.
+std::vector<std::string> explain_run(const Results& results, const Analysis& analysis, size_t run);
 
-// Findings across runs: the baseline, fastest and slowest, noise verdicts, failures.
+// Findings across runs: the baseline, verdicts, noise, causes with their switch, failures.
 std::vector<std::string> summarize(const Results& results, const Analysis& analysis);
 
 }  // namespace xfer

@@ -59,8 +59,11 @@ void context_figures(const std::vector<const Record*>& records, int64_t first, i
 // One device's sequence. Warm-up copies whose transfer overlaps the measured window are part
 // of it: they held the device, and leaving one out would hide two hand-offs (the same rule as
 // the aggregate's window bytes). Warm-ups wholly before the window are the start, not the loop.
+// (device, worker) -> (runs, copies in them): a worker's runs on each device apart.
+using WorkerRuns = std::map<std::pair<int, int>, std::pair<size_t, size_t>>;
+
 HandoffStats device_sequence(int device, const std::vector<const Record*>& records, int64_t first,
-                             int64_t last, std::map<int, std::pair<size_t, size_t>>& worker_runs) {
+                             int64_t last, WorkerRuns& worker_runs) {
     HandoffStats h;
     h.device = device;
     // One clock for the whole sequence: device starts when every copy has them.
@@ -84,7 +87,7 @@ HandoffStats device_sequence(int device, const std::vector<const Record*>& recor
         const bool run_ends = i + 1 == seq.size() || seq[i + 1].worker != seq[i].worker;
         if (!run_ends) continue;
         if (i + 1 < seq.size()) ++h.handoffs;
-        auto& [runs, copies] = worker_runs[seq[i].worker];
+        auto& [runs, copies] = worker_runs[{device, seq[i].worker}];
         ++runs;
         copies += i + 1 - run_start;
         run_start = i + 1;
@@ -126,14 +129,19 @@ void handoff_figures(const RunResult& run, int64_t first, int64_t last, RunAnaly
     a.start_spread_ns = double(hi - lo);
     std::map<int, std::vector<const Record*>> by_device;
     for (const Record& r : run.records) by_device[r.device].push_back(&r);
-    std::map<int, std::pair<size_t, size_t>> worker_runs;  // worker -> (runs, copies in them)
+    WorkerRuns worker_runs;
     for (const auto& [device, records] : by_device) {
         HandoffStats h = device_sequence(device, records, first, last, worker_runs);
         if (h.copies > 0) a.handoffs.push_back(std::move(h));
     }
-    for (const auto& [worker, rc] : worker_runs) {
+    // A worker's run length is on its own device (that of its first measured copy).
+    for (const auto& [key, rc] : worker_runs) {
+        const auto [device, worker] = key;
         if (worker < 0 || size_t(worker) >= a.workers.size() || rc.first == 0) continue;
-        a.workers[size_t(worker)].run_length = double(rc.second) / double(rc.first);
+        WorkerStats& w = a.workers[size_t(worker)];
+        if (w.device != device) continue;
+        w.run_length = double(rc.second) / double(rc.first);
+        w.sequence_copies = rc.second;
     }
 }
 

@@ -56,11 +56,7 @@ ResultsComparison compare_results(const Analysis& a, const Analysis& b) {
             ++out.not_measured;
         } else {
             p.comparison = compare_groups(*gb, ga, 0);
-            using Finding = TrialComparison::Finding;
-            const Finding f = p.comparison->finding;
-            ++(f == Finding::faster   ? out.faster
-               : f == Finding::slower ? out.slower
-                                      : out.no_difference);
+            ++out.findings[p.comparison->finding];
             log_sum += std::log(p.comparison->ratio);
             ++ratios;
         }
@@ -95,14 +91,27 @@ std::string compare_text(const ResultsComparison& c, const std::string& a_name,
     };
     list("A", c.only_in_a);
     list("B", c.only_in_b);
-    out += fmt::format(
-        "\nSummary: {} pairs: {} faster, {} slower, {} no difference found{} (Mann-Whitney U on "
-        "trial aggregates, 95%)",
-        c.pairs.size(), c.faster, c.slower, c.no_difference,
-        c.not_measured ? fmt::format(", {} not measured", c.not_measured) : "");
+    // Faster, slower and no difference always; the findings that say the test could not
+    // judge, when they occur.
+    std::vector<std::string> counts;
+    for (const auto f : kFindings) {
+        const auto it = c.findings.find(f);
+        const size_t n = it == c.findings.end() ? 0 : it->second;
+        using Finding = TrialComparison::Finding;
+        if (n > 0 || f == Finding::faster || f == Finding::slower || f == Finding::no_difference)
+            counts.push_back(fmt::format("{} {}", n, finding_name(f)));
+    }
+    if (c.not_measured) counts.push_back(fmt::format("{} not measured", c.not_measured));
+    out += fmt::format("\nSummary: {} pairs: {} (Mann-Whitney U on trial aggregates, 95%)",
+                       c.pairs.size(), fmt::join(counts, ", "));
     if (c.geomean_ratio > 0)
         out += fmt::format("; geometric mean of ratios {}", fmtx::ratio(c.geomean_ratio));
     return out + "\n";
+}
+
+size_t finding_count(const ResultsComparison& c, TrialComparison::Finding f) {
+    const auto it = c.findings.find(f);
+    return it == c.findings.end() ? 0 : it->second;
 }
 
 nlohmann::json compare_json(const ResultsComparison& c, const std::string& a_name,
@@ -128,9 +137,12 @@ nlohmann::json compare_json(const ResultsComparison& c, const std::string& a_nam
             {"only_in_b", c.only_in_b},
             {"summary",
              {{"pairs", c.pairs.size()},
-              {"faster", c.faster},
-              {"slower", c.slower},
-              {"no_difference", c.no_difference},
+              {"faster", finding_count(c, TrialComparison::Finding::faster)},
+              {"slower", finding_count(c, TrialComparison::Finding::slower)},
+              {"no_difference", finding_count(c, TrialComparison::Finding::no_difference)},
+              {"negligible", finding_count(c, TrialComparison::Finding::negligible)},
+              {"not_testable", finding_count(c, TrialComparison::Finding::not_testable)},
+              {"not_tested", finding_count(c, TrialComparison::Finding::not_tested)},
               {"not_measured", c.not_measured},
               {"geomean_ratio", c.geomean_ratio}}}};
 }

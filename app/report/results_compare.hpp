@@ -2,6 +2,7 @@
 // `xferlab compare A B`: the runs of two results files paired by label (the label holds the
 // sweep point's values), each pair judged across its trials like a run against its baseline,
 // B against A (Google Benchmark's compare.py: the second file is the new one).
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -23,7 +24,8 @@ struct ResultsComparison {
     std::vector<ComparedPair> pairs;     // in A's order
     std::vector<std::string> only_in_a;  // labels
     std::vector<std::string> only_in_b;
-    size_t faster = 0, slower = 0, no_difference = 0, not_measured = 0;
+    std::map<TrialComparison::Finding, size_t> findings;  // pairs by finding
+    size_t not_measured = 0;
     double geomean_ratio = 0;  // of the pairs' median ratios (0: none)
 };
 

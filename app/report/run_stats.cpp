@@ -86,45 +86,109 @@ WorkerStats worker_stats(int worker, std::vector<const Record*> records) {
     w.bytes = s.bytes;
     w.window_s = s.seconds();
     w.Bps = w.window_s > 0 ? double(s.bytes) / w.window_s : 0;
+    const bool device_timed = std::all_of(records.begin(), records.end(),
+                                          [](const Record* r) { return r->has_device_time(); });
+    int64_t served_ns = 0;
+    for (const Record* r : records)
+        served_ns += device_timed ? r->device_duration_ns() : r->host_duration_ns();
+    w.service_Bps = served_ns > 0 ? double(s.bytes) * kNsPerS / double(served_ns) : 0;
     w.per_copy_Bps = host_bandwidths(records);
     w.device_per_copy_Bps = device_bandwidths(records);
     return w;
 }
 
-void device_figures(const std::vector<const Record*>& measured, RunAnalysis& a) {
-    std::map<int, std::vector<stats::Interval>> intervals;
-    std::map<int, std::set<int>> workers;
-    std::vector<double> pre;
+// Most device-timed transfers on `device` in flight at once among every record whose
+// transfer overlaps [first, last], warm-ups included.
+int device_peak_in_flight(const std::vector<Record>& records, int device, int64_t first,
+                          int64_t last) {
+    std::vector<stats::Interval> iv;
+    for (const Record& r : records)
+        if (r.device == device && r.has_device_time() &&
+            stats::fraction_in_window(r.device_start_ns, r.device_end_ns, first, last) > 0)
+            iv.push_back({r.device_start_ns, r.device_end_ns});
+    return stats::peak_concurrency(std::move(iv));
+}
+
+double median_of(std::vector<double> v) { return distribution(std::move(v)).p50; }
+
+DeviceStats one_device(int device, const std::vector<const Record*>& on_device,
+                       const std::vector<Record>& records, int64_t first, int64_t last) {
+    DeviceStats d;
+    d.device = device;
+    std::set<int> workers;
+    std::vector<stats::Interval> iv, calls;
+    std::vector<double> call_ns, wait_ns;
+    for (const Record* r : on_device) {
+        workers.insert(r->worker);
+        iv.push_back({r->device_start_ns, r->device_end_ns});
+        calls.push_back({r->host_start_ns, r->host_end_ns});
+        call_ns.push_back(double(r->host_duration_ns()));
+        wait_ns.push_back(double(r->pre_device_ns()));
+    }
+    d.workers = int(workers.size());
+    d.copies = iv.size();
+    int64_t lo = iv.front().start, hi = iv.front().end;
+    for (const auto& i : iv) lo = std::min(lo, i.start), hi = std::max(hi, i.end);
+    d.window_s = hi > lo ? double(hi - lo) / kNsPerS : 0;
+    d.concurrency = stats::mean_concurrency(iv);
+    d.peak = stats::peak_concurrency(iv);
+    d.peak_in_flight = device_peak_in_flight(records, device, first, last);
+    d.host_concurrency = stats::mean_concurrency(calls);
+    d.call_p50_ns = median_of(std::move(call_ns));
+    d.wait_p50_ns = median_of(std::move(wait_ns));
+    return d;
+}
+
+void device_figures(const std::vector<Record>& records, const std::vector<const Record*>& measured,
+                    int64_t first, int64_t last, RunAnalysis& a) {
+    std::map<int, std::vector<const Record*>> by_device;
+    std::vector<stats::Interval> all;
+    std::vector<double> pre, transfer;
     for (const Record* r : measured) {
         if (!r->has_device_time()) continue;
-        intervals[r->device].push_back({r->device_start_ns, r->device_end_ns});
-        workers[r->device].insert(r->worker);
+        by_device[r->device].push_back(r);
+        all.push_back({r->device_start_ns, r->device_end_ns});
         pre.push_back(double(r->pre_device_ns()));
+        transfer.push_back(double(r->device_duration_ns()));
     }
-    if (intervals.empty()) return;
+    if (by_device.empty()) return;
     a.device_per_copy_Bps = device_bandwidths(measured);
     a.pre_device_ns = distribution(std::move(pre));
+    a.transfer_ns = distribution(std::move(transfer));
     double sum = 0;
     int peak = 0;
-    for (const auto& [device, iv] : intervals) {
-        DeviceStats d;
-        d.device = device;
-        d.workers = int(workers[device].size());
-        d.copies = iv.size();
-        int64_t first = iv.front().start, last = iv.front().end;
-        for (const auto& i : iv) {
-            first = std::min(first, i.start);
-            last = std::max(last, i.end);
-        }
-        d.window_s = last > first ? double(last - first) / kNsPerS : 0;
-        d.concurrency = stats::mean_concurrency(iv);
-        d.peak = stats::peak_concurrency(iv);
-        sum += d.concurrency;
-        peak = std::max(peak, d.peak);
-        a.devices.push_back(d);
+    for (const auto& [device, on_device] : by_device) {
+        a.devices.push_back(one_device(device, on_device, records, first, last));
+        sum += a.devices.back().concurrency;
+        peak = std::max(peak, a.devices.back().peak);
     }
     a.device_concurrency = sum / double(a.devices.size());
     a.device_peak = peak;
+    a.device_concurrency_all = stats::mean_concurrency(all);
+    a.device_peak_all = stats::peak_concurrency(std::move(all));
+}
+
+// Most calls in flight at once among every record whose call overlaps [first, last]: warm-ups
+// and failed blocks are calls too.
+int calls_peak_in_flight(const std::vector<Record>& records, int64_t first, int64_t last) {
+    std::vector<stats::Interval> iv;
+    for (const Record& r : records)
+        if (stats::fraction_in_window(r.host_start_ns, r.host_end_ns, first, last) > 0)
+            iv.push_back({r.host_start_ns, r.host_end_ns});
+    return stats::peak_concurrency(std::move(iv));
+}
+
+// The slowest measured call and, where it has device times, its wait and its transfer.
+void slowest_call(const std::vector<const Record*>& measured, RunAnalysis& a) {
+    const Record* slowest = nullptr;
+    for (const Record* r : measured)
+        if (!slowest || r->host_duration_ns() > slowest->host_duration_ns()) slowest = r;
+    if (!slowest) return;
+    a.slowest_call_ns = double(slowest->host_duration_ns());
+    if (slowest->has_device_time()) {
+        a.slowest_wait_ns = double(slowest->pre_device_ns());
+        a.slowest_transfer_ns = double(slowest->device_duration_ns());
+    }
 }
 
 }  // namespace
@@ -175,7 +239,11 @@ RunAnalysis analyze_run(const RunResult& run) {
     // sum of durations / window: the same quantity as the aggregate's denominator sees.
     a.host_concurrency = stats::mean_concurrency(host_intervals);
     a.host_peak = stats::peak_concurrency(std::move(host_intervals));
-    device_figures(measured, a);
+    if (!measured.empty()) {
+        a.host_peak_in_flight = calls_peak_in_flight(run.records, s.first, s.last);
+        device_figures(run.records, measured, s.first, s.last, a);
+        slowest_call(measured, a);
+    }
 
     // Every planned worker gets a row, also one that recorded nothing: that is the most
     // unfair outcome there is, not a worker to leave out.
@@ -185,13 +253,15 @@ RunAnalysis analyze_run(const RunResult& run) {
         if (r->worker >= 0) by_worker[size_t(r->worker)].push_back(r);
     }
     double sum_Bps = 0;
+    std::vector<double> served;
     for (int w = 0; w < workers; ++w) {
         a.workers.push_back(worker_stats(w, std::move(by_worker[size_t(w)])));
         a.per_worker_Bps.push_back(a.workers.back().Bps);
+        served.push_back(a.workers.back().service_Bps);
         sum_Bps += a.workers.back().Bps;
     }
     for (auto& w : a.workers) w.share = sum_Bps > 0 ? w.Bps / sum_Bps : 0;
-    a.fairness = stats::jain_index(a.per_worker_Bps);
+    a.fairness = stats::jain_index(served);
     if (!measured.empty()) handoff_figures(run, s.first, s.last, a);
     return a;
 }

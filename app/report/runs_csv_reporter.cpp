@@ -10,6 +10,7 @@
 #include <string>
 
 #include "report/csv_reporter.hpp"
+#include "report/trial_analysis.hpp"
 
 namespace xfer {
 
@@ -24,13 +25,6 @@ std::string num(double v) { return fmt::format("{:.6g}", v); }
 std::string num(const std::optional<double>& v) { return v ? num(*v) : ""; }
 std::string gbps(double Bps) { return num(Bps / 1e9); }
 std::string gbps(const std::optional<double>& Bps) { return Bps ? gbps(*Bps) : ""; }
-
-const char* finding_name(TrialComparison::Finding f) {
-    using Finding = TrialComparison::Finding;
-    return f == Finding::faster   ? "faster"
-           : f == Finding::slower ? "slower"
-                                  : "no difference found";
-}
 
 void group_row(const Results& results, const Analysis& analysis, const TrialGroup& g,
                std::string& out) {

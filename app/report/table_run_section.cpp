@@ -11,7 +11,6 @@
 #include <optional>
 
 #include "report/compare.hpp"
-#include "report/host_activity.hpp"
 #include "report/text_table.hpp"
 #include "util/format.hpp"
 
@@ -243,7 +242,6 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
     out += device_lines(a);
     for (const std::string& line : staging_helper_lines(a.staging_helpers))
         out += wrap(line, kTableWidth, "  ", "    ");
-    if (auto line = host_activity_line(r)) out += wrap(*line, kTableWidth, "  ", "    ");
     for (const std::string& line : timed_block_lines(a.timed_blocks))
         out += wrap(line, kTableWidth, "  ", "    ");
     // The aggregate's verdict is the runs table's; the per-copy one is said only here.

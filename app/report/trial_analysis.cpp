@@ -89,42 +89,79 @@ std::vector<TrialGroup> group_trials(const Results& results, const std::vector<R
     return groups;
 }
 
+const char* finding_name(TrialComparison::Finding f) {
+    using Finding = TrialComparison::Finding;
+    switch (f) {
+        case Finding::faster:
+            return "faster";
+        case Finding::slower:
+            return "slower";
+        case Finding::no_difference:
+            return "no difference found";
+        case Finding::negligible:
+            return "negligible";
+        case Finding::not_testable:
+            return "not testable";
+        case Finding::not_tested:
+            return "not tested";
+    }
+    return "?";
+}
+
 std::string trial_verdict(const TrialComparison& c) {
     using Finding = TrialComparison::Finding;
-    const char* word = c.finding == Finding::faster   ? "faster"
-                       : c.finding == Finding::slower ? "slower"
-                                                      : "no difference found";
-    if (c.trials < 2 || c.baseline_trials < 2) {
+    const std::string ratio = fmtx::ratio(c.ratio);
+    if (c.finding == Finding::not_tested) {
         const size_t fewest = std::min(c.trials, c.baseline_trials);
-        return fmt::format("{}, {} ({} trial{}: between-run drift unknown; run with --trials {})",
-                           fmtx::ratio(c.ratio), word, fewest, fewest == 1 ? "" : "s",
-                           kSuggestedTrials);
+        return fmt::format(
+            "{}, not tested ({} trial{}: between-run drift unknown; run with "
+            "--trials {})",
+            ratio, fewest, fewest == 1 ? "" : "s", kSuggestedTrials);
+    }
+    if (c.finding == Finding::not_testable) {
+        return fmt::format(
+            "{}, not testable with {} vs {} trials (the smallest p they can give is {:.2g}; run "
+            "with --trials {})",
+            ratio, c.trials, c.baseline_trials,
+            stats::smallest_mann_whitney_p(c.trials, c.baseline_trials), kSuggestedTrials);
     }
     const std::string ci =
         c.ci_low ? fmt::format("95% CI {}-{}, ", fmtx::ratio(*c.ci_low), fmtx::ratio(*c.ci_high))
                  : std::string("no 95% CI below 4 trials a side, ");
-    return fmt::format("{}, {} ({}Mann-Whitney p={:.3g}, {} vs {} trials)", fmtx::ratio(c.ratio),
-                       word, ci, c.p, c.trials, c.baseline_trials);
+    const std::string word = c.finding == Finding::negligible
+                                 ? fmt::format("negligible: under {:.0f} %", kNegligibleRatio * 100)
+                                 : finding_name(c.finding);
+    return fmt::format("{}, {} ({}Mann-Whitney p={:.3g}, {} vs {} trials)", ratio, word, ci, c.p,
+                       c.trials, c.baseline_trials);
 }
 
 TrialComparison compare_groups(const TrialGroup& run, const TrialGroup& baseline, int baseline_at) {
+    using Finding = TrialComparison::Finding;
     TrialComparison c;
     c.baseline_group = baseline_at;
     c.trials = run.aggregate_Bps.size();
     c.baseline_trials = baseline.aggregate_Bps.size();
     c.ratio = baseline.median_Bps > 0 ? run.median_Bps / baseline.median_Bps : 0;
-    if (c.trials >= 2 && c.baseline_trials >= 2) {
+    const double level = 1 - kTrialLevel;
+    if (c.trials < 2 || c.baseline_trials < 2) {
+        c.finding = Finding::not_tested;
+    } else if (stats::smallest_mann_whitney_p(c.trials, c.baseline_trials) >= level) {
+        // "No difference found" would claim what these trial counts cannot show.
+        c.finding = Finding::not_testable;
+    } else {
         const auto a = logs(run.aggregate_Bps), b = logs(baseline.aggregate_Bps);
         c.p = stats::mann_whitney(a, b).p;
         if (auto ci = stats::shift_interval(a, b, kTrialLevel)) {
             c.ci_low = std::exp(ci->low);
             c.ci_high = std::exp(ci->high);
         }
-        // The test decides; the median ratio only says which way.
-        if (c.p < 1 - kTrialLevel) {
-            c.finding =
-                c.ratio < 1 ? TrialComparison::Finding::slower : TrialComparison::Finding::faster;
-        }
+        // The test decides; the median ratio says which way and whether it matters.
+        if (c.p >= level)
+            c.finding = Finding::no_difference;
+        else if (std::abs(c.ratio - 1) < kNegligibleRatio)
+            c.finding = Finding::negligible;
+        else
+            c.finding = c.ratio < 1 ? Finding::slower : Finding::faster;
     }
     c.verdict = trial_verdict(c);
     return c;

@@ -27,6 +27,18 @@ void compare_trials(const Results& results, std::vector<TrialGroup>& groups);
 // `run` against `baseline` across their trials.
 TrialComparison compare_groups(const TrialGroup& run, const TrialGroup& baseline, int baseline_at);
 
+// A difference found by the test but smaller than this (1 %) is called negligible, not faster
+// or slower: real, and too small to act on.
+constexpr double kNegligibleRatio = 0.01;
+
+// "faster", "slower", "no difference found", "negligible", "not testable", "not tested".
+const char* finding_name(TrialComparison::Finding f);
+// Every finding, in the order summaries list them.
+inline constexpr TrialComparison::Finding kFindings[] = {
+    TrialComparison::Finding::faster,        TrialComparison::Finding::slower,
+    TrialComparison::Finding::no_difference, TrialComparison::Finding::negligible,
+    TrialComparison::Finding::not_testable,  TrialComparison::Finding::not_tested};
+
 // The one notation of verdicts: "<ratio>x, <finding> (<evidence>)".
 std::string trial_verdict(const TrialComparison& c);
 

@@ -93,6 +93,14 @@ double median(std::vector<double> v) {
     return percentile_sorted(v, 0.5);
 }
 
+double smallest_mann_whitney_p(size_t m, size_t n) {
+    if (m == 0 || n == 0) return 1;
+    // C(m+n, m) as a running product: exact enough for any trial count.
+    double combinations = 1;
+    for (size_t k = 1; k <= m; ++k) combinations = combinations * double(n + k) / double(k);
+    return std::min(1.0, 2 / combinations);
+}
+
 MannWhitney mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
     MannWhitney out;
     const size_t m = a.size(), n = b.size();

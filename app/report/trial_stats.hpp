@@ -18,6 +18,10 @@ struct MannWhitney {
 // method="exact" and "asymptotic"). p = 1 when a sample is empty.
 constexpr size_t kExactPairs = 2500;
 MannWhitney mann_whitney(const std::vector<double>& a, const std::vector<double>& b);
+// The smallest two-sided p the test can give with m and n values (no ties, every a above every
+// b): 2 / C(m+n, m), at most 1. 0.1 for 3 vs 3, 0.057 for 3 vs 4, 0.029 for 4 vs 4. A test
+// whose smallest p is not below the level cannot find anything, whatever the data.
+double smallest_mann_whitney_p(size_t m, size_t n);
 
 struct Interval95 {
     double low = 0;

@@ -25,9 +25,10 @@ TEST_CASE("compare pairs two results files' runs by label", "[cli][compare]") {
     const auto r = run_command(xferlab() + " compare '" + kOneGpu + "' '" + kPerGpu + "'");
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("Runs paired by label (B against A)") != std::string::npos);
-    CHECK(r.out.find("6.36 GB/s  11.29 GB/s  1.78x, no difference found (1 trial: between-run "
-                     "drift") != std::string::npos);
-    CHECK(r.out.find("Summary: 5 pairs: 0 faster, 0 slower, 5 no difference found") !=
+    // One trial a side: not tested, not "no difference found".
+    CHECK(r.out.find("6.36 GB/s  11.29 GB/s  1.78x, not tested (1 trial: between-run drift") !=
+          std::string::npos);
+    CHECK(r.out.find("Summary: 5 pairs: 0 faster, 0 slower, 0 no difference found, 5 not tested") !=
           std::string::npos);
     CHECK(r.out.find("Only in") == std::string::npos);
 }
@@ -39,7 +40,8 @@ TEST_CASE("compare lists the runs found in one file only, and writes JSON", "[cl
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["pairs"].size() == 2);
     CHECK(j["pairs"][0]["label"] == "host");
-    CHECK(j["pairs"][0]["comparison"]["finding"] == "no difference found");
+    CHECK(j["pairs"][0]["comparison"]["finding"] == "not tested");
+    CHECK(j["summary"]["not_tested"] == 2);
     CHECK(j["only_in_a"] == nlohmann::json({"process", "process", "mpi"}));
     CHECK(j["only_in_b"] == nlohmann::json({"openmp", "python gil=hold", "host+gil gil=release"}));
     CHECK(j["summary"]["pairs"] == 2);
@@ -70,23 +72,24 @@ TEST_CASE("run --trials: each trial a run of its own, grouped in the report and 
     CHECK(j["runs"][2]["trial"] == 2);
     CHECK(j["scenario"]["scenario"]["trials"] == 2);
     CHECK(j["trial_groups"].size() == 2);
-    // 2 vs 2 trials: the exact test's smallest p is 1/3, so no difference can be found.
+    // 2 vs 2 trials: the exact test's smallest p is 1/3: not testable, and said so.
     const std::string verdict = j["trial_groups"][1]["vs_baseline"]["verdict"];
-    CHECK(verdict.find("no difference found (no 95% CI below 4 trials a side, Mann-Whitney p=") !=
-          std::string::npos);
-    CHECK(verdict.find(", 2 vs 2 trials)") != std::string::npos);
+    CHECK(verdict.find("not testable with 2 vs 2 trials (the smallest p they can give is 0.33; "
+                       "run with --trials 5)") != std::string::npos);
     const std::string csv = slurp(dir / "out" / "runs.csv");
     CHECK(csv.find("\nrun,host,,2,") != std::string::npos);
     CHECK(csv.find("\ntrial,openmp,2,,3,openmp,") != std::string::npos);
     // compare of a file with itself: every pair found, none different.
     const std::string res = (dir / "out" / "results.json").string();
     const auto same = run_command(xferlab() + " compare '" + res + "' '" + res + "'");
-    CHECK(same.out.find("2 pairs: 0 faster, 0 slower, 2 no difference found") != std::string::npos);
+    CHECK(same.out.find("2 pairs: 0 faster, 0 slower, 0 no difference found, 2 not testable") !=
+          std::string::npos);
     fs::remove_all(dir);
 }
 
 TEST_CASE("check --trials shows each trial and counts them", "[cli][trials]") {
-    const std::string seed = (fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-gil.toml").string();
+    const std::string seed =
+        (fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-gil.toml").string();
     const auto r = run_command(xferlab() + " check --trials 3 '" + seed + "'");
     CHECK(r.exit_code == 0);
     CHECK(r.out.find(" x 3 trials (interleaved)), ") != std::string::npos);

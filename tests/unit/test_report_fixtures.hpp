@@ -10,6 +10,8 @@
 namespace xfer::testing {
 
 constexpr int64_t kS = 1'000'000'000;  // ns per second
+constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kUs = 1'000;
 constexpr uint64_t kGB = 1'000'000'000;
 
 inline Record record(int run, int worker, int rep, int64_t start, int64_t end, uint64_t bytes,
@@ -50,6 +52,13 @@ inline void back_to_back(RunResult& r, int w, int64_t t0, const std::vector<int6
         r.records.push_back(record(r.index, w, int(i), t, t + durations[i], kGB));
         t += durations[i];
     }
+}
+
+// Whether any of `lines` contains `part`.
+inline bool says(const std::vector<std::string>& lines, const std::string& part) {
+    for (const auto& l : lines)
+        if (l.find(part) != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace xfer::testing

@@ -15,9 +15,6 @@ using xfer::test::near;
 
 namespace {
 
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
-
 // The device moves one copy at a time, 10 ms each, in the order `owners` gives (slot i belongs
 // to worker owners[i]). Each worker's call starts `gap[w]` after its previous call returned
 // (its first call at 0, waiting for its slot) and returns when its slot ends. The first
@@ -138,17 +135,22 @@ TEST_CASE("gaps_before: the gap from the same worker's previous return", "[repor
 
 namespace {
 
-bool says(const std::vector<std::string>& lines, const std::string& part) {
-    for (const auto& l : lines)
-        if (l.find(part) != std::string::npos) return true;
-    return false;
-}
-
-RunResult as(RunResult r, int index, const std::string& launcher, const std::string& gil = "") {
+// `r` as run `index` of a plan, with the settings the rules read and a scaling key that holds
+// them (report/switches.hpp compares runs by it).
+RunResult as(RunResult r, int index, const std::string& launcher, const std::string& gil = "",
+             const std::string& between = "none") {
     r.index = index;
     r.launcher = launcher;
+    r.label = launcher + " " + std::to_string(index);  // each run its own, one trial each
     for (auto& rec : r.records) rec.run = index;
-    r.settings = {{"launcher", launcher}, {"payload", ""}, {"gil", gil.empty() ? "release" : gil}};
+    const std::string g = gil.empty() ? "release" : gil;
+    r.settings = {
+        {"launcher", launcher}, {"payload", ""}, {"gil", g}, {"threads", {{"between", between}}}};
+    r.scaling_key = nlohmann::json{{"launcher", launcher},
+                                   {"payload", ""},
+                                   {"gil", g},
+                                   {"threads", {{"between", between}}}}
+                        .dump();
     return r;
 }
 
@@ -158,9 +160,9 @@ TEST_CASE(
     "why: host threads keep the device, python threads hand it off, the gap decides only "
     "with a switch",
     "[report][handoff][explain]") {
-    std::vector<int> rr, kept;
-    for (int i = 0; i < 8; ++i) rr.push_back(i % 2);
-    for (int i = 0; i < 8; ++i) kept.push_back(i / 4);
+    std::vector<int> rr, kept;  // 6 copies per worker: enough to call one kept or handed
+    for (int i = 0; i < 12; ++i) rr.push_back(i % 2);
+    for (int i = 0; i < 12; ++i) kept.push_back(i / 6);
     Results res;
     res.runs.push_back(as(device_sequence(kept, {3 * kUs, 3 * kUs}), 0, "host"));
     res.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "release"));
@@ -172,31 +174,57 @@ TEST_CASE(
     // Host against Python threads differ in more than the gap: listed, not called a cause.
     CHECK(says(an.summary, "gap after a copy vs hand-off"));
     CHECK_FALSE(says(an.summary, "the gap decides"));
-    // The switch: the same host threads, made to wait 400 us between copies, hand it off too.
+    // The switch: the same host threads made to wait 400 us between copies differ from run 0
+    // in threads.between alone, and hand the device off.
     Results switched = res;
-    switched.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 2, "host"));
-    CHECK(says(analyze(switched).summary, "the gap decides who gets the device next"));
+    switched.runs.push_back(
+        as(device_sequence(rr, {400 * kUs, 400 * kUs}), 2, "host", "", "spin:400us"));
+    CHECK(says(analyze(switched).summary,
+               "run 0 (threads.between = none, gap p50 3 us) kept the device (hand-off rate "
+               "0.09) and run 2 (threads.between = spin:400us, gap p50 400 us) handed it over "
+               "(hand-off rate 1.00)"));
+    CHECK(says(analyze(switched).summary,
+               "with nothing else changed, the gap after a copy decides who gets the device next"));
+    // The same host threads with a gap that does not move them into the other band: no cause.
+    Results too_close = res;
+    too_close.runs.push_back(
+        as(device_sequence(kept, {4 * kUs, 4 * kUs}), 2, "host", "", "spin:4us"));
+    CHECK_FALSE(says(analyze(too_close).summary, "decides"));
     // gil = release against gil = hold is a GIL switch, not a gap switch.
     Results gil;
     gil.runs.push_back(as(device_sequence(kept, {3 * kUs, 3 * kUs}), 0, "python", "release"));
     gil.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "hold"));
-    CHECK_FALSE(says(analyze(gil).summary, "the gap decides"));
-    // gil = release: the GIL is named only as released, never as the cause.
-    CHECK(says(an.runs[1].explanations, "the GIL is released during each copy"));
-    CHECK_FALSE(says(an.runs[1].explanations, "such as the GIL"));
-    CHECK_FALSE(says(an.runs[1].explanations, "the GIL, held"));
+    CHECK_FALSE(says(analyze(gil).summary, "decides"));
+    // gil = release: the GIL is named only as not held, never as the cause.
+    CHECK(says(an.runs[1].explanations,
+               "gil = release: the GIL was not held during the copy calls, so it did not "
+               "serialize them"));
+    CHECK_FALSE(says(an.runs[1].explanations, "lengthens the gap"));
     CHECK_FALSE(says(an.runs[0].explanations, "GIL"));  // host threads never take it
 }
 
 TEST_CASE("why: within one run the worker that returns sooner keeps the device",
           "[report][handoff][explain]") {
+    // Worker 0 makes three copies for each of worker 1's: 18 and 6 copies, 17 and 5 gaps.
+    std::vector<int> owners;
+    for (int i = 0; i < 6; ++i) owners.insert(owners.end(), {0, 0, 0, 1});
     Results res;
-    res.runs.push_back(
-        as(device_sequence({0, 0, 0, 1, 0, 0, 0, 1}, {2 * kUs, 300 * kUs}), 0, "host"));
+    res.runs.push_back(as(device_sequence(owners, {2 * kUs, 300 * kUs}), 0, "host"));
     const Analysis an = analyze(res);
     CHECK(says(an.runs[0].explanations, "worker 0 kept it (gap p50 2 us)"));
     CHECK(says(an.runs[0].explanations, "worker 1 handed it off after about one copy"));
     CHECK(says(an.runs[0].explanations, "the workers that returned sooner kept it"));
+    // Gaps 1.2x apart are not "sooner": the sentence needs them 1.5x apart.
+    Results close;
+    close.runs.push_back(as(device_sequence(owners, {250 * kUs, 300 * kUs}), 0, "host"));
+    CHECK(says(analyze(close).runs[0].explanations, "worker 0 kept it"));
+    CHECK_FALSE(says(analyze(close).runs[0].explanations, "returned sooner"));
+    // Two copies of worker 1 are too few to call it a hander at all.
+    Results few;
+    few.runs.push_back(
+        as(device_sequence({0, 0, 0, 1, 0, 0, 0, 1}, {2 * kUs, 300 * kUs}), 0, "host"));
+    CHECK_FALSE(says(analyze(few).runs[0].explanations, "handed it off"));
+    CHECK_FALSE(says(analyze(few).runs[0].explanations, "returned sooner"));
 }
 
 TEST_CASE("why: no overlap because copies are short is not called a lock",
@@ -209,27 +237,52 @@ TEST_CASE("why: no overlap because copies are short is not called a lock",
     Results res;
     res.runs.push_back(r);
     const auto why = analyze(res).runs[0].explanations;
-    CHECK(says(why, "copies never overlapped because they are short"));
+    CHECK(says(why,
+               "calls never overlapped, but they had little chance to: a call took p50 1 ms "
+               "while the workers' first calls spread over 12 ms"));
     CHECK_FALSE(says(why, "lock"));
     CHECK_FALSE(says(why, "GIL"));
 }
 
 TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled out",
           "[report][handoff][explain]") {
-    auto alternating = [](const std::string& gil) {
-        RunResult r = run(0, "python", 2);
-        r.records = {record(0, 0, 0, 0, kS, kGB), record(0, 1, 0, kS, 2 * kS, kGB),
-                     record(0, 0, 1, 2 * kS, 3 * kS, kGB), record(0, 1, 1, 3 * kS, 4 * kS, kGB)};
+    auto python_run = [](int index, const std::string& gil, bool overlap) {
+        RunResult r = run(index, "python", 2);
+        r.label = "python gil=" + gil;
+        // Two workers of two copies each, one call at a time, or both workers at once.
+        const int64_t w1 = overlap ? 0 : kS;
+        r.records = {record(index, 0, 0, 0, kS, kGB), record(index, 1, 0, w1, w1 + kS, kGB),
+                     record(index, 0, 1, 2 * kS, 3 * kS, kGB),
+                     record(index, 1, 1, 2 * kS + w1, 3 * kS + w1, kGB)};
         r.settings = {{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
+        r.scaling_key =
+            nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}}.dump();
+        return r;
+    };
+    const auto explain = [](std::vector<RunResult> runs) {
         Results res;
-        res.runs.push_back(r);
+        res.runs = std::move(runs);
         return analyze(res).runs[0].explanations;
     };
-    const auto hold = alternating("hold");
-    const auto release = alternating("release");
-    CHECK(says(hold, "the GIL, held across the call (gil = hold)"));
-    CHECK(says(release, "not the GIL, which the copy releases (gil = release)"));
-    CHECK_FALSE(says(release, "the GIL, held"));
+    // Without a switch the held GIL is a setting, not a cause.
+    const auto hold = explain({python_run(0, "hold", false)});
+    CHECK(says(hold,
+               "calls never overlapped: one copy call in flight at a time (host-side peak "
+               "1, warm-ups included) with 2 workers; gil = hold, and no run of this plan "
+               "differs from it in gil alone, so no cause is named"));
+    // The switch: the same with gil = release overlapped: the GIL serialized them.
+    const auto switched = explain({python_run(0, "hold", false), python_run(1, "release", true)});
+    CHECK(says(switched,
+               "the GIL held across the call serialized them: run 1, the same with gil "
+               "= release, overlapped (host-side peak 2)"));
+    // The switch that does not turn the effect off: the GIL is not shown to be the cause.
+    const auto both = explain({python_run(0, "hold", false), python_run(1, "release", false)});
+    CHECK(says(both, "did not overlap in every trial either, so the held GIL is not shown"));
+    // gil = release, serialized all the same: no cause, and no "lock" guessed.
+    const auto release = explain({python_run(0, "release", false)});
+    CHECK(says(release, "calls never overlapped: one copy call in flight at a time"));
+    CHECK_FALSE(says(release, "GIL"));
+    CHECK_FALSE(says(release, "lock"));
 }
 
 TEST_CASE("why: copies overlap across contexts but never within one: per context",
@@ -262,10 +315,12 @@ TEST_CASE("why: copies overlap across contexts but never within one: per context
     CHECK(shared.handoffs[0].contexts == 2);
     CHECK(shared.handoffs[0].context_peak == 1);
     CHECK(shared.handoffs[0].context_workers == 2);
-    CHECK(says(shared.explanations, "copies of 2 CUDA contexts overlapped (peak 2"));
-    CHECK(says(shared.explanations, "the serialization is per context"));
+    CHECK(says(shared.explanations,
+               "device 0: transfers of 2 CUDA contexts overlapped (peak 2) "
+               "but never two within one context, though a context held "
+               "up to 2 workers"));
     // One worker per context: its own copies never overlap, so the context shows nothing.
     const RunAnalysis alone = contexts_of(1);
     CHECK(alone.handoffs[0].context_workers == 1);
-    CHECK_FALSE(says(alone.explanations, "per context"));
+    CHECK_FALSE(says(alone.explanations, "within one context"));
 }

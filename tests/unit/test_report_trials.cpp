@@ -94,8 +94,18 @@ TEST_CASE("the shift interval inverts the exact test", "[report][trials]") {
     CHECK_FALSE(stats::shift_interval({1, 2, 3}, {4, 5, 6}, 0.95));
 }
 
-TEST_CASE("a planted 20% difference: slower at 5 trials, no difference found at 1",
-          "[report][trials]") {
+TEST_CASE("the smallest p a Mann-Whitney test can give: 2 / C(m+n, m)", "[report][trials]") {
+    CHECK(near(stats::smallest_mann_whitney_p(3, 3), 0.1));        // 2/20
+    CHECK(near(stats::smallest_mann_whitney_p(3, 4), 2.0 / 35));   // 0.057: not below 0.05
+    CHECK(near(stats::smallest_mann_whitney_p(4, 4), 2.0 / 70));   // 0.029: testable
+    CHECK(near(stats::smallest_mann_whitney_p(5, 5), 2.0 / 252));  // the exact test's 0.00794
+    CHECK(stats::smallest_mann_whitney_p(1, 1) == 1);
+    CHECK(stats::smallest_mann_whitney_p(0, 5) == 1);
+    // It is what the exact test gives for fully separated samples.
+    CHECK(near(stats::mann_whitney({1, 2, 3}, {4, 5, 6}).p, stats::smallest_mann_whitney_p(3, 3)));
+}
+
+TEST_CASE("a planted 20% difference: slower at 5 trials, not tested at 1", "[report][trials]") {
     const Analysis five = analyze(planted(5));
     REQUIRE(five.groups.size() == 2);
     CHECK(five.groups[0].is_baseline);
@@ -112,13 +122,42 @@ TEST_CASE("a planted 20% difference: slower at 5 trials, no difference found at 
 
     const Analysis one = analyze(planted(1));
     REQUIRE(one.groups[1].vs_baseline);
-    CHECK(one.groups[1].vs_baseline->finding == TrialComparison::Finding::no_difference);
+    CHECK(one.groups[1].vs_baseline->finding == TrialComparison::Finding::not_tested);
     CHECK(one.groups[1].vs_baseline->verdict ==
-          "0.82x, no difference found (1 trial: between-run drift unknown; run with --trials 5)");
+          "0.82x, not tested (1 trial: between-run drift unknown; run with --trials 5)");
     bool said = false;
     for (const auto& s : one.summary)
         said |= s.find("one trial per run: drift between runs is unknown") == 0;
     CHECK(said);
+}
+
+TEST_CASE("verdicts: 3 vs 3 trials are not testable, a 0.1 % difference found is negligible",
+          "[report][trials][explain]") {
+    // 3 trials a side: even a 20 % difference with every trial apart gives p = 0.1 at best.
+    const Analysis three = analyze(planted(3));
+    REQUIRE(three.groups[1].vs_baseline);
+    const TrialComparison& t = *three.groups[1].vs_baseline;
+    CHECK(t.finding == TrialComparison::Finding::not_testable);
+    CHECK(t.verdict ==
+          "0.82x, not testable with 3 vs 3 trials (the smallest p they can give is 0.1; run with "
+          "--trials 5)");
+    bool listed = false;
+    for (const auto& line : three.summary) listed |= line.find("not testable with these") == 0;
+    CHECK(listed);
+    // 5 vs 5, every trial of one 0.1 % slower than every trial of the other: found, negligible.
+    Results tiny;
+    for (int k = 1; k <= 5; ++k) {
+        const double drift = 1 + 0.0002 * k;  // trials differ by 0.02 %, the runs by 0.1 %
+        tiny.runs.push_back(trial(int(tiny.runs.size()), "a", k, 1.0 * drift));
+        tiny.runs.push_back(trial(int(tiny.runs.size()), "b", k, 1.001 * 1.0012 * drift));
+    }
+    const Analysis an = analyze(tiny);
+    REQUIRE(an.groups[1].vs_baseline);
+    const TrialComparison& n = *an.groups[1].vs_baseline;
+    CHECK(n.p < 0.05);
+    CHECK(n.finding == TrialComparison::Finding::negligible);
+    CHECK(n.verdict.rfind("1.00x, negligible: under 1 % (95% CI", 0) == 0);
+    for (const auto& line : an.summary) CHECK(line.find("slower than") == std::string::npos);
 }
 
 TEST_CASE("each sweep point has its own baseline, scenario.baseline picks it by label",

@@ -1,0 +1,75 @@
+// What several explanation rules share: the GIL a run took, serialized devices, lists.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "report/explain_rules_internal.hpp"
+#include "report/switches.hpp"
+#include "results/vocabulary.hpp"
+
+namespace xfer::explain {
+
+std::optional<std::string> gil_of(const RunResult& run) {
+    // The GIL is the run's business where the launcher takes `gil`: always for a launcher that
+    // runs no payload (host+gil) or needs one (python), with a payload for the others.
+    const LauncherDescriptor* d = find_launcher(run.launcher);
+    if (!d || !d->takes_gil) return std::nullopt;
+    const std::string payload = setting_text(run, "payload");
+    if (d->takes_payload && !d->needs_payload && payload.empty()) return std::nullopt;
+    const std::string gil = setting_text(run, "gil");
+    return gil.empty() ? std::optional<std::string>("release") : gil;
+}
+
+size_t workers_with(const RunAnalysis& a, size_t copies) {
+    size_t n = 0;
+    for (const WorkerStats& w : a.workers) n += w.copies >= copies ? 1 : 0;
+    return n;
+}
+
+const DeviceStats* device_stats(const RunAnalysis& a, int device) {
+    for (const DeviceStats& d : a.devices)
+        if (d.device == device) return &d;
+    return nullptr;
+}
+
+bool serialized(const RunAnalysis& a, const HandoffStats& h) {
+    const DeviceStats* d = device_stats(a, h.device);
+    return h.clock == "device" && h.workers >= 2 && d && d->peak_in_flight == 1;
+}
+
+bool devices_took_turns(const RunAnalysis& a) {
+    return !a.devices.empty() &&
+           std::all_of(a.devices.begin(), a.devices.end(), [](const DeviceStats& d) {
+               return d.workers >= 2 && d.peak_in_flight == 1;
+           });
+}
+
+std::optional<double> serialized_handoff_rate(const RunAnalysis& a) {
+    double sum = 0;
+    int n = 0;
+    for (const HandoffStats& h : a.handoffs) {
+        if (!serialized(a, h)) continue;
+        sum += h.handoff_rate;
+        ++n;
+    }
+    if (n == 0) return std::nullopt;
+    return sum / n;
+}
+
+std::string runs_list(const std::vector<int>& runs) {
+    return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
+}
+
+std::string worker_list(const std::vector<int>& w) {
+    return fmt::format("worker{} {}", w.size() == 1 ? "" : "s", fmt::join(w, ", "));
+}
+
+std::vector<size_t> trials_of(const Results& results, size_t run) {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < results.runs.size(); ++i)
+        if (results.runs[i].label == results.runs[run].label) out.push_back(i);
+    return out;
+}
+
+}  // namespace xfer::explain

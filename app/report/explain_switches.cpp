@@ -1,0 +1,128 @@
+// The summary's causes: pairs of runs that differ in one setting alone (report/switches.hpp),
+// where the effect holds on one side and not on the other in every trial (catalogue:
+// docs/reading-reports.md, "Explanations").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/explain_rules_internal.hpp"
+#include "report/switches.hpp"
+#include "report/trial_stats.hpp"
+#include "util/format.hpp"
+
+namespace xfer::explain {
+
+namespace {
+
+// Two labels of the plan that differ in one setting, with their runs paired trial by trial.
+struct SwitchPair {
+    std::string label_a, label_b;
+    std::vector<std::pair<size_t, size_t>> trials;  // (run of a, run of b), same trial
+};
+
+// Every pair of labels whose runs differ in `key` alone, each pair once.
+std::vector<SwitchPair> switch_pairs(const Results& results, const std::string& key) {
+    std::map<std::pair<std::string, std::string>, SwitchPair> pairs;
+    for (size_t i = 0; i < results.runs.size(); ++i) {
+        for (size_t j : switched_runs(results, i, key)) {
+            const RunResult &a = results.runs[i], &b = results.runs[j];
+            if (a.label >= b.label) continue;  // each pair once, in label order
+            SwitchPair& p = pairs[{a.label, b.label}];
+            p.label_a = a.label;
+            p.label_b = b.label;
+            p.trials.emplace_back(i, j);
+        }
+    }
+    std::vector<SwitchPair> out;
+    for (auto& [labels, p] : pairs) out.push_back(std::move(p));
+    return out;
+}
+
+std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs) {
+    std::vector<int> out;
+    for (size_t r : runs) out.push_back(results.runs[r].index);
+    return out;
+}
+
+int device_peak_in_flight(const RunAnalysis& a) {
+    int peak = 0;
+    for (const DeviceStats& d : a.devices) peak = std::max(peak, d.peak_in_flight);
+    return peak;
+}
+
+// One side of a gap-decides pair in every trial: its hand-off rates and gap p50s.
+struct GapSide {
+    std::vector<size_t> runs;
+    std::vector<double> rates, gaps;
+};
+
+bool side_of(const RuleInput& in, size_t run, GapSide& side) {
+    const RunAnalysis& a = in.analysis.runs[run];
+    const auto rate = serialized_handoff_rate(a);
+    if (!rate || !a.gap_ns) return false;
+    side.runs.push_back(run);
+    side.rates.push_back(*rate);
+    side.gaps.push_back(a.gap_ns->p50);
+    return true;
+}
+
+// The keepers' side kept the device and the handers' handed it over in every trial, with the
+// rates in their bands and the keepers' gaps kSwitchGapApart shorter.
+bool gap_decides_holds(const GapSide& keep, const GapSide& hand) {
+    for (size_t t = 0; t < keep.runs.size(); ++t)
+        if (keep.rates[t] > kSwitchLowRate || hand.rates[t] < kSwitchHighRate ||
+            keep.gaps[t] * kSwitchGapApart > hand.gaps[t])
+            return false;
+    return !keep.runs.empty();
+}
+
+std::string gap_side_text(const RuleInput& in, const GapSide& s, const char* did) {
+    const RunResult& r = in.results.runs[s.runs.front()];
+    return fmt::format("{} (threads.between = {}, gap p50 {}) {} (hand-off rate {:.2f})",
+                       runs_list(indexes(in.results, s.runs)), setting_text(r, "threads.between"),
+                       fmtx::duration(stats::median(s.gaps)), did, stats::median(s.rates));
+}
+
+}  // namespace
+
+void gap_decides(const RuleInput& in, std::vector<std::string>& out) {
+    for (const SwitchPair& p : switch_pairs(in.results, "threads.between")) {
+        GapSide a, b;
+        bool complete = true;
+        for (const auto& [ra, rb] : p.trials) complete &= side_of(in, ra, a) && side_of(in, rb, b);
+        if (!complete) continue;
+        const bool a_keeps = gap_decides_holds(a, b), b_keeps = gap_decides_holds(b, a);
+        if (!a_keeps && !b_keeps) continue;
+        const GapSide& keep = a_keeps ? a : b;
+        const GapSide& hand = a_keeps ? b : a;
+        out.push_back(fmt::format(
+            "{} and {}: with nothing else changed, the gap after a copy decides who gets the "
+            "device next",
+            gap_side_text(in, keep, "kept the device"), gap_side_text(in, hand, "handed it over")));
+    }
+}
+
+void context_switch(const RuleInput& in, std::vector<std::string>& out) {
+    for (const SwitchPair& p : switch_pairs(in.results, "transfer.context")) {
+        std::vector<size_t> primary, own;
+        bool holds = true;
+        for (auto [ra, rb] : p.trials) {
+            if (setting_text(in.results.runs[ra], "transfer.context") == "per-worker")
+                std::swap(ra, rb);
+            const RunAnalysis &shared = in.analysis.runs[ra], &separate = in.analysis.runs[rb];
+            holds &= in.results.runs[ra].threads >= 2 && !shared.devices.empty() &&
+                     device_peak_in_flight(shared) == 1 && device_peak_in_flight(separate) >= 2;
+            primary.push_back(ra);
+            own.push_back(rb);
+        }
+        if (!holds || primary.empty()) continue;
+        out.push_back(fmt::format(
+            "with transfer.context = primary the threads never overlapped on a device ({}), with "
+            "per-worker contexts they did ({}): the serialization is per context",
+            runs_list(indexes(in.results, primary)), runs_list(indexes(in.results, own))));
+    }
+}
+
+}  // namespace xfer::explain

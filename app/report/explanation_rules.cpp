@@ -1,0 +1,222 @@
+#include "report/explanation_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "report/explain_rules_internal.hpp"
+#include "report/text_table.hpp"
+
+namespace xfer {
+
+using namespace explain;
+
+const std::vector<ExplanationRule>& explanation_rules() {
+    // Per run, then the summary; each: id, sentence, data, switch (or observation), margin.
+    static const std::vector<ExplanationRule> rules = {
+        {{"no-copies", "no measured copies", "measured copies of a run that was not skipped",
+          "observation", "none: zero is exact"},
+         true,
+         no_copies},
+        {{"calls-one-at-a-time",
+          "calls never overlapped: one copy call in flight at a time (host-side peak 1, warm-ups "
+          "included) with N workers[: the GIL held across the call serialized them: run K, the "
+          "same with gil = release, overlapped]",
+          "peak of calls in flight on the host clock, warm-ups included",
+          "the GIL only with a gil switch whose release run overlapped (peak >= 2) in every "
+          "trial; gil = hold without one says no cause is named; otherwise no cause",
+          "2+ workers with 2+ measured copies; the peak is exact"},
+         true,
+         calls_one_at_a_time},
+        {{"calls-short",
+          "calls never overlapped, but they had little chance to: a call took p50 T while the "
+          "workers' first calls spread over S",
+          "median measured call; spread of the workers' first calls (every record)",
+          "observation; never for gil = hold, where the held GIL itself spreads the first calls",
+          "peak 1 as above and p50 < spread / 2"},
+         true,
+         calls_short},
+        {{"device-one-at-a-time",
+          "copies never overlapped on device D: device-side peak 1 with N workers (warm-ups "
+          "included)",
+          "per device: peak of device-timed transfers in flight, warm-ups included", "observation",
+          "2+ workers and 2+ measured device-timed copies on D"},
+         true,
+         device_one_at_a_time},
+        {{"waiting-not-moving",
+          "on device D calls overlapped (host-side concurrency X) but transfers did not "
+          "(device-side Y, peak 1): calls waited T (p50, P of a call) before the device started, "
+          "so per-copy bandwidth there measures waiting",
+          "per device: host concurrency of its measured calls, its device concurrency and peak "
+          "(warm-ups included), the median pre-device wait and call of its measured copies",
+          "observation of the same run's numbers",
+          "2+ workers on D; host concurrency >= 1.5 and >= 1.5x the device's; device peak 1; "
+          "wait p50 >= 25 % of the call p50"},
+         true,
+         waiting_not_moving},
+        {{"calls-wait",
+          "calls wait T (p50) before the device starts moving bytes: P of a call's p50 C",
+          "median pre-device wait and median call of the measured device-timed copies",
+          "observation", "wait p50 >= 25 % of the call p50; not where waiting-not-moving said it"},
+         true,
+         calls_wait},
+        {{"hand-off",
+          "device D changed hands after P of consecutive copies (hand-off rate R, mean run length "
+          "L): workers ... kept it (gap p50 T), workers ... handed it off after about one copy "
+          "(gap p50 U), <launcher> workers return to the driver after p50 G (p90 H)",
+          "the device's transfers in device-start order (measured, and warm-ups overlapping the "
+          "window); each worker's runs of consecutive transfers there; its gaps (call start minus "
+          "its previous return)",
+          "observation",
+          "a device with peak 1 and 2+ workers; kept: mean run length >= 2.0 over 5+ copies there; "
+          "handed off: <= 1.5 over 5+ copies; workers between are named neither"},
+         true,
+         hand_off},
+        {{"returned-sooner-kept",
+          "on device D the workers that returned sooner kept it: every worker that kept it "
+          "returned at least 1.5x sooner (gap p50) than every worker that handed it off",
+          "the gap p50 of each worker named in hand-off (5+ gaps each)",
+          "observation: the cause needs gap-decides",
+          "the keepers' largest gap p50 x 1.5 <= the handers' smallest"},
+         true,
+         returned_sooner_kept},
+        {{"gil-released",
+          "gil = release: the GIL was not held during the copy calls, so it did not serialize "
+          "them",
+          "the run's gil setting (a batch releases it once for all its calls: still not held "
+          "during them)",
+          "observation of the setting", "a serialized device in the run"},
+         true,
+         gil_released},
+        {{"per-context-in-run",
+          "device D: transfers of N CUDA contexts overlapped (peak P) but never two within one "
+          "context, though a context held up to W workers",
+          "per (process, context): peak of its device-timed transfers, warm-ups included; the "
+          "device's peak",
+          "observation within the run: both sides are in its own records",
+          "2+ contexts; every context peak 1; device peak >= 2; a context with 2+ workers"},
+         true,
+         per_context_in_run},
+        {{"same-aggregate-slower-copies",
+          "aggregate within noise of baseline (run B) but per-copy p50 Kx lower: each copy took "
+          "longer without the bytes per second falling[; the copies took turns on the device "
+          "(hand-off rate R) | ; the copies shared the device (device-side concurrency C)]",
+          "the within-run noise comparison with the baseline of the same trial; the run's device "
+          "peaks, hand-off rate and device concurrency",
+          "observation; a mechanism clause only with its own numbers",
+          "aggregate within noise, p50 beyond noise and lower; turns: every device peak 1 and "
+          "hand-off rate >= 0.5; shared: device concurrency >= 1.5"},
+         true,
+         same_aggregate_slower_copies},
+        {{"slowest-call",
+          "queued: the slowest call took T (Kx the median M): W waiting before the device "
+          "started, X moving bytes | erratic: the slowest transfer took X (Kx the median "
+          "transfer Y) | the slowest call took T (Kx the median M); without device times ...",
+          "the slowest measured call, its pre-device wait and transfer; the median call and "
+          "transfer",
+          "observation",
+          "the slowest call >= 5x the median; queued when its transfer <= 2x the median transfer"},
+         true,
+         slowest_call},
+        {{"unequal-service",
+          "unequal service: Jain J over the workers' bytes per second of their own transfer time; "
+          "worker W moved its bytes at P of the workers' mean rate",
+          "per worker: measured bytes / the sum of its transfer durations (device time when every "
+          "copy has it, else its calls); Jain's index over them",
+          "observation; who started first is not service (each worker moves the same bytes)",
+          "2+ workers and Jain < 0.9"},
+         true,
+         unequal_service},
+        {{"scaling",
+          "more threads, more (fewer) bytes per second: Sx for N threads against one thread "
+          "('label') (median of K trials' ratios; every trial apart: a-b vs c-d GB/s) | scaling "
+          "Sx ...: no practical difference (under 1 %) | scaling Sx ...: the trials overlap",
+          "the aggregate of each trial against the one-thread run of the same scaling key and "
+          "the same trial",
+          "observation across trials",
+          "2+ paired trials; more or fewer only with every trial apart and 1 %+ between the "
+          "medians; one trial: nothing said"},
+         true,
+         scaling},
+        {{"shared-machine",
+          "shared machine: other processes kept X of N CPUs busy while the copies ran (xferlab "
+          "Y; +-R CPUs at /proc/stat's 10 ms ticks over W), the hypervisor took S% of CPU time",
+          "/proc/stat busy and steal time and xferlab's own CPU time around the copies",
+          "observation",
+          "others minus the tick resolution (2 x CPUs x 10 ms / window) >= 0.5 CPUs and busy >= "
+          "xferlab's own; or steal >= 1 % over 100+ ticks per CPU"},
+         true,
+         shared_machine},
+        {{"bookkeeping",
+          "input notes, interrupted, incomplete, journal lines left out, --fit, baselines, the "
+          "highest and lowest aggregate",
+          "the results' own fields", "observation", "none"},
+         false,
+         bookkeeping},
+        {{"verdicts",
+          "faster / slower / negligible / no difference found / not testable ... than the "
+          "baseline of its sweep point: 'label' Rx, ...",
+          "the trials' aggregates; two-sided Mann-Whitney U", "the plan's runs are the switch",
+          "2+ trials a side; testable: 2 / C(m+n, m) < 0.05; found: p < 0.05; faster or slower "
+          "only 1 %+ apart"},
+         false,
+         verdicts},
+        {{"noise-lists",
+          "aggregate inside (outside) the noise of its own run and the baseline's: runs ...; "
+          "per-copy bandwidth understates runs ...: same aggregate, slower copies",
+          "the within-run noise comparisons", "observation", "the noise rule"},
+         false,
+         noise_lists},
+        {{"gap-vs-handoff",
+          "serialized devices, gap after a copy vs hand-off: run R (launcher) gap p50 T, "
+          "hand-off rate X; ...",
+          "per run with a serialized device: its gap p50 and mean hand-off rate there",
+          "observation (a list)", "2+ such runs"},
+         false,
+         gap_vs_handoff},
+        {{"gap-decides",
+          "runs A (threads.between = X, gap p50 T) kept the device (hand-off rate R) and runs B "
+          "(...) handed it over (...): with nothing else changed, the gap after a copy decides "
+          "who gets the device next",
+          "hand-off rates and gap p50s of runs that differ in threads.between alone",
+          "cause: the threads.between switch",
+          "every trial: rates <= 0.25 and >= 0.75, gaps 2x apart, the short-gap side keeping"},
+         false,
+         gap_decides},
+        {{"context-switch",
+          "with transfer.context = primary the threads never overlapped on a device (runs ...), "
+          "with per-worker contexts they did (runs ...): the serialization is per context",
+          "device peaks (warm-ups included) of runs that differ in transfer.context alone",
+          "cause: the transfer.context switch (a process launcher against threads changes more "
+          "than the context)",
+          "every trial: primary peak 1 with 2+ threads, per-worker peak >= 2"},
+         false,
+         context_switch},
+        {{"warmups-in-window",
+          "N warm-up copies overlapped the measurement window (runs ...): the aggregate counts "
+          "the bytes they moved inside it[; on runs ..., whose devices never had two transfers "
+          "at once, the workers took turns ...]",
+          "warm-ups whose transfer (device interval when known) overlaps the window; device peaks",
+          "observation; took turns only where every device's peak was 1", "1+ warm-up copy"},
+         false,
+         warmups_in_window},
+        {{"failed-runs", "run N (label) failed: <the error's last traceback line or first line>",
+          "run status and errors", "observation", "none"},
+         false,
+         failed_runs},
+    };
+    return rules;
+}
+
+std::string explanation_catalogue() {
+    constexpr size_t kWidth = 100;
+    std::string out;
+    for (const ExplanationRule& r : explanation_rules()) {
+        out += fmt::format("{} ({})\n", r.text.id, r.per_run ? "per run" : "summary");
+        out += wrap(r.text.sentence, kWidth, "  sentence: ", "            ");
+        out += wrap(r.text.data, kWidth, "  data:     ", "            ");
+        out += wrap(r.text.cause, kWidth, "  switch:   ", "            ");
+        out += wrap(r.text.margin, kWidth, "  margin:   ", "            ");
+    }
+    return out;
+}
+
+}  // namespace xfer

@@ -1,0 +1,450 @@
+// Issue #32: each of the fifteen explanation sentences that said more than the run's data
+// supports, with a fixture where the (new) sentence must fire and one where it must stay
+// silent. The rules: report/explanation_rules.cpp; the catalogue: docs/reading-reports.md.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "report/analysis.hpp"
+#include "support/catch.hpp"
+#include "test_report_fixtures.hpp"
+
+using namespace xfer;
+using namespace xfer::testing;
+
+namespace {
+
+// A device-timed copy: the call [call0, call1], the transfer [dev0, dev1] on `device`.
+Record on_device(int run, int worker, int rep, int64_t call0, int64_t call1, int64_t dev0,
+                 int64_t dev1, int device = 0, bool warmup = false) {
+    Record r = record(run, worker, rep, call0, call1, kGB, warmup);
+    r.device = device;
+    r.device_start_ns = dev0;
+    r.device_end_ns = dev1;
+    r.device_timing = DeviceTiming::cupti;
+    return r;
+}
+
+// A run with the settings and scaling key the switch rules compare (report/switches.hpp).
+RunResult plan_run(int index, const std::string& launcher, int threads, nlohmann::json settings,
+                   const std::string& label) {
+    RunResult r = run(index, launcher, threads);
+    r.backend = "cuda";
+    r.label = label;
+    settings["launcher"] = launcher;
+    r.settings = settings;
+    r.scaling_key = settings.dump();
+    return r;
+}
+
+Analysis analyzed(std::vector<RunResult> runs) {
+    Results res;
+    res.runs = std::move(runs);
+    return analyze(res);
+}
+
+// `workers` workers whose calls all start at 0 while the device moves one transfer at a time
+// (`each` long), round-robin, `rounds` copies each.
+RunResult queued_on_one_device(int index, int workers, int rounds, int64_t each) {
+    RunResult r = run(index, "python", workers);
+    r.backend = "cuda";
+    int64_t slot = 0;
+    std::vector<int64_t> returned(size_t(workers), 0);
+    for (int k = 0; k < rounds; ++k)
+        for (int w = 0; w < workers; ++w, slot += each) {
+            r.records.push_back(
+                on_device(index, w, k, returned[size_t(w)], slot + each, slot, slot + each));
+            returned[size_t(w)] = slot + each;
+        }
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("#1 waiting on one device is said per device, never across two devices",
+          "[report][explain]") {
+    // Fires: four calls at once, one device moving one transfer at a time.
+    const Analysis one = analyzed({queued_on_one_device(0, 4, 3, 10 * kMs)});
+    CHECK(says(one.runs[0].explanations, "on device 0 calls overlapped (host-side concurrency "));
+    CHECK(says(one.runs[0].explanations, "so per-copy bandwidth there measures waiting"));
+    // Silent: two workers on two devices, each device one transfer at a time, both devices at
+    // once: the mean of the per-device concurrencies (1.0) is no "device-side" figure.
+    RunResult two = run(0, "host", 2);
+    two.backend = "cuda";
+    for (int w = 0; w < 2; ++w)
+        for (int k = 0; k < 3; ++k)
+            two.records.push_back(on_device(0, w, k, k * 10 * kMs, (k + 1) * 10 * kMs,
+                                            k * 10 * kMs + kMs, (k + 1) * 10 * kMs, w));
+    const Analysis an = analyzed({two});
+    CHECK(an.runs[0].device_peak_all == 2);
+    CHECK_FALSE(says(an.runs[0].explanations, "transfers did not"));
+    CHECK_FALSE(says(an.runs[0].explanations, "measures waiting"));
+}
+
+TEST_CASE("#2 never two calls at once counts the warm-ups in flight, and guesses no lock",
+          "[report][explain]") {
+    // Two workers alternate their measured calls; in `overlapping` worker 1's warm-up is still
+    // running during worker 0's first measured call.
+    auto alternating = [](bool overlapping) {
+        RunResult r = run(0, "host", 2);
+        r.records.push_back(record(0, 1, -1, overlapping ? kS / 2 : 0, kS - 1, kGB, true));
+        r.records.push_back(record(0, 0, 0, kS, 2 * kS, kGB));
+        r.records.push_back(record(0, 1, 0, 2 * kS, 3 * kS, kGB));
+        r.records.push_back(record(0, 0, 1, 3 * kS, 4 * kS, kGB));
+        r.records.push_back(record(0, 1, 1, 4 * kS, 5 * kS, kGB));
+        if (overlapping) r.records[0].host_end_ns = kS + kS / 2;
+        return analyzed({r}).runs[0];
+    };
+    const RunAnalysis alone = alternating(false);
+    CHECK(says(alone.explanations,
+               "calls never overlapped: one copy call in flight at a time "
+               "(host-side peak 1, warm-ups included) with 2 workers"));
+    CHECK_FALSE(says(alone.explanations, "lock"));
+    const RunAnalysis with_warmup = alternating(true);
+    CHECK(with_warmup.host_peak == 1);  // the measured copies alone
+    CHECK(with_warmup.host_peak_in_flight == 2);
+    CHECK_FALSE(says(with_warmup.explanations, "never overlapped"));
+}
+
+TEST_CASE("#3 same aggregate, slower copies: a mechanism only with its own numbers",
+          "[report][explain]") {
+    // Baseline: one worker, copies of 0.9 and 1.1 s back to back. The other run moves the same
+    // bytes per second with four workers whose copies each take four times as long.
+    RunResult base = run(0, "host", 1);
+    base.backend = "cuda";
+    for (int k = 0; k < 8; ++k) {
+        const int64_t start = k / 2 * 2 * kS + (k % 2 ? 900 * kMs : 0);
+        const int64_t end = start + (k % 2 ? 1100 * kMs : 900 * kMs);
+        base.records.push_back(on_device(0, 0, k, start, end, start, end));
+    }
+    auto four = [](bool shared) {
+        RunResult r = run(1, "host", 4);
+        r.backend = "cuda";
+        for (int k = 0; k < 2; ++k)
+            for (int w = 0; w < 4; ++w) {
+                // Calls of 3.6 and 4.4 s (two workers each) over each 4 s round.
+                const int64_t call0 = 4 * k * kS, call1 = call0 + (w % 2 ? 4400 : 3600) * kMs;
+                // Shared: the four transfers at once over the call; in turns: 1 s each.
+                const int64_t dev0 = shared ? call0 : call0 + w * kS;
+                const int64_t dev1 = shared ? call1 : dev0 + kS;
+                r.records.push_back(on_device(1, w, k, call0, call1, dev0, dev1));
+            }
+        return r;
+    };
+    const Analysis turns = analyzed({base, four(false)});
+    CHECK(says(turns.runs[1].explanations,
+               "each copy took longer without the bytes per second "
+               "falling; the copies took turns on the device"));
+    const Analysis shared = analyzed({base, four(true)});
+    // 32 s of transfers over 8.4 s.
+    CHECK(says(shared.runs[1].explanations,
+               "the copies shared the device (device-side "
+               "concurrency 3.8)"));
+    CHECK_FALSE(says(shared.runs[1].explanations, "took turns"));
+    CHECK_FALSE(says(shared.summary, "hand-off"));
+}
+
+TEST_CASE("#4 a slow call that waited is queued, not erratic", "[report][explain]") {
+    auto slow_call = [](int64_t wait, int64_t transfer) {
+        RunResult r = run(0, "python", 1);
+        r.backend = "cuda";
+        int64_t t = 0;
+        for (int k = 0; k < 9; ++k) {
+            const int64_t w = k == 4 ? wait : 10 * kMs, x = k == 4 ? transfer : 140 * kMs;
+            r.records.push_back(on_device(0, 0, k, t, t + w + x, t + w, t + w + x));
+            t += w + x + kMs;
+        }
+        return analyzed({r}).runs[0];
+    };
+    const RunAnalysis queued = slow_call(2526 * kMs, 142 * kMs);
+    CHECK(says(queued.explanations,
+               "queued: the slowest call took 2.67 s (18x the median "
+               "150 ms): 2.53 s waiting before the device started, 142 ms "
+               "moving bytes (a transfer's median is 140 ms)"));
+    CHECK_FALSE(says(queued.explanations, "erratic"));
+    const RunAnalysis erratic = slow_call(10 * kMs, 2600 * kMs);
+    CHECK(says(erratic.explanations,
+               "erratic: the slowest transfer took 2.6 s (19x the median "
+               "transfer 140 ms) in a call of 2.61 s"));
+    CHECK_FALSE(says(erratic.explanations, "queued"));
+}
+
+namespace {
+
+// Trials of a one-thread run and a four-thread run of the same scaling key; the k-th trial's
+// aggregates are one_GBps[k] and four_GBps[k] (8 GB each run).
+Analysis scaling_trials(const std::vector<double>& one_GBps, const std::vector<double>& four_GBps) {
+    Results res;
+    for (size_t k = 0; k < one_GBps.size(); ++k) {
+        for (int threads : {1, 4}) {
+            RunResult r = run(int(res.runs.size()), "host", threads, "same key");
+            r.label = threads == 1 ? "one" : "four";
+            r.trial = int(k) + 1;
+            const double GBps = threads == 1 ? one_GBps[k] : four_GBps[k];
+            const auto each = int64_t(double(threads) * double(kS) / GBps);
+            for (int w = 0; w < threads; ++w)
+                back_to_back(r, w, 0, std::vector<int64_t>(8 / threads, each));
+            res.runs.push_back(r);
+        }
+    }
+    return analyze(res);
+}
+
+}  // namespace
+
+TEST_CASE("#5 scaling across trials: every trial apart is more, not 'within noise'",
+          "[report][explain]") {
+    const Analysis an =
+        scaling_trials({15.5, 18.0, 22.3, 17.1, 20.0}, {26.2, 30.0, 33.3, 28.4, 31.0});
+    CHECK(says(an.runs[1].explanations,
+               "more threads, more bytes per second: 1.66x for 4 threads against one thread "
+               "('one') (median of 5 trials' ratios; every trial apart: 26.20-33.30 vs "
+               "15.50-22.30 GB/s)"));
+    CHECK_FALSE(says(an.runs[1].explanations, "within noise"));
+    // Silent: one trial tells nothing across trials (the table has the ratio).
+    const Analysis one = scaling_trials({15.5}, {26.2});
+    CHECK_FALSE(says(one.runs[1].explanations, "scaling"));
+    CHECK_FALSE(says(one.runs[1].explanations, "more threads"));
+}
+
+TEST_CASE("#6 scaling: trials paired by number, and 0.98x in one trial is nothing",
+          "[report][explain]") {
+    const Analysis one = scaling_trials({55.11}, {54.83});
+    CHECK_FALSE(says(one.runs[1].explanations, "fewer"));
+    // Every four-thread trial below every one-thread trial, 2-4 % apart: fewer, each trial
+    // against its own trial's one-thread run.
+    const Analysis five =
+        scaling_trials({56.0, 55.5, 56.5, 55.8, 56.2}, {54.0, 54.5, 54.2, 54.8, 54.4});
+    for (size_t i = 1; i < five.runs.size(); i += 2) {
+        CHECK(five.runs[i].scaling_reference == int(i - 1));  // the same trial's one thread
+        CHECK(says(five.runs[i].explanations, "more threads, fewer bytes per second: 0.97x"));
+    }
+    // Half a percent apart: no practical difference, whatever the bands.
+    const Analysis close =
+        scaling_trials({55.0, 54.0, 56.0, 55.5, 54.5}, {54.7, 53.7, 55.7, 55.2, 54.2});
+    CHECK(says(close.runs[1].explanations, "no practical difference (under 1 %)"));
+    CHECK_FALSE(says(close.runs[1].explanations, "fewer"));
+}
+
+TEST_CASE("#7 unequal service is about the rate served, not who started first",
+          "[report][explain]") {
+    // Silent: every worker moves the same bytes at the same rate, one after the other (the
+    // old rule called worker 3, which went first, 44 % of the bandwidth).
+    const RunAnalysis turns = analyzed({queued_on_one_device(0, 4, 2, 10 * kMs)}).runs[0];
+    CHECK(turns.fairness > 0.99);
+    CHECK_FALSE(says(turns.explanations, "unequal"));
+    CHECK_FALSE(says(turns.explanations, "unfair"));
+    // Fires: worker 1's transfers take twice as long as worker 0's.
+    RunResult slow = run(0, "host", 2);
+    slow.backend = "cuda";
+    for (int k = 0; k < 4; ++k) {
+        slow.records.push_back(
+            on_device(0, 0, k, k * kS, k * kS + 100 * kMs, k * kS, k * kS + 100 * kMs, 0));
+        slow.records.push_back(
+            on_device(0, 1, k, k * kS, k * kS + 400 * kMs, k * kS, k * kS + 400 * kMs, 1));
+    }
+    const RunAnalysis unequal = analyzed({slow}).runs[0];
+    CHECK(says(unequal.explanations,
+               "unequal service: Jain 0.74 over the workers' bytes per "
+               "second of their own transfer time; worker 1 moved its "
+               "bytes at 40% of the workers' mean rate"));
+}
+
+TEST_CASE("#8 a shared machine only over a window its ticks can resolve", "[report][explain]") {
+    auto with_activity = [](HostActivity h) {
+        RunResult r = run(0, "host", 1);
+        back_to_back(r, 0, 0, {kS, kS});
+        r.host_activity = h;
+        return analyzed({r}).runs[0].explanations;
+    };
+    // Silent: 15 ms on 2 CPUs: /proc/stat's 10 ms ticks leave +-2.7 CPUs of doubt.
+    CHECK_FALSE(says(with_activity(HostActivity{"copies", 15 * kMs, 2, 1.6, 0.4, 1.2, 0}),
+                     "shared machine"));
+    // Silent: busy below xferlab's own time is no reading to trust.
+    CHECK_FALSE(
+        says(with_activity(HostActivity{"copies", kS, 16, 1.0, 2.0, 0.6, 0}), "shared machine"));
+    // Fires: 1 s on 16 CPUs (+-0.32), others 1.3.
+    CHECK(says(with_activity(HostActivity{"copies", kS, 16, 6.4, 5.1, 1.3, 0}),
+               "shared machine: other processes kept 1.3 of 16 CPUs busy while the copies ran "
+               "(xferlab 5.1; +-0.32 CPUs at /proc/stat's 10 ms ticks over 1 s)"));
+    // Steal needs 100 ticks per CPU: 1 s is enough, 0.5 s is not.
+    CHECK(says(with_activity(HostActivity{"run", kS, 16, 5.1, 5.1, 0, 0.02}), "steal"));
+    CHECK_FALSE(
+        says(with_activity(HostActivity{"run", kS / 2, 16, 5.1, 5.1, 0, 0.02}), "shared machine"));
+}
+
+TEST_CASE("#9 warm-ups in the window: 'took turns' only where the device shows it",
+          "[report][explain]") {
+    // Fires: two workers take turns on one device; worker 1's warm-up inside the window.
+    RunResult turns = run(0, "host", 2);
+    turns.backend = "cuda";
+    turns.records = {on_device(0, 0, -1, 0, kS, 0, kS, 0, true),
+                     on_device(0, 0, 0, kS, 2 * kS, kS, 2 * kS),
+                     on_device(0, 1, -1, 2 * kS, 3 * kS, 2 * kS, 3 * kS, 0, true),
+                     on_device(0, 0, 1, 3 * kS, 4 * kS, 3 * kS, 4 * kS),
+                     on_device(0, 1, 0, 4 * kS, 5 * kS, 4 * kS, 5 * kS)};
+    const Analysis a = analyzed({turns});
+    CHECK(says(a.summary, "1 warm-up copy overlapped the measurement window (run 0)"));
+    CHECK(says(a.summary,
+               "on run 0, whose devices never had two transfers at once, the workers "
+               "took turns"));
+    // Silent: each worker on its own device, copies overlapping: a warm-up in the window, no
+    // turns taken.
+    RunResult apart = run(0, "host", 2);
+    apart.backend = "cuda";
+    apart.records = {on_device(0, 0, 0, 0, 2 * kS, 0, 2 * kS, 0),
+                     on_device(0, 1, -1, kS / 2, kS, kS / 2, kS, 1, true),
+                     on_device(0, 1, 0, kS, 2 * kS, kS, 2 * kS, 1)};
+    const Analysis b = analyzed({apart});
+    CHECK(says(b.summary, "1 warm-up copy overlapped the measurement window"));
+    CHECK_FALSE(says(b.summary, "took turns"));
+}
+
+namespace {
+
+// Two workers on one device: one at a time (`overlap` false) or both at once.
+RunResult two_workers(int index, const std::string& launcher, nlohmann::json settings,
+                      const std::string& label, bool overlap) {
+    RunResult r = plan_run(index, launcher, 2, std::move(settings), label);
+    for (int k = 0; k < 3; ++k)
+        for (int w = 0; w < 2; ++w) {
+            const int64_t start = overlap ? k * kS : (2 * k + w) * kS;
+            r.records.push_back(on_device(index, w, k, start, start + kS, start, start + kS));
+        }
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("#10 'per context' needs a transfer.context switch, not a process launcher",
+          "[report][explain]") {
+    const nlohmann::json primary = {{"transfer", {{"context", "primary"}}}};
+    const nlohmann::json own = {{"transfer", {{"context", "per-worker"}}}};
+    const Analysis switched = analyzed({two_workers(0, "host", primary, "primary", false),
+                                        two_workers(1, "host", own, "per-worker", true)});
+    CHECK(says(switched.summary,
+               "with transfer.context = primary the threads never overlapped "
+               "on a device (run 0), with per-worker contexts they did (run 1): "
+               "the serialization is per context"));
+    // Threads against worker processes differ in more than the context: nothing said.
+    const Analysis processes = analyzed({two_workers(0, "host", primary, "threads", false),
+                                         two_workers(1, "process", primary, "processes", true)});
+    CHECK_FALSE(says(processes.summary, "per context"));
+}
+
+TEST_CASE("#11 gil = release: not held during the calls, nothing said of each copy",
+          "[report][explain]") {
+    RunResult r = queued_on_one_device(0, 2, 6, 10 * kMs);
+    r.settings = {{"launcher", "python"}, {"payload", "threads_batch.py"}, {"gil", "release"}};
+    const auto why = analyzed({r}).runs[0].explanations;
+    CHECK(says(why,
+               "gil = release: the GIL was not held during the copy calls, so it did not "
+               "serialize them"));
+    CHECK_FALSE(says(why, "during each copy"));
+    CHECK_FALSE(says(why, "lengthens the gap"));
+    // Silent where no device serialized.
+    RunResult apart =
+        two_workers(0, "python", {{"payload", "threads.py"}, {"gil", "release"}}, "python", true);
+    CHECK_FALSE(says(analyzed({apart}).runs[0].explanations, "gil = release"));
+}
+
+namespace {
+
+// `owners` in device order, each copy 10 ms; worker w returns to the device after gap[w].
+RunResult device_turns(int index, const std::vector<int>& owners, const std::vector<int64_t>& gap,
+                       nlohmann::json settings, const std::string& label) {
+    RunResult r = plan_run(index, "host", int(gap.size()), std::move(settings), label);
+    std::vector<int64_t> last(gap.size(), -1);
+    std::vector<int> done(gap.size(), 0);
+    for (size_t slot = 0; slot < owners.size(); ++slot) {
+        const int w = owners[slot];
+        const int64_t end = int64_t(slot + 1) * 10 * kMs;
+        const int64_t start = last[size_t(w)] < 0 ? 0 : last[size_t(w)] + gap[size_t(w)];
+        r.records.push_back(
+            on_device(index, w, done[size_t(w)]++, start, end, end - 10 * kMs, end));
+        last[size_t(w)] = end;
+    }
+    return r;
+}
+
+// Workers 0 and 1 alternating with runs of `a` and `b` copies, `total` copies in all.
+std::vector<int> runs_of(int a, int b, size_t total = 24) {
+    std::vector<int> owners;
+    while (owners.size() < total) {
+        for (int i = 0; i < a; ++i) owners.push_back(0);
+        for (int i = 0; i < b; ++i) owners.push_back(1);
+    }
+    owners.resize(total);
+    return owners;
+}
+
+}  // namespace
+
+TEST_CASE("#12 'the gap decides' needs a threads.between switch and bands apart",
+          "[report][explain]") {
+    const nlohmann::json none = {{"threads", {{"between", "none"}}}};
+    const nlohmann::json spin = {{"threads", {{"between", "spin:50us"}}}};
+    // Silent: hand-off rates 0.50 and 0.46 with gaps 2.63 and 2.67 us, and no switch between
+    // the runs (their launchers differ).
+    RunResult a = device_turns(0, runs_of(2, 2), {2630, 2630}, none, "openmp");
+    RunResult b = device_turns(1, runs_of(2, 3), {2670, 2670}, none, "python batch");
+    b.launcher = "python";
+    b.scaling_key =
+        nlohmann::json{{"launcher", "python"}, {"threads", {{"between", "none"}}}}.dump();
+    CHECK_FALSE(says(analyzed({a, b}).summary, "decides"));
+    // Fires: the same threads, between none and spin:50us, rates near 0 and 1, gaps 20x apart.
+    const Analysis on =
+        analyzed({device_turns(0, runs_of(12, 12), {3 * kUs, 3 * kUs}, none, "none"),
+                  device_turns(1, runs_of(1, 1), {60 * kUs, 60 * kUs}, spin, "spin")});
+    CHECK(says(on.summary, "run 0 (threads.between = none, gap p50 3 us) kept the device"));
+    CHECK(says(on.summary, "run 1 (threads.between = spin:50us, gap p50 60 us) handed it over"));
+}
+
+TEST_CASE("#13 calls under a held GIL are not called short", "[report][explain]") {
+    // Two workers whose short calls start 12 ms apart and never overlap.
+    auto short_calls = [](const std::string& gil) {
+        RunResult r = run(0, "python", 2);
+        back_to_back(r, 0, 0, {kMs, kMs});
+        back_to_back(r, 1, 12 * kMs, {kMs, kMs});
+        r.settings = {{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
+        return analyzed({r}).runs[0].explanations;
+    };
+    CHECK(says(short_calls("release"), "calls never overlapped, but they had little chance to"));
+    const auto held = short_calls("hold");
+    CHECK_FALSE(says(held, "little chance"));  // the held GIL spreads the first calls itself
+    CHECK(says(held, "calls never overlapped: one copy call in flight at a time"));
+    CHECK(says(held, "gil = hold, and no run of this plan differs from it in gil alone"));
+}
+
+TEST_CASE("#14 verdicts say not tested, not testable and negligible", "[report][explain]") {
+    // One trial: not tested. The trial tests (test_report_trials.cpp) cover 3 vs 3 (not
+    // testable), 0.1 % (negligible) and 5 vs 5 (slower).
+    const Analysis one = scaling_trials({10}, {30});
+    REQUIRE(one.groups.size() == 2);
+    REQUIRE(one.groups[1].vs_baseline);
+    CHECK(one.groups[1].vs_baseline->verdict.find("not tested (1 trial") != std::string::npos);
+    CHECK_FALSE(says(one.summary, "no difference found"));
+    // Four trials a side, every trial apart: found.
+    const Analysis four = scaling_trials({10, 11, 12, 13}, {30, 31, 32, 33});
+    CHECK(four.groups[1].vs_baseline->finding == TrialComparison::Finding::faster);
+}
+
+TEST_CASE("#15 kept and handed off need their bands and enough copies", "[report][explain]") {
+    const nlohmann::json none = {{"threads", {{"between", "none"}}}};
+    // Silent: run lengths 2.0 and 1.67 (runs of 2, 2, 1): no hander, so no "sooner" either.
+    std::vector<int> owners;
+    for (int i = 0; i < 4; ++i) owners.insert(owners.end(), {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1});
+    const auto close =
+        analyzed({device_turns(0, owners, {3 * kUs, 10 * kUs}, none, "close")}).runs[0];
+    REQUIRE(close.workers.size() == 2);
+    CHECK(close.workers[0].run_length == 2.0);
+    CHECK(std::abs(close.workers[1].run_length - 5.0 / 3) < 1e-9);
+    CHECK_FALSE(says(close.explanations, "handed it off"));
+    CHECK_FALSE(says(close.explanations, "returned sooner"));
+    // Fires: runs of 4 and 1, gaps 3 and 10 us: a keeper, a hander, the keeper sooner.
+    const auto apart =
+        analyzed({device_turns(0, runs_of(4, 1, 40), {3 * kUs, 10 * kUs}, none, "apart")}).runs[0];
+    CHECK(says(apart.explanations, "worker 0 kept it"));
+    CHECK(says(apart.explanations, "worker 1 handed it off after about one copy"));
+    CHECK(says(apart.explanations, "the workers that returned sooner kept it"));
+}
