@@ -13,7 +13,7 @@
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
-#include "backend/cuda/cupti_tracer.hpp"
+#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/topology.hpp"
 #include "backend/staging_stores.hpp"
 #include "util/clock.hpp"
@@ -92,9 +92,9 @@ class CudaStagingDevice final : public StagingDevice {
                cudaMemcpyKind kind) {
         std::unique_lock lock(shared_stream_mutex_, std::defer_lock);
         if (streams_.size() == 1) lock.lock();
-        CuptiTracer::reset_last_correlation();
+        correlation::reset();
         check(cudaMemcpyAsync(dst, src, len, kind, stream(helper)), "cudaMemcpyAsync");
-        correlation_ = CuptiTracer::last_correlation();
+        correlation_ = correlation::last();
         check(cudaEventRecord(events_[index(helper, slot)], stream(helper)), "cudaEventRecord");
     }
     // One stream per helper, or the engine's one stream: its DMAs run in the order started
@@ -162,7 +162,7 @@ double memcpy_gbps(uint64_t chunk) {
 
 std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r) {
     const StagingConfig& c = r.config;
-    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers, c.chunk, r.streams,
+    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers, staging_buffer_bytes(c), r.streams,
                                                r.wait);
 }
 
