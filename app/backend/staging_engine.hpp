@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -70,6 +71,12 @@ struct StagingConfig {
     // DMA set-ups that keep every helper's stream busy); otherwise this size, so that the DMA
     // side of a bounced copy can be measured without its host copies ([staging] chunk given).
     uint64_t page_locked_chunk = 0;
+    // How many of the `threads` helpers take work, asked at the start of every request on the
+    // worker's thread (so: thread-safe and cheap); the answer is clamped to 1..threads. The
+    // others keep their buffers and sleep until a later request lets them in. Empty: all.
+    // resolve_staging sets it for threads = "auto" from the machine's engine registry
+    // (backend/staging_registry.hpp), so that engines in several processes share the CPUs.
+    std::function<int()> active_helpers{};
 };
 
 // The length of the chunk that starts at `offset` of a `bytes`-long copy bounced through
@@ -117,6 +124,8 @@ class StagingEngine {
     std::vector<CorrelationAlias> correlations() const;
     // After stop(): chunks started since start() (traced or not).
     uint64_t chunks_issued() const;
+    // The helpers the latest request let take work (config().threads before the first).
+    int active_helpers() const;
 
   private:
     struct Request;
@@ -147,6 +156,7 @@ class StagingEngine {
     Request* cursor_ = nullptr;         // the request the next chunk comes from
     bool stopping_ = false;
     bool running_ = false;
+    int active_ = 1;  // helpers [0, active_) take chunks (StagingConfig::active_helpers)
     int attached_count_ = 0;
     std::string attach_error_;
 };
