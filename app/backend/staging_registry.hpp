@@ -149,8 +149,8 @@ class EngineRegistration {
     EngineShare share_;  // under mutex_; its lowest/highest come from lowest_/highest_
 };
 
-// The live engines in the registry at `path` (empty: the default), zeroing dead slots on the
-// way. For tests and diagnostics; empty when the registry cannot be read.
+// The live engines in the registry at `path` (empty: the default; created when absent),
+// zeroing dead slots on the way. For tests and diagnostics; empty when it cannot be used.
 std::vector<RegisteredEngine> registry_engines(const std::string& path = {});
 
 // "0-15", "0-3,8-11"; "" for none.

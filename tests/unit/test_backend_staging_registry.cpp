@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -97,6 +99,13 @@ int reg_used_slots(const std::string& path) {
     return used;
 }
 
+// Flushes what this process buffered for its outputs, before fork().
+void reg_flush_output() {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+}
+
 // A child process holding one "auto" registration: it answers 'a' with active() (an int) on
 // its reply pipe, and exits on 'q' or when the command pipe closes. Made with fork() and left
 // with _exit(): it runs no Catch2 code and no destructors of the test's.
@@ -109,6 +118,7 @@ struct RegChild {
 RegChild reg_start_child(const std::string& path) {
     int to_child[2], from_child[2];
     if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) throw std::runtime_error("pipe failed");
+    reg_flush_output();  // a child must not print what the parent buffered
     const pid_t pid = ::fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -399,6 +409,7 @@ TEST_CASE("staging registry: a child made by fork() leaves its parent's slot alo
     const std::string path = tmp.registry();
     auto parent = std::make_unique<EngineRegistration>(reg_auto(12, 12, {}), path);
     REQUIRE(parent->registered());
+    reg_flush_output();  // a child must not print what the parent buffered
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
