@@ -93,7 +93,8 @@ struct EngineShare {
 // incompatible version, every slot taken) the engine runs alone (active() == claim.helpers)
 // and why() says so. Thread-safe: active() may be called from every worker at once. Several
 // registrations in one process are separate engines (each opens the file itself); a child made
-// by fork() shares its parent's slots, and exec'd children do not inherit them (O_CLOEXEC).
+// by fork() shares its parent's slots (its copy neither rescans nor frees them: use it in the
+// parent only), and exec'd children do not inherit them (O_CLOEXEC).
 class EngineRegistration {
   public:
     // `path`: the registry file; empty: default_engine_registry_path(). `recheck_ns`: the
@@ -117,14 +118,13 @@ class EngineRegistration {
     const std::string& path() const { return path_; }
     // Empty when registered; else why the engine runs alone.
     const std::string& why() const { return why_; }
-    // The last computed share; `restart`: the next lowest/highest start from the current value.
+    // The last computed share; `restart`: lowest/highest start afresh from the next active().
     EngineShare summary(bool restart = false);
     // For the run's notes, e.g. "auto: 3 of 12 helpers, 4 engines share CPUs 0-15"
     // ("3-12 of 12" when the share changed since the last describe(true)).
     std::string describe(bool restart = false);
 
   private:
-    void open_registry();
     void claim_slot();
     void scan();         // under mutex_
     bool owner() const;  // false in a child made by fork(): the slot is the parent's
