@@ -24,6 +24,7 @@ struct StagingEngine::Request {
     int worker = 0;
     uint32_t tag = 0;
     uint64_t chunk = 0;        // bytes per chunk of this request
+    int helpers = 1;           // helpers taking work when it started (StagingEngine::active_)
     uint64_t next = 0;         // offset of the next chunk to hand out
     uint64_t outstanding = 0;  // chunks handed out and not yet retired
     bool failed = false;
@@ -80,6 +81,7 @@ void StagingEngine::start() {
     attached_count_ = 0;
     attach_error_.clear();
     helpers_.clear();
+    active_ = config_.threads;
     for (int i = 0; i < config_.threads; ++i) {
         auto h = std::make_unique<Helper>();
         h->index = i;
@@ -126,6 +128,11 @@ uint64_t StagingEngine::chunks_issued() const {
     return n;
 }
 
+int StagingEngine::active_helpers() const {
+    std::lock_guard lock(mutex_);
+    return active_;
+}
+
 std::vector<CorrelationAlias> StagingEngine::correlations() const {
     std::lock_guard lock(mutex_);
     std::vector<CorrelationAlias> out;
@@ -161,13 +168,17 @@ void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uin
 
 void StagingEngine::run_request(Request& r) {
     if (r.bytes == 0) return;
+    // Outside the engine's lock: may rescan the engine registry (when another engine came or
+    // went).
+    r.helpers = config_.active_helpers ? std::clamp(config_.active_helpers(), 1, config_.threads)
+                                       : config_.threads;
     // Page-locked memory needs no bounce buffer, so small chunks would only add DMA set-ups:
     // one chunk per helper (at least the configured size) keeps every helper's stream busy,
     // unless a chunk size for it was asked.
     r.chunk = !r.to_device && config_.chunk_from_device > 0 ? config_.chunk_from_device
                                                             : config_.chunk;
     if (r.direct) {
-        const uint64_t threads = uint64_t(config_.threads);
+        const uint64_t threads = uint64_t(r.helpers);
         const uint64_t even = (r.bytes + threads - 1) / threads;
         r.chunk = config_.page_locked_chunk > 0
                       ? config_.page_locked_chunk
@@ -179,6 +190,9 @@ void StagingEngine::run_request(Request& r) {
             "staging on device {}: {} copied while the engine's helper threads were not running",
             config_.device, r.worker >= 0 ? fmt::format("worker {}", r.worker) : "a copy"));
     ++totals_.requests;
+    // Helpers [r.helpers, threads) finish what they have in flight and then sleep; the
+    // notify below wakes the ones let in again.
+    active_ = r.helpers;
     // Link at the ring's head; helpers serve the ring in turn starting from cursor_.
     r.link = first_;
     first_ = &r;
@@ -221,7 +235,7 @@ bool StagingEngine::take_chunk(Chunk& c) {
         if (!r->failed && r->next < r->bytes) {
             c.request = r;
             c.offset = r->next;
-            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, config_.threads,
+            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, r->helpers,
                                          config_.taper && !r->direct);
             r->next += c.len;
             ++r->outstanding;
@@ -280,7 +294,7 @@ void StagingEngine::helper_main(int index) {
         {
             std::unique_lock lock(mutex_);
             for (;;) {
-                if (h.head - h.tail < ring && take_chunk(c)) {
+                if (h.head - h.tail < ring && h.index < active_ && take_chunk(c)) {
                     got = true;
                     break;
                 }

@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -74,6 +75,12 @@ struct StagingConfig {
     // Python module's does, can use each direction's best size (scenario/staging_defaults.cpp).
     // Buffers hold the larger of the two.
     uint64_t chunk_from_device = 0;
+    // How many of the `threads` helpers take work, asked at the start of every request on the
+    // worker's thread (so: thread-safe and cheap); the answer is clamped to 1..threads. The
+    // others keep their buffers and sleep until a later request lets them in. Empty: all.
+    // resolve_staging sets it for threads = "auto" from the machine's engine registry
+    // (backend/staging_registry.hpp), so that engines in several processes share the CPUs.
+    std::function<int()> active_helpers{};
 };
 
 // The length of the chunk that starts at `offset` of a `bytes`-long copy bounced through
@@ -137,6 +144,8 @@ class StagingEngine {
     uint64_t chunks_issued() const;
     // Running totals, safe to read at any time (finished chunks, closed busy spans).
     StagingTotals totals() const;
+    // The helpers the latest request let take work (config().threads before the first).
+    int active_helpers() const;
 
   private:
     struct Request;
@@ -169,6 +178,7 @@ class StagingEngine {
     Request* cursor_ = nullptr;         // the request the next chunk comes from
     bool stopping_ = false;
     bool running_ = false;
+    int active_ = 1;  // helpers [0, active_) take chunks (StagingConfig::active_helpers)
     int attached_count_ = 0;
     std::string attach_error_;
     StagingTotals totals_;  // guarded by mutex_
