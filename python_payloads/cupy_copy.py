@@ -10,6 +10,9 @@ that run, see framework_support.run_params):
         "asarray"       h2d: cupy.asarray(host), a new device array per copy
                         d2h: cupy.asnumpy(dev), a new host array per copy
         "memcpy"        cupy.cuda.runtime.memcpy on the arrays' pointers (synchronous)
+        "xferlab"       xferlab.copy(dev, host) / xferlab.copy(host, dev): the Python module's
+                        staging engine (README, "Use the cure in your own program"); its
+                        helpers' chunk DMAs join the block's record (CUPTI)
   direction = "h2d" | "d2h"
   synchronize = true    the stream is synchronized inside the timed block, so that the block
                         measures the bytes' arrival; false times only the call
@@ -26,12 +29,14 @@ def main(ctx):
     api = params.get("api", "set")
     direction = params.get("direction", "h2d")
     synchronize = bool(params.get("synchronize", True))
-    if api not in ("set", "asarray", "memcpy") or direction not in ("h2d", "d2h"):
+    if api not in ("set", "asarray", "memcpy", "xferlab") or direction not in ("h2d", "d2h"):
         raise ValueError(f"params api = {api!r}, direction = {direction!r}: expected api set, "
-                         "asarray or memcpy and direction h2d or d2h")
+                         "asarray, memcpy or xferlab and direction h2d or d2h")
     # w.device is a worker's CUDA device, -1 on the host backend (the same for every worker).
     if ctx.worker(0).device < 0:
         ctx.skip("cupy_copy.py copies to a CUDA device; this run's backend has none")
+    if api == "xferlab":
+        import xferlab  # inside xferlab run: the embedded module, with the same copy()
     label = f"cupy {api} {direction}"
     hosts = {}
     if support.first_touch(params) == "main":
@@ -47,6 +52,10 @@ def main(ctx):
             dev = cupy.asarray(host)
         elif api == "asarray":
             host = cupy.asnumpy(dev)
+        elif api == "xferlab" and direction == "h2d":
+            xferlab.copy(dev, host)
+        elif api == "xferlab":
+            xferlab.copy(host, dev)
         elif direction == "h2d":
             cupy.cuda.runtime.memcpy(dev.data.ptr, host.ctypes.data, ctx.bytes,
                                      cupy.cuda.runtime.memcpyHostToDevice)

@@ -9,6 +9,8 @@ that run, see framework_support.run_params):
   api = "copy_"         h2d: dev.copy_(src)             d2h: host.copy_(dev)
         "to"            h2d: src.to(device), a new tensor per copy
                         d2h: dev.to("cpu"), a new tensor per copy (pinned = true: pinned)
+        "xferlab"       xferlab.copy(dev, host) / xferlab.copy(host, dev): the Python module's
+                        staging engine (a pinned host tensor is copied in place, unstaged)
   pinned = false        the host tensor is page-locked (Tensor.pin_memory()) or pageable
   non_blocking = false  passed to copy_ / to
   direction = "h2d" | "d2h"
@@ -32,12 +34,14 @@ def main(ctx):
     pinned = bool(params.get("pinned", False))
     non_blocking = bool(params.get("non_blocking", False))
     synchronize = non_blocking and bool(params.get("synchronize", True))
-    if api not in ("copy_", "to") or direction not in ("h2d", "d2h"):
-        raise ValueError(f"params api = {api!r}, direction = {direction!r}: expected api copy_ "
-                         "or to and direction h2d or d2h")
+    if api not in ("copy_", "to", "xferlab") or direction not in ("h2d", "d2h"):
+        raise ValueError(f"params api = {api!r}, direction = {direction!r}: expected api copy_, "
+                         "to or xferlab and direction h2d or d2h")
     # w.device is a worker's CUDA device, -1 on the host backend (the same for every worker).
     if ctx.worker(0).device < 0:
         ctx.skip("torch_copy.py copies to a CUDA device; this run's backend has none")
+    if api == "xferlab":
+        import xferlab  # inside xferlab run: the embedded module, with the same copy()
     label = (f"torch {api} {direction} {'pinned' if pinned else 'pageable'}"
              f"{' non_blocking' if non_blocking else ''}")
 
@@ -56,6 +60,10 @@ def main(ctx):
             dev.copy_(host, non_blocking=non_blocking)
         elif api == "copy_":
             host.copy_(dev, non_blocking=non_blocking)
+        elif api == "xferlab" and direction == "h2d":
+            xferlab.copy(dev, host)
+        elif api == "xferlab":
+            xferlab.copy(host, dev)
         elif direction == "h2d":
             dev = host.to(device, non_blocking=non_blocking)
         else:

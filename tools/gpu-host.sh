@@ -9,14 +9,15 @@
 # Options:
 #   --out DIR        output folder (default: $OUT when set, else ./gpu-host-out)
 #   --build-dir DIR  build folder (default: build-gpu; kept between calls on a warm machine)
-#   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,devices,bench,runs
-#                    (default: all, in that order)
+#   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,module,devices,
+#                    bench,module-bench,runs (default: all, in that order)
 #   --jobs N         parallel build and ctest jobs (default: nproc)
 #   --set KEY=VALUE  passed to every `xferlab run` (repeatable), e.g. --set transfer.bytes=1GiB
 #   --gpu-args ARGS  extra arguments for the GPU test binary, e.g. "[matrix]"
 #   --bench NAME     run build-gpu/tests/NAME (a benchmark) as step "bench NAME" (repeatable;
 #                    "NAME ARGS" passes arguments); implies the bench step
 #   --step-timeout S seconds before a step is stopped (default 540)
+#   --bench-args A   arguments for tools/bench-module.py (step module-bench), e.g. "--trials 3"
 #   --no-pack        leave the output as a folder tree instead of packing it
 #
 # By default everything is packed into DIR/gpu-host.tar.gz, with DIR/summary.txt and
@@ -27,7 +28,8 @@ set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT:-$PWD/gpu-host-out}
 build_dir=build-gpu
-steps=machine,configure,build,ctest,gpu,devices,bench,runs
+steps=machine,configure,build,ctest,gpu,module,devices,bench,module-bench,runs
+bench_args=""
 benches=()
 jobs=$(nproc 2>/dev/null || echo 4)
 sets=()
@@ -46,8 +48,9 @@ while [ $# -gt 0 ]; do
         --gpu-args) gpu_args=$2; shift 2 ;;
         --bench) benches+=("$2"); shift 2 ;;
         --step-timeout) step_timeout=$2; shift 2 ;;
+        --bench-args) bench_args=$2; shift 2 ;;
         --no-pack) pack=0; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         -*) echo "gpu-host.sh: unknown option $1" >&2; exit 2 ;;
         *) scenarios+=("$(readlink -f "$1")"); shift ;;  # before the cd below
     esac
@@ -138,7 +141,8 @@ if wants configure; then
 fi
 
 if wants build; then
-    step build "$work/build.log" cmake --build "$build_dir" -j "$jobs"
+    # -k 0: a target that fails does not stop the others (the module, the GPU tests)
+    step build "$work/build.log" cmake --build "$build_dir" -j "$jobs" -- -k 0
 fi
 
 if wants ctest; then
@@ -154,6 +158,14 @@ if wants gpu; then
     step gpu-tests "$work/gpu-tests.log" "$build_dir/tests/test_gpu" -d yes $gpu_args
 fi
 
+if wants module; then
+    # The extension module built above, imported by the venv's python3 next to CuPy and PyTorch:
+    # its fake-device suite and its GPU suite (-rs: every skip with its reason).
+    step module "$work/module-tests.log" \
+        env PYTHONPATH="$build_dir/python" PYTHONDONTWRITEBYTECODE=1 \
+        python3 -m pytest -v -rs -p no:cacheprovider tests/python/module tests/gpu_module
+fi
+
 if wants devices; then
     step devices "$work/devices.log" "$build_dir/xferlab" devices
     "$build_dir/xferlab" devices --json >"$work/devices.json" 2>&1
@@ -166,6 +178,13 @@ if wants bench; then
         # shellcheck disable=SC2086
         step "bench $name" "$work/bench-$name.log" "$build_dir/tests/$name" $args
     done
+fi
+
+if wants module-bench; then
+    # shellcheck disable=SC2086
+    step module-bench "$work/bench-module.log" \
+        env PYTHONPATH="$build_dir/python" python3 tools/bench-module.py \
+        --json "$work/bench-module.json" $bench_args
 fi
 
 if wants runs; then
@@ -184,6 +203,7 @@ fi
         sed 's/^/gpu: /'
     printf '%s\n' "${summary[@]}"
     [ -f "$work/ctest.log" ] && grep -E "tests passed|tests failed|Total Test time" "$work/ctest.log"
+    [ -f "$work/module-tests.log" ] && tail -n 1 "$work/module-tests.log" | sed 's/^/module: /'
     if [ -f "$work/gpu-tests.log" ]; then
         grep -E "^(SKIPPED|cuda):" "$work/gpu-tests.log"
         grep -E "All tests passed|test cases:|assertions:" "$work/gpu-tests.log" | tail -3
@@ -198,6 +218,8 @@ fi
 if [ "$pack" = 1 ]; then
     cp "$work/summary.txt" "$out/summary.txt"
     [ -f "$work/gpu-tests.log" ] && cp "$work/gpu-tests.log" "$out/gpu-tests.log"
+    [ -f "$work/bench-module.log" ] && cp "$work/bench-module.log" "$out/bench-module.log"
+    [ -f "$work/module-tests.log" ] && cp "$work/module-tests.log" "$out/module-tests.log"
     tar -czf "$out/gpu-host.tar.gz" -C "$out" gpu-host && rm -rf "$work"
     echo "packed: $out/gpu-host.tar.gz (+ summary.txt, gpu-tests.log)" >>"$out/summary.txt"
 fi

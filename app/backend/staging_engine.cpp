@@ -140,6 +140,19 @@ std::vector<CorrelationAlias> StagingEngine::correlations() const {
     return out;
 }
 
+std::vector<CorrelationAlias> StagingEngine::take_correlations(uint32_t tag) {
+    std::lock_guard lock(mutex_);
+    std::vector<CorrelationAlias> out;
+    for (const auto& h : helpers_) {
+        auto& a = h->aliases;
+        auto kept =
+            std::partition(a.begin(), a.end(), [&](const auto& x) { return x.second != tag; });
+        out.insert(out.end(), kept, a.end());
+        a.erase(kept, a.end());
+    }
+    return out;
+}
+
 void StagingEngine::to_device(void* device_dst, const std::byte* host_src, uint64_t bytes,
                               int worker, uint32_t tag, bool page_locked) {
     Request r;
@@ -175,8 +188,8 @@ void StagingEngine::run_request(Request& r) {
     // Page-locked memory needs no bounce buffer, so small chunks would only add DMA set-ups:
     // one chunk per helper (at least the configured size) keeps every helper's stream busy,
     // unless a chunk size for it was asked.
-    r.chunk = !r.to_device && config_.chunk_from_device > 0 ? config_.chunk_from_device
-                                                            : config_.chunk;
+    r.chunk =
+        !r.to_device && config_.chunk_from_device > 0 ? config_.chunk_from_device : config_.chunk;
     if (r.direct) {
         const uint64_t threads = uint64_t(r.helpers);
         const uint64_t even = (r.bytes + threads - 1) / threads;
@@ -278,7 +291,7 @@ void StagingEngine::helper_main(int index) {
 
     const uint64_t ring = uint64_t(config_.buffers);
     int64_t busy_since = -1;  // start of the current busy span (for the timeline)
-    auto go_idle = [&] {  // under mutex_
+    auto go_idle = [&] {      // under mutex_
         if (busy_since < 0) return;
         const int64_t now = now_ns();
         if (h.info.busy.size() < kMaxBusySpans)
@@ -345,8 +358,10 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
         h.info.work += mine;
         h.slots[size_t(slot)].work = mine;
         // Kept only for a traced request (a run's): a long-lived engine would grow without end.
-        if (uint32_t id = device_->last_correlation(); id && r.tag)
+        if (uint32_t id = device_->last_correlation(); id && r.tag) {
+            std::lock_guard lock(mutex_);  // take_correlations() reads while helpers run
             h.aliases.emplace_back(id, r.tag);
+        }
     } catch (const std::exception& e) {
         h.slots[size_t(slot)].request = nullptr;  // complete() must not retire it again
         retire(c, chunk_error(c, e.what()));
@@ -408,8 +423,8 @@ std::string StagingEngine::chunk_error(const Chunk& c, const char* what) const {
     // Worker < 0: a copy of no worker's (the Python module's), whose caller knows its thread.
     return fmt::format("staging on device {}: {}{} chunk at offset {} ({} bytes of {}): {}",
                        config_.device, r.worker >= 0 ? fmt::format("worker {}, ", r.worker) : "",
-                       r.to_device ? "host-to-device" : "device-to-host", c.offset, c.len,
-                       r.bytes, what);
+                       r.to_device ? "host-to-device" : "device-to-host", c.offset, c.len, r.bytes,
+                       what);
 }
 
 }  // namespace xfer

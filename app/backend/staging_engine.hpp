@@ -140,6 +140,9 @@ class StagingEngine {
     std::vector<HelperThread> helper_threads() const;
     // After stop(): every traced chunk's correlation id with its request's tag.
     std::vector<CorrelationAlias> correlations() const;
+    // The traced chunks of the requests tagged `tag` (finished ones), taken out of the engine:
+    // a long-lived engine hands each request's ids on as it ends.
+    std::vector<CorrelationAlias> take_correlations(uint32_t tag);
     // After stop(): chunks started since start() (traced or not).
     uint64_t chunks_issued() const;
     // Running totals, safe to read at any time (finished chunks, closed busy spans).

@@ -50,6 +50,20 @@ int threads_argument(const py::object& v) {
     throw py::value_error("threads: \"auto\" or a number of helper threads >= 1");
 }
 
+// Engine(direct_below=...): "auto" (kDirectBelow) or a size in bytes (0: stage every copy).
+uint64_t direct_below_argument(const py::object& v) {
+    if (py::isinstance<py::str>(v)) {
+        const std::string text = v.cast<std::string>();
+        if (text == "auto") return kDirectBelow;
+        if (auto size = parse_size(text)) return *size;
+    } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 0) {
+        return v.cast<uint64_t>();
+    }
+    throw py::value_error(
+        "direct_below: \"auto\" or a size in bytes below which a copy is one plain copy (0: "
+        "stage every copy)");
+}
+
 uint64_t chunk_argument(const py::object& v) {
     if (py::isinstance<py::str>(v)) {
         const std::string text = v.cast<std::string>();
@@ -95,6 +109,7 @@ py::dict stats_of(const ModuleEngine& e) {
     out["buffers"] = c.buffers;
     out["chunk_to_device"] = c.chunk;
     out["chunk_from_device"] = c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
+    out["direct_below"] = e.direct_below();
     out["note"] = e.note();
     out["copies"] = py::dict(py::arg("staged") = s.staged.requests,
                              py::arg("plain") = s.plain_copies, py::arg("host") = s.host_copies);
@@ -116,7 +131,8 @@ py::dict stats_of(const ModuleEngine& e) {
 // Host memory the fake platform calls device memory: the tests' stand-in for a CuPy array.
 class FakeDeviceArray {
   public:
-    FakeDeviceArray(uint64_t bytes, int device) : data_(std::max<uint64_t>(bytes, 1)), bytes_(bytes) {
+    FakeDeviceArray(uint64_t bytes, int device)
+        : data_(std::max<uint64_t>(bytes, 1)), bytes_(bytes) {
         fake_register(data_.data(), bytes_, device);
     }
     ~FakeDeviceArray() { fake_unregister(data_.data()); }
@@ -148,8 +164,9 @@ class FakeDeviceArray {
 
 void bind_testing(py::module_& m) {
     py::module_ t = m.def_submodule(
-        "_testing", "The fake device of xferlab's own tests: host memory that the module treats "
-                    "as device memory, copied through the same staging engine.");
+        "_testing",
+        "The fake device of xferlab's own tests: host memory that the module treats "
+        "as device memory, copied through the same staging engine.");
     t.def("use_fake_device", &use_fake_platform, py::arg("on"),
           "Copies go to the fake device (True) or to CUDA (False); the shared engines close.");
     py::class_<FakeDeviceArray>(t, "FakeDeviceArray")
@@ -170,11 +187,11 @@ void bind_testing(py::module_& m) {
         [](const py::handle& obj) { fake_unregister(memory_of(obj, "obj", false).data); },
         py::arg("obj"));
     t.def(
-        "fail_dma_at", [](uintptr_t address) { fake_fail_dma_at(reinterpret_cast<void*>(address)); },
+        "fail_dma_at",
+        [](uintptr_t address) { fake_fail_dma_at(reinterpret_cast<void*>(address)); },
         py::arg("address"),
         "Engines made from now on fail the DMA touching this device address (0: none).");
-    t.def("waited_streams", &fake_waited_streams,
-          "The streams the fake waited for, in order.");
+    t.def("waited_streams", &fake_waited_streams, "The streams the fake waited for, in order.");
 }
 
 // xferlab.Engine: a ModuleEngine the user owns.
@@ -187,7 +204,7 @@ void bind_engine(py::module_& m) {
 pageable host memory and one device through page-locked chunks, at the rate of copies from
 page-locked memory. xferlab.copy shares one per device; make your own to choose its settings.)doc")
         .def(py::init([](int device, const py::object& threads, const py::object& chunk,
-                         int buffers, const py::object& affinity) {
+                         int buffers, const py::object& affinity, const py::object& direct_below) {
                  if (buffers < 1) throw py::value_error("buffers: at least 1 per helper");
                  EngineRequest r;
                  r.device = device;
@@ -195,12 +212,16 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
                  r.chunk = chunk_argument(chunk);
                  r.buffers = buffers;
                  r.cpus = affinity_argument(affinity);
+                 const uint64_t below = direct_below_argument(direct_below);
                  CopyPlatform& platform = current_platform();
                  py::gil_scoped_release release;  // allocating and starting takes a while
-                 return PyEngine{std::make_shared<ModuleEngine>(platform, r)};
+                 auto engine = std::make_shared<ModuleEngine>(platform, r);
+                 engine->set_direct_below(below);
+                 return PyEngine{std::move(engine)};
              }),
              py::arg("device") = 0, py::arg("threads") = "auto", py::arg("chunk") = "auto",
-             py::arg("buffers") = 2, py::arg("affinity") = "gpu-local")
+             py::arg("buffers") = 2, py::arg("affinity") = "gpu-local",
+             py::arg("direct_below") = "auto")
         .def(
             "copy",
             [](PyEngine& self, const py::handle& dst, const py::handle& src,
@@ -213,8 +234,9 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
                  py::gil_scoped_release release;
                  self.engine->close();
              })
-        .def("__enter__", [](PyEngine& self) -> PyEngine& { return self; },
-             py::return_value_policy::reference)
+        .def(
+            "__enter__", [](PyEngine& self) -> PyEngine& { return self; },
+            py::return_value_policy::reference)
         .def("__exit__",
              [](PyEngine& self, const py::object&, const py::object&, const py::object&) {
                  py::gil_scoped_release release;

@@ -22,9 +22,10 @@ Side side_of(CopyPlatform& platform, const MemoryView& v, const char* role) {
         return {true, v.device >= 0 ? v.device : where.device, false};
     if (v.device_side) {
         if (const std::string why = platform.unavailable(); !why.empty())
-            throw EngineError(fmt::format("{} ({}) is device memory, but no CUDA device answers "
-                                          "here: {}",
-                                          role, v.kind, why));
+            throw EngineError(
+                fmt::format("{} ({}) is device memory, but no CUDA device answers "
+                            "here: {}",
+                            role, v.kind, why));
         throw py::value_error(fmt::format(
             "{} ({}) says it is device memory, but its address is not device memory this "
             "process can reach: was it made on another CUDA context, or freed?",
@@ -55,7 +56,8 @@ CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleE
     route.kind = d.device ? CopyRoute::Kind::to_device : CopyRoute::Kind::from_device;
     route.device = d.device ? d.device_id : s.device_id;
     route.page_locked_host = d.device ? s.page_locked : d.page_locked;
-    route.plain = route.page_locked_host || dst.bytes < kDirectBelow;
+    route.plain =
+        route.page_locked_host || dst.bytes < (engine ? engine->direct_below() : kDirectBelow);
     if (engine && engine->device() != route.device)
         throw py::value_error(fmt::format(
             "the device memory is on device {}, this engine on device {}: use "

@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include "backend/timed_block_hooks.hpp"
+
 namespace xfer::pyapi {
 
 namespace {
@@ -37,10 +39,10 @@ ModuleEngine::ModuleEngine(CopyPlatform& platform, const EngineRequest& request)
         throw EngineError("no CUDA device answers here: " + why);
     const int devices = platform_.device_count();
     if (request.device < 0 || request.device >= devices)
-        throw EngineError(fmt::format(
-            "device {} does not exist: this machine has {} CUDA device{}{}", request.device,
-            devices, devices == 1 ? "" : "s",
-            devices > 0 ? fmt::format(" (0 to {})", devices - 1) : std::string()));
+        throw EngineError(
+            fmt::format("device {} does not exist: this machine has {} CUDA device{}{}",
+                        request.device, devices, devices == 1 ? "" : "s",
+                        devices > 0 ? fmt::format(" (0 to {})", devices - 1) : std::string()));
     try {
         MadeEngine made = platform_.make_engine(request);
         engine_ = std::move(made.engine);
@@ -77,11 +79,15 @@ void ModuleEngine::staged(std::byte* host, std::byte* device, uint64_t bytes, bo
     enter();
     try {
         if (stream) platform_.wait_stream(stream, request_.device);
+        // Inside a payload's w.timed() block (xferlab run), the helpers' DMAs join the block.
+        const TimedBlockHooks hooks = timed_block_hooks();
+        const uint32_t tag = hooks.open_tag ? hooks.open_tag() : 0;
         // Worker -1: the engine's messages name no worker (the caller's thread is the one).
         if (to_device)
-            engine_->to_device(device, host, bytes, -1, 0, page_locked);
+            engine_->to_device(device, host, bytes, -1, tag, page_locked);
         else
-            engine_->from_device(host, device, bytes, -1, 0, page_locked);
+            engine_->from_device(host, device, bytes, -1, tag, page_locked);
+        if (tag && hooks.join) hooks.join(engine_->take_correlations(tag));
     } catch (const std::exception& e) {
         leave();
         throw EngineError(e.what());

@@ -30,10 +30,10 @@ inline constexpr uint64_t kDirectBelow = uint64_t(1) << 20;
 
 // What an engine has done, for Engine.stats().
 struct EngineStats {
-    StagingTotals staged;          // through the helpers
-    uint64_t plain_copies = 0;     // page-locked or small: one plain copy each
+    StagingTotals staged;       // through the helpers
+    uint64_t plain_copies = 0;  // page-locked or small: one plain copy each
     uint64_t plain_bytes = 0;
-    uint64_t host_copies = 0;      // host to host
+    uint64_t host_copies = 0;  // host to host
 };
 
 class ModuleEngine {
@@ -48,6 +48,9 @@ class ModuleEngine {
     const StagingConfig& config() const { return engine_->config(); }
     const std::string& note() const { return note_; }
     CopyPlatform& platform() const { return platform_; }
+    // Copies smaller than this are one plain copy (Engine(direct_below=...); kDirectBelow).
+    uint64_t direct_below() const { return direct_below_; }
+    void set_direct_below(uint64_t bytes) { direct_below_ = bytes; }
 
     // Staged to or from the device; `stream` (0: none) is waited for first. The GIL must be
     // released. Throws EngineError with the engine's message (device, chunk, offset).
@@ -56,7 +59,10 @@ class ModuleEngine {
     // A plain copy on the caller's stream, counted in the stats.
     void plain(std::byte* dst, const std::byte* src, uint64_t bytes, bool to_device,
                uintptr_t stream);
-    void count_host_copy() { std::lock_guard lock(mutex_); ++host_copies_; }
+    void count_host_copy() {
+        std::lock_guard lock(mutex_);
+        ++host_copies_;
+    }
 
     EngineStats stats() const;
     // Waits for the copies in flight, stops the helpers and frees the buffers. Idempotent.
@@ -73,6 +79,7 @@ class ModuleEngine {
     std::unique_ptr<StagingEngine> engine_;
     std::string note_;
     pid_t pid_ = 0;
+    uint64_t direct_below_ = kDirectBelow;
     mutable std::mutex mutex_;
     std::condition_variable idle_;
     int in_flight_ = 0;

@@ -207,6 +207,28 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     CHECK(device == src);
 }
 
+TEST_CASE("staging: a request's chunk ids are taken out by its tag while the engine runs",
+          "[staging]") {
+    // The Python module's engine lives across many w.timed() blocks: each block takes its own
+    // chunks' ids when its copy returns, and untraced copies (tag 0) leave none behind.
+    StagingEngine engine({.device = 0, .threads = 2, .buffers = 2, .chunk = 4096},
+                         std::make_unique<FakeDevice>(2, 2, 4096));
+    engine.start();
+    const auto src = pattern(5 * 4096 + 7, 3);  // 6 chunks
+    std::vector<std::byte> device(src.size()), back(src.size());
+    engine.to_device(device.data(), src.data(), src.size(), -1, 7);
+    engine.from_device(back.data(), device.data(), src.size(), -1, 0);
+    const auto first = engine.take_correlations(7);
+    CHECK(first.size() == 6);
+    for (const auto& [id, tag] : first) CHECK((id != 0 && tag == 7));
+    CHECK(engine.take_correlations(7).empty());  // taken once
+    engine.from_device(back.data(), device.data(), src.size(), -1, 8);
+    CHECK(engine.take_correlations(8).size() == 6);
+    engine.stop();
+    CHECK(engine.correlations().empty());  // nothing left: tag 0 kept none
+    CHECK(back == src);
+}
+
 TEST_CASE("staging: chunk lengths without and with taper", "[staging]") {
     constexpr uint64_t MiB = uint64_t(1) << 20;
     auto cut = [](uint64_t bytes, uint64_t chunk, int threads, bool taper) {

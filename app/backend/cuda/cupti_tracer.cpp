@@ -1,7 +1,5 @@
 #include "backend/cuda/cupti_tracer.hpp"
 
-#include "backend/cuda/correlation_slot.hpp"
-
 #include <cupti.h>
 
 #include <cstdlib>
@@ -10,9 +8,11 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
 #include "backend/gil_probe.hpp"
+#include "backend/timed_block_hooks.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -23,7 +23,6 @@ namespace {
 constexpr size_t kBufferBytes = size_t(4) << 20;  // ~40k memcpy records each
 constexpr int kPoolBuffers = 8;
 constexpr size_t kAlign = 8;  // ACTIVITY_RECORD_ALIGNMENT
-
 
 // A payload's w.timed() block open on this thread: every memcpy API call it makes is counted
 // (outermost calls only: a runtime call's own driver calls are part of it), its GIL state
@@ -258,7 +257,19 @@ void CuptiTracer::enable_callbacks(bool on) {
         XFER_CUPTI(cuptiEnableCallback(on ? 1 : 0, sub, CUPTI_CB_DOMAIN_DRIVER_API, id));
 }
 
+static uint32_t open_capture_tag() { return tl_capture.active ? tl_capture.tag : 0; }
+
+static void join_to_capture(const std::vector<CorrelationAlias>& aliases) {
+    if (aliases.empty()) return;
+    CaptureAliases& a = capture_aliases();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    a.aliases.insert(a.aliases.end(), aliases.begin(), aliases.end());
+}
+
 void CuptiTracer::begin_capture(uint32_t tag) {
+    // The Python module's engine joins the DMAs its helpers make for this block.
+    static const bool hooked = (set_timed_block_hooks({&open_capture_tag, &join_to_capture}), true);
+    (void)hooked;
     TimedCapture& c = tl_capture;
     c = TimedCapture{};
     c.ids.reserve(64);

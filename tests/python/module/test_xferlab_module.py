@@ -105,6 +105,21 @@ def test_small_copies_and_page_locked_memory_skip_the_helpers():
     assert s["copies"]["staged"] == 0
     assert s["copies"]["plain"] == 3
     assert s["chunks"] == 0
+    assert s["direct_below"] == 1 << 20
+
+
+def test_direct_below_moves_the_threshold():
+    with xferlab.Engine(direct_below=0) as e:
+        round_trip(4096, e)  # staged although small: one chunk each way
+        s = e.stats()
+    assert (s["copies"]["staged"], s["copies"]["plain"], s["chunks"]) == (2, 0, 2)
+    with xferlab.Engine(direct_below="64KiB") as e:
+        round_trip(64 << 10, e)  # not below: staged
+        round_trip((64 << 10) - 1, e)
+        s = e.stats()
+    assert (s["copies"]["staged"], s["copies"]["plain"]) == (2, 2)
+    with pytest.raises(ValueError, match="direct_below"):
+        xferlab.Engine(direct_below=-1)
 
 
 @pytest.mark.parametrize("make", [bytearray, lambda n: memoryview(bytearray(n)),

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""The Python module's benchmark (issue #27): a plain Python program, no `xferlab run`.
+
+    PYTHONPATH=build/python python3 tools/bench-module.py [--bytes 1GiB] [--trials 5]
+                                                         [--json FILE] [--skip SECTION ...]
+
+Sections, each with trials interleaved (every method once per trial, in a shuffled order) and
+nothing timed before a method's first (warm-up) copy:
+  large   NumPy pageable -> CuPy array and torch tensor and back, 1 and 4 threads, each thread
+          its own buffers; aggregate GB/s of xferlab.copy, CuPy ndarray.set/get, torch copy_,
+          and cudaMemcpy from page-locked memory in the same process (the rate to reach).
+  small   one thread, 4 KiB to 16 MiB: time per copy of a plain cudaMemcpy from the same
+          pageable buffer, xferlab.copy (direct below its threshold), and an engine that stages
+          every copy (Engine(direct_below=0)): where staging starts to pay.
+  sweep   one thread, 1 GiB: Engine(threads=T, chunk=C) against the pinned rate, to show what
+          moves a single caller's rate.
+Prints a table per section and writes everything (every trial's value) as JSON.
+"""
+import argparse
+import json
+import random
+import statistics
+import sys
+import threading
+import time
+
+import numpy as np
+
+import xferlab
+
+try:
+    import cupy
+    import torch
+except ImportError as e:  # the benchmark compares against both frameworks
+    sys.exit(f"bench-module.py needs CuPy and PyTorch: {e}")
+
+GiB = 1 << 30
+MiB = 1 << 20
+KiB = 1 << 10
+
+
+def size_text(n):
+    for unit, name in ((GiB, "GiB"), (MiB, "MiB"), (KiB, "KiB")):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit} {name}"
+    return f"{n} B"
+
+
+def memcpy(dst_ptr, src_ptr, n, kind):
+    cupy.cuda.runtime.memcpy(dst_ptr, src_ptr, n, kind)
+
+
+H2D = cupy.cuda.runtime.memcpyHostToDevice
+D2H = cupy.cuda.runtime.memcpyDeviceToHost
+
+
+class Buffers:
+    """One thread's buffers: pageable and page-locked host memory, a CuPy array, a tensor."""
+
+    def __init__(self, n, seed):
+        self.n = n
+        self.pageable = np.empty(n, dtype=np.uint8)
+        self.pageable[...] = seed  # first touch here, never timed
+        self._pinned_mem = cupy.cuda.alloc_pinned_memory(n)
+        self.pinned = np.frombuffer(self._pinned_mem, dtype=np.uint8, count=n)
+        self.pinned[...] = seed
+        self.cupy = cupy.empty(n, dtype=cupy.uint8)
+        self.torch = torch.empty(n, dtype=torch.uint8, device="cuda:0")
+        self.host_tensor = torch.from_numpy(self.pageable)
+
+
+def large_methods():
+    """name -> (h2d(b), d2h(b)): one copy of one thread's buffers, returning when done."""
+    def sync():
+        cupy.cuda.get_current_stream().synchronize()
+
+    return {
+        "cudaMemcpy page-locked": (
+            lambda b: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, b.n, H2D),
+            lambda b: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, b.n, D2H)),
+        "xferlab.copy -> cupy": (lambda b: xferlab.copy(b.cupy, b.pageable),
+                                 lambda b: xferlab.copy(b.pageable, b.cupy)),
+        "xferlab.copy -> torch": (lambda b: xferlab.copy(b.torch, b.pageable),
+                                  lambda b: xferlab.copy(b.pageable, b.torch)),
+        "cupy ndarray.set/get": (lambda b: (b.cupy.set(b.pageable), sync()),
+                                 lambda b: (b.cupy.get(out=b.pageable), sync())),
+        "torch copy_": (lambda b: (b.torch.copy_(b.host_tensor), torch.cuda.synchronize()),
+                        lambda b: (b.host_tensor.copy_(b.torch), torch.cuda.synchronize())),
+    }
+
+
+def timed_threads(fn, buffers, copies):
+    """Every thread makes `copies` copies after a common start; returns the wall seconds from
+    the start to the last thread's end."""
+    start = threading.Barrier(len(buffers) + 1)
+    errors = []
+
+    def work(b):
+        try:
+            start.wait()
+            for _ in range(copies):
+                fn(b)
+        except Exception as e:  # noqa: BLE001 - raised below
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(b,)) for b in buffers]
+    for t in ts:
+        t.start()
+    start.wait()
+    t0 = time.perf_counter()
+    for t in ts:
+        t.join()
+    took = time.perf_counter() - t0
+    if errors:
+        raise errors[0]
+    return took
+
+
+def bench_large(n, trials, copies, results):
+    methods = large_methods()
+    pool = [Buffers(n, s + 1) for s in range(4)]
+    rows = results.setdefault("large", [])
+    for threads in (1, 4):
+        bufs = pool[:threads]
+        for name, fns in methods.items():  # warm-up: the first copy after allocation
+            for fn in fns:
+                timed_threads(fn, bufs, 1)
+    for trial in range(trials):
+        order = [(t, d, m) for t in (1, 4) for d in ("h2d", "d2h") for m in methods]
+        random.Random(trial).shuffle(order)
+        for threads, direction, name in order:
+            fn = methods[name][0 if direction == "h2d" else 1]
+            took = timed_threads(fn, pool[:threads], copies)
+            gbps = threads * copies * n / took / 1e9
+            rows.append({"trial": trial, "threads": threads, "direction": direction,
+                         "method": name, "bytes": n, "copies": copies, "seconds": took,
+                         "GBps": gbps})
+        print(f"large: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    # the bytes arrived: the last copies were d2h or h2d of the same pattern
+    assert all(b.cupy[:16].get().tolist() == [b.pageable[0]] * 16 for b in pool)
+
+
+def summarize_large(rows):
+    out = []
+    key = lambda r: (r["threads"], r["direction"])  # noqa: E731
+    for threads in (1, 4):
+        for direction in ("h2d", "d2h"):
+            sel = [r for r in rows if key(r) == (threads, direction)]
+            pinned = {r["trial"]: r["GBps"] for r in sel if r["method"] == "cudaMemcpy page-locked"}
+            for method in dict.fromkeys(r["method"] for r in sel):
+                vals = {r["trial"]: r["GBps"] for r in sel if r["method"] == method}
+                ratios = [vals[t] / pinned[t] for t in sorted(vals)]
+                gb = list(vals.values())
+                out.append({
+                    "threads": threads, "direction": direction, "method": method,
+                    "GBps_median": statistics.median(gb), "GBps_min": min(gb),
+                    "GBps_max": max(gb),
+                    "cv": statistics.pstdev(gb) / statistics.mean(gb),
+                    "x_pinned_median": statistics.median(ratios),
+                    "x_pinned_min": min(ratios), "x_pinned_max": max(ratios),
+                    "trials": len(gb)})
+    return out
+
+
+def print_large(summary, trials):
+    print(f"\n== large copies: aggregate GB/s, median of {trials} interleaved trials "
+          "(min-max), and x the page-locked cudaMemcpy of the same trial")
+    print(f"{'threads':>7} {'dir':>4} {'method':<24} {'GB/s':>7} {'(min-max)':>15} "
+          f"{'x pinned':>9} {'(min-max)':>13} {'CV':>6}")
+    for s in summary:
+        print(f"{s['threads']:>7} {s['direction']:>4} {s['method']:<24} {s['GBps_median']:7.1f} "
+              f"({s['GBps_min']:6.1f}-{s['GBps_max']:5.1f}) {s['x_pinned_median']:9.3f} "
+              f"({s['x_pinned_min']:.3f}-{s['x_pinned_max']:.3f}) {100 * s['cv']:5.1f}%")
+
+
+def bench_small(trials, results):
+    sizes = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 512 * KiB, MiB, 2 * MiB, 4 * MiB, 16 * MiB]
+    host = np.full(16 * MiB, 3, dtype=np.uint8)
+    dev = cupy.empty(16 * MiB, dtype=cupy.uint8)
+    staged_engine = xferlab.Engine(device=0, direct_below=0)
+    rows = results.setdefault("small", [])
+
+    def methods(n):
+        h, d = host[:n], dev[:n]
+        return {
+            "cudaMemcpy": (lambda: memcpy(d.data.ptr, h.ctypes.data, n, H2D),
+                           lambda: memcpy(h.ctypes.data, d.data.ptr, n, D2H)),
+            "xferlab.copy": (lambda: xferlab.copy(d, h), lambda: xferlab.copy(h, d)),
+            "staged (direct_below=0)": (lambda: staged_engine.copy(d, h),
+                                        lambda: staged_engine.copy(h, d)),
+        }
+
+    for n in sizes:  # warm-up
+        for fns in methods(n).values():
+            for fn in fns:
+                fn()
+    for trial in range(trials):
+        order = [(n, d, m) for n in sizes for d in ("h2d", "d2h") for m in methods(n)]
+        random.Random(100 + trial).shuffle(order)
+        for n, direction, name in order:
+            fn = methods(n)[name][0 if direction == "h2d" else 1]
+            reps = max(20, min(2000, int(64 * MiB // n)))
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                fn()
+            us = (time.perf_counter() - t0) / reps * 1e6
+            rows.append({"trial": trial, "bytes": n, "direction": direction, "method": name,
+                         "reps": reps, "us_per_copy": us})
+        print(f"small: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    staged_engine.close()
+
+
+def print_small(rows, trials):
+    print(f"\n== small copies, one thread: microseconds per copy, median of {trials} trials; "
+          "x cudaMemcpy (max over trials)")
+    sizes = sorted({r["bytes"] for r in rows})
+    print(f"{'size':>8} {'dir':>4} {'cudaMemcpy':>11} {'xferlab.copy':>13} {'x':>12} "
+          f"{'staged':>9} {'x':>12}")
+    summary = []
+    for n in sizes:
+        for direction in ("h2d", "d2h"):
+            def per(m):
+                return {r["trial"]: r["us_per_copy"] for r in rows
+                        if r["bytes"] == n and r["direction"] == direction and r["method"] == m}
+            base, x, st = per("cudaMemcpy"), per("xferlab.copy"), per("staged (direct_below=0)")
+            rx = [x[t] / base[t] for t in base]
+            rs = [st[t] / base[t] for t in base]
+            med = statistics.median
+            print(f"{size_text(n):>8} {direction:>4} {med(base.values()):11.1f} "
+                  f"{med(x.values()):13.1f} {med(rx):5.2f} ({max(rx):4.2f}) "
+                  f"{med(st.values()):9.1f} {med(rs):5.2f} ({max(rs):4.2f})")
+            summary.append({"bytes": n, "direction": direction,
+                            "cudaMemcpy_us": med(base.values()),
+                            "xferlab_us": med(x.values()), "staged_us": med(st.values()),
+                            "x_median": med(rx), "x_max": max(rx),
+                            "staged_x_median": med(rs), "staged_x_max": max(rs)})
+    return summary
+
+
+def bench_sweep(n, trials, copies, results):
+    b = Buffers(n, 9)
+    rows = results.setdefault("sweep", [])
+    configs = [(t, c) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
+    engines = {}
+    for t, c in configs:
+        engines[(t, c)] = xferlab.Engine(device=0, threads=t, chunk=c)
+    for e in engines.values():  # warm-up
+        e.copy(b.cupy, b.pageable)
+        e.copy(b.pageable, b.cupy)
+    for fn in (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D),
+               lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H)):
+        fn()
+    for trial in range(trials):
+        order = [(d, cfg) for d in ("h2d", "d2h") for cfg in [None] + configs]
+        random.Random(200 + trial).shuffle(order)
+        for direction, cfg in order:
+            h2d = direction == "h2d"
+            if cfg is None:
+                fn = (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D)) if h2d \
+                    else (lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H))
+            else:
+                e = engines[cfg]
+                fn = (lambda: e.copy(b.cupy, b.pageable)) if h2d \
+                    else (lambda: e.copy(b.pageable, b.cupy))
+            t0 = time.perf_counter()
+            for _ in range(copies):
+                fn()
+            gbps = copies * n / (time.perf_counter() - t0) / 1e9
+            rows.append({"trial": trial, "direction": direction,
+                         "threads": cfg[0] if cfg else None, "chunk": cfg[1] if cfg else None,
+                         "GBps": gbps})
+        print(f"sweep: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    stats = {k: e.stats()["summary"] for k, e in engines.items()}
+    for e in engines.values():
+        e.close()
+    return stats
+
+
+def print_sweep(rows, stats):
+    print("\n== one caller, 1 engine of T helpers and chunk C: x the page-locked cudaMemcpy of "
+          "the same trial (median)")
+    for direction in ("h2d", "d2h"):
+        pinned = {r["trial"]: r["GBps"] for r in rows
+                  if r["direction"] == direction and r["threads"] is None}
+        print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
+        for (t, c), summary in stats.items():
+            vals = [r["GBps"] / pinned[r["trial"]] for r in rows if r["direction"] == direction
+                    and r["threads"] == t and r["chunk"] == c]
+            print(f"  threads {t:>2} chunk {size_text(c):>7}: {statistics.median(vals):.3f} "
+                  f"({min(vals):.3f}-{max(vals):.3f})")
+    print("helpers' time (both directions, all trials):")
+    for (t, c), summary in stats.items():
+        print(f"  threads {t:>2} chunk {size_text(c):>7}: {summary}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bytes", default="1GiB")
+    p.add_argument("--trials", type=int, default=5)
+    p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
+    p.add_argument("--json", help="write every value here")
+    p.add_argument("--skip", nargs="*", default=[], choices=["large", "small", "sweep"])
+    a = p.parse_args()
+    units = {"GiB": GiB, "MiB": MiB, "KiB": KiB}
+    n = next((int(a.bytes[:-3]) * u for s, u in units.items() if a.bytes.endswith(s)), None)
+    n = n or int(a.bytes)
+    results = {"bytes": n, "trials": a.trials, "copies": a.copies,
+               "xferlab": xferlab.__version__, "cupy": cupy.__version__,
+               "torch": torch.__version__, "numpy": np.__version__,
+               "device": cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()}
+    with xferlab.Engine(device=0) as e:  # as the shared engine resolves "auto"
+        results["engine"] = e.stats()
+    print(f"xferlab {xferlab.__version__} on {results['device']}; CuPy {cupy.__version__}, "
+          f"PyTorch {torch.__version__}, NumPy {np.__version__}")
+    print(f"shared engine: {results['engine']['note']}")
+    if "large" not in a.skip:
+        bench_large(n, a.trials, a.copies, results)
+        results["large_summary"] = summarize_large(results["large"])
+        print_large(results["large_summary"], a.trials)
+    if "small" not in a.skip:
+        bench_small(a.trials, results)
+        results["small_summary"] = print_small(results["small"], a.trials)
+    if "sweep" not in a.skip:
+        stats = bench_sweep(n, max(2, a.trials // 2), a.copies, results)
+        print_sweep(results["sweep"], stats)
+        results["sweep_helpers"] = {f"{t} {c}": s for (t, c), s in stats.items()}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
