@@ -174,9 +174,10 @@ def print_large(summary, trials):
 
 
 def bench_small(trials, results):
-    sizes = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 512 * KiB, MiB, 2 * MiB, 4 * MiB, 16 * MiB]
-    host = np.full(16 * MiB, 3, dtype=np.uint8)
-    dev = cupy.empty(16 * MiB, dtype=cupy.uint8)
+    sizes = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 512 * KiB, MiB, 2 * MiB, 4 * MiB, 6 * MiB,
+             8 * MiB, 12 * MiB, 16 * MiB, 32 * MiB]
+    host = np.full(32 * MiB, 3, dtype=np.uint8)
+    dev = cupy.empty(32 * MiB, dtype=cupy.uint8)
     staged_engine = xferlab.Engine(device=0, direct_below=0)
     rows = results.setdefault("small", [])
 
@@ -235,6 +236,58 @@ def print_small(rows, trials):
                             "x_median": med(rx), "x_max": max(rx),
                             "staged_x_median": med(rs), "staged_x_max": max(rs)})
     return summary
+
+
+def bench_source(n, trials, copies, results):
+    """One caller, the shared engine: does the host memory's kind or the copy's size move the
+    rate? NumPy's own buffer (NumPy asks for transparent huge pages), an anonymous mapping with
+    huge pages refused (as malloc's memory under THP "madvise"), and a quarter of the size."""
+    import mmap
+    m = mmap.mmap(-1, n)
+    m.madvise(mmap.MADV_NOHUGEPAGE)
+    plain = np.frombuffer(m, dtype=np.uint8)
+    plain[...] = 5
+    hosts = {"numpy 1 GiB": np.full(n, 5, dtype=np.uint8), "mmap no THP 1 GiB": plain,
+             "numpy 1/4 size": np.full(n // 4, 5, dtype=np.uint8)}
+    pinned = Buffers(n, 5)
+    dev = cupy.empty(n, dtype=cupy.uint8)
+    rows = results.setdefault("source", [])
+
+    def fns(name, h2d):
+        if name == "pinned":
+            return (lambda: memcpy(dev.data.ptr, pinned.pinned.ctypes.data, n, H2D)) if h2d \
+                else (lambda: memcpy(pinned.pinned.ctypes.data, dev.data.ptr, n, D2H))
+        h = hosts[name]
+        d = dev[:h.nbytes]
+        return (lambda: xferlab.copy(d, h)) if h2d else (lambda: xferlab.copy(h, d))
+
+    names = ["pinned"] + list(hosts)
+    for name in names:
+        for h2d in (True, False):
+            fns(name, h2d)()
+    for trial in range(trials):
+        order = [(d, nm) for d in ("h2d", "d2h") for nm in names]
+        random.Random(300 + trial).shuffle(order)
+        for direction, name in order:
+            fn = fns(name, direction == "h2d")
+            nbytes = n if name in ("pinned",) else hosts[name].nbytes
+            reps = copies * (n // nbytes)
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                fn()
+            rows.append({"trial": trial, "direction": direction, "source": name,
+                         "GBps": reps * nbytes / (time.perf_counter() - t0) / 1e9})
+    print("\n== one caller, the shared engine: GB/s by host memory (median of "
+          f"{trials} trials, x pinned of the same trial)")
+    for direction in ("h2d", "d2h"):
+        base = {r["trial"]: r["GBps"] for r in rows
+                if r["direction"] == direction and r["source"] == "pinned"}
+        for name in names:
+            v = [r for r in rows if r["direction"] == direction and r["source"] == name]
+            g = statistics.median(r["GBps"] for r in v)
+            x = [r["GBps"] / base[r["trial"]] for r in v]
+            print(f"  {direction} {name:<20} {g:6.1f} GB/s  {statistics.median(x):.3f} "
+                  f"({min(x):.3f}-{max(x):.3f})")
 
 
 def bench_sweep(n, trials, copies, results):
@@ -299,7 +352,8 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
-    p.add_argument("--skip", nargs="*", default=[], choices=["large", "small", "sweep"])
+    p.add_argument("--skip", nargs="*", default=[],
+                   choices=["large", "small", "source", "sweep"])
     a = p.parse_args()
     units = {"GiB": GiB, "MiB": MiB, "KiB": KiB}
     n = next((int(a.bytes[:-3]) * u for s, u in units.items() if a.bytes.endswith(s)), None)
@@ -320,6 +374,8 @@ def main():
     if "small" not in a.skip:
         bench_small(a.trials, results)
         results["small_summary"] = print_small(results["small"], a.trials)
+    if "source" not in a.skip:
+        bench_source(n, a.trials, a.copies, results)
     if "sweep" not in a.skip:
         stats = bench_sweep(n, max(2, a.trials // 2), a.copies, results)
         print_sweep(results["sweep"], stats)

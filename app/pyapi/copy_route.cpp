@@ -78,10 +78,15 @@ void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& s
         shared = shared_engine(route.device);  // made on first use: its start takes a while
         engine = shared.get();
     }
-    // The producers' own streams first: their work on the arrays must be done.
+    // The producers' own streams first: their work on the arrays must be done. A plain copy on
+    // a default stream (the caller's per-thread one, or the legacy one) is ordered after the
+    // legacy stream's work by CUDA itself: no wait for a producer on the legacy stream (1, as
+    // CuPy and PyTorch say it by default) there. The helpers' streams are non-blocking.
+    const bool ordered_after_legacy = route.plain && stream <= 2;
     try {
         for (const MemoryView* v : {&dst, &src})
-            if (v->stream) engine->platform().wait_stream(*v->stream, route.device);
+            if (v->stream && !(*v->stream == 1 && ordered_after_legacy))
+                engine->platform().wait_stream(*v->stream, route.device);
     } catch (const std::exception& e) {
         throw EngineError(e.what());
     }

@@ -184,13 +184,13 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
 
 MemoryView memory_of(const py::handle& obj, const char* role, bool writable) {
     const std::string kind = kind_of(obj);
-    if (py::hasattr(obj, "__cuda_array_interface__"))
-        return from_interface(obj, obj.attr("__cuda_array_interface__").cast<py::dict>(), true,
-                              role, writable, kind);
+    // Each interface is asked for once: CuPy and PyTorch build the dictionary on every access,
+    // and a small copy's time is mostly such overhead (docs/performance.md, "Small copies").
+    if (py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none()); !cai.is_none())
+        return from_interface(obj, cai.cast<py::dict>(), true, role, writable, kind);
     if (auto m = from_buffer(obj, role, writable, kind)) return *m;
-    if (py::hasattr(obj, "__array_interface__"))
-        return from_interface(obj, obj.attr("__array_interface__").cast<py::dict>(), false, role,
-                              writable, kind);
+    if (py::object ai = py::getattr(obj, "__array_interface__", py::none()); !ai.is_none())
+        return from_interface(obj, ai.cast<py::dict>(), false, role, writable, kind);
     if (py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))
         return from_dlpack(obj, role, writable, kind);
     throw py::type_error(fmt::format(

@@ -278,6 +278,22 @@ def test_streams_are_waited_for_before_the_copy():
     assert testing.waited_streams()[-1] == 11
 
 
+def test_the_legacy_stream_is_waited_for_only_where_cuda_does_not_order_the_copy():
+    small, big = testing.FakeDeviceArray(4096), testing.FakeDeviceArray(4 << 20)
+    small.stream = big.stream = 1  # CuPy's and PyTorch's default: the legacy stream
+
+    def waited_by(copy):
+        before = len(testing.waited_streams())
+        copy()
+        return testing.waited_streams()[before:]
+
+    # A plain copy on a default stream is ordered after the legacy stream by CUDA itself.
+    assert 1 not in waited_by(lambda: xferlab.copy(small, pattern(4096)))
+    # The helpers' streams are non-blocking, and so may be a stream the caller gives.
+    assert waited_by(lambda: xferlab.copy(big, pattern(4 << 20)))[0] == 1
+    assert waited_by(lambda: xferlab.copy(small, pattern(4096), stream=777))[0] == 1
+
+
 def test_host_to_host_needs_no_device():
     a = pattern(1 << 20)
     b = np.zeros_like(a)
