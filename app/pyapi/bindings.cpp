@@ -50,11 +50,12 @@ int threads_argument(const py::object& v) {
     throw py::value_error("threads: \"auto\" or a number of helper threads >= 1");
 }
 
-// Engine(direct_below=...): "auto" (kDirectBelow) or a size in bytes (0: stage every copy).
+// Engine(direct_below=...): "auto" (each direction its own threshold, module_engine.hpp) or a
+// size in bytes (0: stage every copy).
 uint64_t direct_below_argument(const py::object& v) {
     if (py::isinstance<py::str>(v)) {
         const std::string text = v.cast<std::string>();
-        if (text == "auto") return kDirectBelow;
+        if (text == "auto") return kDirectBelowAuto;
         if (auto size = parse_size(text)) return *size;
     } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 0) {
         return v.cast<uint64_t>();
@@ -106,10 +107,12 @@ py::dict stats_of(const ModuleEngine& e) {
     py::dict out;
     out["device"] = e.device();
     out["threads"] = c.threads;
+    out["active_helpers"] = e.active_helpers();
     out["buffers"] = c.buffers;
     out["chunk_to_device"] = c.chunk;
     out["chunk_from_device"] = c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
-    out["direct_below"] = e.direct_below();
+    out["direct_below"] = py::dict(py::arg("to_device") = e.direct_below(true),
+                                   py::arg("from_device") = e.direct_below(false));
     out["note"] = e.note();
     out["copies"] = py::dict(py::arg("staged") = s.staged.requests,
                              py::arg("plain") = s.plain_copies, py::arg("host") = s.host_copies);
@@ -271,7 +274,7 @@ void bind_transfer_api(py::module_& m) {
 One side is host memory (NumPy, memoryview, bytearray, a CPU tensor), the other a device array
 (CuPy, PyTorch CUDA tensor, Numba; __cuda_array_interface__ or __dlpack__), or both host. Pageable
 host memory goes through the device's shared staging engine; page-locked memory and copies below
-1 MiB are one plain copy. With stream=, the copy starts after the stream's earlier work. The GIL
+8 MiB to a device (4 MiB from one) are one plain copy. With stream=, the copy starts after the stream's earlier work. The GIL
 is released for the whole copy.)doc");
     bind_engine(m);
     m.def("_shutdown", &close_shared_engines, "Closes the shared engines (registered atexit).");

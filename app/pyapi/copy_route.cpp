@@ -34,6 +34,18 @@ Side side_of(CopyPlatform& platform, const MemoryView& v, const char* role) {
     return {false, -1, where.kind == PointerPlace::Kind::page_locked};
 }
 
+[[noreturn]] void both_on_devices(const MemoryView& dst, const MemoryView& src) {
+    throw py::value_error(fmt::format(
+        "both dst ({}) and src ({}) are device memory: xferlab.copy moves between host and "
+        "device; copy within the device with the framework (cupy.copyto, tensor.copy_)",
+        dst.kind, src.kind));
+}
+
+uint64_t direct_below(const ModuleEngine* engine, bool to_device) {
+    if (engine) return engine->direct_below(to_device);
+    return to_device ? kDirectBelowToDevice : kDirectBelowFromDevice;
+}
+
 }  // namespace
 
 CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleEngine* engine) {
@@ -46,18 +58,27 @@ CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleE
     // Host memory on both sides needs no device and no platform.
     if (!dst.device_side && !src.device_side && !engine) return route;
     CopyPlatform& platform = engine ? engine->platform() : current_platform();
-    const Side d = side_of(platform, dst, "dst"), s = side_of(platform, src, "src");
-    if (d.device && s.device)
-        throw py::value_error(fmt::format(
-            "both dst ({}) and src ({}) are device memory: xferlab.copy moves between host and "
-            "device; copy within the device with the framework (cupy.copyto, tensor.copy_)",
-            dst.kind, src.kind));
+    if (dst.device_side && src.device_side) both_on_devices(dst, src);
+    Side d, s;
+    if (dst.device_side != src.device_side) {
+        // One side says it is device memory. Below the threshold the copy is plain whatever the
+        // host memory is, so its kind is not looked up (a driver call less on a small copy).
+        const bool to_device = dst.device_side;
+        (to_device ? d : s) = side_of(platform, to_device ? dst : src, to_device ? "dst" : "src");
+        if (dst.bytes >= direct_below(engine, to_device))
+            (to_device ? s : d) =
+                side_of(platform, to_device ? src : dst, to_device ? "src" : "dst");
+    } else {
+        // Neither says so (an engine's copy of host objects): ask where each one lives.
+        d = side_of(platform, dst, "dst");
+        s = side_of(platform, src, "src");
+    }
+    if (d.device && s.device) both_on_devices(dst, src);
     if (!d.device && !s.device) return route;
     route.kind = d.device ? CopyRoute::Kind::to_device : CopyRoute::Kind::from_device;
     route.device = d.device ? d.device_id : s.device_id;
     route.page_locked_host = d.device ? s.page_locked : d.page_locked;
-    route.plain =
-        route.page_locked_host || dst.bytes < (engine ? engine->direct_below() : kDirectBelow);
+    route.plain = route.page_locked_host || dst.bytes < direct_below(engine, d.device);
     if (engine && engine->device() != route.device)
         throw py::value_error(fmt::format(
             "the device memory is on device {}, this engine on device {}: use "

@@ -109,8 +109,8 @@ std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, b
 
 // __array_interface__ or __cuda_array_interface__: {"data": (ptr, readonly), "shape",
 // "typestr", "strides", and for the latter's version 3 "stream"}.
-MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device,
-                          const char* role, bool writable, const std::string& kind) {
+MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device, const char* role,
+                          bool writable, const std::string& kind) {
     const py::tuple data = d["data"].cast<py::tuple>();
     MemoryView m;
     m.device_side = device;
@@ -131,7 +131,8 @@ MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device,
     if (device && d.contains("stream") && !d["stream"].is_none())
         m.stream = d["stream"].cast<uintptr_t>();
     if (writable && m.readonly) read_only(role, kind);
-    m.keep_alive = std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(obj)));
+    m.keep_alive =
+        std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(obj)));
     return m;
 }
 
@@ -147,10 +148,9 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
     const bool cuda = type == kDlCuda || type == kDlCudaManaged;
     // A CUDA producer makes its work visible to the consumer's stream: the legacy default
     // stream (1), which the copy then waits for.
-    py::object capsule = cuda ? obj.attr("__dlpack__")(py::arg("stream") = 1)
-                              : obj.attr("__dlpack__")();
-    auto* managed =
-        static_cast<DlManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+    py::object capsule =
+        cuda ? obj.attr("__dlpack__")(py::arg("stream") = 1) : obj.attr("__dlpack__")();
+    auto* managed = static_cast<DlManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
     if (!managed) throw py::error_already_set();
     // Taken: the capsule no longer frees it; the view calls its deleter when done.
     PyCapsule_SetName(capsule.ptr(), "used_dltensor");

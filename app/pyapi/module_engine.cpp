@@ -47,6 +47,8 @@ ModuleEngine::ModuleEngine(CopyPlatform& platform, const EngineRequest& request)
         MadeEngine made = platform_.make_engine(request);
         engine_ = std::move(made.engine);
         note_ = std::move(made.note);
+        config_ = engine_->config();
+        config_.active_helpers = nullptr;  // holds the registry slot, which close() gives back
     } catch (const std::exception& e) {
         throw EngineError(e.what());
     }
@@ -112,12 +114,17 @@ void ModuleEngine::plain(std::byte* dst, const std::byte* src, uint64_t bytes, b
 
 EngineStats ModuleEngine::stats() const {
     EngineStats s;
-    s.staged = engine_->totals();
     std::lock_guard lock(mutex_);
+    s.staged = engine_ ? engine_->totals() : closed_totals_;
     s.plain_copies = plain_copies_;
     s.plain_bytes = plain_bytes_;
     s.host_copies = host_copies_;
     return s;
+}
+
+int ModuleEngine::active_helpers() const {
+    std::lock_guard lock(mutex_);
+    return engine_ ? engine_->active_helpers() : 0;
 }
 
 void ModuleEngine::close() {
@@ -127,8 +134,21 @@ void ModuleEngine::close() {
         closed_ = true;
         idle_.wait(lock, [&] { return in_flight_ == 0; });
     }
-    // In a forked child the helper threads do not exist: nothing to join.
-    if (::getpid() == pid_) engine_->stop();
+    // In a forked child the helper threads do not exist: nothing to join, and the slot in the
+    // engine registry is the parent's. Left as it is (a deliberate leak in the child).
+    if (::getpid() != pid_) {
+        (void)engine_.release();
+        return;
+    }
+    engine_->stop();
+    // The engine goes, and with it its buffers and its registry slot: a closed engine no longer
+    // takes a share of the CPUs from the live ones (Engine objects outlive their `with`).
+    std::unique_ptr<StagingEngine> gone;
+    {
+        std::lock_guard lock(mutex_);
+        closed_totals_ = engine_->totals();
+        gone = std::move(engine_);
+    }
 }
 
 bool ModuleEngine::closed() const {

@@ -24,9 +24,13 @@ struct EngineError : std::runtime_error {
 };
 
 // Below this many bytes a copy is one plain copy on the caller's stream instead of a staged
-// request: handing a small copy to the helpers costs more than it saves (docs/performance.md,
-// "Small copies").
-inline constexpr uint64_t kDirectBelow = uint64_t(1) << 20;
+// request: a request of one or two chunks is copied by one helper and then DMA'd, one after the
+// other, and takes longer than the driver's own copy. Measured on H200 (docs/performance.md,
+// "Small copies"): staged to the device won from 12 MiB in every trial and tied at 8 MiB; from
+// the device (2 MiB chunks) it won from 4 MiB and lost at 2 MiB.
+inline constexpr uint64_t kDirectBelowToDevice = uint64_t(8) << 20;
+inline constexpr uint64_t kDirectBelowFromDevice = uint64_t(4) << 20;
+inline constexpr uint64_t kDirectBelowAuto = ~uint64_t(0);  // each direction its own
 
 // What an engine has done, for Engine.stats().
 struct EngineStats {
@@ -45,11 +49,16 @@ class ModuleEngine {
     ModuleEngine& operator=(const ModuleEngine&) = delete;
 
     int device() const { return request_.device; }
-    const StagingConfig& config() const { return engine_->config(); }
+    const StagingConfig& config() const { return config_; }
     const std::string& note() const { return note_; }
     CopyPlatform& platform() const { return platform_; }
-    // Copies smaller than this are one plain copy (Engine(direct_below=...); kDirectBelow).
-    uint64_t direct_below() const { return direct_below_; }
+    // Copies smaller than this are one plain copy (Engine(direct_below=...): kDirectBelowAuto
+    // is kDirectBelowToDevice or kDirectBelowFromDevice by direction).
+    uint64_t direct_below(bool to_device) const {
+        if (direct_below_ != kDirectBelowAuto) return direct_below_;
+        return to_device ? kDirectBelowToDevice : kDirectBelowFromDevice;
+    }
+    uint64_t direct_below_setting() const { return direct_below_; }
     void set_direct_below(uint64_t bytes) { direct_below_ = bytes; }
 
     // Staged to or from the device; `stream` (0: none) is waited for first. The GIL must be
@@ -65,6 +74,9 @@ class ModuleEngine {
     }
 
     EngineStats stats() const;
+    // The helpers the latest staged copy let take work: fewer than config().threads while other
+    // engines on the machine share the CPUs (threads="auto"); 0 once closed.
+    int active_helpers() const;
     // Waits for the copies in flight, stops the helpers and frees the buffers. Idempotent.
     void close();
     bool closed() const;
@@ -79,7 +91,9 @@ class ModuleEngine {
     std::unique_ptr<StagingEngine> engine_;
     std::string note_;
     pid_t pid_ = 0;
-    uint64_t direct_below_ = kDirectBelow;
+    uint64_t direct_below_ = kDirectBelowAuto;
+    StagingConfig config_;         // the engine's, without its registry hook
+    StagingTotals closed_totals_;  // what the engine had done when it was closed
     mutable std::mutex mutex_;
     std::condition_variable idle_;
     int in_flight_ = 0;

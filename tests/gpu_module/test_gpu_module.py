@@ -154,3 +154,29 @@ def test_refusals_on_a_device():
     count = cupy.cuda.runtime.getDeviceCount()
     with pytest.raises(xferlab.Error, match=f"device {count} does not exist"):
         xferlab.Engine(device=count)
+
+
+def test_engines_share_the_cpus_and_a_closed_one_gives_its_share_back():
+    """threads="auto" engines count each other in the machine's engine registry: while a second
+    one is open, an engine's copies use fewer of its helpers; once it is closed (its Python
+    object still alive) they use more again."""
+    n = 64 << 20
+    src = pattern(n, 11)
+    dev = cupy.empty(n, dtype=cupy.uint8)
+    with xferlab.Engine(device=0) as mine:
+        mine.copy(dev, src)
+        alone = mine.stats()["active_helpers"]
+        other = xferlab.Engine(device=0)
+        other.copy(dev, src)
+        mine.copy(dev, src)
+        shared = mine.stats()["active_helpers"]
+        other.close()
+        assert other.stats()["active_helpers"] == 0
+        import time
+        time.sleep(1.1)  # the registry is read again when it changed, or after a second
+        mine.copy(dev, src)
+        again = mine.stats()["active_helpers"]
+        threads = mine.stats()["threads"]
+    assert 1 <= shared < alone <= threads
+    assert again == alone
+    assert np.array_equal(cupy.asnumpy(dev), src)

@@ -72,14 +72,16 @@ def test_the_api():
 
 
 @pytest.mark.parametrize("n", [1, 4095, 4096, 4097, CHUNK + 1, (1 << 20) - 1, 1 << 20,
-                               (1 << 20) + 1, (3 << 20) + 123])
+                               (1 << 20) + 1, (3 << 20) + 123, (8 << 20) + 123])
 def test_every_byte_arrives_both_ways(n):
-    round_trip(n)
+    round_trip(n)  # plain below the thresholds, staged above
+    with xferlab.Engine(direct_below=0) as e:  # every size staged
+        round_trip(n, e)
 
 
 def test_staged_copies_are_cut_into_chunks_and_counted():
     n = (3 << 20) + 123
-    with xferlab.Engine(threads=2, chunk=8192) as e:
+    with xferlab.Engine(threads=2, chunk=8192, direct_below=0) as e:
         round_trip(n, e)
         s = e.stats()
     chunks = -(-n // 8192)
@@ -105,7 +107,7 @@ def test_small_copies_and_page_locked_memory_skip_the_helpers():
     assert s["copies"]["staged"] == 0
     assert s["copies"]["plain"] == 3
     assert s["chunks"] == 0
-    assert s["direct_below"] == 1 << 20
+    assert s["direct_below"] == {"to_device": 8 << 20, "from_device": 4 << 20}
 
 
 def test_direct_below_moves_the_threshold():
@@ -204,7 +206,7 @@ def test_a_failing_dma_is_an_error_in_the_calling_thread_and_nothing_hangs():
     n = 1 << 21
     dev = testing.FakeDeviceArray(n)
     testing.fail_dma_at(dev.address(n // 2))
-    with xferlab.Engine() as e:
+    with xferlab.Engine(direct_below=0) as e:  # staged: the helpers fail it
         with pytest.raises(xferlab.Error, match=r"staging on device 0: host-to-device chunk at "
                                                 r"offset \d+ \(\d+ bytes of 2097152\): invalid"):
             e.copy(dev, pattern(n))
@@ -213,7 +215,7 @@ def test_a_failing_dma_is_an_error_in_the_calling_thread_and_nothing_hangs():
 
 
 def test_four_threads_at_once_share_the_engine():
-    n = (2 << 20) + 77
+    n = (8 << 20) + 77  # staged both ways
     errors = []
 
     def worker(seed):
@@ -264,7 +266,7 @@ def test_the_gil_is_free_while_copies_run():
 
 
 def test_streams_are_waited_for_before_the_copy():
-    n = 4 << 20
+    n = 16 << 20  # staged
     dev = testing.FakeDeviceArray(n)
     dev.stream = 4242  # the producer's work on it (__cuda_array_interface__ v3)
     before = len(testing.waited_streams())
@@ -279,7 +281,7 @@ def test_streams_are_waited_for_before_the_copy():
 
 
 def test_the_legacy_stream_is_waited_for_only_where_cuda_does_not_order_the_copy():
-    small, big = testing.FakeDeviceArray(4096), testing.FakeDeviceArray(4 << 20)
+    small, big = testing.FakeDeviceArray(4096), testing.FakeDeviceArray(16 << 20)
     small.stream = big.stream = 1  # CuPy's and PyTorch's default: the legacy stream
 
     def waited_by(copy):
@@ -290,7 +292,7 @@ def test_the_legacy_stream_is_waited_for_only_where_cuda_does_not_order_the_copy
     # A plain copy on a default stream is ordered after the legacy stream by CUDA itself.
     assert 1 not in waited_by(lambda: xferlab.copy(small, pattern(4096)))
     # The helpers' streams are non-blocking, and so may be a stream the caller gives.
-    assert waited_by(lambda: xferlab.copy(big, pattern(4 << 20)))[0] == 1
+    assert waited_by(lambda: xferlab.copy(big, pattern(16 << 20)))[0] == 1
     assert waited_by(lambda: xferlab.copy(small, pattern(4096), stream=777))[0] == 1
 
 
