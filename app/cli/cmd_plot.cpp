@@ -66,7 +66,7 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
     auto* cmd = app.add_subcommand(
         "plot",
         "Draw a results file's figures with matplotlib: timeline, per-copy distribution, "
-        "aggregate per run, sweeps");
+        "aggregate per run, sweeps, hand-off rate against the gap");
     cmd->add_option("file", options.file,
                     "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`, "
                     "or the results folder that holds it")
