@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "cli/cmd_check.hpp"
 #include "cli/cmd_compare.hpp"
@@ -45,6 +48,23 @@ namespace {
 constexpr const char* kBriefHelp =
     "Table: the runs, the bandwidth and the summary only (no per-run sections)";
 
+// One KEY=VALUE per flag, repeated for more: a list would swallow the scenario files that
+// follow it (`run --set threads.count=2 FILE`).
+void add_set_option(CLI::App* sub, std::vector<std::string>& sets, const std::string& help) {
+    sub->add_option("--set", sets, help)
+        ->type_name("KEY=VALUE")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+// `--out ""` names no folder: said here, before the path reaches the filesystem.
+std::optional<std::string> empty_out(const std::optional<std::string>& out,
+                                     const std::string& command, const std::string& otherwise) {
+    if (!out || !out->empty()) return std::nullopt;
+    return "xferlab " + command + ": --out is empty: give a folder, or leave --out out for " +
+           otherwise;
+}
+
 void add_trials_option(CLI::App* sub, int& trials) {
     sub->add_option("--trials", trials,
                     "Run every run N times (scenario.trials): verdicts compare the trials")
@@ -79,13 +99,12 @@ int run_cli(int argc, char** argv) {
     run_cmd->add_option("files", run.files, "Scenario files (TOML)")
         ->required()
         ->type_name("FILE.toml");
-    run_cmd->add_option("--set", run.sets, "Override a scenario key: --set threads.count=8")
-        ->take_all()
-        ->type_name("KEY=VALUE");
+    add_set_option(run_cmd, run.sets, "Override a scenario key: --set threads.count=8");
     run_cmd->add_option("--out", run.out, "Output folder (default from config: results/...)")
         ->type_name("DIR");
-    run_cmd->add_option("--format", run.format,
-                        "Terminal output: " + join_names(terminal_format_names(), " | "))
+    run_cmd
+        ->add_option("--format", run.format,
+                     "Terminal output: " + join_names(terminal_format_names(), " | "))
         ->check(CLI::IsMember(terminal_format_names()));
     run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
     run_cmd->add_flag("--force", run.force,
@@ -105,14 +124,13 @@ int run_cli(int argc, char** argv) {
     check_cmd->add_option("files", check_files, "Scenario files (TOML)")
         ->required()
         ->type_name("FILE.toml");
-    check_cmd->add_option("--set", check_sets, "Override a scenario key")
-        ->take_all()
-        ->type_name("KEY=VALUE");
+    add_set_option(check_cmd, check_sets, "Override a scenario key (repeatable)");
     int check_trials = 0;
     add_trials_option(check_cmd, check_trials);
     add_common(check_cmd);
 
-    auto* list_cmd = app.add_subcommand("list", "List scenarios with their descriptions");
+    auto* list_cmd = app.add_subcommand(
+        "list", "List scenarios with their descriptions, [needs CUDA] before those that do");
     add_common(list_cmd);
 
     bool devices_json = false;
@@ -132,7 +150,8 @@ int run_cli(int argc, char** argv) {
         "and explanations");
     report_cmd
         ->add_option("file", report_file,
-                     "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`")
+                     "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`, "
+                     "or the results folder that holds it")
         ->required()
         ->type_name("FILE.json|jsonl|sqlite");
     report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
@@ -172,6 +191,14 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         int code = app.exit(e);
         return code == 0 ? exit_ok : exit_bad_input;
+    }
+    const std::optional<std::string> no_folder =
+        *run_cmd    ? empty_out(run.out, "run", "the default (output.dir in the config)")
+        : *plot_cmd ? empty_out(plot.out, "plot", "the results file's folder")
+                    : std::nullopt;
+    if (no_folder) {
+        std::cerr << *no_folder << "\n";
+        return exit_bad_input;
     }
     run.common = common;
     // --trials N is --set scenario.trials=N, written last so that it wins.

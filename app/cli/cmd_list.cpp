@@ -1,3 +1,5 @@
+#include "cli/cmd_list.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -5,7 +7,6 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "cli/cmd_list.hpp"
 #include "cli/config_loading.hpp"
 #include "scenario/loader.hpp"
 
@@ -20,8 +21,8 @@ int cmd_list(const CommonOptions& common) {
     for (const auto& e : fs::directory_iterator(config->scenario_dir, ec))
         if (e.path().extension() == ".toml") files.push_back(e.path());
     if (ec) {
-        std::cerr << "xferlab: cannot read " << config->scenario_dir.string() << ": " << ec.message()
-                  << "\n";
+        std::cerr << "xferlab: cannot read " << config->scenario_dir.string() << ": "
+                  << ec.message() << "\n";
         return exit_bad_input;
     }
     std::sort(files.begin(), files.end());
@@ -29,7 +30,10 @@ int cmd_list(const CommonOptions& common) {
     for (const auto& f : files) {
         try {
             Scenario s = load_scenario(f);
-            std::cout << fmt::format("  {:<34} {}\n", f.filename().string(), s.description);
+            // backend = "cuda" refuses to run without it; "auto" and "host" run anywhere.
+            const bool needs_cuda = s.backend == "cuda";
+            std::cout << fmt::format("  {:<34} {}{}\n", f.filename().string(),
+                                     needs_cuda ? "[needs CUDA] " : "", s.description);
         } catch (const ScenarioError& e) {
             std::cout << fmt::format("  {:<34} (invalid: {} error(s); run `xferlab check {}`)\n",
                                      f.filename().string(), e.diagnostics().size(), f.string());

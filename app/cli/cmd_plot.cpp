@@ -66,9 +66,10 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
     auto* cmd = app.add_subcommand(
         "plot",
         "Draw a results file's figures with matplotlib: timeline, per-copy distribution, "
-        "aggregate per run, sweeps");
+        "aggregate per run, sweeps, hand-off rate against the gap");
     cmd->add_option("file", options.file,
-                    "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`")
+                    "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`, "
+                    "or the results folder that holds it")
         ->required();
     cmd->add_option("--out", options.out, "Folder for the figures (default: the file's folder)");
     cmd->add_option("--format", options.format, "png | svg")->check(CLI::IsMember(plot_formats));
@@ -86,8 +87,9 @@ int cmd_plot(const PlotOptions& options) {
     if (!load_config_or_report(CommonOptions{options.config, {}})) return exit_bad_input;
     auto results = read_report_input(options.file);
     if (!results) return exit_bad_input;
+    const std::string file = report_input_file(options.file);  // a results folder's file
     PlotRequest request;
-    request.out_dir = options.out ? fs::path(*options.out) : fs::path(options.file).parent_path();
+    request.out_dir = options.out ? fs::path(*options.out) : fs::path(file).parent_path();
     if (request.out_dir.empty()) request.out_dir = ".";
     std::error_code ec;
     fs::create_directories(request.out_dir, ec);
@@ -97,7 +99,7 @@ int cmd_plot(const PlotOptions& options) {
         return exit_bad_input;
     }
     request.format = options.format;
-    request.prefix = figure_prefix(options.file);
+    request.prefix = figure_prefix(file);
     request.runs = options.runs;
     const PlotOutcome outcome = draw(std::move(*results), request);
     for (const auto& note : outcome.notes) std::cerr << "note: " << note << "\n";

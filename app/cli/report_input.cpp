@@ -146,15 +146,20 @@ bool load_records_kept_apart(const std::string& file, Results& results) {
 
 }  // namespace
 
-std::optional<Results> read_report_input(const std::string& file) {
+std::string report_input_file(const std::string& file) {
+    std::error_code ec;
+    if (!fs::is_directory(file, ec)) return file;
+    const auto there = readable_in(file);
+    return there.empty() ? file : there.front();
+}
+
+std::optional<Results> read_report_input(const std::string& given) {
+    const std::string file = report_input_file(given);
     std::error_code ec;
     if (fs::is_directory(file, ec)) {
-        refuse(
-            file,
-            readable_in(file).empty()
-                ? "is a folder with no results.json, results.sqlite or journal.jsonl in it: give " +
-                      what_to_give(file)
-                : "is a folder: give the file in it: " + what_to_give(file));
+        refuse(file,
+               "is a folder with no results.json, results.sqlite or journal.jsonl in it: give " +
+                   what_to_give(file));
         return std::nullopt;
     }
     std::ifstream in(file, std::ios::binary);

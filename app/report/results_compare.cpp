@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "report/analysis_json.hpp"
+#include "report/switches.hpp"
 #include "report/table_run_section.hpp"
 #include "report/text_table.hpp"
 #include "report/trial_analysis.hpp"
@@ -34,9 +35,77 @@ size_t occurrence(const Analysis& an, const TrialGroup& g) {
     return n;
 }
 
+// The value at dotted `path` in `key` as text: strings bare, anything else as JSON.
+std::string value_at(const nlohmann::json& key, const std::string& path) {
+    const nlohmann::json* at = &key;
+    size_t begin = 0;
+    for (;;) {
+        const size_t dot = path.find('.', begin);
+        const std::string part = path.substr(begin, dot == std::string::npos ? dot : dot - begin);
+        if (!at->is_object() || !at->contains(part)) return "(none)";
+        at = &at->at(part);
+        if (dot == std::string::npos) break;
+        begin = dot + 1;
+    }
+    return at->is_string() ? at->get<std::string>() : at->dump();
+}
+
+nlohmann::json parse_or_null(const std::string& text) {
+    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+void add_if_differs(std::vector<SettingDifference>& out, const std::string& setting,
+                    const std::string& a, const std::string& b) {
+    if (a != b) out.push_back({setting, a, b});
+}
+
+// Where run `x` of `ra` and run `y` of `rb` differ (ComparedPair::differences).
+std::vector<SettingDifference> differences(const Results& ra, const RunResult& x, const Results& rb,
+                                           const RunResult& y) {
+    std::vector<SettingDifference> out;
+    const auto host = [](const Results& r, const char* key) {
+        return r.host.is_object() && r.host.contains(key) && r.host.at(key).is_string()
+                   ? r.host.at(key).get<std::string>()
+                   : std::string("(unknown)");
+    };
+    for (const char* key : {"hostname", "cpu_model"})
+        add_if_differs(out, std::string("host.") + key, host(ra, key), host(rb, key));
+    add_if_differs(out, "threads.count", std::to_string(x.threads), std::to_string(y.threads));
+    add_if_differs(out, "backend used", x.backend, y.backend);
+    if (const auto keys = scaling_key_differences(x, y)) {
+        const nlohmann::json kx = parse_or_null(x.scaling_key), ky = parse_or_null(y.scaling_key);
+        for (const std::string& path : *keys) {
+            // "transfer.bytes" is shown as its "transfer.bytes_text" ("2 GiB") says it.
+            const std::string suffix = "_text";
+            if (path.size() > suffix.size() &&
+                path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+                keys->count(path.substr(0, path.size() - suffix.size())))
+                continue;
+            const std::string shown = keys->count(path + suffix) ? path + suffix : path;
+            out.push_back({path, value_at(kx, shown), value_at(ky, shown)});
+        }
+        return out;
+    }
+    // Results from before scaling keys: what every run records.
+    add_if_differs(out, "transfer.bytes", fmtx::size(x.bytes_per_copy),
+                   fmtx::size(y.bytes_per_copy));
+    add_if_differs(out, "transfer.direction", x.direction, y.direction);
+    add_if_differs(out, "transfer.host_memory", x.host_memory, y.host_memory);
+    add_if_differs(out, "launcher", x.launcher, y.launcher);
+    return out;
+}
+
 }  // namespace
 
-ResultsComparison compare_results(const Analysis& a, const Analysis& b) {
+std::string differences_text(const ComparedPair& p) {
+    std::vector<std::string> parts;
+    for (const auto& d : p.differences)
+        parts.push_back(fmt::format("{} {} in A, {} in B", d.setting, d.a, d.b));
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+ResultsComparison compare_results(const Results& a_results, const Analysis& a,
+                                  const Results& b_results, const Analysis& b) {
     ResultsComparison out;
     double log_sum = 0;
     size_t ratios = 0;
@@ -52,6 +121,11 @@ ResultsComparison compare_results(const Analysis& a, const Analysis& b) {
         p.b_median_Bps = gb->median_Bps;
         p.a_trials = ga.aggregate_Bps.size();
         p.b_trials = gb->aggregate_Bps.size();
+        if (!ga.runs.empty() && !gb->runs.empty()) {
+            p.differences = differences(a_results, a_results.runs.at(size_t(ga.runs.front())),
+                                        b_results, b_results.runs.at(size_t(gb->runs.front())));
+            out.differing_pairs += !p.differences.empty();
+        }
         if (p.a_trials == 0 || p.b_trials == 0) {
             ++out.not_measured;
         } else {
@@ -106,7 +180,12 @@ std::string compare_text(const ResultsComparison& c, const std::string& a_name,
                        c.pairs.size(), fmt::join(counts, ", "));
     if (c.geomean_ratio > 0)
         out += fmt::format("; geometric mean of ratios {}", fmtx::ratio(c.geomean_ratio));
-    return out + "\n";
+    out += "\n";
+    if (c.differing_pairs > 0)
+        out += fmt::format(
+            "Settings differ within {} of the {} pairs (listed on stderr; --strict refuses them)\n",
+            c.differing_pairs, c.pairs.size());
+    return out;
 }
 
 size_t finding_count(const ResultsComparison& c, TrialComparison::Finding f) {
@@ -123,7 +202,11 @@ nlohmann::json compare_json(const ResultsComparison& c, const std::string& a_nam
             judged = *p.comparison;
             judged.erase("baseline_group");  // A's run: the pair says which
         }
+        nlohmann::json differs = nlohmann::json::array();
+        for (const auto& d : p.differences)
+            differs.push_back({{"setting", d.setting}, {"a", d.a}, {"b", d.b}});
         pairs.push_back({{"label", p.label},
+                         {"differences", differs},
                          {"a_median_Bps", p.a_median_Bps},
                          {"b_median_Bps", p.b_median_Bps},
                          {"a_trials", p.a_trials},
@@ -144,6 +227,7 @@ nlohmann::json compare_json(const ResultsComparison& c, const std::string& a_nam
               {"not_testable", finding_count(c, TrialComparison::Finding::not_testable)},
               {"not_tested", finding_count(c, TrialComparison::Finding::not_tested)},
               {"not_measured", c.not_measured},
+              {"differing_pairs", c.differing_pairs},
               {"geomean_ratio", c.geomean_ratio}}}};
 }
 

@@ -13,8 +13,19 @@
 
 namespace xfer {
 
+// A setting in which the two runs of a pair differ: the ratio then compares unlike runs.
+struct SettingDifference {
+    std::string setting;  // "host.hostname", "threads.count", "backend used", "transfer.bytes"
+    std::string a, b;     // its values, as text ("(none)" where one side lacks it)
+};
+
 struct ComparedPair {
     std::string label;
+    // Every setting the pair's runs (each side's first trial) differ in: the host (name, CPU),
+    // the thread count, the backend used, and every key of their scaling keys (size, direction,
+    // backend as written, ...; for results without scaling keys: size, direction, host memory
+    // and launcher). Empty when they ran alike.
+    std::vector<SettingDifference> differences;
     double a_median_Bps = 0, b_median_Bps = 0;
     size_t a_trials = 0, b_trials = 0;
     std::optional<TrialComparison> comparison;  // nullopt when a side measured nothing
@@ -26,10 +37,15 @@ struct ResultsComparison {
     std::vector<std::string> only_in_b;
     std::map<TrialComparison::Finding, size_t> findings;  // pairs by finding
     size_t not_measured = 0;
-    double geomean_ratio = 0;  // of the pairs' median ratios (0: none)
+    size_t differing_pairs = 0;  // pairs with differences
+    double geomean_ratio = 0;    // of the pairs' median ratios (0: none)
 };
 
-ResultsComparison compare_results(const Analysis& a, const Analysis& b);
+ResultsComparison compare_results(const Results& a_results, const Analysis& a,
+                                  const Results& b_results, const Analysis& b);
+
+// "transfer.bytes 2 GiB in A, 64 MiB in B; threads.count 4 in A, 2 in B": a pair's differences.
+std::string differences_text(const ComparedPair& p);
 
 // The terminal text: one row per pair, the runs found on one side only, the summary.
 std::string compare_text(const ResultsComparison& c, const std::string& a_name,

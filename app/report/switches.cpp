@@ -41,6 +41,11 @@ bool under(const std::string& path, const std::string& key) {
 
 std::optional<std::set<std::string>> setting_differences(const RunResult& a, const RunResult& b) {
     if (a.threads != b.threads) return std::nullopt;
+    return scaling_key_differences(a, b);
+}
+
+std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
+                                                             const RunResult& b) {
     const json ka = parse_key(a.scaling_key), kb = parse_key(b.scaling_key);
     if (!ka.is_object() || !kb.is_object()) return std::nullopt;
     std::set<std::string> out;

@@ -16,6 +16,11 @@ namespace xfer {
 // nullopt when either has no scaling key or they differ in thread count.
 std::optional<std::set<std::string>> setting_differences(const RunResult& a, const RunResult& b);
 
+// The dotted keys where the scaling keys of `a` and `b` differ, thread count aside (it is not
+// in them); nullopt when either has no scaling key (results from before they were written).
+std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
+                                                             const RunResult& b);
+
 // True when every difference between `a` and `b` is `key` or under it ("threads.between" also
 // covers "threads.between_sleep_ns"), and there is one.
 bool differ_only_in(const RunResult& a, const RunResult& b, const std::string& key);

@@ -1,12 +1,16 @@
 // trace.json in the Chrome trace event format (opens in Perfetto and chrome://tracing).
 // One process per run (pid = run index + 1, named "run <index>: <label>": Perfetto treats pid 0
 // as the kernel's idle task, so no run may get it) so that runs sit on separate
-// track groups; in it one track per worker thread (tid = worker + 1) with an "X" event per copy,
-// and one track per device/stream for device-side intervals when records have them.
+// track groups; in it one track per worker thread (tid = worker + 1, "run <index> <launcher>
+// worker <w>") with an "X" event per copy, and one track per device/stream for device-side
+// intervals when records have them ("run <index> device <d> stream <s>"). Every name says the
+// run index, never the pid.
 // Times: microseconds from the first record of the results, the same origin as copies.csv.
 // A run of more copies than the limit (output.trace_copies) shows every k-th of them (k the
 // smallest that fits), in time order per worker as recorded; "otherData" "sampled" lists
 // those runs and the run's process name says so, so that no one reads the gaps as idle time.
+#include "report/trace_reporter.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,7 +19,6 @@
 #include <set>
 
 #include "report/origin.hpp"
-#include "report/trace_reporter.hpp"
 
 namespace xfer {
 
@@ -101,9 +104,10 @@ class TraceReporter : public Reporter {
                 if (it == device_tracks.end()) {
                     const int tid = kDeviceTidBase + int(device_tracks.size());
                     it = device_tracks.emplace(key, tid).first;
-                    events.push_back(metadata("thread_name", pid, tid,
-                                              {{"name", fmt::format("run {} device {} stream {}",
-                                                                    pid, r.device, r.stream)}}));
+                    events.push_back(
+                        metadata("thread_name", pid, tid,
+                                 {{"name", fmt::format("run {} device {} stream {}", run.index,
+                                                       r.device, r.stream)}}));
                     events.push_back(
                         metadata("thread_sort_index", pid, tid, {{"sort_index", tid}}));
                 }

@@ -2,8 +2,9 @@
 
 xferlab calls draw() inside its embedded interpreter (app/python/plots.cpp) for `xferlab plot`
 and for `run` with output.plots = true. Figures: the timeline (timeline.py), the per-copy
-distribution (distribution.py), the aggregate per run (aggregate.py) and one figure per swept
-key (sweep.py). PlotError carries a one-line message for the user; any other exception is a bug.
+distribution (distribution.py), the aggregate per run (aggregate.py), one figure per swept
+key (sweep.py) and, where threads.between varies, hand-off rate and per-copy p50 against the
+measured gap (handoff.py). PlotError carries a one-line message for the user; any other exception is a bug.
 """
 import contextlib
 import io
@@ -24,7 +25,7 @@ def _require_matplotlib():
 
 
 def _draw_all(text, columns, out_dir, fmt, wanted, prefix):
-    from . import aggregate, distribution, results, style, sweep, timeline
+    from . import aggregate, distribution, handoff, results, style, sweep, timeline
 
     data = results.load(text, columns)
     runs, notes = results.drawable(results.select(data, wanted))
@@ -51,6 +52,10 @@ def _draw_all(text, columns, out_dir, fmt, wanted, prefix):
         fig, sweep_notes = sweep.draw(key, lines, name)
         notes += sweep_notes
         save(fig, f"sweep-{key}")
+    if handoff.wanted(measured):
+        fig, handoff_notes = handoff.draw(measured, name)
+        notes += handoff_notes
+        save(fig, "handoff")
     return files, notes
 
 

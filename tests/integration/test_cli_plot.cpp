@@ -2,7 +2,8 @@
 // (tests/fixtures/plots, host backend), valid PNG and SVG files, one timeline lane per worker,
 // clear messages for runs without copies, a missing matplotlib, and `run` keeping its outputs
 // and exit code whatever the figures do; the copies handed over as columns (issue #28) draw
-// what the records in results.json text drew.
+// what the records in results.json text drew; the hand-off figure (issue #31) where
+// threads.between varies.
 //
 // Where the embedded Python has no matplotlib (XFER_TEST_MATPLOTLIB=0, found at configure time:
 // the GPU host's venv) the tests that draw check the one-line message instead, and warn.
@@ -167,6 +168,42 @@ TEST_CASE("plot --format svg: well-formed XML, one timeline lane per worker of e
     const std::regex clip_id(R"((url\(#|id=")p[0-9a-f]+)");
     CHECK(std::regex_replace(slurp(dir / "again" / "sweep.timeline.svg"), clip_id, "$1p") ==
           std::regex_replace(slurp(dir / "sweep.timeline.svg"), clip_id, "$1p"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("plot draws hand-off rate against the measured gap where threads.between varies",
+          "[integration][plot]") {
+    if (!have_matplotlib) {
+        WARN("matplotlib is not installed for the embedded Python: not checked");
+        return;
+    }
+    auto dir = fresh_temp_dir("plot-handoff");
+    const fs::path results = fs::path(XFER_SOURCE_DIR) / "docs" / "results" /
+                             "2026-12-01-h200-restructure-cause" / "isolate-handoff.results.json";
+    auto r = plot(results, "--format svg --out '" + dir.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const fs::path figure = dir / "isolate-handoff.handoff.svg";
+    CHECK(contains(r.out, figure.string() + "\n"));
+    auto ids = svg_group_ids(figure);
+    INFO(ids.err);
+    REQUIRE(ids.exit_code == 0);
+    std::set<std::string> handoff;
+    for (const auto& id : lines_of(ids.out))
+        if (id.rfind("handoff-", 0) == 0) handoff.insert(id);
+    // Every run a captioned point; host and Python threads apart; the six host runs that differ
+    // in threads.between alone one line on each panel; both bands.
+    CHECK(handoff ==
+          std::set<std::string>{"handoff-run0", "handoff-run1", "handoff-run2", "handoff-run3",
+                                "handoff-run4", "handoff-run5", "handoff-run6", "handoff-run7",
+                                "handoff-host-rate", "handoff-host-p50", "handoff-python-rate",
+                                "handoff-python-p50", "handoff-switch0-rate", "handoff-switch0-p50",
+                                "handoff-band-keep", "handoff-band-hand"});
+    // Not drawn where threads.between does not vary (the fixture's thread sweep).
+    auto sweep = plot(fixtures / "sweep.results.json", "--out '" + (dir / "sweep").string() + "'");
+    REQUIRE(sweep.exit_code == 0);
+    CHECK(lines_of(sweep.out).size() == 4);  // timeline, distribution, aggregate, sweep
+    CHECK_FALSE(contains(sweep.out, "sweep.handoff."));
     fs::remove_all(dir);
 }
 

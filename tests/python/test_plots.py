@@ -12,7 +12,7 @@ import unittest
 
 import numpy as np
 
-from xferlab_plots import results, sweep, timeline
+from xferlab_plots import handoff, results, sweep, timeline
 from xferlab_plots.errors import PlotError
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -275,6 +275,62 @@ class ColumnFormFigures(unittest.TestCase):
                 for figure, svg in old_figures.items():
                     self.assertTrue(new_figures[figure] == svg, figure)
                 self.assertEqual(new_notes, old_notes)
+
+
+HANDOFF = os.path.join(SOURCE, "docs", "results", "2026-12-01-h200-restructure-cause",
+                       "isolate-handoff.results.json")
+
+
+class Handoff(unittest.TestCase):
+    """The hand-off figure's points and lines from the committed H200 isolate-handoff results
+    (docs/results/h200-cause.md's table)."""
+
+    def load(self, trials=1):
+        with open(HANDOFF, "rb") as f:
+            doc = json.load(f)
+        runs = doc["runs"]
+        for t in range(2, trials + 1):
+            for r in runs[:8]:
+                copy = json.loads(json.dumps(r))
+                copy["index"] = r["index"] + 8 * (t - 1)
+                copy["trial"] = t
+                runs.append(copy)
+        return results.load(json.dumps(doc))
+
+    def test_one_point_per_run_at_its_gap_and_rate(self):
+        pts, left = handoff.points(self.load().runs)
+        self.assertEqual(left, [])
+        got = [(p.run.index, round(p.gap_ns / 1e3, 2), round(p.rate, 2),
+                round(p.p50_Bps / 1e9, 2)) for p in pts]
+        self.assertEqual(got, [(0, 2.69, 0.18, 6.86), (1, 4.2, 0.12, 7.56), (2, 8.01, 0.26, 7.43),
+                               (3, 23.38, 0.79, 1.75), (4, 103.36, 0.94, 1.66),
+                               (5, 1085.09, 1.0, 1.72), (6, 37.02, 0.76, 1.74),
+                               (7, 3.05, 0.12, 7.61)])
+
+    def test_the_host_runs_that_differ_in_threads_between_alone_are_one_line(self):
+        pts, _ = handoff.points(self.load().runs)
+        lines = handoff.switches(pts)
+        # The two Python runs differ in their payload: on no line.
+        self.assertEqual([[p.run.index for p in s.points] for s in lines], [[0, 1, 2, 3, 4, 5]])
+
+    def test_with_trials_a_point_per_trial_and_a_line_per_trial(self):
+        pts, _ = handoff.points(self.load(trials=2).runs)
+        self.assertEqual(len(pts), 16)
+        lines = handoff.switches(pts)
+        self.assertEqual(sorted([p.run.index for p in s.points] for s in lines),
+                         [[0, 1, 2, 3, 4, 5], [8, 9, 10, 11, 12, 13]])
+
+    def test_captions_say_what_sets_a_run_apart(self):
+        data = self.load()
+        self.assertEqual([handoff.caption(r) for r in data.runs],
+                         ["0: host", "1: spin:1us", "2: spin:5us", "3: spin:20us", "4: spin:100us",
+                          "5: sleep:1ms", "6: threads.py", "7: threads_batch.py"])
+
+    def test_drawn_only_where_threads_between_varies(self):
+        self.assertTrue(handoff.wanted(self.load().runs))
+        for name in FIXTURE_NAMES:
+            with self.subTest(fixture=name):
+                self.assertFalse(handoff.wanted(fixture(name).runs))
 
 
 class Selection(unittest.TestCase):

@@ -312,6 +312,31 @@ TEST_CASE("trace.json: one named track per worker, one per device stream",
     fs::remove_all(dir);
 }
 
+TEST_CASE("trace.json: every track is named after its run's index, as its process is",
+          "[report][reporter][trace]") {
+    const Results res = sample();
+    std::ostringstream out;
+    make_reporter("trace")->write(res, analyze(res), out);
+    const json j = json::parse(out.str());
+    std::map<int, std::set<std::string>> tracks;  // by pid
+    std::map<int, std::string> processes;
+    for (const auto& e : j.at("traceEvents")) {
+        if (e.at("ph") != "M") continue;
+        if (e.at("name") == "thread_name") tracks[e.at("pid")].insert(e.at("args").at("name"));
+        if (e.at("name") == "process_name") processes[e.at("pid")] = e.at("args").at("name");
+    }
+    // pid = run index + 1; the names say the run index, the worker tracks and the device
+    // tracks alike.
+    CHECK(processes[1] == "run 0: host threads.count=3");
+    CHECK(tracks[1] == std::set<std::string>{"run 0 host worker 0", "run 0 host worker 1",
+                                             "run 0 host worker 2"});
+    CHECK(processes[2] == "run 1: python gil=release, \"x\"");
+    CHECK(tracks[2] == std::set<std::string>{"run 1 python worker 0", "run 1 python worker 1",
+                                             "run 1 python worker 2", "run 1 device 0 stream 7",
+                                             "run 1 device 0 stream 8"});
+    CHECK(tracks.count(3) == 0);  // the failed run recorded no worker
+}
+
 TEST_CASE("the table names every run and fits 100 columns", "[report][reporter][table]") {
     const Results res = sample();
     std::ostringstream out;
