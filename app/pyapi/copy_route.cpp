@@ -25,11 +25,11 @@ Side side_of(CopyPlatform& platform, const MemoryView& v, const char* role) {
             throw EngineError(
                 fmt::format("{} ({}) is device memory, but no CUDA device answers "
                             "here: {}",
-                            role, v.kind, why));
+                            role, v.kind(), why));
         throw py::value_error(fmt::format(
             "{} ({}) says it is device memory, but its address is not device memory this "
             "process can reach: was it made on another CUDA context, or freed?",
-            role, v.kind));
+            role, v.kind()));
     }
     return {false, -1, where.kind == PointerPlace::Kind::page_locked};
 }
@@ -38,7 +38,7 @@ Side side_of(CopyPlatform& platform, const MemoryView& v, const char* role) {
     throw py::value_error(fmt::format(
         "both dst ({}) and src ({}) are device memory: xferlab.copy moves between host and "
         "device; copy within the device with the framework (cupy.copyto, tensor.copy_)",
-        dst.kind, src.kind));
+        dst.kind(), src.kind()));
 }
 
 uint64_t direct_below(const ModuleEngine* engine, bool to_device) {
@@ -53,7 +53,7 @@ CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleE
         throw py::value_error(fmt::format(
             "sizes differ: dst ({}) has {} bytes, src ({}) {}: copy arrays of equal size (slice "
             "the larger one, or view both as bytes)",
-            dst.kind, dst.bytes, src.kind, src.bytes));
+            dst.kind(), dst.bytes, src.kind(), src.bytes));
     CopyRoute route;
     // Host memory on both sides needs no device and no platform.
     if (!dst.device_side && !src.device_side && !engine) return route;

@@ -39,11 +39,12 @@ struct DlManagedTensor {
 };
 constexpr int32_t kDlCpu = 1, kDlCuda = 2, kDlCudaHost = 3, kDlCudaManaged = 13;
 
-std::string kind_of(const py::handle& obj) {
-    const py::handle type = py::type::handle_of(obj);
+std::string kind_of_type(const py::handle& type) {
     return py::str(type.attr("__module__")).cast<std::string>() + "." +
            py::str(type.attr("__qualname__")).cast<std::string>();
 }
+
+std::string kind_of(const py::handle& obj) { return kind_of_type(py::type::handle_of(obj)); }
 
 [[noreturn]] void not_contiguous(const char* role, const std::string& kind) {
     throw py::value_error(fmt::format(
@@ -79,8 +80,7 @@ int64_t itemsize_of(const std::string& typestr) {
     return i < typestr.size() ? std::stoll(typestr.substr(i)) : 0;
 }
 
-std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, bool writable,
-                                      const std::string& kind) {
+std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, bool writable) {
     if (!PyObject_CheckBuffer(obj.ptr())) return std::nullopt;
     auto view = std::make_unique<Py_buffer>();
     const int flags = PyBUF_STRIDES | (writable ? PyBUF_WRITABLE : 0);
@@ -91,30 +91,30 @@ std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, b
         if (PyObject_GetBuffer(obj.ptr(), view.get(), PyBUF_STRIDES) != 0)
             throw py::error_already_set();
         PyBuffer_Release(view.get());
-        read_only(role, kind);
+        read_only(role, kind_of(obj));
     }
     MemoryView m;
     m.data = static_cast<std::byte*>(view->buf);
     m.bytes = uint64_t(view->len);
     m.readonly = view->readonly != 0;
-    m.kind = kind;
+    m.type = py::type::handle_of(obj);
     const bool contiguous = PyBuffer_IsContiguous(view.get(), 'C') != 0;
     m.keep_alive = std::shared_ptr<Py_buffer>(view.release(), [](Py_buffer* b) {
         PyBuffer_Release(b);
         delete b;
     });
-    if (!contiguous) not_contiguous(role, kind);
+    if (!contiguous) not_contiguous(role, kind_of(obj));
     return m;
 }
 
 // __array_interface__ or __cuda_array_interface__: {"data": (ptr, readonly), "shape",
 // "typestr", "strides", and for the latter's version 3 "stream"}.
 MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device, const char* role,
-                          bool writable, const std::string& kind) {
+                          bool writable) {
     const py::tuple data = d["data"].cast<py::tuple>();
     MemoryView m;
     m.device_side = device;
-    m.kind = kind;
+    m.type = py::type::handle_of(obj);
     m.data = reinterpret_cast<std::byte*>(data[0].cast<uintptr_t>());
     m.readonly = data[1].cast<bool>();
     std::vector<int64_t> shape;
@@ -126,25 +126,24 @@ MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device,
     if (d.contains("strides") && !d["strides"].is_none()) {
         std::vector<int64_t> strides;
         for (const auto& s : d["strides"].cast<py::tuple>()) strides.push_back(s.cast<int64_t>());
-        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind);
+        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind_of(obj));
     }
     if (device && d.contains("stream") && !d["stream"].is_none())
         m.stream = d["stream"].cast<uintptr_t>();
-    if (writable && m.readonly) read_only(role, kind);
+    if (writable && m.readonly) read_only(role, kind_of(obj));
     m.keep_alive =
         std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(obj)));
     return m;
 }
 
-MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
-                       const std::string& kind) {
+MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable) {
     const py::tuple where = obj.attr("__dlpack_device__")().cast<py::tuple>();
     const int32_t type = where[0].cast<int32_t>();
     if (type != kDlCpu && type != kDlCuda && type != kDlCudaHost && type != kDlCudaManaged)
         throw py::type_error(fmt::format(
             "{} ({}) is on a DLPack device of type {}: xferlab.copy moves between host memory "
             "and CUDA devices",
-            role, kind, type));
+            role, kind_of(obj), type));
     const bool cuda = type == kDlCuda || type == kDlCudaManaged;
     // A CUDA producer makes its work visible to the consumer's stream: the legacy default
     // stream (1), which the copy then waits for.
@@ -159,7 +158,7 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
         if (t->deleter) t->deleter(t);
     });
     const DlTensor& t = managed->dl_tensor;
-    m.kind = kind;
+    m.type = py::type::handle_of(obj);
     m.device_side = cuda;
     m.device = cuda ? t.device.device_id : -1;
     if (cuda) m.stream = 1;
@@ -172,7 +171,7 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
     if (t.strides) {  // in elements
         std::vector<int64_t> strides;
         for (int i = 0; i < t.ndim; ++i) strides.push_back(t.strides[i] * itemsize);
-        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind);
+        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind_of(obj));
     }
     // DLPack has no read-only flag: a producer that shares read-only memory says so when
     // asked for it; writing into it is the caller's business, as with any DLPack consumer.
@@ -182,22 +181,25 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
 
 }  // namespace
 
+std::string MemoryView::kind() const { return type ? kind_of_type(type) : std::string("memory"); }
+
 MemoryView memory_of(const py::handle& obj, const char* role, bool writable) {
-    const std::string kind = kind_of(obj);
-    // Each interface is asked for once: CuPy and PyTorch build the dictionary on every access,
-    // and a small copy's time is mostly such overhead (docs/performance.md, "Small copies").
+    // What a small copy costs is mostly this (docs/performance.md, "The Python module"): the
+    // buffer protocol first (no attribute lookup that fails for NumPy), each interface asked
+    // for once (CuPy and PyTorch build the dictionary on every access), the type's name only
+    // for a message.
+    if (auto m = from_buffer(obj, role, writable)) return *m;
     if (py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none()); !cai.is_none())
-        return from_interface(obj, cai.cast<py::dict>(), true, role, writable, kind);
-    if (auto m = from_buffer(obj, role, writable, kind)) return *m;
+        return from_interface(obj, cai.cast<py::dict>(), true, role, writable);
     if (py::object ai = py::getattr(obj, "__array_interface__", py::none()); !ai.is_none())
-        return from_interface(obj, ai.cast<py::dict>(), false, role, writable, kind);
+        return from_interface(obj, ai.cast<py::dict>(), false, role, writable);
     if (py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))
-        return from_dlpack(obj, role, writable, kind);
+        return from_dlpack(obj, role, writable);
     throw py::type_error(fmt::format(
         "{} ({}) is not memory xferlab.copy can read: give a host array (the buffer protocol, "
         "__array_interface__ or a CPU __dlpack__: NumPy, memoryview, bytearray, a CPU tensor) or "
         "a device array (__cuda_array_interface__ or a CUDA __dlpack__: CuPy, PyTorch, Numba)",
-        role, kind));
+        role, kind_of(obj)));
 }
 
 }  // namespace xfer::pyapi

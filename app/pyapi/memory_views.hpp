@@ -23,7 +23,8 @@ struct MemoryView {
     // A stream the producer's work on it is queued on (__cuda_array_interface__ v3 "stream"):
     // waited for before the copy reads or writes it.
     std::optional<uintptr_t> stream;
-    std::string kind;                  // "numpy.ndarray", for messages
+    pybind11::handle type;             // the object's type (borrowed: the object outlives the view)
+    std::string kind() const;          // "numpy.ndarray", for messages (the GIL held)
     std::shared_ptr<void> keep_alive;  // the Py_buffer or DLPack capsule it came from
 };
 
