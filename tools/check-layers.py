@@ -9,8 +9,8 @@ import re
 import sys
 
 # Lowest first. backend/cuda is part of backend.
-LAYERS = ["util", "system", "results", "scenario", "memory", "backend", "report", "launch",
-          "python", "remote", "run", "cli"]
+LAYERS = ["util", "system", "settings", "results", "scenario", "memory", "backend", "report",
+          "launch", "python", "remote", "run", "cli"]
 
 def folder_of(path: str) -> str:
     return path.split("/")[0]

@@ -15,7 +15,7 @@
 #include "cli/cmd_threads.hpp"
 #include "remote/worker_process.hpp"
 #include "results/vocabulary.hpp"
-#include "scenario/suggest.hpp"
+#include "util/suggest.hpp"
 #include "util/version.hpp"
 
 namespace xfer {
@@ -36,7 +36,7 @@ std::string command_problem(const CLI::App& app, int argc, char** argv) {
     const std::string commands = join_names(names, ", ") + " (xferlab --help)";
     if (argc <= 1) return "a command is required: " + commands;
     return "unknown command '" + std::string(argv[1]) + "'" +
-           scenario_internal::did_you_mean(argv[1], names) + "; the commands are " + commands;
+           did_you_mean(argv[1], names) + "; the commands are " + commands;
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include "run/plan_runner.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "system/memory_limits.hpp"
 
 namespace xfer {

@@ -10,7 +10,7 @@
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
 #include "system/thread_info.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "system/signal_names.hpp"
 #include "system/thread_probe.hpp"
 

@@ -44,7 +44,7 @@ void end_backend_run(Backend& backend, std::vector<Record>& records,
 
 void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
                         StartGate& gate, WorkersOutcome& out) {
-    const bool elsewhere = job.launcher.workers_elsewhere();
+    const bool elsewhere = job.launcher.traits().workers_elsewhere;
     // Designated: the collected fields start empty, whatever fields RunContext gains.
     RunContext ctx{.run = job.run,
                    .backend = job.backend,
@@ -105,7 +105,7 @@ WorkersOutcome execute_workers(const WorkersJob& job) {
 
     // Workers in other processes meet at their own gates; this one counts the whole run.
     const int parties =
-        job.launcher.workers_elsewhere() ? job.run.threads.count : int(workers.size());
+        job.launcher.traits().workers_elsewhere ? job.run.threads.count : int(workers.size());
     StartGate gate(parties, job.run.threads.start);
     std::thread coordinator;
     if (job.coordinate && gate.needs_coordination()) {

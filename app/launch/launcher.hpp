@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "results/helper_thread.hpp"
+#include "results/vocabulary.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
 #include "scenario/scenario.hpp"
@@ -49,9 +50,9 @@ public:
     // Runs every worker to completion (or until ctx.stop). Failures go to ctx.errors; an
     // exception means the launcher itself could not start.
     virtual void launch(RunContext& ctx) = 0;
-    // True when workers run in other processes, which prepare their own buffers, device
-    // timestamps and verification: the caller then prepares no workers and starts no tracer.
-    virtual bool workers_elsewhere() const { return false; }
+    // What the vocabulary says it does with a run (results/vocabulary.hpp), e.g. whether its
+    // workers run in other processes: the one place that says so.
+    const LauncherTraits& traits() const;
     // Non-empty when this launcher cannot run in this process as started (e.g. mpi without
     // mpirun): its runs are skipped with this reason rather than failed.
     virtual std::string unavailable_reason() const { return {}; }

@@ -12,7 +12,7 @@
 #include "python/payload_objects.hpp"
 #include "python/py_convert.hpp"
 #include "python/runner_source.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "util/clock.hpp"
 #include "util/version.hpp"
 #include "system/thread_probe.hpp"

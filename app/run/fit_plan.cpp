@@ -5,7 +5,7 @@
 #include "run/memory_fit.hpp"
 #include "system/memory_limits.hpp"
 #include "scenario/loader.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "scenario/scenario.hpp"
+#include "settings/run_settings.hpp"
 
 namespace xfer {
 
@@ -31,7 +32,8 @@ struct LoadedPlan {
 LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                      const std::vector<std::filesystem::path>& payload_folders);
 
-// The fully resolved run as JSON (every key with its value), as written into results.
-nlohmann::json to_json(const Run& run);
+// The fully resolved run as results record it (RunResult::settings; its JSON is results'
+// "settings").
+RunSettings run_settings(const Run& run);
 
 }  // namespace xfer

@@ -127,7 +127,7 @@ TEST_CASE("every key of the schema is read into the scenario", "[loader]") {
     CHECK(s.runs[0].payload == "thread_env.py");
     CHECK(s.runs[0].gil == GilPolicy::hold);
     CHECK(s.runs[1].launcher == "host+gil");
-    CHECK(s.runs[1].mimic == "python");
+    CHECK(s.runs[1].mimic == Mimic::python);
     CHECK(s.runs[1].gil == GilPolicy::release);
 }
 
@@ -390,7 +390,7 @@ launcher = "host"
 )");
     const auto plan = expand_plan(s);
     REQUIRE(plan.size() == 1);
-    const json j = to_json(plan[0]);
+    const json j = run_settings(plan[0]);
     CHECK(j["index"] == 0);
     CHECK(j["label"] == "host");
     CHECK(j["launcher"] == "host");

@@ -5,9 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario/suggest.hpp"
-#include "scenario/unit_parse.hpp"
-#include "scenario/units.hpp"
+#include "util/suggest.hpp"
+#include "util/units.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 #include "support/values.hpp"
@@ -24,13 +23,13 @@ namespace {
 
 std::string size_error(const std::string& text) {
     std::string why;
-    CHECK_FALSE(scenario_internal::parse_size(text, &why).has_value());
+    CHECK_FALSE(parse_size(text, &why).has_value());
     return why;
 }
 
 std::string duration_error(const std::string& text) {
     std::string why;
-    CHECK_FALSE(scenario_internal::parse_duration_ns(text, &why).has_value());
+    CHECK_FALSE(parse_duration_ns(text, &why).has_value());
     return why;
 }
 
@@ -136,7 +135,6 @@ TEST_CASE("format_duration_ns prints two decimals in a fitting unit", "[units]")
 }
 
 TEST_CASE("duration_text is exact and reads back", "[units]") {
-    using scenario_internal::duration_text;
     CHECK(duration_text(0) == "0 s");
     CHECK(duration_text(30'000'000'000) == "30 s");
     CHECK(duration_text(1'500'000) == "1.5 ms");
