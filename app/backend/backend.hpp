@@ -64,12 +64,15 @@ public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
     // Memory (host bytes, device bytes) a run with this transfer and worker count will need,
-    // for the preflight before anything is allocated.
+    // for the preflight before anything is allocated. `worker_processes`: every worker runs in
+    // a process of its own (launchers "process" and "mpi"), with its own per-process state
+    // (the staging engines).
     struct Need {
         uint64_t host_bytes = 0;
         uint64_t device_bytes = 0;
     };
-    virtual Need memory_needed(const TransferSpec& t, int workers) const = 0;
+    virtual Need memory_needed(const TransferSpec& t, int workers,
+                               bool worker_processes = false) const = 0;
     // Throws std::runtime_error naming what is wrong when the transfer cannot run here
     // (e.g. h2d on the host backend is modelled as host->host; p2p needs two devices).
     virtual void check(const TransferSpec& t, int workers) const = 0;

@@ -101,7 +101,7 @@ class HostBackend final : public Backend {
 public:
     std::string name() const override { return "host"; }
 
-    Need memory_needed(const TransferSpec& t, int workers) const override {
+    Need memory_needed(const TransferSpec& t, int workers, bool = false) const override {
         Sides s = sides_of(t);
         uint64_t per_worker = host_memory_footprint(s.source, t.bytes) +
                               host_memory_footprint(s.destination, t.bytes);

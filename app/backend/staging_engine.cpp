@@ -24,6 +24,7 @@ struct StagingEngine::Request {
     int worker = 0;
     uint32_t tag = 0;
     uint64_t chunk = 0;        // bytes per chunk of this request
+    int helpers = 1;           // helpers taking work when it started (StagingEngine::active_)
     uint64_t next = 0;         // offset of the next chunk to hand out
     uint64_t outstanding = 0;  // chunks handed out and not yet retired
     bool failed = false;
@@ -56,6 +57,23 @@ StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice
 
 StagingEngine::~StagingEngine() { stop(); }
 
+uint64_t staging_buffer_bytes(const StagingConfig& c) {
+    return std::max(c.chunk, c.chunk_from_device);
+}
+
+StagingTotals StagingEngine::totals() const {
+    std::lock_guard lock(mutex_);
+    return totals_;
+}
+
+void StagingEngine::count_locked(const Chunk& c) {
+    const Request& r = *c.request;
+    (r.to_device ? totals_.to_device_bytes : totals_.from_device_bytes) += c.len;
+    if (r.direct) totals_.direct_bytes += c.len;
+    ++totals_.chunks;
+    totals_.work += c.work;
+}
+
 void StagingEngine::start() {
     std::unique_lock lock(mutex_);
     if (running_) return;
@@ -63,6 +81,7 @@ void StagingEngine::start() {
     attached_count_ = 0;
     attach_error_.clear();
     helpers_.clear();
+    active_ = config_.threads;
     for (int i = 0; i < config_.threads; ++i) {
         auto h = std::make_unique<Helper>();
         h->index = i;
@@ -109,6 +128,11 @@ uint64_t StagingEngine::chunks_issued() const {
     return n;
 }
 
+int StagingEngine::active_helpers() const {
+    std::lock_guard lock(mutex_);
+    return active_;
+}
+
 std::vector<CorrelationAlias> StagingEngine::correlations() const {
     std::lock_guard lock(mutex_);
     std::vector<CorrelationAlias> out;
@@ -144,12 +168,17 @@ void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uin
 
 void StagingEngine::run_request(Request& r) {
     if (r.bytes == 0) return;
+    // Outside the engine's lock: may rescan the engine registry (when another engine came or
+    // went).
+    r.helpers = config_.active_helpers ? std::clamp(config_.active_helpers(), 1, config_.threads)
+                                       : config_.threads;
     // Page-locked memory needs no bounce buffer, so small chunks would only add DMA set-ups:
     // one chunk per helper (at least the configured size) keeps every helper's stream busy,
     // unless a chunk size for it was asked.
-    r.chunk = config_.chunk;
+    r.chunk = !r.to_device && config_.chunk_from_device > 0 ? config_.chunk_from_device
+                                                            : config_.chunk;
     if (r.direct) {
-        const uint64_t threads = uint64_t(config_.threads);
+        const uint64_t threads = uint64_t(r.helpers);
         const uint64_t even = (r.bytes + threads - 1) / threads;
         r.chunk = config_.page_locked_chunk > 0
                       ? config_.page_locked_chunk
@@ -158,9 +187,12 @@ void StagingEngine::run_request(Request& r) {
     std::unique_lock lock(mutex_);
     if (!running_ || stopping_)
         throw std::runtime_error(fmt::format(
-            "staging on device {}: worker {} copied while the engine's helper threads were not "
-            "running",
-            config_.device, r.worker));
+            "staging on device {}: {} copied while the engine's helper threads were not running",
+            config_.device, r.worker >= 0 ? fmt::format("worker {}", r.worker) : "a copy"));
+    ++totals_.requests;
+    // Helpers [r.helpers, threads) finish what they have in flight and then sleep; the
+    // notify below wakes the ones let in again.
+    active_ = r.helpers;
     // Link at the ring's head; helpers serve the ring in turn starting from cursor_.
     r.link = first_;
     first_ = &r;
@@ -203,7 +235,7 @@ bool StagingEngine::take_chunk(Chunk& c) {
         if (!r->failed && r->next < r->bytes) {
             c.request = r;
             c.offset = r->next;
-            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, config_.threads,
+            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, r->helpers,
                                          config_.taper && !r->direct);
             r->next += c.len;
             ++r->outstanding;
@@ -246,12 +278,14 @@ void StagingEngine::helper_main(int index) {
 
     const uint64_t ring = uint64_t(config_.buffers);
     int64_t busy_since = -1;  // start of the current busy span (for the timeline)
-    auto go_idle = [&] {
+    auto go_idle = [&] {  // under mutex_
         if (busy_since < 0) return;
+        const int64_t now = now_ns();
         if (h.info.busy.size() < kMaxBusySpans)
-            h.info.busy.push_back({busy_since, now_ns()});
+            h.info.busy.push_back({busy_since, now});
         else
             ++h.info.busy_dropped;
+        totals_.busy_ns += now - busy_since;
         busy_since = -1;
     };
     for (;;) {
@@ -260,7 +294,7 @@ void StagingEngine::helper_main(int index) {
         {
             std::unique_lock lock(mutex_);
             for (;;) {
-                if (h.head - h.tail < ring && take_chunk(c)) {
+                if (h.head - h.tail < ring && h.index < active_ && take_chunk(c)) {
                     got = true;
                     break;
                 }
@@ -292,23 +326,27 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
     try {
         std::byte* host = r.host + c.offset;
         std::byte* buf = r.direct ? host : device_->buffer(h.index, slot);
-        HelperWork& w = h.info.work;
+        HelperWork mine;  // this chunk's share: the helper's own totals and the engine's
         int64_t t = now_ns();
         if (r.to_device) {
             if (!r.direct) {
                 host_copy(config_.copy_in, buf, host, c.len);
-                w.copied_bytes += c.len;
+                mine.copied_bytes += c.len;
                 const int64_t copied = now_ns();
-                w.copy_ns += copied - t;
+                mine.copy_ns += copied - t;
                 t = copied;
             }
             device_->start_to_device(h.index, slot, r.device + c.offset, buf, c.len);
         } else {
             device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
         }
-        w.start_ns += now_ns() - t;
-        ++w.chunks;
-        if (uint32_t id = device_->last_correlation()) h.aliases.emplace_back(id, r.tag);
+        mine.start_ns += now_ns() - t;
+        ++mine.chunks;
+        h.info.work += mine;
+        h.slots[size_t(slot)].work = mine;
+        // Kept only for a traced request (a run's): a long-lived engine would grow without end.
+        if (uint32_t id = device_->last_correlation(); id && r.tag)
+            h.aliases.emplace_back(id, r.tag);
     } catch (const std::exception& e) {
         h.slots[size_t(slot)].request = nullptr;  // complete() must not retire it again
         retire(c, chunk_error(c, e.what()));
@@ -324,29 +362,33 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
         }
         return;
     }
+    Chunk done = c;
     try {
-        HelperWork& w = h.info.work;
+        HelperWork mine;
         const int64_t t = now_ns();
         device_->wait(h.index, slot);
         const int64_t waited = now_ns();
-        w.wait_ns += waited - t;
+        mine.wait_ns += waited - t;
         if (!c.request->to_device && !c.request->direct) {
             host_copy(config_.copy_out, c.request->host + c.offset, device_->buffer(h.index, slot),
                       c.len);
-            w.copied_bytes += c.len;
-            w.copy_ns += now_ns() - waited;
+            mine.copied_bytes += c.len;
+            mine.copy_ns += now_ns() - waited;
         }
+        h.info.work += mine;
+        done.work += mine;
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));
         return;
     }
-    retire(c, {});
+    retire(done, {});
 }
 
 void StagingEngine::retire(const Chunk& c, const std::string& error) {
     Request& r = *c.request;
     {
         std::lock_guard lock(mutex_);
+        if (error.empty()) count_locked(c);
         --r.outstanding;
         if (!error.empty() && !r.failed) {
             r.failed = true;
@@ -363,10 +405,11 @@ void StagingEngine::retire(const Chunk& c, const std::string& error) {
 
 std::string StagingEngine::chunk_error(const Chunk& c, const char* what) const {
     const Request& r = *c.request;
-    return fmt::format(
-        "staging on device {}: worker {}, {} chunk at offset {} ({} bytes of {}): {}",
-        config_.device, r.worker, r.to_device ? "host-to-device" : "device-to-host", c.offset,
-        c.len, r.bytes, what);
+    // Worker < 0: a copy of no worker's (the Python module's), whose caller knows its thread.
+    return fmt::format("staging on device {}: {}{} chunk at offset {} ({} bytes of {}): {}",
+                       config_.device, r.worker >= 0 ? fmt::format("worker {}, ", r.worker) : "",
+                       r.to_device ? "host-to-device" : "device-to-host", c.offset, c.len,
+                       r.bytes, what);
 }
 
 }  // namespace xfer

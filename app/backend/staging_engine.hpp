@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,7 +58,7 @@ struct StagingConfig {
     int device = 0;            // for messages
     int threads = 1;           // helper threads (resolved: at least 1)
     int buffers = 2;           // chunk buffers per helper
-    uint64_t chunk = 8 << 20;  // bytes per chunk
+    uint64_t chunk = 8 << 20;  // bytes per chunk (to the device; and back, unless set below)
     std::vector<int> cpus{};   // helper affinity; empty: none
     // How a helper writes what it copies ([staging] stores, backend/staging_stores.hpp):
     // pageable -> buffer on the way to the device, buffer -> pageable on the way back.
@@ -70,6 +71,16 @@ struct StagingConfig {
     // DMA set-ups that keep every helper's stream busy); otherwise this size, so that the DMA
     // side of a bounced copy can be measured without its host copies ([staging] chunk given).
     uint64_t page_locked_chunk = 0;
+    // Bytes per chunk from the device (0: `chunk`): one engine serving both directions, as the
+    // Python module's does, can use each direction's best size (scenario/staging_defaults.cpp).
+    // Buffers hold the larger of the two.
+    uint64_t chunk_from_device = 0;
+    // How many of the `threads` helpers take work, asked at the start of every request on the
+    // worker's thread (so: thread-safe and cheap); the answer is clamped to 1..threads. The
+    // others keep their buffers and sleep until a later request lets them in. Empty: all.
+    // resolve_staging sets it for threads = "auto" from the machine's engine registry
+    // (backend/staging_registry.hpp), so that engines in several processes share the CPUs.
+    std::function<int()> active_helpers{};
 };
 
 // The length of the chunk that starts at `offset` of a `bytes`-long copy bounced through
@@ -85,6 +96,20 @@ uint64_t staging_chunk_length(uint64_t offset, uint64_t bytes, uint64_t chunk, i
 // A chunk's CUPTI correlation id and the id of the request it belongs to: the report joins every
 // chunk's device interval to the worker's record (first start to last end).
 using CorrelationAlias = std::pair<uint32_t, uint32_t>;
+
+// What an engine has done since start(), summed over its helpers; readable while it runs.
+struct StagingTotals {
+    uint64_t requests = 0;           // copies asked for
+    uint64_t to_device_bytes = 0;    // of finished chunks, by direction
+    uint64_t from_device_bytes = 0;
+    uint64_t direct_bytes = 0;       // page-locked memory DMA'd in place (no bounce)
+    uint64_t chunks = 0;             // finished chunks
+    HelperWork work;                 // bounced bytes and where the helpers' time went
+    int64_t busy_ns = 0;             // helpers busy (from taking work to going idle)
+};
+
+// The larger chunk of `c`'s two directions: the size of one buffer.
+uint64_t staging_buffer_bytes(const StagingConfig& c);
 
 class StagingEngine {
   public:
@@ -117,6 +142,10 @@ class StagingEngine {
     std::vector<CorrelationAlias> correlations() const;
     // After stop(): chunks started since start() (traced or not).
     uint64_t chunks_issued() const;
+    // Running totals, safe to read at any time (finished chunks, closed busy spans).
+    StagingTotals totals() const;
+    // The helpers the latest request let take work (config().threads before the first).
+    int active_helpers() const;
 
   private:
     struct Request;
@@ -124,6 +153,7 @@ class StagingEngine {
         Request* request = nullptr;
         uint64_t offset = 0;
         uint64_t len = 0;
+        HelperWork work;  // this chunk's share, added to the totals when it retires
     };
     struct Helper;
 
@@ -133,6 +163,7 @@ class StagingEngine {
     void issue(Helper& h, int slot, const Chunk& c);
     void complete(Helper& h, int slot, const Chunk& c);
     void retire(const Chunk& c, const std::string& error);
+    void count_locked(const Chunk& c);  // a finished chunk into totals_
     std::string chunk_error(const Chunk& c, const char* what) const;
 
     StagingConfig config_;
@@ -147,8 +178,10 @@ class StagingEngine {
     Request* cursor_ = nullptr;         // the request the next chunk comes from
     bool stopping_ = false;
     bool running_ = false;
+    int active_ = 1;  // helpers [0, active_) take chunks (StagingConfig::active_helpers)
     int attached_count_ = 0;
     std::string attach_error_;
+    StagingTotals totals_;  // guarded by mutex_
 };
 
 }  // namespace xfer

@@ -8,7 +8,9 @@
 #include <memory>
 
 #include "python/interpreter.hpp"
+#include "python/python.hpp"
 #include "python/payload_exit.hpp"
+#include "pyapi/bindings.hpp"
 #include "python/payload_objects.hpp"
 #include "python/py_convert.hpp"
 #include "python/runner_source.hpp"
@@ -163,7 +165,7 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         "\"hugepage\").");
 
     m.def(
-        "copy",
+        "memcpy",
         [](py::object dst, py::object src, py::object nbytes) {
             ContiguousView d(dst, true);
             ContiguousView s(src, false);
@@ -185,6 +187,13 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         py::arg("dst"), py::arg("src"), py::arg("nbytes") = py::none(),
         "memcpy between two buffers with the GIL released; returns its duration in ns. Not "
         "recorded: a free-form helper, not the worker's copy routine.");
+
+    // copy(dst, src, *, stream=None), Engine, Error: the same bindings a user's program gets
+    // from the extension module, so that a payload and a program are written alike.
+    pyapi::bind_transfer_api(m);
+    // `import xferlab.cupy` / `xferlab.torch`: the package's pure-Python helpers.
+    if (const auto dir = xferlab_package_dir(); !dir.empty())
+        m.attr("__path__") = py::make_tuple(dir.string()).cast<py::list>();
 
     m.def("now", &now_ns, "The host clock every record uses (CLOCK_MONOTONIC), in ns.");
     m.def("thread_info", &calling_thread_info,

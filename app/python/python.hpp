@@ -33,6 +33,13 @@ std::string embedded_python_version();
 std::string python_executable_problem(const std::filesystem::path& executable);
 // The choice for this process (python.executable of the config; a worker process gets its
 // parent's). Only the first start of the interpreter reads it: call it before.
+// xferlab's own Python code: $XFERLAB_PYTHON_LIB, else <source tree>/python_lib: the figures'
+// package xferlab_plots, and the pure-Python part of the package xferlab (cupy.py, torch.py).
+std::filesystem::path python_lib_dir();
+// python_lib_dir()/xferlab when it is there (empty otherwise): the built-in module `xferlab`
+// takes it as its __path__, so that a payload's `import xferlab.cupy` finds the helpers.
+std::filesystem::path xferlab_package_dir();
+
 void choose_python(PythonChoice choice);
 // What choose_python set, else the build's interpreter (when it still exists).
 PythonChoice chosen_python();

@@ -61,6 +61,17 @@ std::string python_executable_problem(const fs::path& executable) {
     return "";
 }
 
+fs::path python_lib_dir() {
+    if (const char* dir = std::getenv("XFERLAB_PYTHON_LIB"); dir && *dir) return fs::path(dir);
+    return fs::path(XFER_SOURCE_DIR) / "python_lib";
+}
+
+fs::path xferlab_package_dir() {
+    std::error_code ec;
+    const fs::path dir = python_lib_dir() / "xferlab";
+    return fs::is_directory(dir, ec) ? dir : fs::path();
+}
+
 void choose_python(PythonChoice choice) {
     std::lock_guard lock(g_choice_mutex);
     g_choice = std::move(choice);

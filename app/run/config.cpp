@@ -22,11 +22,6 @@ fs::path default_config_path() {
     return fs::path(XFER_SOURCE_DIR) / "config" / "xferlab.toml";
 }
 
-fs::path python_lib_dir() {
-    if (const char* dir = std::getenv("XFERLAB_PYTHON_LIB"); dir && *dir) return fs::path(dir);
-    return fs::path(XFER_SOURCE_DIR) / "python_lib";
-}
-
 std::optional<fs::path> user_config_path() {
     fs::path base;
     if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {

@@ -38,9 +38,6 @@ std::vector<std::filesystem::path> payload_search_path(const Config& config);
 
 // The built-in defaults file: $XFERLAB_CONFIG_DIR/xferlab.toml, else <source tree>/config.
 std::filesystem::path default_config_path();
-// xferlab's own Python code (the figures' package xferlab_plots): $XFERLAB_PYTHON_LIB, else
-// <source tree>/python_lib, found like python_payloads/.
-std::filesystem::path python_lib_dir();
 // The user's config: $XDG_CONFIG_HOME/xferlab/xferlab.toml (or ~/.config/...), when it exists.
 std::optional<std::filesystem::path> user_config_path();
 

@@ -110,7 +110,10 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
 
 std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
     try {
-        return backend_for(run, nullptr).memory_needed(run.transfer, run.threads.count);
+        const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
+        return backend_for(run, nullptr)
+            .memory_needed(run.transfer, run.threads.count,
+                           launcher && launcher->workers_elsewhere);
     } catch (const std::exception&) {
         return std::nullopt;  // an unavailable backend: the preflight reports it
     }

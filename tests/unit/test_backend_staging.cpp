@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/host_staging_device.hpp"
 #include "backend/staging_engine.hpp"
 #include "util/clock.hpp"
 #include "support/catch.hpp"
@@ -24,89 +25,7 @@ using xfer::test::contains;
 namespace {
 
 // "Device memory" is host memory; each DMA is remembered at start and performed at wait().
-class FakeDevice final : public StagingDevice {
-  public:
-    FakeDevice(int threads, int buffers, uint64_t chunk)
-        : chunk_(chunk), buffers_(buffers), pending_(size_t(threads * buffers)) {
-        for (int i = 0; i < threads * buffers; ++i) storage_.emplace_back(chunk);
-    }
-
-    // A DMA touching [fail_at, fail_at + 1) of device memory fails (at start or at wait).
-    const std::byte* fail_at = nullptr;
-    bool fail_in_wait = false;
-    int fail_attach_helper = -1;
-    std::atomic<int> violations{0};  // a slot started again before its DMA was waited for
-    std::atomic<uint64_t> dma_bytes{0};
-    std::atomic<uint64_t> bounced{0};  // DMAs from or to a slot's buffer (not the worker's memory)
-    std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
-    std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
-    const std::byte* landed_base = nullptr;
-
-    void attach_helper(int helper) override {
-        if (helper == fail_attach_helper) throw std::runtime_error("no device for this helper");
-    }
-    std::byte* buffer(int helper, int slot) override { return storage_[index(helper, slot)].data(); }
-    void start_to_device(int helper, int slot, void* dst, const std::byte* src,
-                         uint64_t len) override {
-        start(helper, slot, {true, static_cast<std::byte*>(dst), const_cast<std::byte*>(src), len,
-                             true});
-    }
-    void start_from_device(int helper, int slot, std::byte* dst, const void* src,
-                           uint64_t len) override {
-        start(helper, slot,
-              {false, const_cast<std::byte*>(static_cast<const std::byte*>(src)), dst, len, true});
-    }
-    void wait(int helper, int slot) override {
-        Pending& p = pending_[index(helper, slot)];
-        if (!p.busy) return;
-        p.busy = false;
-        if (wait_delay.count() > 0) std::this_thread::sleep_for(wait_delay);
-        if (fail_in_wait && hits(p)) throw std::runtime_error("an illegal memory access");
-        std::byte* buf = p.host;
-        if (p.to_device) {
-            std::memcpy(p.device, buf, p.len);
-            if (landed) {
-                std::lock_guard lock(landed_mutex_);
-                for (uint64_t i = 0; i < p.len; ++i) ++(*landed)[size_t(p.device - landed_base + i)];
-            }
-        } else {
-            std::memcpy(buf, p.device, p.len);
-        }
-        dma_bytes += p.len;
-    }
-    uint32_t last_correlation() override { return last_id_; }
-
-  private:
-    struct Pending {
-        bool to_device = false;
-        std::byte* device = nullptr;
-        std::byte* host = nullptr;  // the slot's buffer, or the worker's page-locked memory
-        uint64_t len = 0;
-        bool busy = false;
-    };
-    size_t index(int helper, int slot) const { return size_t(helper * buffers_ + slot); }
-    bool hits(const Pending& p) const {
-        return fail_at && p.device <= fail_at && fail_at < p.device + p.len;
-    }
-    void start(int helper, int slot, Pending p) {
-        if (p.host == buffer(helper, slot) && p.len > chunk_)
-            throw std::logic_error("a DMA longer than its buffer");
-        Pending& slot_state = pending_[index(helper, slot)];
-        if (slot_state.busy) ++violations;
-        if (!fail_in_wait && hits(p)) throw std::runtime_error("invalid argument");
-        if (p.host == buffer(helper, slot)) ++bounced;
-        slot_state = p;
-        last_id_ = ++next_id_;
-    }
-
-    uint64_t chunk_;
-    int buffers_;
-    std::vector<std::vector<std::byte>> storage_;
-    std::vector<Pending> pending_;
-    std::mutex landed_mutex_;
-    static inline std::atomic<uint32_t> next_id_{0};
-    static inline thread_local uint32_t last_id_ = 0;
-};
+using FakeDevice = HostStagingDevice;
 
 std::vector<std::byte> pattern(uint64_t n, int seed) {
     std::vector<std::byte> v(n);

@@ -184,7 +184,7 @@ TEST_CASE("the interpreter: payload dir and stdlib in sys.path, no cwd, no signa
     CHECK(has_stdlib);
 }
 
-TEST_CASE("xferlab.thread_info, host_buffer and copy from a payload", "[python]") {
+TEST_CASE("xferlab.thread_info, host_buffer and memcpy from a payload", "[python]") {
     auto dir = temp_payload_dir();
     write_file(dir / "freeform.py",
                "import threading, xferlab\n"
@@ -195,15 +195,25 @@ TEST_CASE("xferlab.thread_info, host_buffer and copy from a payload", "[python]"
                "    src = xferlab.host_buffer('64KiB')\n"
                "    dst = bytearray(len(src))\n"
                "    memoryview(src)[:5] = b'hello'\n"
-               "    ns = xferlab.copy(dst, src)\n"
+               "    ns = xferlab.memcpy(dst, src)\n"
                "    ctx.note('copied=%s ns>=0:%s' % (bytes(dst[:5]), ns >= 0))\n"
                "    t0 = xferlab.now(); t1 = xferlab.now()\n"
                "    ctx.note('clock ok: %s' % (t1 >= t0 > 0))\n"
                "    ctx.note('stop=%s' % xferlab.stop_requested())\n"
                "    try:\n"
-               "        xferlab.copy(dst, src, 1 << 20)\n"
+               "        xferlab.memcpy(dst, src, 1 << 20)\n"
                "    except ValueError as e:\n"
-               "        ctx.note('too big: ' + str(e))\n");
+               "        ctx.note('too big: ' + str(e))\n"
+               "    # The transfer API of the extension module, from the same bindings.\n"
+               "    back = bytearray(len(src))\n"
+               "    xferlab.copy(back, dst)\n"
+               "    ctx.note('api: copy=%s Engine=%s Error<RuntimeError=%s' % (bytes(back[:5]),\n"
+               "             hasattr(xferlab, 'Engine'), issubclass(xferlab.Error, RuntimeError)))\n"
+               "    try:\n"
+               "        from xferlab import cupy as xc\n"
+               "        ctx.note('helpers: ' + xc.__name__)\n"
+               "    except ImportError as e:\n"
+               "        ctx.note('helpers missing: ' + str(e))\n");
     PyHarness h(dir, "freeform.py", 1);
     h.launch();
     INFO(h.all_errors() << h.all_notes());
@@ -214,6 +224,8 @@ TEST_CASE("xferlab.thread_info, host_buffer and copy from a payload", "[python]"
     CHECK(n.find("clock ok: True") != std::string::npos);
     CHECK(n.find("stop=False") != std::string::npos);
     CHECK(n.find("too big: copy: nbytes 1048576 exceeds") != std::string::npos);
+    CHECK(n.find("api: copy=b'hello' Engine=True Error<RuntimeError=True") != std::string::npos);
+    CHECK(n.find("helpers: xferlab.cupy") != std::string::npos);  // python_lib/xferlab found
 }
 
 TEST_CASE("an interrupted run stops the payload's copies", "[python]") {

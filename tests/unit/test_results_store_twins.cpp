@@ -11,6 +11,7 @@
 #include "results/serialize.hpp"
 #include "support/catch.hpp"
 #include "support/committed_results.hpp"
+#include "support/sanitizer_build.hpp"
 
 using nlohmann::json;
 using namespace xfer;
@@ -57,6 +58,9 @@ TEST_CASE("every committed results.json reads back the same from its results.sql
     size_t checked = 0;
     for (const fs::path& file : files) {
         if (is_xz(file) && !xz) continue;
+        // Under ASan or TSan the uncompressed files: the .xz ones (staged-vs-pinned runs) have
+        // the same fields in 20 MB of JSON, minutes there, checked in the plain build.
+        if (is_xz(file) && xfer::test::kSanitizerBuild) continue;
         INFO(file.string());
         const Results original = committed_results(file);
         write_store_twin(original, store);

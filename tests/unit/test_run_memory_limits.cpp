@@ -11,15 +11,16 @@
 #include "support/catch.hpp"
 #include "support/text.hpp"
 #include "support/run_command.hpp"
+#include "support/values.hpp"
 
 using xfer::test::contains;
+using xfer::test::GiB;
+using xfer::test::MiB;
 
 using namespace xfer;
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr uint64_t MiB = uint64_t(1) << 20, GiB = uint64_t(1) << 30;
 
 void write(const fs::path& file, const std::string& text) {
     fs::create_directories(file.parent_path());

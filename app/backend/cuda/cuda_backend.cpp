@@ -53,7 +53,8 @@ class CudaBackend final : public Backend {
     explicit CudaBackend(int device_count) : device_count_(device_count) {}
 
     std::string name() const override { return "cuda"; }
-    Need memory_needed(const TransferSpec& t, int workers) const override;
+    Need memory_needed(const TransferSpec& t, int workers,
+                       bool worker_processes = false) const override;
     void check(const TransferSpec& t, int workers) const override;
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override;
     void begin_run(const TransferSpec& t) override;
@@ -83,6 +84,9 @@ class CudaBackend final : public Backend {
     // transfer.path = "staged": one engine per device, built by the run's first prepare() on the
     // device, started by begin_run, stopped and dropped by end_run.
     std::map<int, std::shared_ptr<StagingEngine>> engines_;
+    // Their slots in the machine's engine registry (threads = "auto" shares the CPUs with the
+    // engines of other processes): the run's notes say what each engine's share was.
+    std::map<int, std::shared_ptr<EngineRegistration>> registrations_;
     std::vector<HelperThread> helper_threads_;
     std::vector<DeviceCopy> device_copies_;  // joined to payloads' w.timed() blocks, this run
     RegisterCosts register_costs_;           // transfer.path = "register", this run
@@ -141,7 +145,8 @@ std::map<int, uint64_t> CudaBackend::device_needs(const TransferSpec& t, int wor
     return need;
 }
 
-Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) const {
+Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers,
+                                         bool worker_processes) const {
     Need need;
     for (const auto& [dev, bytes] : device_needs(t, workers)) need.device_bytes += bytes;
     const uint64_t n = t.bytes;
@@ -161,15 +166,18 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers) con
     need.host_bytes = host_per_worker * uint64_t(std::max(workers, 0));
     // Staging chunk for filling and verifying device buffers (one at a time, main thread).
     if (t.direction != Direction::h2h) need.host_bytes += std::min<uint64_t>(n, uint64_t(64) << 20);
-    // The staging engines' page-locked buffers, one engine per device ("auto" threads counted
-    // at their upper bound).
+    // The staging engines' page-locked buffers, one engine per device and process: per device
+    // when the workers are threads of this process, per worker when each is a process ("auto"
+    // threads counted at their upper bound: an engine starts them all, buffers included, and
+    // lets its share of the CPUs take work).
     if (t.path == CopyPath::staged) {
         const uint64_t threads =
             t.staging.threads > 0 ? uint64_t(t.staging.threads) : uint64_t(kMaxAutoStagingThreads);
         const uint64_t chunk =
             t.staging.chunk > 0 ? t.staging.chunk : default_staging_chunk(t.direction, n);
-        need.host_bytes += uint64_t(device_needs(t, workers).size()) * threads *
-                           uint64_t(t.staging.buffers) * chunk;
+        const uint64_t engines = worker_processes ? uint64_t(std::max(workers, 0))
+                                                  : uint64_t(device_needs(t, workers).size());
+        need.host_bytes += engines * threads * uint64_t(t.staging.buffers) * chunk;
     }
     return need;
 }
@@ -313,6 +321,7 @@ std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t
     if (engine) return engine;
     ResolvedStaging r = resolve_staging(t, device);
     engine = std::make_shared<StagingEngine>(r.config, make_cuda_staging_device(r));
+    registrations_[device] = r.registration;
     note_once(r.note);
     return engine;
 }
@@ -330,6 +339,10 @@ void CudaBackend::stop_staging(TraceResult* trace) {
         for (const auto& [id, tag] : engine->correlations()) tag_of[id] = tag;
     }
     engines_.clear();
+    for (auto& [device, registration] : registrations_)
+        if (registration && registration->claim().automatic)
+            note_once(fmt::format("staging on device {}: {}", device, registration->describe()));
+    registrations_.clear();
     if (!trace || chunks == 0) return;
     const uint64_t matched = apply_correlation_aliases(*trace, tag_of);
     if (matched < chunks)

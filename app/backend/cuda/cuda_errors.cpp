@@ -6,9 +6,7 @@
 #include "backend/cuda/cuda_check.hpp"
 
 namespace xfer::cuda {
-namespace {
-
-std::string_view function_name(std::string_view call) {
+std::string_view call_function_name(std::string_view call) {
     auto paren = call.find('(');
     if (paren != std::string_view::npos) call = call.substr(0, paren);
     while (!call.empty() && (call.back() == ' ' || call.back() == '\t')) call.remove_suffix(1);
@@ -17,11 +15,9 @@ std::string_view function_name(std::string_view call) {
     return call;
 }
 
-}  // namespace
-
 std::string cuda_error_message(int code, std::string_view call, int device, int worker) {
     auto err = static_cast<cudaError_t>(code);
-    std::string out(function_name(call));
+    std::string out(call_function_name(call));
     out += " failed";
     if (device >= 0) {
         out += " on device " + std::to_string(device);
@@ -37,32 +33,11 @@ std::string cuda_error_message(int code, std::string_view call, int device, int 
     return out;
 }
 
-std::string cupti_error_message(int code, std::string_view call) {
-    auto res = static_cast<CUptiResult>(code);
-    const char* name = nullptr;
-    const char* text = nullptr;
-    if (cuptiGetResultString(res, &name) != CUPTI_SUCCESS || !name) name = "CUPTI_ERROR_?";
-    if (cuptiGetErrorMessage(res, &text) != CUPTI_SUCCESS || !text) text = name;
-    std::string out(function_name(call));
-    out += " failed: ";
-    out += text;
-    if (std::string_view(text) != name) {
-        out += " (";
-        out += name;
-        out += ")";
-    }
-    return out;
-}
-
 void throw_cuda_error(cudaError_t err, const char* call, int device, int worker) {
     // Clear the runtime's last-error slot: a non-sticky error must not resurface in the next,
     // unrelated cudaGetLastError.
     (void)cudaGetLastError();
     throw std::runtime_error(cuda_error_message(int(err), call, device, worker));
-}
-
-void throw_cupti_error(CUptiResult res, const char* call) {
-    throw std::runtime_error(cupti_error_message(int(res), call));
 }
 
 }  // namespace xfer::cuda

@@ -12,6 +12,9 @@ namespace xfer::cuda {
 // when a device is named, nothing otherwise.
 std::string cuda_error_message(int code, std::string_view call, int device, int worker);
 
+// "cudaMemcpy" of "::cudaMemcpy(dst, src, n, kind)": the function a call expression names.
+std::string_view call_function_name(std::string_view call);
+
 // "cuptiActivityEnable failed: <description> (CUPTI_ERROR_...)".
 std::string cupti_error_message(int code, std::string_view call);
 

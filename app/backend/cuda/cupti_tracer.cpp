@@ -1,5 +1,7 @@
 #include "backend/cuda/cupti_tracer.hpp"
 
+#include "backend/cuda/correlation_slot.hpp"
+
 #include <cupti.h>
 
 #include <cstdlib>
@@ -22,7 +24,6 @@ constexpr size_t kBufferBytes = size_t(4) << 20;  // ~40k memcpy records each
 constexpr int kPoolBuffers = 8;
 constexpr size_t kAlign = 8;  // ACTIVITY_RECORD_ALIGNMENT
 
-thread_local uint32_t tl_correlation = 0;
 
 // A payload's w.timed() block open on this thread: every memcpy API call it makes is counted
 // (outermost calls only: a runtime call's own driver calls are part of it), its GIL state
@@ -160,7 +161,7 @@ void CUPTIAPI on_runtime_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackI
     if (!data) return;
     const auto* cb = static_cast<const CUpti_CallbackData*>(data);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cb->callbackSite == CUPTI_API_ENTER)
-        tl_correlation = cb->correlationId;
+        correlation::set(cb->correlationId);
     if (tl_capture.active) capture_call(*cb);
 }
 
@@ -212,8 +213,8 @@ CuptiTracer& CuptiTracer::instance() {
     return *tracer;
 }
 
-void CuptiTracer::reset_last_correlation() noexcept { tl_correlation = 0; }
-uint32_t CuptiTracer::last_correlation() noexcept { return tl_correlation; }
+void CuptiTracer::reset_last_correlation() noexcept { correlation::reset(); }
+uint32_t CuptiTracer::last_correlation() noexcept { return correlation::last(); }
 
 const std::string& CuptiTracer::setup() {
     if (setup_done_) return setup_error_;

@@ -13,7 +13,7 @@
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
-#include "backend/cuda/cupti_tracer.hpp"
+#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/topology.hpp"
 #include "backend/staging_stores.hpp"
 #include "util/clock.hpp"
@@ -92,9 +92,9 @@ class CudaStagingDevice final : public StagingDevice {
                cudaMemcpyKind kind) {
         std::unique_lock lock(shared_stream_mutex_, std::defer_lock);
         if (streams_.size() == 1) lock.lock();
-        CuptiTracer::reset_last_correlation();
+        correlation::reset();
         check(cudaMemcpyAsync(dst, src, len, kind, stream(helper)), "cudaMemcpyAsync");
-        correlation_ = CuptiTracer::last_correlation();
+        correlation_ = correlation::last();
         check(cudaEventRecord(events_[index(helper, slot)], stream(helper)), "cudaEventRecord");
     }
     // One stream per helper, or the engine's one stream: its DMAs run in the order started
@@ -158,16 +158,31 @@ double memcpy_gbps(uint64_t chunk) {
     return gbps;
 }
 
+// The device in the engine registry: its PCI address (the same device whatever
+// CUDA_VISIBLE_DEVICES numbers it in each process); 0 (the device number then) when unknown.
+uint32_t registry_device_key(int device) {
+    char id[32] = {};
+    if (cudaDeviceGetPCIBusId(id, int(sizeof id), device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return engine_device_key(id);
+}
+
 }  // namespace
 
 std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r) {
     const StagingConfig& c = r.config;
-    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers, c.chunk, r.streams,
+    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers, staging_buffer_bytes(c), r.streams,
                                                r.wait);
 }
 
 ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
-    const StagingSpec& s = t.staging;
+    return resolve_staging(t.staging, t.direction, t.bytes, device);
+}
+
+ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint64_t bytes,
+                                int device) {
     ResolvedStaging out;
     StagingConfig& c = out.config;
     c.device = device;
@@ -178,16 +193,24 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
     c.taper = s.taper;
     out.streams = s.streams;
     out.wait = s.wait;
-    c.chunk = s.chunk > 0 ? s.chunk : default_staging_chunk(t.direction, t.bytes);
+    c.chunk = s.chunk > 0 ? s.chunk : default_staging_chunk(direction, bytes);
     // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
     c.page_locked_chunk = s.chunk;
     std::string cpus_why;
     std::vector<int> local = local_cpus(device, &cpus_why);
     if (s.affinity == StagingAffinity::gpu_local) c.cpus = local;
     std::string threads_why;
+    const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+    EngineClaim claim{.device = device,
+                      .cpu_budget = c.cpus.empty() ? hardware : int(c.cpus.size()),
+                      .cpus = c.cpus,
+                      .device_key = registry_device_key(device)};
     if (s.threads > 0) {
         c.threads = s.threads;
         threads_why = "staging.threads";
+        claim.helpers = c.threads;
+        claim.automatic = false;
+        out.registration = std::make_shared<EngineRegistration>(std::move(claim));
     } else {
         const DeviceTopology topo = device_topology(device);
         const double lane = lane_gbps(topo.link.current_generation);
@@ -196,20 +219,28 @@ ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
                                 : 64.0;  // unknown link: PCIe 5 x16's rate
         const double one = memcpy_gbps(c.chunk);
         const int cap =
-            std::min<int>(kMaxAutoStagingThreads,
-                          local.empty() ? int(std::max(1u, std::thread::hardware_concurrency()))
-                                        : int(local.size()));
+            std::min<int>(kMaxAutoStagingThreads, local.empty() ? hardware : int(local.size()));
         const int want = one > 0 ? int(std::ceil(1.5 * link / one)) : cap;
         c.threads = std::clamp(want, 1, std::max(cap, 1));
+        claim.helpers = c.threads;
+        claim.cap = std::max(cap, 1);
+        auto registration = std::make_shared<EngineRegistration>(std::move(claim));
+        c.active_helpers = [registration] { return registration->active(); };
+        out.registration = registration;
         threads_why = fmt::format(
             "auto: the link carries {:.1f} GB/s ({}), one thread's memcpy into page-locked memory "
             "{:.1f} GB/s (1.5x as many helpers as that needs), {} CPUs local to the device, at "
-            "most {}",
+            "most {}; {}",
             link,
             lane > 0 ? fmt::format("PCIe gen {} x{}", topo.link.current_generation,
                                    topo.link.current_width)
                      : "link unknown: assumed PCIe 5 x16",
-            one, local.size(), kMaxAutoStagingThreads);
+            one, local.size(), kMaxAutoStagingThreads,
+            registration->registered()
+                ? fmt::format("as many take work as their share of the CPUs with the other "
+                              "engines of the registry {} (the run's notes say how many)",
+                              registration->path())
+                : "all take work: " + registration->why() + ", so not shared with other engines");
     }
     out.note = fmt::format(
         "staging on device {}: {} helper thread{} ({}), {} buffer{} of {} each ({} page-locked), "

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backend/staging_engine.hpp"
+#include "backend/staging_registry.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer::cuda {
@@ -17,13 +18,24 @@ namespace xfer::cuda {
 // helpers moved 6 GB/s each against 8.3 alone), at most the CPUs local to the device and at
 // most kMaxAutoStagingThreads (12: 16 helpers were no faster there);
 // chunk = "auto" becomes default_staging_chunk (by direction), at most the copy.
+// Every engine registers in the machine's engine registry (backend/staging_registry.hpp): an
+// "auto" engine starts that many helpers (with their buffers) but lets only its share of the
+// CPUs it has in common with the other live engines take work (config.active_helpers, asked
+// at every request); an explicit staging.threads = N registers N fixed helpers.
 struct ResolvedStaging {
     StagingConfig config;
     StagingStreams streams = StagingStreams::per_helper;
     StagingWait wait = StagingWait::spin;
     std::string note;
+    // The engine's slot in the registry: held as long as any copy of it (config.active_helpers
+    // holds one for "auto"). describe() gives the share for the run's notes.
+    std::shared_ptr<EngineRegistration> registration;
 };
 ResolvedStaging resolve_staging(const TransferSpec& t, int device);
+// The same for a copy of `bytes` in `direction` (chunk = "auto" depends on both) without a whole
+// TransferSpec (the Python module's engines).
+ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint64_t bytes,
+                                int device);
 
 // Allocates threads x buffers page-locked chunks (cudaMallocHost) on the resolved device, its
 // streams and events. Runs on the main thread, never timed. Throws naming the device and the

@@ -1,0 +1,69 @@
+#pragma once
+// What the Python module's copies run on (app/pyapi): where a pointer lives, a plain synchronous
+// copy for page-locked or small buffers, a stream to wait for, and staging engines. The CUDA one
+// (backend/cuda/cuda_copy_platform.cpp) and a fake for the tests (fake_copy_platform.cpp),
+// whose "device memory" is host memory registered with it and whose engines run on
+// HostStagingDevice: the same engine code either way. No CUDA header here.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/staging_engine.hpp"
+
+namespace xfer {
+
+struct PointerPlace {
+    enum class Kind { pageable, page_locked, device } kind = Kind::pageable;
+    int device = -1;  // Kind::device: its device
+};
+
+// An engine as the module's Engine(...) asks for it.
+struct EngineRequest {
+    int device = 0;
+    int threads = 0;     // 0: auto
+    uint64_t chunk = 0;  // 0: auto, each direction its own (scenario/staging_defaults.cpp)
+    int buffers = 2;
+    // nullopt: the CPUs local to the device (those this process may use); empty: not pinned.
+    std::optional<std::vector<int>> cpus;
+};
+
+struct MadeEngine {
+    std::unique_ptr<StagingEngine> engine;  // started
+    std::string note;                       // how threads and chunk were resolved, and why
+};
+
+class CopyPlatform {
+  public:
+    virtual ~CopyPlatform() = default;
+    virtual std::string name() const = 0;  // "cuda", "fake"
+    // Why no device answers ("" when one does).
+    virtual std::string unavailable() = 0;
+    virtual int device_count() = 0;
+    // Where [p, p + bytes) lives: both ends must agree to count as page-locked.
+    virtual PointerPlace place(const void* p, uint64_t bytes) = 0;
+    // A synchronous copy to (`to_device`) or from `device`, queued on `stream` (0: the calling
+    // thread's default stream) and waited for. Throws std::runtime_error with the device's
+    // message.
+    virtual void copy(void* dst, const void* src, uint64_t bytes, bool to_device, int device,
+                      uintptr_t stream) = 0;
+    // Returns once the work queued on `stream` so far has finished.
+    virtual void wait_stream(uintptr_t stream, int device) = 0;
+    virtual MadeEngine make_engine(const EngineRequest& request) = 0;
+};
+
+// The CUDA platform; nullptr when xferlab was built without the CUDA backend.
+CopyPlatform* cuda_copy_platform();
+CopyPlatform& fake_copy_platform();
+
+// The fake's memory map: [p, p + bytes) as memory of `device` (>= 0), or page-locked host
+// memory (device -1 with page_locked); unregistered host memory is pageable.
+void fake_register(const void* p, uint64_t bytes, int device, bool page_locked = false);
+void fake_unregister(const void* p);
+// Engines the fake makes from now on fail the DMA that touches `device_byte` (nullptr: none).
+void fake_fail_dma_at(const void* device_byte);
+// Streams the fake waited for, in order (the tests check that a stream is waited for first).
+std::vector<uintptr_t> fake_waited_streams();
+
+}  // namespace xfer

@@ -1,0 +1,13 @@
+#include "backend/cuda/correlation_slot.hpp"
+
+namespace xfer::cuda::correlation {
+
+namespace {
+thread_local uint32_t t_correlation = 0;
+}  // namespace
+
+void set(uint32_t id) noexcept { t_correlation = id; }
+void reset() noexcept { t_correlation = 0; }
+uint32_t last() noexcept { return t_correlation; }
+
+}  // namespace xfer::cuda::correlation

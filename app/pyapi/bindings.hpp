@@ -1,0 +1,13 @@
+#pragma once
+// The transfer API of the Python module `xferlab`, one set of bindings for both of its homes:
+// the extension module a user's program imports (app/pyapi/ext/core.cpp: xferlab._core), and
+// the module built into `xferlab run` (app/python/module.cpp), so that a payload and a user's
+// program are written alike. Adds to `m`: copy(dst, src, *, stream=None), class Engine, Error
+// (a RuntimeError), _shutdown, and the submodule _testing (the fake device of the tests).
+#include <pybind11/pybind11.h>
+
+namespace xfer::pyapi {
+
+void bind_transfer_api(pybind11::module_& m);
+
+}  // namespace xfer::pyapi

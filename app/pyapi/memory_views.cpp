@@ -1,0 +1,203 @@
+#include "pyapi/memory_views.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace xfer::pyapi {
+
+namespace {
+
+// DLPack's C structures (dlpack.h, version 0.8 layout), declared here: the module takes the
+// capsule any producer makes and needs no header of theirs.
+struct DlDevice {
+    int32_t device_type;
+    int32_t device_id;
+};
+struct DlDataType {
+    uint8_t code;
+    uint8_t bits;
+    uint16_t lanes;
+};
+struct DlTensor {
+    void* data;
+    DlDevice device;
+    int32_t ndim;
+    DlDataType dtype;
+    int64_t* shape;
+    int64_t* strides;
+    uint64_t byte_offset;
+};
+struct DlManagedTensor {
+    DlTensor dl_tensor;
+    void* manager_ctx;
+    void (*deleter)(DlManagedTensor*);
+};
+constexpr int32_t kDlCpu = 1, kDlCuda = 2, kDlCudaHost = 3, kDlCudaManaged = 13;
+
+std::string kind_of(const py::handle& obj) {
+    const py::handle type = py::type::handle_of(obj);
+    return py::str(type.attr("__module__")).cast<std::string>() + "." +
+           py::str(type.attr("__qualname__")).cast<std::string>();
+}
+
+[[noreturn]] void not_contiguous(const char* role, const std::string& kind) {
+    throw py::value_error(fmt::format(
+        "{} ({}) is not contiguous: xferlab.copy moves one block of memory; pass a contiguous "
+        "copy, e.g. numpy.ascontiguousarray(a), cupy.ascontiguousarray(a) or "
+        "tensor.contiguous()",
+        role, kind));
+}
+
+[[noreturn]] void read_only(const char* role, const std::string& kind) {
+    throw py::value_error(fmt::format(
+        "{} ({}) is read-only: the destination of a copy must be writable (a NumPy array with "
+        "flags.writeable set, a bytearray, a writable memoryview)",
+        role, kind));
+}
+
+// Whether `strides` (bytes per step) are those of a C-contiguous array of `shape`; extents of
+// one may have any stride.
+bool c_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                  int64_t itemsize) {
+    int64_t expected = itemsize;
+    for (size_t i = shape.size(); i-- > 0;) {
+        if (shape[i] != 1 && strides[i] != expected) return false;
+        expected *= shape[i];
+    }
+    return true;
+}
+
+// "<f4" -> 4, "|u1" -> 1, "<c16" -> 16: the digits after the type letter.
+int64_t itemsize_of(const std::string& typestr) {
+    size_t i = 0;
+    while (i < typestr.size() && !std::isdigit(static_cast<unsigned char>(typestr[i]))) ++i;
+    return i < typestr.size() ? std::stoll(typestr.substr(i)) : 0;
+}
+
+std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, bool writable,
+                                      const std::string& kind) {
+    if (!PyObject_CheckBuffer(obj.ptr())) return std::nullopt;
+    auto view = std::make_unique<Py_buffer>();
+    const int flags = PyBUF_STRIDES | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj.ptr(), view.get(), flags) != 0) {
+        if (!writable) throw py::error_already_set();
+        // Refused as writable: if it is readable, say what is wrong in the copy's terms.
+        PyErr_Clear();
+        if (PyObject_GetBuffer(obj.ptr(), view.get(), PyBUF_STRIDES) != 0)
+            throw py::error_already_set();
+        PyBuffer_Release(view.get());
+        read_only(role, kind);
+    }
+    MemoryView m;
+    m.data = static_cast<std::byte*>(view->buf);
+    m.bytes = uint64_t(view->len);
+    m.readonly = view->readonly != 0;
+    m.kind = kind;
+    const bool contiguous = PyBuffer_IsContiguous(view.get(), 'C') != 0;
+    m.keep_alive = std::shared_ptr<Py_buffer>(view.release(), [](Py_buffer* b) {
+        PyBuffer_Release(b);
+        delete b;
+    });
+    if (!contiguous) not_contiguous(role, kind);
+    return m;
+}
+
+// __array_interface__ or __cuda_array_interface__: {"data": (ptr, readonly), "shape",
+// "typestr", "strides", and for the latter's version 3 "stream"}.
+MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device,
+                          const char* role, bool writable, const std::string& kind) {
+    const py::tuple data = d["data"].cast<py::tuple>();
+    MemoryView m;
+    m.device_side = device;
+    m.kind = kind;
+    m.data = reinterpret_cast<std::byte*>(data[0].cast<uintptr_t>());
+    m.readonly = data[1].cast<bool>();
+    std::vector<int64_t> shape;
+    for (const auto& s : d["shape"].cast<py::tuple>()) shape.push_back(s.cast<int64_t>());
+    const int64_t itemsize = itemsize_of(d["typestr"].cast<std::string>());
+    int64_t count = 1;
+    for (int64_t s : shape) count *= s;
+    m.bytes = uint64_t(count * itemsize);
+    if (d.contains("strides") && !d["strides"].is_none()) {
+        std::vector<int64_t> strides;
+        for (const auto& s : d["strides"].cast<py::tuple>()) strides.push_back(s.cast<int64_t>());
+        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind);
+    }
+    if (device && d.contains("stream") && !d["stream"].is_none())
+        m.stream = d["stream"].cast<uintptr_t>();
+    if (writable && m.readonly) read_only(role, kind);
+    m.keep_alive = std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(obj)));
+    return m;
+}
+
+MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable,
+                       const std::string& kind) {
+    const py::tuple where = obj.attr("__dlpack_device__")().cast<py::tuple>();
+    const int32_t type = where[0].cast<int32_t>();
+    if (type != kDlCpu && type != kDlCuda && type != kDlCudaHost && type != kDlCudaManaged)
+        throw py::type_error(fmt::format(
+            "{} ({}) is on a DLPack device of type {}: xferlab.copy moves between host memory "
+            "and CUDA devices",
+            role, kind, type));
+    const bool cuda = type == kDlCuda || type == kDlCudaManaged;
+    // A CUDA producer makes its work visible to the consumer's stream: the legacy default
+    // stream (1), which the copy then waits for.
+    py::object capsule = cuda ? obj.attr("__dlpack__")(py::arg("stream") = 1)
+                              : obj.attr("__dlpack__")();
+    auto* managed =
+        static_cast<DlManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+    if (!managed) throw py::error_already_set();
+    // Taken: the capsule no longer frees it; the view calls its deleter when done.
+    PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+    MemoryView m;
+    m.keep_alive = std::shared_ptr<DlManagedTensor>(managed, [](DlManagedTensor* t) {
+        if (t->deleter) t->deleter(t);
+    });
+    const DlTensor& t = managed->dl_tensor;
+    m.kind = kind;
+    m.device_side = cuda;
+    m.device = cuda ? t.device.device_id : -1;
+    if (cuda) m.stream = 1;
+    m.data = static_cast<std::byte*>(t.data) + t.byte_offset;
+    const int64_t itemsize = int64_t(t.dtype.bits) * t.dtype.lanes / 8;
+    std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
+    int64_t count = 1;
+    for (int64_t s : shape) count *= s;
+    m.bytes = uint64_t(count * itemsize);
+    if (t.strides) {  // in elements
+        std::vector<int64_t> strides;
+        for (int i = 0; i < t.ndim; ++i) strides.push_back(t.strides[i] * itemsize);
+        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind);
+    }
+    // DLPack has no read-only flag: a producer that shares read-only memory says so when
+    // asked for it; writing into it is the caller's business, as with any DLPack consumer.
+    (void)writable;
+    return m;
+}
+
+}  // namespace
+
+MemoryView memory_of(const py::handle& obj, const char* role, bool writable) {
+    const std::string kind = kind_of(obj);
+    if (py::hasattr(obj, "__cuda_array_interface__"))
+        return from_interface(obj, obj.attr("__cuda_array_interface__").cast<py::dict>(), true,
+                              role, writable, kind);
+    if (auto m = from_buffer(obj, role, writable, kind)) return *m;
+    if (py::hasattr(obj, "__array_interface__"))
+        return from_interface(obj, obj.attr("__array_interface__").cast<py::dict>(), false, role,
+                              writable, kind);
+    if (py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))
+        return from_dlpack(obj, role, writable, kind);
+    throw py::type_error(fmt::format(
+        "{} ({}) is not memory xferlab.copy can read: give a host array (the buffer protocol, "
+        "__array_interface__ or a CPU __dlpack__: NumPy, memoryview, bytearray, a CPU tensor) or "
+        "a device array (__cuda_array_interface__ or a CUDA __dlpack__: CuPy, PyTorch, Numba)",
+        role, kind));
+}
+
+}  // namespace xfer::pyapi

@@ -1,0 +1,168 @@
+#include "pyapi/module_engine.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <map>
+
+namespace xfer::pyapi {
+
+namespace {
+
+// The platform of `current_platform()`: the fake only when the tests ask for it.
+struct PlatformChoice {
+    std::mutex mutex;
+    bool fake = false;
+    std::map<int, std::shared_ptr<ModuleEngine>> shared;  // by device
+};
+
+PlatformChoice& choice() {
+    static PlatformChoice* c = new PlatformChoice;  // never destroyed: engines close at atexit
+    return *c;
+}
+
+CopyPlatform& platform_locked(const PlatformChoice& c) {
+    if (c.fake) return fake_copy_platform();
+    if (CopyPlatform* cuda = cuda_copy_platform()) return *cuda;
+    throw EngineError(
+        "xferlab was built without the CUDA backend (no CUDA toolkit with CUPTI when it was "
+        "configured): it has no device to copy to");
+}
+
+}  // namespace
+
+ModuleEngine::ModuleEngine(CopyPlatform& platform, const EngineRequest& request)
+    : platform_(platform), request_(request), pid_(::getpid()) {
+    if (const std::string why = platform_.unavailable(); !why.empty())
+        throw EngineError("no CUDA device answers here: " + why);
+    const int devices = platform_.device_count();
+    if (request.device < 0 || request.device >= devices)
+        throw EngineError(fmt::format(
+            "device {} does not exist: this machine has {} CUDA device{}{}", request.device,
+            devices, devices == 1 ? "" : "s",
+            devices > 0 ? fmt::format(" (0 to {})", devices - 1) : std::string()));
+    try {
+        MadeEngine made = platform_.make_engine(request);
+        engine_ = std::move(made.engine);
+        note_ = std::move(made.note);
+    } catch (const std::exception& e) {
+        throw EngineError(e.what());
+    }
+}
+
+ModuleEngine::~ModuleEngine() { close(); }
+
+void ModuleEngine::enter() {
+    std::lock_guard lock(mutex_);
+    if (closed_)
+        throw EngineError(fmt::format(
+            "the engine of device {} is closed: make a new xferlab.Engine(device={}), or use "
+            "xferlab.copy, whose shared engine stays open",
+            request_.device, request_.device));
+    if (::getpid() != pid_)
+        throw EngineError(fmt::format(
+            "this engine was made in process {} and this is process {}, a fork() of it: CUDA "
+            "cannot be used in a forked child; use multiprocessing's \"spawn\" start method",
+            pid_, ::getpid()));
+    ++in_flight_;
+}
+
+void ModuleEngine::leave() {
+    std::lock_guard lock(mutex_);
+    if (--in_flight_ == 0) idle_.notify_all();
+}
+
+void ModuleEngine::staged(std::byte* host, std::byte* device, uint64_t bytes, bool to_device,
+                          bool page_locked, uintptr_t stream) {
+    enter();
+    try {
+        if (stream) platform_.wait_stream(stream, request_.device);
+        // Worker -1: the engine's messages name no worker (the caller's thread is the one).
+        if (to_device)
+            engine_->to_device(device, host, bytes, -1, 0, page_locked);
+        else
+            engine_->from_device(host, device, bytes, -1, 0, page_locked);
+    } catch (const std::exception& e) {
+        leave();
+        throw EngineError(e.what());
+    }
+    leave();
+}
+
+void ModuleEngine::plain(std::byte* dst, const std::byte* src, uint64_t bytes, bool to_device,
+                         uintptr_t stream) {
+    enter();
+    try {
+        platform_.copy(dst, src, bytes, to_device, request_.device, stream);
+    } catch (const std::exception& e) {
+        leave();
+        throw EngineError(e.what());
+    }
+    std::lock_guard lock(mutex_);
+    ++plain_copies_;
+    plain_bytes_ += bytes;
+    if (--in_flight_ == 0) idle_.notify_all();
+}
+
+EngineStats ModuleEngine::stats() const {
+    EngineStats s;
+    s.staged = engine_->totals();
+    std::lock_guard lock(mutex_);
+    s.plain_copies = plain_copies_;
+    s.plain_bytes = plain_bytes_;
+    s.host_copies = host_copies_;
+    return s;
+}
+
+void ModuleEngine::close() {
+    {
+        std::unique_lock lock(mutex_);
+        if (closed_) return;
+        closed_ = true;
+        idle_.wait(lock, [&] { return in_flight_ == 0; });
+    }
+    // In a forked child the helper threads do not exist: nothing to join.
+    if (::getpid() == pid_) engine_->stop();
+}
+
+bool ModuleEngine::closed() const {
+    std::lock_guard lock(mutex_);
+    return closed_;
+}
+
+std::shared_ptr<ModuleEngine> shared_engine(int device) {
+    PlatformChoice& c = choice();
+    std::lock_guard lock(c.mutex);
+    auto& engine = c.shared[device];
+    if (!engine || engine->closed()) {
+        EngineRequest request;
+        request.device = device;
+        engine = std::make_shared<ModuleEngine>(platform_locked(c), request);
+    }
+    return engine;
+}
+
+CopyPlatform& current_platform() {
+    PlatformChoice& c = choice();
+    std::lock_guard lock(c.mutex);
+    return platform_locked(c);
+}
+
+void use_fake_platform(bool fake) {
+    close_shared_engines();
+    PlatformChoice& c = choice();
+    std::lock_guard lock(c.mutex);
+    c.fake = fake;
+}
+
+void close_shared_engines() {
+    std::map<int, std::shared_ptr<ModuleEngine>> engines;
+    {
+        PlatformChoice& c = choice();
+        std::lock_guard lock(c.mutex);
+        engines.swap(c.shared);
+    }
+    for (auto& [device, engine] : engines) engine->close();
+}
+
+}  // namespace xfer::pyapi

@@ -1,0 +1,93 @@
+#pragma once
+// One staging engine as the Python module holds it (xferlab.Engine, or the shared engine of a
+// device that xferlab.copy uses): made on a platform (CUDA, or the tests' fake), used by any
+// number of threads at once, closed once. Copies run with the GIL released; nothing here
+// touches Python.
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "backend/copy_platform.hpp"
+
+namespace xfer::pyapi {
+
+// A failure of the device or the engine, or a use the engine cannot serve (closed, forked):
+// xferlab.Error in Python (a RuntimeError).
+struct EngineError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Below this many bytes a copy is one plain copy on the caller's stream instead of a staged
+// request: handing a small copy to the helpers costs more than it saves (docs/performance.md,
+// "Small copies").
+inline constexpr uint64_t kDirectBelow = uint64_t(1) << 20;
+
+// What an engine has done, for Engine.stats().
+struct EngineStats {
+    StagingTotals staged;          // through the helpers
+    uint64_t plain_copies = 0;     // page-locked or small: one plain copy each
+    uint64_t plain_bytes = 0;
+    uint64_t host_copies = 0;      // host to host
+};
+
+class ModuleEngine {
+  public:
+    // Makes and starts the engine (allocates its page-locked buffers). Throws EngineError.
+    ModuleEngine(CopyPlatform& platform, const EngineRequest& request);
+    ~ModuleEngine();
+    ModuleEngine(const ModuleEngine&) = delete;
+    ModuleEngine& operator=(const ModuleEngine&) = delete;
+
+    int device() const { return request_.device; }
+    const StagingConfig& config() const { return engine_->config(); }
+    const std::string& note() const { return note_; }
+    CopyPlatform& platform() const { return platform_; }
+
+    // Staged to or from the device; `stream` (0: none) is waited for first. The GIL must be
+    // released. Throws EngineError with the engine's message (device, chunk, offset).
+    void staged(std::byte* host, std::byte* device, uint64_t bytes, bool to_device,
+                bool page_locked, uintptr_t stream);
+    // A plain copy on the caller's stream, counted in the stats.
+    void plain(std::byte* dst, const std::byte* src, uint64_t bytes, bool to_device,
+               uintptr_t stream);
+    void count_host_copy() { std::lock_guard lock(mutex_); ++host_copies_; }
+
+    EngineStats stats() const;
+    // Waits for the copies in flight, stops the helpers and frees the buffers. Idempotent.
+    void close();
+    bool closed() const;
+
+  private:
+    // Counts a copy in flight; throws EngineError when closed or used after fork().
+    void enter();
+    void leave();
+
+    CopyPlatform& platform_;
+    EngineRequest request_;
+    std::unique_ptr<StagingEngine> engine_;
+    std::string note_;
+    pid_t pid_ = 0;
+    mutable std::mutex mutex_;
+    std::condition_variable idle_;
+    int in_flight_ = 0;
+    bool closed_ = false;
+    uint64_t plain_copies_ = 0, plain_bytes_ = 0, host_copies_ = 0;
+};
+
+// The engine of `device` that xferlab.copy shares between every thread of the process, made on
+// first use with automatic settings on the current platform.
+std::shared_ptr<ModuleEngine> shared_engine(int device);
+// The current platform: CUDA, or the fake after use_fake_platform(true) (tests). Switching
+// closes the shared engines.
+CopyPlatform& current_platform();
+void use_fake_platform(bool fake);
+// Closes every shared engine (atexit; the embedded interpreter's shutdown).
+void close_shared_engines();
+
+}  // namespace xfer::pyapi

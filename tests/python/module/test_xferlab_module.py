@@ -1,0 +1,307 @@
+"""The extension module `xferlab` (issue #27) on the fake device: host memory that the module
+treats as device memory, copied through the same staging engine as on a GPU (its helpers, its
+chunks). Run by ctest with the build's python/ folder on PYTHONPATH (tests/CMakeLists.txt);
+tests/gpu_module/ holds the same checks on a real device with CuPy and PyTorch."""
+import array
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import xferlab
+from xferlab import _core
+
+testing = _core._testing
+CHUNK = 64 << 10  # the fake's "auto" chunk (backend/fake_copy_platform.cpp)
+
+
+@pytest.fixture(autouse=True)
+def fake_device():
+    testing.use_fake_device(True)
+    testing.fail_dma_at(0)
+    yield
+    testing.use_fake_device(False)
+
+
+def pattern(n, seed=1):
+    return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8)
+
+
+def round_trip(n, engine=None, seed=1):
+    src = pattern(n, seed)
+    dev = testing.FakeDeviceArray(n)
+    back = np.zeros(n, dtype=np.uint8)
+    copy = engine.copy if engine else xferlab.copy
+    copy(dev, src)
+    assert dev.tobytes() == src.tobytes()
+    copy(back, dev)
+    assert np.array_equal(back, src)
+
+
+class DlpackOnly:
+    """A host array reachable through DLPack alone (as a torch CPU tensor is)."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, stream=None):
+        return self._a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+class ArrayInterfaceOnly:
+    """A host array reachable through __array_interface__ alone."""
+
+    def __init__(self, a):
+        self._a = a
+        self.__array_interface__ = a.__array_interface__
+
+
+def test_the_api():
+    assert callable(xferlab.copy)
+    assert issubclass(xferlab.Error, RuntimeError)
+    assert xferlab.__version__
+    e = xferlab.Engine()
+    assert e.device == 0 and e.threads == 3 and not e.closed
+    e.close()
+    assert e.closed
+
+
+@pytest.mark.parametrize("n", [1, 4095, 4096, 4097, CHUNK + 1, (1 << 20) - 1, 1 << 20,
+                               (1 << 20) + 1, (3 << 20) + 123])
+def test_every_byte_arrives_both_ways(n):
+    round_trip(n)
+
+
+def test_staged_copies_are_cut_into_chunks_and_counted():
+    n = (3 << 20) + 123
+    with xferlab.Engine(threads=2, chunk=8192) as e:
+        round_trip(n, e)
+        s = e.stats()
+    chunks = -(-n // 8192)
+    assert s["copies"] == {"staged": 2, "plain": 0, "host": 0}
+    assert s["chunks"] == 2 * chunks
+    assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
+    assert s["helpers"]["copied_bytes"] == 2 * n  # every byte through a page-locked buffer
+    assert s["summary"].startswith(f"2 helpers, {2 * chunks} chunks; of their busy time copying")
+
+
+def test_small_copies_and_page_locked_memory_skip_the_helpers():
+    with xferlab.Engine() as e:
+        round_trip((1 << 20) - 1, e)  # below the threshold: one plain copy each way
+        big = pattern(4 << 20)
+        testing.register_page_locked(big)
+        try:
+            dev = testing.FakeDeviceArray(big.nbytes)
+            e.copy(dev, big)
+            assert dev.tobytes() == big.tobytes()
+        finally:
+            testing.unregister(big)
+        s = e.stats()
+    assert s["copies"]["staged"] == 0
+    assert s["copies"]["plain"] == 3
+    assert s["chunks"] == 0
+
+
+@pytest.mark.parametrize("make", [bytearray, lambda n: memoryview(bytearray(n)),
+                                  lambda n: array.array("B", bytes(n)),
+                                  lambda n: DlpackOnly(np.zeros(n, dtype=np.uint8)),
+                                  lambda n: ArrayInterfaceOnly(np.zeros(n, dtype=np.uint8))])
+def test_host_memory_of_every_accepted_kind(make):
+    n = 3 * CHUNK + 5
+    src = pattern(n)
+    dev = testing.FakeDeviceArray(n)
+    xferlab.copy(dev, src)
+    host = make(n)
+    xferlab.copy(host, dev)
+    inner = host._a if isinstance(host, (DlpackOnly, ArrayInterfaceOnly)) else host
+    assert bytes(memoryview(inner)) == src.tobytes()
+
+
+def test_other_dtypes_and_shapes_copy_their_bytes():
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    dev = testing.FakeDeviceArray(a.nbytes)
+    xferlab.copy(dev, a)
+    b = np.empty_like(a)
+    xferlab.copy(b, dev)
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("case, kind, words", [
+    ("sizes", ValueError, "sizes differ: dst (numpy.ndarray) has 5 bytes, src"),
+    ("read-only", ValueError, "dst (numpy.ndarray) is read-only"),
+    ("strided", ValueError, "numpy.ascontiguousarray(a)"),
+    ("list", TypeError, "src (builtins.list) is not memory xferlab.copy can read"),
+    ("both device", ValueError, "both dst (xferlab._core._testing.FakeDeviceArray) and src"),
+    ("other device", ValueError, "the device memory is on device 1, this engine on device 0"),
+    ("stream", TypeError, "stream: give a CUDA stream handle"),
+])
+def test_refusals_say_what_to_do(case, kind, words):
+    n = 4096
+    dev = testing.FakeDeviceArray(n)
+    src = pattern(n)
+    with xferlab.Engine(device=0) as e:
+        with pytest.raises(kind) as raised:
+            if case == "sizes":
+                xferlab.copy(np.zeros(5, dtype=np.uint8), dev)
+            elif case == "read-only":
+                ro = np.zeros(n, dtype=np.uint8)
+                ro.flags.writeable = False
+                xferlab.copy(ro, dev)
+            elif case == "strided":
+                xferlab.copy(dev, pattern(2 * n)[::2])
+            elif case == "list":
+                xferlab.copy(dev, [1, 2, 3])
+            elif case == "both device":
+                xferlab.copy(dev, testing.FakeDeviceArray(n))
+            elif case == "other device":
+                e.copy(testing.FakeDeviceArray(n, 1), src)
+            elif case == "stream":
+                xferlab.copy(dev, src, stream="fast")
+    assert words in str(raised.value)
+
+
+def test_a_device_that_does_not_exist_and_a_closed_engine():
+    with pytest.raises(xferlab.Error, match=r"device 5 does not exist: this machine has 2 CUDA "
+                                            r"devices \(0 to 1\)"):
+        xferlab.Engine(device=5)
+    e = xferlab.Engine()
+    e.close()
+    with pytest.raises(xferlab.Error, match=r"the engine of device 0 is closed: make a new "
+                                            r"xferlab.Engine\(device=0\)"):
+        e.copy(testing.FakeDeviceArray(4096), pattern(4096))
+
+
+def test_bad_engine_settings():
+    for kwargs, words in [({"threads": 0}, "threads:"), ({"chunk": 100}, "chunk:"),
+                          ({"buffers": 0}, "buffers:"), ({"affinity": "fast"}, "affinity:")]:
+        with pytest.raises(ValueError, match=words):
+            xferlab.Engine(**kwargs)
+    with xferlab.Engine(chunk="16KiB", affinity="none", threads=1) as e:
+        assert e.stats()["chunk_to_device"] == 16384
+
+
+def test_a_failing_dma_is_an_error_in_the_calling_thread_and_nothing_hangs():
+    n = 1 << 21
+    dev = testing.FakeDeviceArray(n)
+    testing.fail_dma_at(dev.address(n // 2))
+    with xferlab.Engine() as e:
+        with pytest.raises(xferlab.Error, match=r"staging on device 0: host-to-device chunk at "
+                                                r"offset \d+ \(\d+ bytes of 2097152\): invalid"):
+            e.copy(dev, pattern(n))
+        testing.fail_dma_at(0)
+    round_trip(n)  # the next engine copies as before
+
+
+def test_four_threads_at_once_share_the_engine():
+    n = (2 << 20) + 77
+    errors = []
+
+    def worker(seed):
+        try:
+            round_trip(n, seed=seed)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_the_gil_is_free_while_copies_run():
+    """A canary thread keeps counting while four threads copy: with the GIL held across a copy
+    it could not count at all until the copy returned."""
+    n = 64 << 20
+    count = [0]
+    stop = threading.Event()
+
+    def canary():
+        while not stop.is_set():
+            count[0] += 1
+
+    srcs = [pattern(n, s) for s in range(4)]
+    devs = [testing.FakeDeviceArray(n) for _ in range(4)]
+    with xferlab.Engine(threads=1, chunk=1 << 20) as e:
+        e.copy(devs[0], srcs[0])  # warm: the engine and the pages
+        c = threading.Thread(target=canary)
+        c.start()
+        time.sleep(0.05)
+        copiers = [threading.Thread(target=e.copy, args=(devs[i], srcs[i])) for i in range(4)]
+        before = count[0]
+        t0 = time.perf_counter()
+        for t in copiers:
+            t.start()
+        for t in copiers:
+            t.join()
+        took = time.perf_counter() - t0
+        during = count[0] - before
+        stop.set()
+        c.join()
+    assert took > 0.01  # the copies took long enough to tell
+    assert during > 1000, f"the canary counted {during} times in {took:.3f} s of copies"
+
+
+def test_streams_are_waited_for_before_the_copy():
+    n = 4 << 20
+    dev = testing.FakeDeviceArray(n)
+    dev.stream = 4242  # the producer's work on it (__cuda_array_interface__ v3)
+    before = len(testing.waited_streams())
+    xferlab.copy(dev, pattern(n), stream=777)
+    waited = testing.waited_streams()[before:]
+    assert waited == [4242, 777]  # the array's stream, then the caller's, then the copy
+
+    class Stream:  # cupy.cuda.Stream's .ptr, torch.cuda.Stream's .cuda_stream, __cuda_stream__
+        ptr = 11
+    xferlab.copy(dev, pattern(n), stream=Stream())
+    assert testing.waited_streams()[-1] == 11
+
+
+def test_host_to_host_needs_no_device():
+    a = pattern(1 << 20)
+    b = np.zeros_like(a)
+    xferlab.copy(b, a)
+    assert np.array_equal(a, b)
+
+
+def test_an_engine_used_after_fork_says_so():
+    e = xferlab.Engine()
+    e.copy(testing.FakeDeviceArray(4096), pattern(4096))
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            e.copy(testing.FakeDeviceArray(1 << 21), pattern(1 << 21))
+            msg = "copied"
+        except xferlab.Error as err:
+            msg = str(err)
+        os.write(w, msg.encode())
+        os._exit(0)
+    os.close(w)
+    said = os.read(r, 1000).decode()
+    os.waitpid(pid, 0)
+    e.close()
+    assert "a fork() of it: CUDA cannot be used in a forked child" in said
+
+
+def test_helpers_import_their_framework_lazily():
+    import importlib
+    import sys
+    for name, words in [("xferlab.cupy", "xferlab.cupy needs CuPy"),
+                        ("xferlab.torch", "xferlab.torch needs PyTorch")]:
+        helper = importlib.import_module(name)
+        fn = helper.asarray if name.endswith("cupy") else helper.to_device
+        framework = name.split(".")[1]
+        if importlib.util.find_spec(framework) is not None:
+            continue  # the GPU host has them: tests/gpu_module covers the helpers there
+        args = (np.zeros(4),) if framework == "cupy" else (np.zeros(4), "cuda:0")
+        with pytest.raises(ImportError, match=words):
+            fn(*args)
+        assert framework not in sys.modules
