@@ -14,8 +14,8 @@
 #include "run/plan_runner.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
-#include "util/units.hpp"
 #include "system/memory_limits.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {
@@ -103,7 +103,7 @@ int check_file(const std::string& file, const std::vector<std::string>& sets, co
     try {
         loaded = load_plan(file, sets, folders);
     } catch (const ScenarioError& e) {
-        print_diagnostics(e);
+        print_diagnostics(e, std::cerr);
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
         return exit_bad_input;
     }

@@ -11,6 +11,7 @@
 #include "python/python.hpp"
 #include "report/run_stats.hpp"
 #include "results/vocabulary.hpp"
+#include "run/config.hpp"
 #include "run/context_skip.hpp"
 #include "run/memory_preflight.hpp"
 #include "run/run_header.hpp"
@@ -23,6 +24,10 @@
 #include "util/format.hpp"
 
 namespace xfer {
+
+PlanOptions plan_options(const Config& config) {
+    return PlanOptions{config.backend, payload_search_path(config), config.timeout_ns};
+}
 
 std::string describe_memory_need(const Backend::Need& need) {
     std::string s = format_size(need.host_bytes) + " host";
@@ -113,7 +118,7 @@ std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
         const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
         return backend_for(run, nullptr)
             .memory_needed(run.transfer, run.threads.count,
-                           launcher && launcher->workers_elsewhere);
+                           launcher && launcher->traits.workers_elsewhere);
     } catch (const std::exception&) {
         return std::nullopt;  // an unavailable backend: the preflight reports it
     }

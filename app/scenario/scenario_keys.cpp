@@ -37,14 +37,21 @@ const std::vector<ScenarioKey>& scenario_key_table() {
     static const std::vector<ScenarioKey> keys = [] {
         const Scenario scenario;
         return std::vector<ScenarioKey>{
-            {"name", "string", "(file name)", "names the output folder and the report", {},
+            {"name",
+             "string",
+             "(file name)",
+             "names the output folder and the report",
+             {},
              [](const json& v, Scenario& s) -> SettingResult {
                  if (v.is_string() && v.get<std::string>().empty())
                      return SettingError{"expected a non-empty name; got \"\""};
                  return text_key(v, s.name);
              }},
-            {"description", "string", json(scenario.description).dump(),
-             "one line, shown by xferlab list", {},
+            {"description",
+             "string",
+             json(scenario.description).dump(),
+             "one line, shown by xferlab list",
+             {},
              [](const json& v, Scenario& s) { return text_key(v, s.description); }},
             {"backend", "string", json(scenario.backend).dump(),
              plain_list(backend_choices()) + ": what the copies run on", backend_choices(),
@@ -56,8 +63,11 @@ const std::vector<ScenarioKey>& scenario_key_table() {
                  s.backend = v.get<std::string>();
                  return std::nullopt;
              }},
-            {"timeout", "duration", json(timeout_text(scenario.timeout_ns)).dump(),
-             "a run still going after this long is stopped", {},
+            {"timeout",
+             "duration",
+             json(timeout_text(scenario.timeout_ns)).dump(),
+             "a run still going after this long is stopped",
+             {},
              [](const json& v, Scenario& s) -> SettingResult {
                  const std::string what = "a duration such as \"30s\", or \"none\" (or \"0\")";
                  if ((v.is_number_integer() && v.get<int64_t>() == 0) ||
@@ -73,8 +83,11 @@ const std::vector<ScenarioKey>& scenario_key_table() {
                  s.timeout_ns = *ns;
                  return std::nullopt;
              }},
-            {"trials", "integer", std::to_string(scenario.trials),
-             "each run is repeated this often; verdicts compare the trials (--trials)", {},
+            {"trials",
+             "integer",
+             std::to_string(scenario.trials),
+             "each run is repeated this often; verdicts compare the trials (--trials)",
+             {},
              [](const json& v, Scenario& s) -> SettingResult {
                  if (!v.is_number_integer() || v.get<int64_t>() < 1 ||
                      v.get<int64_t>() > kMaxTrials)
@@ -86,8 +99,11 @@ const std::vector<ScenarioKey>& scenario_key_table() {
              plain_list(enum_choices<TrialOrder>()) + ": how the trials follow each other",
              enum_choices<TrialOrder>(),
              [](const json& v, Scenario& s) { return settings_internal::want_enum(v, s.order); }},
-            {"seed", "integer", "(chosen, recorded)",
-             "the shuffle of order = \"" + to_string(TrialOrder::shuffled) + "\"", {},
+            {"seed",
+             "integer",
+             "(chosen, recorded)",
+             "the shuffle of order = \"" + to_string(TrialOrder::shuffled) + "\"",
+             {},
              [](const json& v, Scenario& s) -> SettingResult {
                  if (!v.is_number_integer() || v.get<int64_t>() < 0)
                      return expected("a non-negative integer", v);
@@ -95,8 +111,11 @@ const std::vector<ScenarioKey>& scenario_key_table() {
                  s.seed_set = true;
                  return std::nullopt;
              }},
-            {"baseline", "string", "(first [[run]])",
-             "the [[run]] label every run is compared with at its sweep point", {},
+            {"baseline",
+             "string",
+             "(first [[run]])",
+             "the [[run]] label every run is compared with at its sweep point",
+             {},
              [](const json& v, Scenario& s) -> SettingResult {
                  if (!v.is_string() || v.get<std::string>().empty())
                      return expected("a [[run]] label", v);
@@ -114,8 +133,7 @@ std::string taken_by(bool LauncherTraits::*trait) {
 }
 
 ScenarioKeyDescriptor setting_descriptor(const SettingKey& k) {
-    return {k.dotted(), k.unit.empty() ? k.type : k.type + " (" + k.unit + ")",
-            setting_default(k), k.meaning(), k.values};
+    return {k.dotted(), k.type, setting_default(k), k.meaning(), k.values};
 }
 
 std::vector<ScenarioKeyDescriptor> build_descriptors() {
@@ -127,30 +145,46 @@ std::vector<ScenarioKeyDescriptor> build_descriptors() {
             if (k.table == table) d.push_back(setting_descriptor(k));
     const RunSpec run;
     const std::vector<ScenarioKeyDescriptor> rest = {
-        {"params.<key>", "any", "(none)", "free-form; handed to Python payloads as ctx.params"},
+        {"params.<key>", "any", "(none)", "free-form; handed to Python payloads as ctx.params", {}},
         {"run.launcher", "string", json(run.launcher).dump(), join_names(launcher_names(), ", "),
          launcher_names()},
-        {"run.label", "string", "(derived)", "names the run in reports"},
-        {"run.payload", "string", json(run.payload).dump(),
-         "a .py file in a payload folder" + taken_by(&LauncherTraits::takes_payload)},
+        {"run.label", "string", "(derived)", "names the run in reports", {}},
+        {"run.payload",
+         "string",
+         json(run.payload).dump(),
+         "a .py file in a payload folder" + taken_by(&LauncherTraits::takes_payload),
+         {}},
         {"run.gil", "string", json(to_string(run.gil)).dump(),
          plain_list(enum_choices<GilPolicy>()) + taken_by(&LauncherTraits::takes_gil),
          enum_choices<GilPolicy>()},
         {"run.mimic", "string", json(to_string(run.mimic)).dump(),
-         "\"" + to_string(Mimic::python) + "\": host threads take a Python thread's attributes" +
-             taken_by(&LauncherTraits::takes_mimic),
+         quoted_value(Mimic::python) + ": host threads take a Python thread's attributes",
          enum_choices<Mimic>()},
-        {"run.transfer.<key>", "as [transfer]", "(scenario's)",
-         "any [transfer] key, for this run only"},
-        {"run.threads.<key>", "as [threads]", "(scenario's)",
-         "any [threads] key, for this run only"},
-        {"run.staging.<key>", "as [staging]", "(scenario's)",
-         "any [staging] key, for this run only"},
-        {"run.params.<key>", "any", "(scenario's)",
-         "payload parameters for this run only, merged over [params]" +
-             taken_by(&LauncherTraits::takes_payload)},
-        {"sweep.<key>", "array", "(none)",
-         "values of a [transfer], [threads], [staging] or params key: a run each"},
+        {"run.transfer.<key>",
+         "as [transfer]",
+         "(scenario's)",
+         "any [transfer] key, for this run only",
+         {}},
+        {"run.threads.<key>",
+         "as [threads]",
+         "(scenario's)",
+         "any [threads] key, for this run only",
+         {}},
+        {"run.staging.<key>",
+         "as [staging]",
+         "(scenario's)",
+         "any [staging] key, for this run only",
+         {}},
+        {"run.params.<key>",
+         "any",
+         "(scenario's)",
+         "payload parameters for this run only, merged over [params]",
+         {}},
+        {"sweep.<key>",
+         "array",
+         "(none)",
+         "values of a [transfer], [threads], [staging] or params key: a run each",
+         {}},
     };
     d.insert(d.end(), rest.begin(), rest.end());
     return d;
@@ -203,11 +237,9 @@ SettingResult apply_scenario_key(const std::string& key, const json& v, Scenario
 const std::vector<LauncherOnlyKey>& launcher_only_keys() {
     static const std::vector<LauncherOnlyKey> keys = {
         {"payload", &LauncherTraits::takes_payload, "runs no payload; payload is for"},
-        {"params", &LauncherTraits::takes_payload,
-         "runs no payload to read them; params are for"},
+        {"params", &LauncherTraits::takes_payload, "runs no payload to read them; params are for"},
         {"gil", &LauncherTraits::takes_gil, "never touches the GIL; gil is for"},
-        {"mimic", &LauncherTraits::takes_mimic,
-         "does not create its threads itself; mimic is for",
+        {"mimic", &LauncherTraits::takes_mimic, "does not create its threads itself; mimic is for",
          [](const RunSpec& r) { return r.mimic != Mimic::none; }},
     };
     return keys;

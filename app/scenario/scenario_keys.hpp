@@ -14,12 +14,12 @@
 namespace xfer {
 
 struct ScenarioKeyDescriptor {
-    std::string key;            // dotted, with its table: "scenario.name", "run.gil",
-                                // "run.transfer.<key>" (placeholders in angle brackets)
-    std::string type;           // "string", "size or integer (bytes)", ...
-    std::string default_value;  // a TOML value ("64 MiB" quoted, 8, true), or in parentheses
-                                // what stands in for one: "(file name)"
-    std::string meaning;        // one line, with the values and where the key applies
+    std::string key;                  // dotted, with its table: "scenario.name", "run.gil",
+                                      // "run.transfer.<key>" (placeholders in angle brackets)
+    std::string type;                 // "string", "size or integer", ...
+    std::string default_value;        // a TOML value ("64 MiB" quoted, 8, true), or in parentheses
+                                      // what stands in for one: "(file name)"
+    std::string meaning;              // one line, with the values and where the key applies
     std::vector<std::string> values;  // the names it takes (completion); empty: no names
 };
 
@@ -43,9 +43,9 @@ SettingResult apply_scenario_key(const std::string& key, const nlohmann::json& v
 // A [[run]] key that only some launchers take: set for another, it would be silently ignored,
 // so the file reader refuses it (a run must isolate what its file says).
 struct LauncherOnlyKey {
-    std::string name;                // "gil"
-    bool LauncherTraits::*trait;     // the launchers that take it
-    std::string refusal;             // "never touches the GIL; gil is for"
+    std::string name;             // "gil"
+    bool LauncherTraits::*trait;  // the launchers that take it
+    std::string refusal;          // "never touches the GIL; gil is for"
     // When given: whether the key counts as set (its default is taken by every launcher).
     bool (*set_in)(const RunSpec&) = nullptr;
 };

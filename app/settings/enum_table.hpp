@@ -29,7 +29,9 @@ template <class E>
 struct EnumTable;
 
 template <class E>
-concept NamedEnum = requires { EnumTable<E>::rows; };
+concept NamedEnum = requires {
+    EnumTable<E>::rows;
+};
 
 template <NamedEnum E>
 constexpr bool rows_follow_values() {
@@ -63,6 +65,12 @@ std::string enum_choice(E value) {
     const auto& row = enum_row(value);
     return row.argument.empty() ? std::string(row.name)
                                 : std::string(row.name) + ":" + std::string(row.argument);
+}
+
+// A value in a message, quoted as a file writes it: "\"per-worker\"".
+template <NamedEnum E>
+std::string quoted_value(E value) {
+    return "\"" + enum_choice(value) + "\"";
 }
 
 // Every value as a file writes it, for messages, help and completion: "pageable", ...,

@@ -42,8 +42,7 @@ struct EnumTable<FirstTouch> {
 enum class CopyApi { sync, async };
 template <>
 struct EnumTable<CopyApi> {
-    static constexpr EnumRow<CopyApi> rows[] = {{CopyApi::sync, "sync"},
-                                                {CopyApi::async, "async"}};
+    static constexpr EnumRow<CopyApi> rows[] = {{CopyApi::sync, "sync"}, {CopyApi::async, "async"}};
 };
 
 // transfer.stream.
@@ -128,30 +127,33 @@ struct EnumTable<StagingWait> {
 enum class StartKind { barrier, free, staggered };
 template <>
 struct EnumTable<StartKind> {
-    static constexpr EnumRow<StartKind> rows[] = {{StartKind::barrier, "barrier"},
-                                                  {StartKind::free, "free"},
-                                                  {StartKind::staggered, "staggered", "<duration>"}};
+    static constexpr EnumRow<StartKind> rows[] = {
+        {StartKind::barrier, "barrier"},
+        {StartKind::free, "free"},
+        {StartKind::staggered, "staggered", "<duration>"}};
 };
 
 // threads.signal_mask (list: the signals an array names).
 enum class SignalMaskKind { inherit, block_all, unblock_all, list };
 template <>
 struct EnumTable<SignalMaskKind> {
-    static constexpr EnumRow<SignalMaskKind> rows[] = {{SignalMaskKind::inherit, "inherit"},
-                                                       {SignalMaskKind::block_all, "block-all"},
-                                                       {SignalMaskKind::unblock_all, "unblock-all"},
-                                                       {.value = SignalMaskKind::list, .array = true}};
+    static constexpr EnumRow<SignalMaskKind> rows[] = {
+        {SignalMaskKind::inherit, "inherit"},
+        {SignalMaskKind::block_all, "block-all"},
+        {SignalMaskKind::unblock_all, "unblock-all"},
+        {.value = SignalMaskKind::list, .name = {}, .argument = {}, .array = true}};
 };
 
 // threads.affinity (list: the CPUs an array names).
 enum class AffinityKind { none, compact, scatter, gpu_local, list };
 template <>
 struct EnumTable<AffinityKind> {
-    static constexpr EnumRow<AffinityKind> rows[] = {{AffinityKind::none, "none"},
-                                                     {AffinityKind::compact, "compact"},
-                                                     {AffinityKind::scatter, "scatter"},
-                                                     {AffinityKind::gpu_local, "gpu-local"},
-                                                     {.value = AffinityKind::list, .array = true}};
+    static constexpr EnumRow<AffinityKind> rows[] = {
+        {AffinityKind::none, "none"},
+        {AffinityKind::compact, "compact"},
+        {AffinityKind::scatter, "scatter"},
+        {AffinityKind::gpu_local, "gpu-local"},
+        {.value = AffinityKind::list, .name = {}, .argument = {}, .array = true}};
 };
 
 // threads.policy (fifo and rr with their priority).

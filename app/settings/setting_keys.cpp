@@ -243,7 +243,8 @@ SettingKey stack_size_key() {
 
 // threads.between, with the duration's exact nanoseconds beside the text.
 SettingKey between_key() {
-    SettingKey k = named<BetweenKind>(key("threads", "between", "string", "between copies: {values}"));
+    SettingKey k =
+        named<BetweenKind>(key("threads", "between", "string", "between copies: {values}"));
     k.parse = [](const json& v, TransferSpec&, ThreadSpec& t) {
         return parse_between(v, t.between);
     };
@@ -265,55 +266,62 @@ std::vector<SettingKey> build_table() {
     const std::string async = "api = \"" + to_string(CopyApi::async) + "\"";
     std::vector<SettingKey> keys = {
         // [transfer]
-        enum_key<Direction>("transfer", "direction", "{values} (d2d: within a device)",
-                            [](auto& t, auto&) -> auto& { return t.direction; }),
+        enum_key<Direction>(
+            "transfer", "direction", "{values} (d2d: within a device)",
+            [](auto& t, auto&) -> auto& { return t.direction; }),
         bytes_key(),
         form_key(
             named<HostMemoryKind>(key("transfer", "host_memory", "string", "{values}")),
             [](auto& t, auto&) -> auto& { return t.host_memory; }, parse_host_memory,
             [](const HostMemory& m) { return to_string(m); }, host_memory_from),
-        enum_key<FirstTouch>("transfer", "first_touch",
-                             "which thread first writes the host buffers: {values}",
-                             [](auto& t, auto&) -> auto& { return t.first_touch; }),
-        form_key(key("transfer", "devices", "string or array",
-                     "\"round-robin\", or device indices: worker i on devices[i % len]"),
-                 [](auto& t, auto&) -> auto& { return t.devices; }, parse_devices, devices_json,
-                 devices_from),
-        enum_key<CopyApi>("transfer", "api",
-                          "{values}: cudaMemcpy, or cudaMemcpyAsync and a sync",
-                          [](auto& t, auto&) -> auto& { return t.api; }, kCuda),
-        enum_key<StreamKind>("transfer", "stream", "{values} (" + async + ")",
-                             [](auto& t, auto&) -> auto& { return t.stream; }, kCuda),
-        enum_key<TimingMode>("transfer", "timing", "where device times come from: {values}",
-                             [](auto& t, auto&) -> auto& { return t.timing; }),
-        enum_key<ContextKind>("transfer", "context",
-                              "CUDA context of a worker's copies, the process's shared one or "
-                              "its own: {values}",
-                              [](auto& t, auto&) -> auto& { return t.context; }, kCuda),
-        enum_key<CopyPath>("transfer", "path",
-                           "{values}: how h2d/d2h bytes reach the DMA engine",
-                           [](auto& t, auto&) -> auto& { return t.path; }, kCuda),
-        int_key("transfer", "repetitions", "timed copies per worker, at least 1", 1, INT_MAX,
-                "each run copies at least once",
-                [](auto& t, auto&) -> auto& { return t.repetitions; }),
-        int_key("transfer", "warmup", "untimed copies per worker before the timed ones", 0,
-                INT_MAX, "", [](auto& t, auto&) -> auto& { return t.warmup; }),
-        bool_key("transfer", "verify", "check every copied byte after the run",
-                 [](auto& t, auto&) -> auto& { return t.verify; }),
+        enum_key<FirstTouch>(
+            "transfer", "first_touch", "which thread first writes the host buffers: {values}",
+            [](auto& t, auto&) -> auto& { return t.first_touch; }),
+        form_key(
+            key("transfer", "devices", "string or array",
+                "\"round-robin\", or device indices: worker i on devices[i % len]"),
+            [](auto& t, auto&) -> auto& { return t.devices; }, parse_devices, devices_json,
+            devices_from),
+        enum_key<CopyApi>(
+            "transfer", "api", "{values}: cudaMemcpy, or cudaMemcpyAsync and a sync",
+            [](auto& t, auto&) -> auto& { return t.api; }, kCuda),
+        enum_key<StreamKind>(
+            "transfer", "stream", "{values} (" + async + ")",
+            [](auto& t, auto&) -> auto& { return t.stream; }, kCuda),
+        enum_key<TimingMode>(
+            "transfer", "timing", "where device times come from: {values}",
+            [](auto& t, auto&) -> auto& { return t.timing; }),
+        enum_key<ContextKind>(
+            "transfer", "context", "CUDA context: {values} (the process's, or the worker's own)",
+            [](auto& t, auto&) -> auto& { return t.context; }, kCuda),
+        enum_key<CopyPath>(
+            "transfer", "path", "{values}: how h2d/d2h bytes reach the DMA engine",
+            [](auto& t, auto&) -> auto& { return t.path; }, kCuda),
+        int_key(
+            "transfer", "repetitions", "timed copies per worker, at least 1", 1, INT_MAX,
+            "each run copies at least once", [](auto& t, auto&) -> auto& { return t.repetitions; }),
+        int_key(
+            "transfer", "warmup", "untimed copies per worker before the timed ones", 0, INT_MAX, "",
+            [](auto& t, auto&) -> auto& { return t.warmup; }),
+        bool_key(
+            "transfer", "verify", "check every copied byte after the run",
+            [](auto& t, auto&) -> auto& { return t.verify; }),
         // [threads]
-        int_key("threads", "count", "workers, 1..4096", 1, kMaxThreads,
-                "more than 4096 threads is a typo",
-                [](auto&, auto& th) -> auto& { return th.count; }),
+        int_key(
+            "threads", "count", "workers, 1..4096", 1, kMaxThreads,
+            "more than 4096 threads is a typo", [](auto&, auto& th) -> auto& { return th.count; }),
         start_key(),
         stack_size_key(),
-        form_key(named<SignalMaskKind>(key("threads", "signal_mask", "string or array",
-                                           "{values}, or signal names to block")),
-                 [](auto&, auto& th) -> auto& { return th.signal_mask; }, parse_signal_mask,
-                 signal_mask_json, signal_mask_from),
-        form_key(named<AffinityKind>(
-                     key("threads", "affinity", "string or array", "{values}, or CPU numbers")),
-                 [](auto&, auto& th) -> auto& { return th.affinity; }, parse_affinity,
-                 affinity_json, affinity_from),
+        form_key(
+            named<SignalMaskKind>(key("threads", "signal_mask", "string or array",
+                                      "{values}, or signal names to block")),
+            [](auto&, auto& th) -> auto& { return th.signal_mask; }, parse_signal_mask,
+            signal_mask_json, signal_mask_from),
+        form_key(
+            named<AffinityKind>(
+                key("threads", "affinity", "string or array", "{values}, or CPU numbers")),
+            [](auto&, auto& th) -> auto& { return th.affinity; }, parse_affinity, affinity_json,
+            affinity_from),
         form_key(
             named<SchedPolicy>(key("threads", "policy", "string", "{values} (1..99)")),
             [](auto&, auto& th) -> auto& { return th.policy; }, parse_policy,
@@ -322,25 +330,26 @@ std::vector<SettingKey> build_table() {
         // [staging]
         staging_threads_key(),
         staging_chunk_key(),
-        int_key("staging", "buffers", "page-locked chunk buffers per helper, 1..64", 1,
-                kMaxStagingBuffers, "page-locked chunk buffers per helper thread",
-                [](auto& t, auto&) -> auto& { return t.staging.buffers; }, kCuda),
+        int_key(
+            "staging", "buffers", "page-locked chunk buffers per helper, 1..64", 1,
+            kMaxStagingBuffers, "page-locked chunk buffers per helper thread",
+            [](auto& t, auto&) -> auto& { return t.staging.buffers; }, kCuda),
         enum_key<StagingAffinity>(
-            "staging", "affinity",
-            "where the helpers run, the device's local CPUs or anywhere: {values}",
+            "staging", "affinity", "helpers on the device's local CPUs or anywhere: {values}",
             [](auto& t, auto&) -> auto& { return t.staging.affinity; }, kCuda),
-        enum_key<StagingStores>("staging", "stores",
-                                "helpers' stores into the copy's destination: {values}",
-                                [](auto& t, auto&) -> auto& { return t.staging.stores; }, kCuda),
-        bool_key("staging", "taper",
-                 "smaller first and last chunks: the pipeline fills and drains faster",
-                 [](auto& t, auto&) -> auto& { return t.staging.taper; }, kCuda),
+        enum_key<StagingStores>(
+            "staging", "stores", "helpers' stores into the copy's destination: {values}",
+            [](auto& t, auto&) -> auto& { return t.staging.stores; }, kCuda),
+        bool_key(
+            "staging", "taper",
+            "smaller first and last chunks: the pipeline fills and drains faster",
+            [](auto& t, auto&) -> auto& { return t.staging.taper; }, kCuda),
         enum_key<StagingStreams>(
-            "staging", "streams",
-            "streams of the helpers' DMAs, one each or one per engine (in order): {values}",
+            "staging", "streams", "the helpers' DMA streams: {values} (one: per engine, in order)",
             [](auto& t, auto&) -> auto& { return t.staging.streams; }, kCuda),
-        enum_key<StagingWait>("staging", "wait", "how a helper waits for its DMA: {values}",
-                              [](auto& t, auto&) -> auto& { return t.staging.wait; }, kCuda),
+        enum_key<StagingWait>(
+            "staging", "wait", "how a helper waits for its DMA: {values}",
+            [](auto& t, auto&) -> auto& { return t.staging.wait; }, kCuda),
     };
     return keys;
 }
@@ -352,7 +361,7 @@ std::string SettingKey::meaning() const {
     std::string out = help;
     if (const size_t at = out.find(placeholder); at != std::string::npos)
         out.replace(at, placeholder.size(), plain_list(values));
-    return backend.empty() ? out : out + " (backend " + backend + ")";
+    return out;
 }
 
 const std::vector<SettingKey>& setting_key_descriptors() {

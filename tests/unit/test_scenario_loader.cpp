@@ -370,7 +370,8 @@ threads.count = 2
     CHECK(r["set"] == json::array());
 }
 
-TEST_CASE("to_json(Run) writes round numbers and the texts of the file", "[loader][json]") {
+TEST_CASE("run_settings(Run) as JSON writes round numbers and the texts of the file",
+          "[loader][json]") {
     const Scenario s = parse(R"([scenario]
 timeout = "30s"
 [transfer]
@@ -410,7 +411,7 @@ launcher = "host"
     const Scenario spin = parse("[threads]\nbetween = \"spin:5us\"\n[[run]]\n");
     CHECK(spin.threads.between.kind == BetweenKind::spin);
     CHECK(spin.threads.between.sleep_ns == 5'000);
-    CHECK(to_json(expand_plan(spin)[0])["threads"]["between"] == "spin:5us");
+    CHECK(json(run_settings(expand_plan(spin)[0]))["threads"]["between"] == "spin:5us");
     CHECK(j["params"] == json({{"k", "v"}}));
     CHECK(j["sweep_point"] == json::object());
     CHECK(j["overrides"] == json::object());

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "util/suggest.hpp"
-#include "util/units.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 #include "support/values.hpp"
+#include "util/suggest.hpp"
+#include "util/units.hpp"
 
 using xfer::test::contains;
 
@@ -155,7 +155,6 @@ TEST_CASE("format_bandwidth uses decimal GB/s as nvprof, MB/s below 1 GB/s", "[u
 }
 
 TEST_CASE("did-you-mean finds near misses only", "[units]") {
-    using namespace scenario_internal;
     CHECK(edit_distance("count", "count") == 0);
     CHECK(edit_distance("cuont", "count") == 1);  // a swap is one edit
     CHECK(edit_distance("Count", "count") == 0);
@@ -197,7 +196,6 @@ int full_table_distance(const std::string& a, const std::string& b) {
 
 TEST_CASE("edit_distance_within equals the full table's distance or says 'more than bound'",
           "[units]") {
-    using namespace scenario_internal;
     // Every pair of words up to 4 letters over {a, b, A}: swaps, case, repeats and lengths.
     std::vector<std::string> words = {""};
     for (size_t begin = 0, len = 0; len < 4; ++len) {
