@@ -1,3 +1,5 @@
+#include "cli/cmd_list.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -5,12 +7,17 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "cli/cmd_list.hpp"
 #include "cli/config_loading.hpp"
 #include "scenario/loader.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
+
+CLI::App* add_list_command(CLI::App& app, CommonOptions& options) {
+    auto* cmd = app.add_subcommand("list", "List scenarios with their descriptions");
+    add_common_options(cmd, options);
+    return cmd;
+}
 
 int cmd_list(const CommonOptions& common) {
     auto config = load_config_or_report(common);
@@ -20,8 +27,8 @@ int cmd_list(const CommonOptions& common) {
     for (const auto& e : fs::directory_iterator(config->scenario_dir, ec))
         if (e.path().extension() == ".toml") files.push_back(e.path());
     if (ec) {
-        std::cerr << "xferlab: cannot read " << config->scenario_dir.string() << ": " << ec.message()
-                  << "\n";
+        std::cerr << "xferlab: cannot read " << config->scenario_dir.string() << ": "
+                  << ec.message() << "\n";
         return exit_bad_input;
     }
     std::sort(files.begin(), files.end());

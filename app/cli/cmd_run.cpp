@@ -9,11 +9,38 @@
 #include "cli/cmd_plot.hpp"
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
+#include "results/vocabulary.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/run_files.hpp"
 #include "system/stop_signal.hpp"
 
 namespace xfer {
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
+    auto* cmd = app.add_subcommand("run", "Run scenario files and report");
+    cmd->add_option("files", options.files, "Scenario files (TOML)")
+        ->required()
+        ->type_name("FILE.toml");
+    cmd->add_option("--set", options.sets, "Override a scenario key: --set threads.count=8")
+        ->take_all()
+        ->type_name("KEY=VALUE");
+    cmd->add_option("--out", options.out, "Output folder (default from config: results/...)")
+        ->type_name("DIR");
+    cmd->add_option("--format", options.format,
+                    "Terminal output: " + join_names(terminal_format_names(), " | "))
+        ->check(CLI::IsMember(terminal_format_names()));
+    cmd->add_flag("--quiet,-q", options.quiet, "No progress line");
+    cmd->add_flag("--force", options.force,
+                  "Write into an output folder that holds an earlier run's output: delete "
+                  "that run's files first (only files xferlab writes; others are kept)");
+    cmd->add_flag("--fit", options.fit,
+                  "When the plan does not fit this machine's memory, run it with the largest "
+                  "power-of-two transfer.bytes that does (at least 64 MiB)");
+    cmd->add_flag("--brief", options.brief, kBriefHelp);
+    add_trials_option(cmd, options.trials);
+    add_common_options(cmd, options.common);
+    return cmd;
+}
 
 int cmd_run(const RunOptions& options) {
     auto loaded = load_config_or_report(options.common);
@@ -28,8 +55,10 @@ int cmd_run(const RunOptions& options) {
     install_fatal_signal_handlers();
     // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    std::vector<std::string> sets = options.sets;
+    if (options.trials > 0) sets.push_back("scenario.trials=" + std::to_string(options.trials));
     const RunFilesOptions run{.files = options.files,
-                              .sets = options.sets,
+                              .sets = sets,
                               .out = options.out,
                               .format = format,
                               .quiet = options.quiet,
