@@ -57,6 +57,7 @@ std::vector<std::string> write_reports(const Results& results, const Config& con
 // --fit: sizes the plan down when it does not fit. Returns the record for results.json, or
 // nothing after saying why not even the smallest size fits.
 std::optional<nlohmann::json> fit_or_refuse(const std::string& file,
+                                            const ScenarioWithSets& with_sets,
                                             const std::vector<std::string>& sets,
                                             PlanRunner& runner, Scenario& scenario,
                                             std::vector<Run>& plan) {
@@ -68,7 +69,7 @@ std::optional<nlohmann::json> fit_or_refuse(const std::string& file,
     }
     FitOutcome fit;
     try {
-        fit = fit_plan(file, sets, runner, scenario, plan);
+        fit = fit_plan(with_sets, sets, runner, scenario, plan);
     } catch (const ScenarioError& e) {
         print_diagnostics(e, std::cerr);
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
@@ -97,10 +98,12 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
                                          const Config& config) {
     PreparedFile p;
     p.file = file;
+    ScenarioWithSets with_sets;  // --fit's sizes, on the file as read here
     try {
         LoadedPlan loaded = load_plan(file, options.sets, payload_search_path(config));
         p.scenario = std::move(loaded.scenario);
         p.plan = std::move(loaded.plan);
+        with_sets = std::move(loaded.with_overrides);
         for (const auto& note : p.scenario.notes) std::cerr << file << ": note: " << note << "\n";
     } catch (const ScenarioError& e) {
         print_diagnostics(e, std::cerr);
@@ -110,7 +113,7 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
     p.registry = std::make_unique<LauncherRegistry>(make_launcher_registry());
     p.runner = std::make_unique<PlanRunner>(*p.registry, plan_options(config), g_stop);
     if (options.fit) {
-        auto fitted = fit_or_refuse(file, options.sets, *p.runner, p.scenario, p.plan);
+        auto fitted = fit_or_refuse(file, with_sets, options.sets, *p.runner, p.scenario, p.plan);
         if (!fitted) return std::nullopt;
         p.sizing = std::move(*fitted);
     }

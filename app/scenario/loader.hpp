@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ std::vector<Run> expand_plan(const Scenario& scenario);
 struct LoadedPlan {
     Scenario scenario;
     std::vector<Run> plan;
+    // The file as read once, finished again with other overrides (`run --fit`'s sizes): what
+    // load_scenario(file, overrides) gives, without reading the file again. Throws
+    // ScenarioError.
+    std::function<Scenario(const std::vector<std::string>& overrides)> with_overrides;
 };
 
 // What `run` and `check` both do with a file before asking the machine: load_scenario, every

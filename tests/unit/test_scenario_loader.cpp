@@ -297,6 +297,38 @@ TEST_CASE("load_scenario reads a file and names it in diagnostics", "[loader]") 
     }
 }
 
+TEST_CASE("load_plan's with_overrides finishes the file as read, which is not read again",
+          "[loader][fit]") {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("xfer-scenario-reload-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "sized.toml";
+    {
+        std::ofstream out(file);
+        out << "[transfer]\nbytes = \"1MiB\"\n[[run]]\nlauncher = \"host\"\n"
+               "[[run]]\nlauncher = \"host\"\ntransfer.bytes = \"2KiB\"\n";
+    }
+    const LoadedPlan loaded = load_plan(file, {"transfer.warmup=3"}, {});
+    const Scenario from_disk = load_scenario(file, {"transfer.warmup=3", "transfer.bytes=4096"});
+    {
+        std::ofstream out(file);  // what the file says now is not what was read
+        out << "[transfer]\nbytes = \"8KiB\"\n[[run]]\n";
+    }
+    const Scenario again = loaded.with_overrides({"transfer.warmup=3", "transfer.bytes=4096"});
+    CHECK(again.transfer.bytes == 4096);
+    CHECK(again.transfer.warmup == 3);
+    CHECK(again.resolved == from_disk.resolved);
+    const std::vector<Run> plan = expand_plan(again);
+    REQUIRE(plan.size() == 2);
+    const std::vector<Run> expected = expand_plan(from_disk);
+    REQUIRE(expected.size() == 2);
+    CHECK(plan[0].transfer.bytes == 4096);
+    CHECK(plan[1].transfer.bytes == expected[1].transfer.bytes);
+    CHECK(loaded.scenario.transfer.bytes == MiB);
+    CHECK(load_scenario(file).transfer.bytes == 8 * KiB);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the resolved scenario holds every key with defaults filled in", "[loader][json]") {
     const Scenario s = parse(R"([transfer]
 bytes = "2GiB"
