@@ -9,7 +9,7 @@ import re
 import sys
 
 # Lowest first. backend/cuda is part of backend.
-LAYERS = ["util", "system", "results", "scenario", "memory", "backend", "pyapi", "report",
+LAYERS = ["util", "system", "settings", "results", "scenario", "memory", "backend", "pyapi", "report",
           "launch", "python", "remote", "run", "cli"]
 
 def folder_of(path: str) -> str:

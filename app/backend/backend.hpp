@@ -3,11 +3,10 @@
 // between host buffers. CUDA backend: cudaMemcpy[Async] with device-side timestamps.
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
@@ -19,8 +18,8 @@ namespace xfer {
 
 // What the backend knows about one copy besides the host clock, which the caller takes.
 struct CopyOutcome {
-    uint32_t correlation = 0;        // joins the record to device timestamps later (CUPTI)
-    int64_t device_start_ns = -1;    // filled when known right away (CUDA events), host clock
+    uint32_t correlation = 0;      // joins the record to device timestamps later (CUPTI)
+    int64_t device_start_ns = -1;  // filled when known right away (CUDA events), host clock
     int64_t device_end_ns = -1;
     DeviceTiming device_timing = DeviceTiming::none;
 };
@@ -34,7 +33,7 @@ struct TimedBlockCalls {
 // One worker's buffers and copy initiator. Created (allocated, first-touched per policy) on the
 // main thread by Backend::prepare; then used from the worker's thread only.
 class WorkerTransfer {
-public:
+  public:
     virtual ~WorkerTransfer() = default;
     // Called once on the worker's own thread before the start barrier: select the device,
     // create streams, first-touch when first_touch = worker. Never timed.
@@ -60,7 +59,22 @@ public:
 };
 
 class Backend {
-public:
+  public:
+    // What a run leaves with the backend, handed over in one piece when it ends.
+    struct RunEnd {
+        // Facts worth printing with the run (device timestamps joined or dropped, peer access,
+        // timing fallbacks).
+        std::vector<std::string> notes;
+        // Threads the backend ran besides the workers (the staging engine's helpers), read
+        // inside each thread.
+        std::vector<HelperThread> helper_threads;
+        // Every device copy joined to a payload's w.timed() block.
+        std::vector<DeviceCopy> device_copies;
+        // Why the device timestamps could not be joined into the records; "" when they were
+        // (or when nothing records them).
+        std::string failure;
+    };
+
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
     // Memory (host bytes, device bytes) a run with this transfer and worker count will need,
@@ -78,21 +92,16 @@ public:
     virtual void check(const TransferSpec& t, int workers) const = 0;
     // Allocates worker `worker`'s buffers. Runs on the main thread; never timed.
     virtual std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) = 0;
-    // Brackets a run: start device tracing; at the end, flush it and fill device times of
-    // `records` (joined by correlation id). The host backend does nothing.
+    // Brackets a run: start device tracing; at the end, flush it, fill device times of
+    // `records` (joined by correlation id) and hand over what the run left (the backend keeps
+    // nothing of it). The host backend does nothing.
     virtual void begin_run(const TransferSpec&) {}
-    virtual void end_run(std::vector<Record>& records) { (void)records; }
+    virtual RunEnd end_run(std::vector<Record>& records) {
+        (void)records;
+        return {};
+    }
     // Devices and topology for `xferlab devices` and results.json.
     virtual nlohmann::json describe() const = 0;
-    // Facts about the run just ended worth printing with it (device timestamps joined or
-    // dropped, peer access, timing fallbacks). Call after end_run; clears them.
-    virtual std::vector<std::string> take_run_notes() { return {}; }
-    // Threads the backend ran for the run besides the workers (the staging engine's helpers),
-    // read inside each thread. Call after end_run; clears them.
-    virtual std::vector<HelperThread> take_helper_threads() { return {}; }
-    // Every device copy joined to a payload's w.timed() block in the run just ended. Call after
-    // end_run; clears them.
-    virtual std::vector<DeviceCopy> take_device_copies() { return {}; }
 };
 
 // Backends compiled in, and whether each can run here.

@@ -10,7 +10,6 @@
 namespace xfer {
 namespace {
 
-
 // The kinds of source and destination a direction stands for on the host: the device side is
 // played by pageable memory.
 struct Sides {
@@ -31,12 +30,11 @@ Sides sides_of(const TransferSpec& t) {
         case Direction::p2p:
             break;
     }
-    throw std::runtime_error("direction " + to_string(t.direction) +
-                             " needs the cuda backend");
+    throw std::runtime_error("direction " + to_string(t.direction) + " needs the cuda backend");
 }
 
 class HostTransfer final : public WorkerTransfer {
-public:
+  public:
     HostTransfer(HostBuffer source, HostBuffer destination, int worker, FirstTouch first_touch)
         : src_(std::move(source)),
           dst_(std::move(destination)),
@@ -81,7 +79,7 @@ public:
     const HostBuffer& source() const { return src_; }
     const HostBuffer& destination() const { return dst_; }
 
-private:
+  private:
     HostBuffer src_;
     HostBuffer dst_;
     int worker_;
@@ -98,7 +96,7 @@ std::string read_first_line(const char* path) {
 }
 
 class HostBackend final : public Backend {
-public:
+  public:
     std::string name() const override { return "host"; }
 
     Need memory_needed(const TransferSpec& t, int workers, bool = false) const override {
@@ -121,15 +119,17 @@ public:
         check_host_memory(s.destination);
         if (t.context == ContextKind::per_worker) {
             throw std::runtime_error(
-                "transfer.context = \"per-worker\" creates a CUDA context per worker; the host "
-                "backend has no contexts (use backend = \"cuda\", or context = \"primary\")");
+                "transfer.context = " + quoted_value(ContextKind::per_worker) +
+                " creates a CUDA context per worker; the host backend has no contexts (use "
+                "backend = \"cuda\", or context = " +
+                quoted_value(ContextKind::primary) + ")");
         }
         if (t.path != CopyPath::driver) {
             throw std::runtime_error(
                 "transfer.path = \"" + to_string(t.path) +
                 "\" is CUDA-only: it changes how pageable memory reaches a device's DMA engine, "
-                "and the host backend has no device (use backend = \"cuda\", or path = "
-                "\"driver\")");
+                "and the host backend has no device (use backend = \"cuda\", or path = " +
+                quoted_value(CopyPath::driver) + ")");
         }
     }
 

@@ -2,9 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
-#include <optional>
-#include <string>
-#include <vector>
 
 #include "cli/cmd_check.hpp"
 #include "cli/cmd_compare.hpp"
@@ -18,7 +15,7 @@
 #include "cli/cmd_threads.hpp"
 #include "remote/worker_process.hpp"
 #include "results/vocabulary.hpp"
-#include "scenario/suggest.hpp"
+#include "util/suggest.hpp"
 #include "util/version.hpp"
 
 namespace xfer {
@@ -38,39 +35,18 @@ std::string command_problem(const CLI::App& app, int argc, char** argv) {
     if (known) return "";
     const std::string commands = join_names(names, ", ") + " (xferlab --help)";
     if (argc <= 1) return "a command is required: " + commands;
-    return "unknown command '" + std::string(argv[1]) + "'" +
-           scenario_internal::did_you_mean(argv[1], names) + "; the commands are " + commands;
+    return "unknown command '" + std::string(argv[1]) + "'" + did_you_mean(argv[1], names) +
+           "; the commands are " + commands;
 }
 
-}  // namespace
-
-namespace {
-constexpr const char* kBriefHelp =
-    "Table: the runs, the bandwidth and the summary only (no per-run sections)";
-
-// One KEY=VALUE per flag, repeated for more: a list would swallow the scenario files that
-// follow it (`run --set threads.count=2 FILE`).
-void add_set_option(CLI::App* sub, std::vector<std::string>& sets, const std::string& help) {
-    sub->add_option("--set", sets, help)
-        ->type_name("KEY=VALUE")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+// Started by launcher "process" only: one worker process, talking over fds 3 and 4
+// (remote/worker_process).
+CLI::App* add_worker_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand("worker", "");
+    cmd->group("");
+    return cmd;
 }
 
-// `--out ""` names no folder: said here, before the path reaches the filesystem.
-std::optional<std::string> empty_out(const std::optional<std::string>& out,
-                                     const std::string& command, const std::string& otherwise) {
-    if (!out || !out->empty()) return std::nullopt;
-    return "xferlab " + command + ": --out is empty: give a folder, or leave --out out for " +
-           otherwise;
-}
-
-void add_trials_option(CLI::App* sub, int& trials) {
-    sub->add_option("--trials", trials,
-                    "Run every run N times (scenario.trials): verdicts compare the trials")
-        ->type_name("N")
-        ->check(CLI::Range(1, 1000));
-}
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -82,105 +58,28 @@ int run_cli(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", tool_version() + " (" + git_describe() + ")");
 
-    CommonOptions common;
-    auto add_common = [&](CLI::App* sub) {
-        sub->add_option("--config", common.config, "Config file read after config/xferlab.toml")
-            ->type_name("FILE.toml");
-        // One folder per flag: a list would swallow the scenario files that follow it.
-        sub->add_option("--payload-dir", common.payload_dirs,
-                        "Payload folder searched before python_payloads/ (repeatable)")
-            ->type_name("DIR")
-            ->expected(1)
-            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    };
-
+    // Every command registered the same way, in the order of the help.
     RunOptions run;
-    auto* run_cmd = app.add_subcommand("run", "Run scenario files and report");
-    run_cmd->add_option("files", run.files, "Scenario files (TOML)")
-        ->required()
-        ->type_name("FILE.toml");
-    add_set_option(run_cmd, run.sets, "Override a scenario key: --set threads.count=8");
-    run_cmd->add_option("--out", run.out, "Output folder (default from config: results/...)")
-        ->type_name("DIR");
-    run_cmd
-        ->add_option("--format", run.format,
-                     "Terminal output: " + join_names(terminal_format_names(), " | "))
-        ->check(CLI::IsMember(terminal_format_names()));
-    run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
-    run_cmd->add_flag("--force", run.force,
-                      "Write into an output folder that holds an earlier run's output: delete "
-                      "that run's files first (only files xferlab writes; others are kept)");
-    run_cmd->add_flag("--fit", run.fit,
-                      "When the plan does not fit this machine's memory, run it with the largest "
-                      "power-of-two transfer.bytes that does (at least 64 MiB)");
-    run_cmd->add_flag("--brief", run.brief, kBriefHelp);
-    int run_trials = 0;
-    add_trials_option(run_cmd, run_trials);
-    add_common(run_cmd);
-
-    std::vector<std::string> check_files, check_sets;
-    auto* check_cmd =
-        app.add_subcommand("check", "Validate scenario files and print the expanded plan");
-    check_cmd->add_option("files", check_files, "Scenario files (TOML)")
-        ->required()
-        ->type_name("FILE.toml");
-    add_set_option(check_cmd, check_sets, "Override a scenario key (repeatable)");
-    int check_trials = 0;
-    add_trials_option(check_cmd, check_trials);
-    add_common(check_cmd);
-
-    auto* list_cmd = app.add_subcommand(
-        "list", "List scenarios with their descriptions, [needs CUDA] before those that do");
-    add_common(list_cmd);
-
-    bool devices_json = false;
-    auto* devices_cmd =
-        app.add_subcommand("devices", "Backends, devices, topology, and why one is unavailable");
-    devices_cmd->add_flag("--json", devices_json, "Print JSON");
-    add_common(devices_cmd);
-
-    auto* threads_cmd = app.add_subcommand(
-        "threads", "ThreadInfo of the main, a host, an OpenMP and a Python thread side by side");
-    add_common(threads_cmd);
-
-    std::string report_file, report_format = "table";
-    auto* report_cmd = app.add_subcommand(
-        "report",
-        "Re-render a results.json, results.sqlite or journal.jsonl with this build's statistics "
-        "and explanations");
-    report_cmd
-        ->add_option("file", report_file,
-                     "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`, "
-                     "or the results folder that holds it")
-        ->required()
-        ->type_name("FILE.json|jsonl|sqlite");
-    report_cmd->add_option("--format", report_format, join_names(reporter_names(), " | "))
-        ->check(CLI::IsMember(reporter_names()));
-    bool report_brief = false;
-    report_cmd->add_flag("--brief", report_brief, kBriefHelp);
-
+    auto* run_cmd = add_run_command(app, run);
+    CheckOptions check;
+    auto* check_cmd = add_check_command(app, check);
+    CommonOptions list;
+    auto* list_cmd = add_list_command(app, list);
+    DevicesOptions devices;
+    auto* devices_cmd = add_devices_command(app, devices);
+    CommonOptions threads;
+    auto* threads_cmd = add_threads_command(app, threads);
+    ReportOptions report;
+    auto* report_cmd = add_report_command(app, report);
     PlotOptions plot;
     auto* plot_cmd = add_plot_command(app, plot);
     CompareOptions compare;
     auto* compare_cmd = add_compare_command(app, compare);
-
     std::string shell;
-    auto* completion_cmd = app.add_subcommand(
-        "completion", "Print the shell completion script: source <(xferlab completion bash)");
-    completion_cmd->add_option("shell", shell, "The shell")
-        ->required()
-        ->check(CLI::IsMember(std::vector<std::string>{"bash"}));
-
+    auto* completion_cmd = add_completion_command(app, shell);
     std::string help_topic;
-    auto* help_cmd = app.add_subcommand(
-        "help", "Help on a command, or every scenario key: xferlab help scenario-keys");
-    // Topics: the commands above (added before this line) and scenario-keys.
-    help_cmd->add_option("topic", help_topic, "scenario-keys or a command")
-        ->check(CLI::IsMember(help_topics(app)));
-
-    // Started by launcher "process" only: one worker process, talking over fds 3 and 4.
-    auto* worker_cmd = app.add_subcommand("worker", "");
-    worker_cmd->group("");
+    auto* help_cmd = add_help_command(app, help_topic);
+    auto* worker_cmd = add_worker_command(app);
 
     if (const std::string problem = command_problem(app, argc, argv); !problem.empty()) {
         std::cerr << "xferlab: " << problem << "\n";
@@ -200,17 +99,13 @@ int run_cli(int argc, char** argv) {
         std::cerr << *no_folder << "\n";
         return exit_bad_input;
     }
-    run.common = common;
-    // --trials N is --set scenario.trials=N, written last so that it wins.
-    if (run_trials > 0) run.sets.push_back("scenario.trials=" + std::to_string(run_trials));
-    if (check_trials > 0) check_sets.push_back("scenario.trials=" + std::to_string(check_trials));
     if (*run_cmd) return cmd_run(run);
-    if (*check_cmd) return cmd_check(common, check_files, check_sets);
-    if (*list_cmd) return cmd_list(common);
-    if (*devices_cmd) return cmd_devices(common, devices_json);
-    if (*threads_cmd) return cmd_threads(common);
+    if (*check_cmd) return cmd_check(check);
+    if (*list_cmd) return cmd_list(list);
+    if (*devices_cmd) return cmd_devices(devices);
+    if (*threads_cmd) return cmd_threads(threads);
     if (*worker_cmd) return run_worker_process();
-    if (*report_cmd) return cmd_report(report_file, report_format, report_brief);
+    if (*report_cmd) return cmd_report(report.file, report.format, report.brief);
     if (*help_cmd) return cmd_help(app, help_topic);
     if (*completion_cmd) return cmd_completion(app, shell, argc > 0 ? argv[0] : "xferlab");
     if (*plot_cmd) return cmd_plot(plot);

@@ -14,8 +14,8 @@
 #include "run/plan_runner.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
-#include "scenario/units.hpp"
 #include "system/memory_limits.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {
@@ -103,7 +103,7 @@ int check_file(const std::string& file, const std::vector<std::string>& sets, co
     try {
         loaded = load_plan(file, sets, folders);
     } catch (const ScenarioError& e) {
-        print_diagnostics(e);
+        print_diagnostics(e, std::cerr);
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
         return exit_bad_input;
     }
@@ -122,9 +122,21 @@ int check_file(const std::string& file, const std::vector<std::string>& sets, co
 
 }  // namespace
 
-int cmd_check(const CommonOptions& common, const std::vector<std::string>& files,
-              const std::vector<std::string>& sets) {
-    auto config = load_config_or_report(common);
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
+    auto* cmd = app.add_subcommand("check", "Validate scenario files and print the expanded plan");
+    cmd->add_option("files", options.files, "Scenario files (TOML)")
+        ->required()
+        ->type_name("FILE.toml");
+    add_set_option(cmd, options.sets, "Override a scenario key (repeatable)");
+    add_trials_option(cmd, options.trials);
+    add_common_options(cmd, options.common);
+    return cmd;
+}
+
+int cmd_check(const CheckOptions& options) {
+    std::vector<std::string> sets = options.sets;
+    if (options.trials > 0) sets.push_back("scenario.trials=" + std::to_string(options.trials));
+    auto config = load_config_or_report(options.common);
     if (!config) return exit_bad_input;
     // The runner `run` uses, so that `check` judges a plan with the very same preflight. It
     // never runs anything here.
@@ -132,7 +144,8 @@ int cmd_check(const CommonOptions& common, const std::vector<std::string>& files
     std::atomic<bool> never_stopped{false};
     PlanRunner runner(registry, plan_options(*config), never_stopped);
     int code = exit_ok;
-    for (const auto& file : files) code = std::max(code, check_file(file, sets, *config, runner));
+    for (const auto& file : options.files)
+        code = std::max(code, check_file(file, sets, *config, runner));
     return code;
 }
 

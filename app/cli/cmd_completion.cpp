@@ -139,6 +139,15 @@ complete -F _xferlab {5}
 
 }  // namespace
 
+CLI::App* add_completion_command(CLI::App& app, std::string& shell) {
+    auto* cmd = app.add_subcommand(
+        "completion", "Print the shell completion script: source <(xferlab completion bash)");
+    cmd->add_option("shell", shell, "The shell")
+        ->required()
+        ->check(CLI::IsMember(std::vector<std::string>{"bash"}));
+    return cmd;
+}
+
 int cmd_completion(const CLI::App& app, const std::string& shell, const std::string& invoked_as) {
     (void)shell;  // CLI11 admits "bash" only
     std::vector<std::string> names, keys;

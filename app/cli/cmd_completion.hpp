@@ -10,4 +10,7 @@ namespace xfer {
 // the program. `invoked_as` (argv[0]) is registered too when it is a path ("build/xferlab").
 int cmd_completion(const CLI::App& app, const std::string& shell, const std::string& invoked_as);
 
+// `shell`: the shell the script is for.
+CLI::App* add_completion_command(CLI::App& app, std::string& shell);
+
 }  // namespace xfer

@@ -1,21 +1,31 @@
+#include "cli/cmd_devices.hpp"
+
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "backend/backend.hpp"
 #include "cli/cli.hpp"
-#include "cli/cmd_devices.hpp"
 #include "cli/config_loading.hpp"
 #include "cli/embedded_python.hpp"
 
 namespace xfer {
 
-int cmd_devices(const CommonOptions& common, bool json) {
+CLI::App* add_devices_command(CLI::App& app, DevicesOptions& options) {
+    auto* cmd =
+        app.add_subcommand("devices", "Backends, devices, topology, and why one is unavailable");
+    cmd->add_flag("--json", options.json, "Print JSON");
+    add_common_options(cmd, options.common);
+    return cmd;
+}
+
+int cmd_devices(const DevicesOptions& options) {
     // The config chooses the embedded Python (python.executable), which is described last.
-    if (!load_config_or_report(common)) return exit_bad_input;
+    if (!load_config_or_report(options.common)) return exit_bad_input;
     nlohmann::json backends = nlohmann::json::array();
     for (const auto& b : list_backends()) {
-        nlohmann::json entry = {{"backend", b.name}, {"available", b.available}, {"reason", b.reason}};
+        nlohmann::json entry = {
+            {"backend", b.name}, {"available", b.available}, {"reason", b.reason}};
         if (b.available) {
             try {
                 entry["describe"] = make_backend(b.name, nullptr)->describe();
@@ -27,7 +37,7 @@ int cmd_devices(const CommonOptions& common, bool json) {
         backends.push_back(entry);
     }
     const nlohmann::json python = embedded_python_facts();
-    if (json) {
+    if (options.json) {
         std::cout << nlohmann::json{{"backends", backends}, {"python", python}}.dump(2) << "\n";
         return exit_ok;
     }

@@ -4,7 +4,14 @@
 
 namespace xfer {
 
+struct DevicesOptions {
+    CommonOptions common;
+    bool json = false;  // --json
+};
+
+CLI::App* add_devices_command(CLI::App& app, DevicesOptions& options);
+
 // `xferlab devices`: backends, devices, topology, and why one is unavailable.
-int cmd_devices(const CommonOptions& common, bool json);
+int cmd_devices(const DevicesOptions& options);
 
 }  // namespace xfer

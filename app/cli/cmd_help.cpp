@@ -42,6 +42,14 @@ std::vector<std::string> help_topics(const CLI::App& app) {
     return topics;
 }
 
+CLI::App* add_help_command(CLI::App& app, std::string& topic) {
+    auto* cmd = app.add_subcommand(
+        "help", "Help on a command, or every scenario key: xferlab help scenario-keys");
+    cmd->add_option("topic", topic, "scenario-keys or a command")
+        ->check(CLI::IsMember(help_topics(app)));
+    return cmd;
+}
+
 int cmd_help(CLI::App& app, const std::string& topic) {
     if (topic == kScenarioKeys) {
         print_scenario_keys();

@@ -15,4 +15,7 @@ std::vector<std::string> help_topics(const CLI::App& app);
 // (scenario-keys) every scenario key with its type, default and meaning, from the descriptors.
 int cmd_help(CLI::App& app, const std::string& topic);
 
+// Registered after every other command: its topics are the commands added before it.
+CLI::App* add_help_command(CLI::App& app, std::string& topic);
+
 }  // namespace xfer

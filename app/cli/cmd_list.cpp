@@ -13,6 +13,13 @@
 namespace xfer {
 namespace fs = std::filesystem;
 
+CLI::App* add_list_command(CLI::App& app, CommonOptions& options) {
+    auto* cmd = app.add_subcommand(
+        "list", "List scenarios with their descriptions, [needs CUDA] before those that do");
+    add_common_options(cmd, options);
+    return cmd;
+}
+
 int cmd_list(const CommonOptions& common) {
     auto config = load_config_or_report(common);
     if (!config) return exit_bad_input;

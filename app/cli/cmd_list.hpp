@@ -4,6 +4,8 @@
 
 namespace xfer {
 
+CLI::App* add_list_command(CLI::App& app, CommonOptions& options);
+
 // `xferlab list`: the scenarios with their one-line descriptions.
 int cmd_list(const CommonOptions& common);
 

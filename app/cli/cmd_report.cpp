@@ -6,12 +6,29 @@
 #include "cli/common_options.hpp"
 #include "cli/report_input.hpp"
 #include "report/reporter.hpp"
+#include "results/vocabulary.hpp"
 
 namespace xfer {
 
 // Re-renders a results.json (or a results.sqlite, or a journal.jsonl) with this build's
 // analysis: the raw records are all there, so a result file alone can be read again after the
 // statistics improve.
+CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
+    auto* cmd = app.add_subcommand(
+        "report",
+        "Re-render a results.json, results.sqlite or journal.jsonl with this build's statistics "
+        "and explanations");
+    cmd->add_option("file", options.file,
+                    "results.json (or results.sqlite, or journal.jsonl) written by `xferlab run`, "
+                    "or the results folder that holds it")
+        ->required()
+        ->type_name("FILE.json|jsonl|sqlite");
+    cmd->add_option("--format", options.format, join_names(reporter_names(), " | "))
+        ->check(CLI::IsMember(reporter_names()));
+    cmd->add_flag("--brief", options.brief, kBriefHelp);
+    return cmd;
+}
+
 int cmd_report(const std::string& file, const std::string& format, bool brief) {
     if (brief && format != "table") {
         std::cerr << brief_needs_table(format) << "\n";

@@ -1,320 +1,74 @@
 #include "cli/cmd_run.hpp"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <csignal>
-#include <fstream>
 #include <iostream>
-#include <map>
-#include <optional>
 
 #include "cli/cli.hpp"
 #include "cli/cmd_plot.hpp"
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
-#include "remote/mpi_job.hpp"
-#include "report/report_outputs.hpp"
-#include "results/record_store.hpp"
 #include "results/vocabulary.hpp"
-#include "run/config.hpp"
 #include "run/fatal_signals.hpp"
-#include "run/file_reporters.hpp"
-#include "run/fit_plan.hpp"
-#include "run/launchers.hpp"
-#include "run/output_dir.hpp"
-#include "run/output_lock.hpp"
-#include "run/plan_execution.hpp"
-#include "run/plan_recorder.hpp"
-#include "run/plan_runner.hpp"
-#include "scenario/diagnostics.hpp"
-#include "scenario/loader.hpp"
+#include "run/run_files.hpp"
 #include "system/stop_signal.hpp"
 
 namespace xfer {
-namespace fs = std::filesystem;
-namespace {
 
-std::atomic<bool>& g_stop = stop_requested();
-
-// Writes every reporter's file, the terminal output and the analysis into results.sqlite.
-// Returns one "<file>: <why>" per file that could not be written.
-std::vector<std::string> write_reports(const Results& results, const Config& config,
-                                       const fs::path& dir, const std::string& format,
-                                       bool announce, ReportDetail detail) {
-    const Analysis analysis = analyze(results);
-    const ReportsWritten written =
-        write_reports(results, analysis, file_reporters(results, config, dir), dir, format,
-                      std::cout, detail, ReportLimits{config.trace_copies});
-    std::vector<std::string> failures = written.failures;
-    if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
-    for (const auto& f : failures) std::cerr << "xferlab: writing " << f << "\n";
-    if (announce) {
-        std::cerr << "results: " << dir.string() << "/ (";
-        for (size_t i = 0; i < written.files.size(); ++i)
-            std::cerr << (i ? ", " : "") << written.files[i].filename().string();
-        // The record store is written run by run, not by a reporter: named when it is there.
-        if (fs::exists(dir / kRecordStoreFile)) std::cerr << ", " << kRecordStoreFile;
-        std::cerr << ")\n";
-        if (const auto note = copies_csv_note(results, config, dir); !note.empty())
-            std::cerr << "note: " << note << "\n";
-    }
-    return failures;
+CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
+    auto* cmd = app.add_subcommand("run", "Run scenario files and report");
+    cmd->add_option("files", options.files, "Scenario files (TOML)")
+        ->required()
+        ->type_name("FILE.toml");
+    add_set_option(cmd, options.sets, "Override a scenario key: --set threads.count=8");
+    cmd->add_option("--out", options.out, "Output folder (default from config: results/...)")
+        ->type_name("DIR");
+    cmd->add_option("--format", options.format,
+                    "Terminal output: " + join_names(terminal_format_names(), " | "))
+        ->check(CLI::IsMember(terminal_format_names()));
+    cmd->add_flag("--quiet,-q", options.quiet, "No progress line");
+    cmd->add_flag("--force", options.force,
+                  "Write into an output folder that holds an earlier run's output: delete "
+                  "that run's files first (only files xferlab writes; others are kept)");
+    cmd->add_flag("--fit", options.fit,
+                  "When the plan does not fit this machine's memory, run it with the largest "
+                  "power-of-two transfer.bytes that does (at least 64 MiB)");
+    cmd->add_flag("--brief", options.brief, kBriefHelp);
+    add_trials_option(cmd, options.trials);
+    add_common_options(cmd, options.common);
+    return cmd;
 }
-
-// --fit: sizes the plan down when it does not fit. Returns the record for results.json, or
-// nothing after saying why not even the smallest size fits.
-std::optional<nlohmann::json> fit_or_refuse(const std::string& file,
-                                            const std::vector<std::string>& sets,
-                                            PlanRunner& runner, Scenario& scenario,
-                                            std::vector<Run>& plan) {
-    if (mpi_job().size > 1) {  // every rank would size to its own view of the memory
-        std::cerr << file
-                  << ": --fit is for one process, not an MPI job: choose the size with "
-                     "--set transfer.bytes=...\n";
-        return std::nullopt;
-    }
-    FitOutcome fit;
-    try {
-        fit = fit_plan(file, sets, runner, scenario, plan);
-    } catch (const ScenarioError& e) {
-        print_diagnostics(e);
-        std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
-        return std::nullopt;
-    }
-    if (!fit.message.empty()) std::cerr << file << ": " << fit.message << "\n";
-    if (!fit.fits) return std::nullopt;
-    return std::move(fit.record);
-}
-
-// One scenario file ready to run: loaded, sized (--fit), preflighted, and on rank 0 its
-// results folder taken (locked, checked for earlier output).
-struct PreparedFile {
-    std::string file;
-    Scenario scenario;
-    std::vector<Run> plan;
-    nlohmann::json sizing;
-    std::unique_ptr<LauncherRegistry> registry;
-    std::unique_ptr<PlanRunner> runner;
-    std::optional<OutputLock> folder;  // rank 0
-    bool created_folder = false;       // by this command: removed again if nothing runs
-};
-
-// Loads, sizes and preflights `file`. Nothing, after printing why, when it cannot run here.
-std::optional<PreparedFile> prepare_file(const std::string& file, const RunOptions& options,
-                                         const Config& config) {
-    PreparedFile p;
-    p.file = file;
-    try {
-        LoadedPlan loaded = load_plan(file, options.sets, payload_search_path(config));
-        p.scenario = std::move(loaded.scenario);
-        p.plan = std::move(loaded.plan);
-        for (const auto& note : p.scenario.notes) std::cerr << file << ": note: " << note << "\n";
-    } catch (const ScenarioError& e) {
-        print_diagnostics(e);
-        std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
-        return std::nullopt;
-    }
-    p.registry = std::make_unique<LauncherRegistry>(make_launcher_registry());
-    p.runner = std::make_unique<PlanRunner>(*p.registry, plan_options(config), g_stop);
-    if (options.fit) {
-        auto fitted = fit_or_refuse(file, options.sets, *p.runner, p.scenario, p.plan);
-        if (!fitted) return std::nullopt;
-        p.sizing = std::move(*fitted);
-    }
-    const auto problems = p.runner->preflight(p.plan);
-    for (const auto& problem : problems) std::cerr << file << ": " << problem << "\n";
-    if (!problems.empty()) return std::nullopt;
-    return p;
-}
-
-// `dir` locked for this run when no other run holds it and it holds no earlier run's output
-// (or --force deleted that). Nothing, after saying why, when it cannot be used; with
-// `quiet_busy` a folder in use or holding output is passed over silently (default names).
-std::optional<OutputLock> take_folder(const fs::path& dir, const RunOptions& options,
-                                      bool quiet_busy, bool& created) {
-    std::error_code ec;
-    created = fs::create_directories(dir, ec);
-    if (ec)
-        throw std::runtime_error("cannot create output folder " + dir.string() + ": " +
-                                 ec.message());
-    std::string owner;
-    auto lock = OutputLock::try_take(dir, owner);
-    if (!lock) {
-        if (!quiet_busy)
-            std::cerr << fmt::format(
-                "xferlab: output folder {} is in use by another xferlab run{}: two runs in one "
-                "folder would mix their results. Choose another folder, or wait for that run\n",
-                dir.string(), owner.empty() ? "" : " (" + owner + ")");
-        return std::nullopt;
-    }
-    if (const auto earlier = earlier_output(dir); !earlier.empty()) {
-        if (quiet_busy) return std::nullopt;
-        if (!options.force) {
-            std::cerr << fmt::format(
-                "xferlab: output folder {} already holds the output of an earlier run ({}): "
-                "this run's would be mixed with it. Choose another folder ({}), or add "
-                "--force to delete those files first (other files in the folder are kept)\n",
-                dir.string(), join_names(earlier), options.out ? "--out" : "output.dir");
-            return std::nullopt;
-        }
-        std::cerr << fmt::format("xferlab: --force: deleted {} from {}\n",
-                                 join_names(remove_earlier_output(dir)), dir.string());
-    }
-    prepare_output_dir(dir);
-    return lock;
-}
-
-// Where one scenario's results go (rank 0), locked and proven writable. Runs are never mixed
-// in one folder: a folder the user named (--out, or an output.dir without {timestamp}) that
-// another run holds or that holds an earlier run's files is refused (unless --force, which
-// deletes those files); a folder named from {timestamp} moves on to -2, -3, ... until one is
-// free. `used` maps the folders this command already took to their scenario files.
-std::optional<OutputLock> output_folder(const std::string& file, const RunOptions& options,
-                                        const Config& config, const std::string& scenario,
-                                        std::map<fs::path, std::string>& used, bool& created) {
-    try {
-        fs::path dir;
-        const bool from_timestamp =
-            !options.out && config.output_dir.find("{timestamp}") != std::string::npos;
-        if (!options.out) {
-            dir = expand_output_dir(config.output_dir, scenario);
-        } else {
-            dir = options.files.size() > 1 ? fs::path(*options.out) / folder_safe_name(scenario)
-                                           : fs::path(*options.out);
-        }
-        std::error_code ec;
-        const fs::path key = fs::weakly_canonical(fs::absolute(dir), ec);
-        if (auto it = used.find(key); it != used.end()) {
-            std::cerr << fmt::format(
-                "{}: its output folder {} is also the one of {} (both scenarios are named "
-                "\"{}\"): scenarios run by one command need different names\n",
-                file, dir.string(), it->second, scenario);
-            return std::nullopt;
-        }
-        std::optional<OutputLock> lock = take_folder(dir, options, from_timestamp, created);
-        for (int n = 2; !lock && from_timestamp; ++n) {
-            dir = fs::path(expand_output_dir(config.output_dir, scenario).string() + "-" +
-                           std::to_string(n));
-            lock = take_folder(dir, options, true, created);
-        }
-        if (lock) used.emplace(fs::weakly_canonical(fs::absolute(lock->dir()), ec), file);
-        return lock;
-    } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "\n";
-        return std::nullopt;
-    }
-}
-
-// The plan of `p` into its folder (rank 0), the reports after it. Returns the exit code.
-int run_prepared(PreparedFile& p, const RunOptions& options, const Config& config) {
-    const fs::path dir = p.folder->dir();
-    PlanExecution execution =
-        execute_plan(*p.runner, p.scenario, p.plan, config, dir, std::move(p.sizing),
-                     !options.quiet, g_stop, exit_run_failed);
-    const Results& results = execution.results;
-    if (results.interrupted) {
-        std::cerr << fmt::format(
-            "xferlab: interrupted after {} of {} runs; writing a partial report\n",
-            results.runs.size(), p.plan.size());
-        stop_report_started();  // from here a separate, later signal may end the process
-    }
-    const std::string format = options.format.value_or(config.format);
-    const ReportDetail detail = options.brief ? ReportDetail::brief : ReportDetail::full;
-    const auto failures = write_reports(results, config, dir, format, !options.quiet, detail);
-    if (!execution.write_failure.empty() || !failures.empty()) {
-        // What is where, so that nothing completed is taken for lost (nor a file for whole).
-        std::cerr << fmt::format(
-            "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
-            "the plan {}. On disk: {}{}\n",
-            execution.write_failure.empty() ? failures.front() : execution.write_failure,
-            results.runs.size(), p.plan.size(),
-            execution.write_failure.empty() ? "completed" : "stopped there", execution.runs_on_disk,
-            failures.empty() ? "; the final report files were written"
-                             : "; the final write failed too (" + join_names(failures, "; ") + ")");
-        return exit_write_failed;
-    }
-    // Last, after every other output: drawing can only add files, never lose a result.
-    if (config.plots && !results.interrupted) plot_after_run(results, dir, !options.quiet);
-    if (results.interrupted) return exit_interrupted;
-    return execution.failed ? exit_run_failed : exit_ok;
-}
-
-// Every file prepared and (rank 0) its folder taken before the first run starts, so that an
-// error in the last file is not found after the first has run for an hour.
-std::optional<std::vector<PreparedFile>> prepare_all(const RunOptions& options,
-                                                     const Config& config) {
-    std::vector<PreparedFile> files;
-    size_t refused = 0;
-    for (const auto& file : options.files) {
-        if (auto p = prepare_file(file, options, config))
-            files.push_back(std::move(*p));
-        else
-            ++refused;
-    }
-    std::map<fs::path, std::string> used;  // each scenario file's own results folder
-    if (refused == 0 && mpi_job().rank == 0) {
-        for (auto& p : files) {
-            p.folder =
-                output_folder(p.file, options, config, p.scenario.name, used, p.created_folder);
-            if (!p.folder) ++refused;
-        }
-    }
-    // Every MPI rank must agree before anything runs.
-    if (!mpi_job_all(refused == 0)) {
-        for (auto& p : files) {  // the folders taken for nothing: free and, if new, gone
-            if (!p.folder) continue;
-            const fs::path dir = p.folder->dir();
-            p.folder.reset();
-            std::error_code ec;
-            if (p.created_folder) fs::remove(dir, ec);  // only when still empty
-        }
-        if (options.files.size() > 1)
-            std::cerr << fmt::format(
-                "xferlab: nothing was run: every scenario file is checked before the first "
-                "runs, and {} of {} cannot run\n",
-                std::max<size_t>(refused, 1), options.files.size());
-        else
-            std::cerr << options.files.front() << ": nothing was run\n";
-        return std::nullopt;
-    }
-    return files;
-}
-
-}  // namespace
 
 int cmd_run(const RunOptions& options) {
     auto loaded = load_config_or_report(options.common);
     if (!loaded) return exit_bad_input;
     const Config& config = *loaded;
-    if (options.brief && options.format.value_or(config.format) != "table") {
-        std::cerr << brief_needs_table(options.format.value_or(config.format)) << "\n";
+    const std::string format = options.format.value_or(config.format);
+    if (options.brief && format != "table") {
+        std::cerr << brief_needs_table(format) << "\n";
         return exit_bad_input;
     }
     install_stop_handlers();
     install_fatal_signal_handlers();
     // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.
     std::signal(SIGXFSZ, SIG_IGN);
-    try {
-        mpi_job_begin();
-    } catch (const std::exception& e) {
-        std::cerr << "xferlab: joining the MPI job failed: " << e.what() << "\n";
-        return exit_run_failed;
-    }
-
-    int code = exit_ok;
-    if (auto files = prepare_all(options, config)) {
-        for (auto& p : *files) {
-            const int rc = mpi_job().rank == 0 ? run_prepared(p, options, config)
-                                               : (follow_plan_as_rank(*p.runner, p.plan), exit_ok);
-            p.folder.reset();  // the folder is free again
-            code = std::max(code, rc);
-            if (rc == exit_interrupted || rc == exit_write_failed) break;
-        }
-    } else {
-        code = exit_bad_input;
-    }
-    mpi_job_end();
+    std::vector<std::string> sets = options.sets;
+    if (options.trials > 0) sets.push_back("scenario.trials=" + std::to_string(options.trials));
+    const RunFilesOptions run{.files = options.files,
+                              .sets = sets,
+                              .out = options.out,
+                              .format = format,
+                              .quiet = options.quiet,
+                              .fit = options.fit,
+                              .force = options.force,
+                              .brief = options.brief};
+    AfterReports figures;  // last, after every other output: drawing can only add files
+    if (config.plots)
+        figures = [&](const Results& results, const std::filesystem::path& dir) {
+            plot_after_run(results, dir, !options.quiet);
+        };
+    const int code = run_files(run, config, figures);
     std::cout.flush();
     std::cerr.flush();
     // A payload that left a thread running cannot be finalized safely: end the process here.

@@ -17,7 +17,10 @@ struct RunOptions {
     bool fit = false;                   // --fit: smaller copies when the plan does not fit
     bool force = false;                 // --force: delete an earlier run's files in the folder
     bool brief = false;                 // --brief: the table's runs, bandwidth and summary
+    int trials = 0;                     // --trials N: --set scenario.trials=N (0: not given)
 };
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& options);
 
 // `xferlab run`: every file's plan, its results folder and report.
 int cmd_run(const RunOptions& options);

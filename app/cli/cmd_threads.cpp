@@ -1,3 +1,5 @@
+#include "cli/cmd_threads.hpp"
+
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -6,13 +8,12 @@
 #include <thread>
 
 #include "cli/cli.hpp"
-#include "cli/cmd_threads.hpp"
 #include "cli/config_loading.hpp"
 #include "python/python.hpp"
-#include "system/thread_info.hpp"
-#include "scenario/units.hpp"
 #include "system/signal_names.hpp"
+#include "system/thread_info.hpp"
 #include "system/thread_probe.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {
@@ -24,7 +25,8 @@ std::string join_ints(const std::vector<int>& v, size_t limit = 8) {
     for (size_t i = 0; i < v.size();) {
         size_t j = i;
         while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-        out += (out.empty() ? "" : ",") + (j > i ? fmt::format("{}-{}", v[i], v[j]) : std::to_string(v[i]));
+        out += (out.empty() ? "" : ",") +
+               (j > i ? fmt::format("{}-{}", v[i], v[j]) : std::to_string(v[i]));
         i = j + 1;
         if (out.size() > limit * 4) return out + ",...";
     }
@@ -53,14 +55,20 @@ const std::vector<Field>& fields() {
         {"priority", [](const ThreadInfo& t) { return std::to_string(t.priority); }},
         {"nice", [](const ThreadInfo& t) { return std::to_string(t.nice); }},
         {"python thread", [](const ThreadInfo& t) { return t.python_thread ? "yes" : "no"; }},
-        {"GIL held", [](const ThreadInfo& t) {
-             return t.gil_held ? (*t.gil_held ? "yes" : "no") : "-";
-         }},
+        {"GIL held",
+         [](const ThreadInfo& t) { return t.gil_held ? (*t.gil_held ? "yes" : "no") : "-"; }},
     };
     return f;
 }
 
 }  // namespace
+
+CLI::App* add_threads_command(CLI::App& app, CommonOptions& options) {
+    auto* cmd = app.add_subcommand(
+        "threads", "ThreadInfo of the main, a host, an OpenMP and a Python thread side by side");
+    add_common_options(cmd, options);
+    return cmd;
+}
 
 int cmd_threads(const CommonOptions& common) {
     auto config = load_config_or_report(common);

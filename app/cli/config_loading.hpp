@@ -10,11 +10,6 @@
 
 namespace xfer {
 
-// Every diagnostic of `e`, one per line, on stderr.
-inline void print_diagnostics(const ScenarioError& e) {
-    for (const auto& d : e.diagnostics()) std::cerr << format_diagnostic(d) << "\n";
-}
-
 // load_config with --config/--payload-dir applied; prints diagnostics and returns nullopt on error.
 inline std::optional<Config> load_config_or_report(const CommonOptions& common) {
     try {
@@ -30,14 +25,9 @@ inline std::optional<Config> load_config_or_report(const CommonOptions& common) 
             choose_python({config.python_executable, config.python_executable_origin});
         return config;
     } catch (const ScenarioError& e) {
-        print_diagnostics(e);
+        print_diagnostics(e, std::cerr);
         return std::nullopt;
     }
-}
-
-// The plan runner's settings from the config: the same for `run` and `check`.
-inline PlanOptions plan_options(const Config& config) {
-    return PlanOptions{config.backend, payload_search_path(config), config.timeout_ns};
 }
 
 }  // namespace xfer

@@ -31,20 +31,24 @@ std::vector<std::unique_ptr<Worker>> prepare_workers(Backend& backend, const Run
     return workers;
 }
 
-// Device timestamps joined into `records`; a failure to get them is a note, not an error.
-void end_backend_run(Backend& backend, std::vector<Record>& records,
-                     std::vector<std::string>& notes) {
+// Device timestamps joined into the outcome's records, and what else the backend's run left;
+// a failure to get the timestamps is a note, not an error.
+void end_backend_run(Backend& backend, WorkersOutcome& out, std::vector<std::string>& notes) {
+    Backend::RunEnd end;
     try {
-        backend.end_run(records);
-        for (auto& note : backend.take_run_notes()) notes.push_back(std::move(note));
+        end = backend.end_run(out.records);
     } catch (const std::exception& e) {
-        notes.push_back(std::string("device timestamps unavailable: ") + e.what());
+        end.failure = e.what();
     }
+    for (auto& note : end.notes) notes.push_back(std::move(note));
+    if (!end.failure.empty()) notes.push_back("device timestamps unavailable: " + end.failure);
+    out.helper_threads = std::move(end.helper_threads);
+    out.device_copies = std::move(end.device_copies);
 }
 
 void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
                         StartGate& gate, WorkersOutcome& out) {
-    const bool elsewhere = job.launcher.workers_elsewhere();
+    const bool elsewhere = job.launcher.traits().workers_elsewhere;
     // Designated: the collected fields start empty, whatever fields RunContext gains.
     RunContext ctx{.run = job.run,
                    .backend = job.backend,
@@ -73,9 +77,7 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     out.records.insert(out.records.end(), ctx.remote_records.begin(), ctx.remote_records.end());
     out.threads.insert(out.threads.end(), ctx.remote_threads.begin(), ctx.remote_threads.end());
     if (!elsewhere) {
-        end_backend_run(job.backend, out.records, ctx.notes);
-        out.helper_threads = job.backend.take_helper_threads();
-        out.device_copies = job.backend.take_device_copies();
+        end_backend_run(job.backend, out, ctx.notes);
     }
     out.device_copies.insert(out.device_copies.end(), ctx.remote_device_copies.begin(),
                              ctx.remote_device_copies.end());
@@ -105,7 +107,7 @@ WorkersOutcome execute_workers(const WorkersJob& job) {
 
     // Workers in other processes meet at their own gates; this one counts the whole run.
     const int parties =
-        job.launcher.workers_elsewhere() ? job.run.threads.count : int(workers.size());
+        job.launcher.traits().workers_elsewhere ? job.run.threads.count : int(workers.size());
     StartGate gate(parties, job.run.threads.start);
     std::thread coordinator;
     if (job.coordinate && gate.needs_coordination()) {

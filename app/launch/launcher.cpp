@@ -15,6 +15,8 @@ void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker,
     ctx.gate.abort();
 }
 
+const LauncherTraits& Launcher::traits() const { return launcher_traits(name()); }
+
 void LauncherRegistry::add(const std::string& name, LauncherFactory factory) {
     // Names come from the vocabulary, so that scenarios, --help and the registry cannot drift.
     if (!find_launcher(name))

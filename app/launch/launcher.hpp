@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "results/helper_thread.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
+#include "results/helper_thread.hpp"
+#include "results/vocabulary.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {
@@ -24,7 +25,7 @@ struct RunContext {
     Backend& backend;
     std::vector<std::unique_ptr<Worker>>& workers;  // prepared: buffers allocated
     StartGate& gate;
-    std::atomic<bool>& stop;          // set on SIGINT: finish the current copy, then stop
+    std::atomic<bool>& stop;  // set on SIGINT: finish the current copy, then stop
     std::filesystem::path payload_dir{};
     std::vector<std::string> errors{};  // launcher failures (tracebacks, crashed workers)
     std::vector<std::string> notes{};
@@ -43,15 +44,16 @@ struct RunContext {
 };
 
 class Launcher {
-public:
+  public:
     virtual ~Launcher() = default;
     virtual std::string name() const = 0;
     // Runs every worker to completion (or until ctx.stop). Failures go to ctx.errors; an
     // exception means the launcher itself could not start.
     virtual void launch(RunContext& ctx) = 0;
-    // True when workers run in other processes, which prepare their own buffers, device
-    // timestamps and verification: the caller then prepares no workers and starts no tracer.
-    virtual bool workers_elsewhere() const { return false; }
+    // What the vocabulary says it does with a run (results/vocabulary.hpp), e.g. whether its
+    // workers run in other processes: the one place that says so. Only a launcher that is no
+    // entry of the vocabulary (a worker process's own threads) says otherwise.
+    virtual const LauncherTraits& traits() const;
     // Non-empty when this launcher cannot run in this process as started (e.g. mpi without
     // mpirun): its runs are skipped with this reason rather than failed.
     virtual std::string unavailable_reason() const { return {}; }
@@ -64,12 +66,12 @@ void record_worker_failure(RunContext& ctx, std::mutex& mutex, int worker, const
 using LauncherFactory = std::function<std::unique_ptr<Launcher>()>;
 
 class LauncherRegistry {
-public:
+  public:
     void add(const std::string& name, LauncherFactory factory);
     std::unique_ptr<Launcher> make(const std::string& name) const;  // nullptr when unknown
     std::vector<std::string> names() const;
 
-private:
+  private:
     std::map<std::string, LauncherFactory> factories_;
 };
 

@@ -17,7 +17,7 @@
 
 #include "launch/worker_affinities.hpp"
 #include "launch/thread_control.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "launch/thread_control.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "system/thread_probe.hpp"
 #include "util/clock.hpp"
 

@@ -9,7 +9,7 @@
 #include "pyapi/copy_route.hpp"
 #include "pyapi/memory_views.hpp"
 #include "pyapi/module_engine.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "util/version.hpp"
 
 namespace py = pybind11;

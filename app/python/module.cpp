@@ -7,17 +7,17 @@
 #include <cstring>
 #include <memory>
 
-#include "python/interpreter.hpp"
-#include "python/python.hpp"
-#include "python/payload_exit.hpp"
 #include "pyapi/bindings.hpp"
+#include "python/interpreter.hpp"
+#include "python/payload_exit.hpp"
 #include "python/payload_objects.hpp"
 #include "python/py_convert.hpp"
+#include "python/python.hpp"
 #include "python/runner_source.hpp"
-#include "scenario/units.hpp"
-#include "util/clock.hpp"
-#include "util/version.hpp"
 #include "system/thread_probe.hpp"
+#include "util/clock.hpp"
+#include "util/units.hpp"
+#include "util/version.hpp"
 
 namespace py = pybind11;
 
@@ -125,8 +125,7 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         .def("skip", &PayloadContext::skip, py::arg("reason"),
              "Ends the run as skipped with this reason (e.g. a framework that is not "
              "importable); raises xferlab.Stopped, and the run's other threads stop.")
-        .def_property_readonly("threads",
-                               [](const PayloadContext& c) { return c.worker_count(); })
+        .def_property_readonly("threads", [](const PayloadContext& c) { return c.worker_count(); })
         .def_property_readonly("repetitions",
                                [](const PayloadContext& c) { return c.run().transfer.repetitions; })
         .def_property_readonly("warmup",
@@ -154,15 +153,18 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         .def_property_readonly("nbytes", [](PayloadHostBuffer& b) { return b.buffer().size(); })
         .def_property_readonly("kind", &PayloadHostBuffer::kind);
 
+    // pybind11 keeps the docstring's pointer: the text lives as long as the program.
+    static const std::string host_buffer_doc =
+        "Allocates and touches host memory: host_buffer(4096), host_buffer(\"64MiB\", " +
+        quoted_value(HostMemoryKind::hugepage) + ").";
     m.def(
         "host_buffer",
         [](py::object bytes, const std::string& kind) {
             return std::make_unique<PayloadHostBuffer>(size_argument(bytes, "host_buffer bytes"),
                                                        kind);
         },
-        py::arg("bytes"), py::arg("kind") = "pageable",
-        "Allocates and touches host memory: host_buffer(4096), host_buffer(\"64MiB\", "
-        "\"hugepage\").");
+        py::arg("bytes"), py::arg("kind") = to_string(HostMemoryKind::pageable),
+        host_buffer_doc.c_str());
 
     m.def(
         "memcpy",

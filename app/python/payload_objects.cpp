@@ -4,6 +4,7 @@
 #include "python/payload_objects.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 #include "launch/copy_loop.hpp"
 #include "python/py_convert.hpp"
@@ -24,27 +25,43 @@ thread_local ThreadBinding t_binding;
 
 void bind_this_thread(uint64_t run_id, int worker) { t_binding = {run_id, worker}; }
 
+// The kinds host_buffer allocates: host memory without the cuda backend.
+bool payload_host_kind(HostMemoryKind kind) {
+    return kind == HostMemoryKind::pageable || kind == HostMemoryKind::hugepage ||
+           kind == HostMemoryKind::numa;
+}
+
 HostMemory parse_host_kind(const std::string& kind) {
     HostMemory m;
-    if (kind == "pageable") return m;
-    if (kind == "hugepage") {
-        m.kind = HostMemoryKind::hugepage;
+    if (const auto named = enum_named<HostMemoryKind>(kind); named && payload_host_kind(*named)) {
+        m.kind = *named;
         return m;
     }
-    if (kind.rfind("numa:", 0) == 0) {
+    if (const auto with = enum_with_argument<HostMemoryKind>(kind);
+        with && with->first == HostMemoryKind::numa) {
+        const std::string& node = with->second;
         try {
             size_t used = 0;
-            m.numa_node = std::stoi(kind.substr(5), &used);
-            if (used == kind.size() - 5 && m.numa_node >= 0) {
+            m.numa_node = std::stoi(node, &used);
+            if (used == node.size() && m.numa_node >= 0) {
                 m.kind = HostMemoryKind::numa;
                 return m;
             }
         } catch (const std::exception&) {
         }
     }
-    throw py::value_error("host_buffer kind '" + kind +
-                          "': allowed pageable, hugepage, numa:<node> (pinned, registered and "
-                          "write-combined memory belong to the cuda backend)");
+    std::string allowed, cuda_only;
+    std::vector<std::string> others;
+    for (const auto& row : enum_rows<HostMemoryKind>()) {
+        if (payload_host_kind(row.value))
+            allowed += (allowed.empty() ? "" : ", ") + enum_choice(row.value);
+        else
+            others.push_back(enum_choice(row.value));
+    }
+    for (size_t i = 0; i < others.size(); ++i)
+        cuda_only += (i == 0 ? "" : i + 1 == others.size() ? " and " : ", ") + others[i];
+    throw py::value_error("host_buffer kind '" + kind + "': allowed " + allowed + " (" + cuda_only +
+                          " memory belong to the cuda backend)");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "python/py_convert.hpp"
 
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 #include "results/serialize.hpp"
 #include "system/signal_names.hpp"

@@ -16,7 +16,7 @@
 #include "python/payload_objects.hpp"
 #include "python/run_state.hpp"
 #include "scenario/payload_files.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "util/clock.hpp"
 
 namespace py = pybind11;

@@ -20,6 +20,11 @@ class LocalThreads final : public Launcher {
   public:
     explicit LocalThreads(std::string label) : label_(std::move(label)) {}
     std::string name() const override { return label_; }
+    // Named after the launcher it serves, but its workers are this process's threads.
+    const LauncherTraits& traits() const override {
+        static const LauncherTraits threads_here{};
+        return threads_here;
+    }
     void launch(RunContext& ctx) override {
         const std::string label = label_;
         run_pthread_workers(ctx, "xfer-" + label.substr(0, 4) + "-",

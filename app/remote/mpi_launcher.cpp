@@ -9,7 +9,7 @@
 #include "remote/local_workers.hpp"
 #include "remote/mpi_job.hpp"
 #include "results/serialize.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {
@@ -56,7 +56,6 @@ std::string offsets_note(const std::vector<ClockOffset>& offsets,
 class MpiLauncher final : public Launcher {
   public:
     std::string name() const override { return "mpi"; }
-    bool workers_elsewhere() const override { return true; }
     std::string unavailable_reason() const override {
         return mpi_job().joined ? std::string() : mpi_job().why_not;
     }

@@ -28,7 +28,7 @@
 #include "remote/record_stream.hpp"
 #include "remote/worker_protocol.hpp"
 #include "results/serialize.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 #include "system/signal_names.hpp"
 #include "system/thread_info.hpp"
 #include "util/clock.hpp"
@@ -326,7 +326,6 @@ class ProcessRun {
 class ProcessLauncher final : public Launcher {
   public:
     std::string name() const override { return "process"; }
-    bool workers_elsewhere() const override { return true; }
     void launch(RunContext& ctx) override {
         // A worker that dies must not take xferlab down with a SIGPIPE when it is written to.
         std::signal(SIGPIPE, SIG_IGN);

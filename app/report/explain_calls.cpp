@@ -18,8 +18,9 @@ bool short_calls(const RunAnalysis& a) { return a.per_copy_ns.p50 < a.start_spre
 // For every trial of `in`'s run: the run of that trial and a run of the same trial that differs
 // from it in `key` alone, for which `holds(self, other)`. The other run of `in`'s own trial
 // where it holds is `example`. False when a trial has no such run.
-bool every_trial(const RuleInput& in, const std::string& key,
-                 const std::function<bool(size_t, size_t)>& holds, size_t& example) {
+template <class Field>
+bool every_trial(const RuleInput& in, Field key, const std::function<bool(size_t, size_t)>& holds,
+                 size_t& example) {
     const auto trials = trials_of(in.results, in.run);
     for (size_t self : trials) {
         bool found = false;
@@ -39,9 +40,9 @@ std::string gil_cause(const RuleInput& in) {
     const auto& runs = in.analysis.runs;
     size_t other = 0;
     const bool released_overlaps = every_trial(
-        in, "gil",
+        in, switch_gil,
         [&](size_t self, size_t o) {
-            return gil_of(in.results.runs[o]) == "release" && runs[self].host_peak_in_flight == 1 &&
+            return gil_of(in.results.runs[o]) == GilPolicy::release && runs[self].host_peak_in_flight == 1 &&
                    runs[o].host_peak_in_flight >= 2;
         },
         other);
@@ -50,8 +51,8 @@ std::string gil_cause(const RuleInput& in) {
             ": the GIL held across the call serialized them: run {}, the same with gil = "
             "release, overlapped (host-side peak {})",
             in.results.runs[other].index, runs[other].host_peak_in_flight);
-    for (size_t o : switched_runs(in.results, in.run, "gil"))
-        if (gil_of(in.results.runs[o]) == "release")
+    for (size_t o : switched_runs(in.results, in.run, switch_gil))
+        if (gil_of(in.results.runs[o]) == GilPolicy::release)
             return fmt::format(
                 "; run {}, the same with gil = release, did not overlap in every trial either, "
                 "so the held GIL is not shown to be what serialized them",
@@ -71,7 +72,7 @@ void calls_one_at_a_time(const RuleInput& in, std::vector<std::string>& out) {
     const RunAnalysis& a = in.a();
     const size_t active = workers_with(a, 2);
     if (active < 2 || a.host_peak_in_flight != 1) return;
-    const bool held = gil_of(in.r()) == "hold";
+    const bool held = gil_of(in.r()) == GilPolicy::hold;
     if (!held && short_calls(a)) return;  // calls-short says it
     std::string line = fmt::format(
         "calls never overlapped: one copy call in flight at a time (host-side peak 1, warm-ups "
@@ -84,7 +85,7 @@ void calls_one_at_a_time(const RuleInput& in, std::vector<std::string>& out) {
 void calls_short(const RuleInput& in, std::vector<std::string>& out) {
     const RunAnalysis& a = in.a();
     // With gil = hold the held GIL itself spreads the workers' first calls: not "short".
-    if (workers_with(a, 2) < 2 || a.host_peak_in_flight != 1 || gil_of(in.r()) == "hold" ||
+    if (workers_with(a, 2) < 2 || a.host_peak_in_flight != 1 || gil_of(in.r()) == GilPolicy::hold ||
         !short_calls(a))
         return;
     out.push_back(fmt::format(

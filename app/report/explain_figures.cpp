@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "report/explain_rules_internal.hpp"
+#include "results/vocabulary.hpp"
 #include "report/trial_stats.hpp"
 #include "util/format.hpp"
 
@@ -161,7 +162,7 @@ void shared_machine(const RuleInput& in, std::vector<std::string>& out) {
         "time (steal)",
         h.others_cpus, h.cpus, when, h.own_cpus, resolution, fmtx::duration(double(h.window_ns)),
         h.steal_fraction * 100);
-    if (run.launcher == "mpi")
+    if (const LauncherDescriptor* d = find_launcher(run.launcher); d && d->traits.spans_mpi_ranks)
         line += "; the other MPI ranks on this host count as other processes";
     out.push_back(line + ": the copies may have waited for CPUs or memory bandwidth they shared");
 }

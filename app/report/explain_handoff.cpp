@@ -93,7 +93,7 @@ void gil_released(const RuleInput& in, std::vector<std::string>& out) {
                                  [&](const HandoffStats& h) { return serialized(a, h); });
     // A batch (w.copy(count=n)) releases the GIL once for all its calls: still not held during
     // any of them, which is all this says.
-    if (any && gil_of(in.r()) == "release")
+    if (any && gil_of(in.r()) == GilPolicy::release)
         out.push_back(
             "gil = release: the GIL was not held during the copy calls, so it did not serialize "
             "them");

@@ -38,9 +38,9 @@ void warmups_in_window(const RuleInput& in, std::vector<std::string>& out);
 void failed_runs(const RuleInput& in, std::vector<std::string>& out);
 
 // --- shared ---
-// "release" or "hold" when the run's workers took the GIL around their copies; nullopt when no
-// GIL was involved (launchers that never take it, payload-less process workers).
-std::optional<std::string> gil_of(const RunResult& run);
+// The run's gil when its workers took the GIL around their copies; nullopt when no GIL was
+// involved (launchers that never take it, payload-less process workers).
+std::optional<GilPolicy> gil_of(const RunResult& run);
 // Workers with at least `copies` measured copies.
 size_t workers_with(const RunAnalysis& a, size_t copies);
 const DeviceStats* device_stats(const RunAnalysis& a, int device);

@@ -5,20 +5,16 @@
 #include <algorithm>
 
 #include "report/explain_rules_internal.hpp"
-#include "report/switches.hpp"
 #include "results/vocabulary.hpp"
 
 namespace xfer::explain {
 
-std::optional<std::string> gil_of(const RunResult& run) {
+std::optional<GilPolicy> gil_of(const RunResult& run) {
     // The GIL is the run's business where the launcher takes `gil`: always for a launcher that
     // runs no payload (host+gil) or needs one (python), with a payload for the others.
     const LauncherDescriptor* d = find_launcher(run.launcher);
-    if (!d || !d->takes_gil) return std::nullopt;
-    const std::string payload = setting_text(run, "payload");
-    if (d->takes_payload && !d->needs_payload && payload.empty()) return std::nullopt;
-    const std::string gil = setting_text(run, "gil");
-    return gil.empty() ? std::optional<std::string>("release") : gil;
+    if (!d || !gil_applies(d->traits, !run.settings.payload.empty())) return std::nullopt;
+    return run.settings.gil;
 }
 
 size_t workers_with(const RunAnalysis& a, size_t copies) {

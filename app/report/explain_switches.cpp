@@ -23,7 +23,8 @@ struct SwitchPair {
 };
 
 // Every pair of labels whose runs differ in `key` alone, each pair once.
-std::vector<SwitchPair> switch_pairs(const Results& results, const std::string& key) {
+template <class Field>
+std::vector<SwitchPair> switch_pairs(const Results& results, Field key) {
     std::map<std::pair<std::string, std::string>, SwitchPair> pairs;
     for (size_t i = 0; i < results.runs.size(); ++i) {
         for (size_t j : switched_runs(results, i, key)) {
@@ -81,14 +82,14 @@ bool gap_decides_holds(const GapSide& keep, const GapSide& hand) {
 std::string gap_side_text(const RuleInput& in, const GapSide& s, const char* did) {
     const RunResult& r = in.results.runs[s.runs.front()];
     return fmt::format("{} (threads.between = {}, gap p50 {}) {} (hand-off rate {:.2f})",
-                       runs_list(indexes(in.results, s.runs)), setting_text(r, "threads.between"),
+                       runs_list(indexes(in.results, s.runs)), to_string(r.settings.threads.between),
                        fmtx::duration(stats::median(s.gaps)), did, stats::median(s.rates));
 }
 
 }  // namespace
 
 void gap_decides(const RuleInput& in, std::vector<std::string>& out) {
-    for (const SwitchPair& p : switch_pairs(in.results, "threads.between")) {
+    for (const SwitchPair& p : switch_pairs(in.results, switch_between)) {
         GapSide a, b;
         bool complete = true;
         for (const auto& [ra, rb] : p.trials) complete &= side_of(in, ra, a) && side_of(in, rb, b);
@@ -105,11 +106,11 @@ void gap_decides(const RuleInput& in, std::vector<std::string>& out) {
 }
 
 void context_switch(const RuleInput& in, std::vector<std::string>& out) {
-    for (const SwitchPair& p : switch_pairs(in.results, "transfer.context")) {
+    for (const SwitchPair& p : switch_pairs(in.results, switch_context)) {
         std::vector<size_t> primary, own;
         bool holds = true;
         for (auto [ra, rb] : p.trials) {
-            if (setting_text(in.results.runs[ra], "transfer.context") == "per-worker")
+            if (in.results.runs[ra].settings.transfer.context == ContextKind::per_worker)
                 std::swap(ra, rb);
             const RunAnalysis &shared = in.analysis.runs[ra], &separate = in.analysis.runs[rb];
             holds &= in.results.runs[ra].threads >= 2 && !shared.devices.empty() &&
@@ -119,9 +120,10 @@ void context_switch(const RuleInput& in, std::vector<std::string>& out) {
         }
         if (!holds || primary.empty()) continue;
         out.push_back(fmt::format(
-            "with transfer.context = primary the threads never overlapped on a device ({}), with "
-            "per-worker contexts they did ({}): the serialization is per context",
-            runs_list(indexes(in.results, primary)), runs_list(indexes(in.results, own))));
+            "with transfer.context = {} the threads never overlapped on a device ({}), with "
+            "{} contexts they did ({}): the serialization is per context",
+            to_string(ContextKind::primary), runs_list(indexes(in.results, primary)),
+            to_string(ContextKind::per_worker), runs_list(indexes(in.results, own))));
     }
 }
 

@@ -32,18 +32,10 @@ void collect_differences(const json& a, const json& b, const std::string& prefix
     if (a != b) out.insert(prefix);
 }
 
-bool under(const std::string& path, const std::string& key) {
-    return path == key || path.rfind(key + ".", 0) == 0 ||
-           (path.rfind(key, 0) == 0 && path.size() > key.size() && path[key.size()] == '_');
-}
-
 }  // namespace
 
-std::optional<std::set<std::string>> setting_differences(const RunResult& a, const RunResult& b) {
-    if (a.threads != b.threads) return std::nullopt;
-    return scaling_key_differences(a, b);
-}
-
+// For compare's warnings: the keys by name, as the files wrote them (the files of two builds
+// may not share one settings struct).
 std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
                                                              const RunResult& b) {
     const json ka = parse_key(a.scaling_key), kb = parse_key(b.scaling_key);
@@ -53,37 +45,21 @@ std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
     return out;
 }
 
-bool differ_only_in(const RunResult& a, const RunResult& b, const std::string& key) {
-    const auto diff = setting_differences(a, b);
-    if (!diff || diff->empty()) return false;
-    for (const auto& path : *diff)
-        if (!under(path, key)) return false;
-    return true;
-}
-
-std::vector<size_t> switched_runs(const Results& results, size_t run, const std::string& key) {
-    std::vector<size_t> out;
-    const RunResult& r = results.runs[run];
-    for (size_t i = 0; i < results.runs.size(); ++i)
-        if (i != run && results.runs[i].trial == r.trial && differ_only_in(r, results.runs[i], key))
-            out.push_back(i);
+RunSettings identifying_settings(const RunSettings& s) {
+    RunSettings out = s;
+    const RunSettings none;
+    out.index = none.index;
+    out.label = none.label;
+    out.timeout_ns = none.timeout_ns;
+    out.sweep_point = none.sweep_point;
+    out.overrides = none.overrides;
+    out.scaling_key = none.scaling_key;
+    out.trial = none.trial;
+    out.position = none.position;
+    out.base_label = none.base_label;
+    out.unrecorded = none.unrecorded;
+    out.threads.count = none.threads.count;
     return out;
-}
-
-std::string setting_text(const RunResult& run, const std::string& key) {
-    const json* at = &run.settings;
-    size_t begin = 0;
-    while (begin <= key.size()) {
-        const size_t dot = key.find('.', begin);
-        const std::string part = key.substr(begin, dot == std::string::npos ? dot : dot - begin);
-        if (!at->is_object()) return "";
-        const auto it = at->find(part);
-        if (it == at->end()) return "";
-        at = &*it;
-        if (dot == std::string::npos) break;
-        begin = dot + 1;
-    }
-    return at->is_string() ? at->get<std::string>() : at->dump();
 }
 
 }  // namespace xfer

@@ -1,7 +1,8 @@
 #pragma once
 // Switches: two runs of one plan that differ in one setting alone, so that an effect present in
 // one and absent in the other can be put down to that setting (docs/reading-reports.md,
-// "Explanations"). A run's scaling_key holds every setting but the thread count and the label.
+// "Explanations"). Runs are compared on their typed settings (RunResult::settings) without
+// what names or places them and without the thread count: what their scaling key holds.
 #include <optional>
 #include <set>
 #include <string>
@@ -11,26 +12,43 @@
 
 namespace xfer {
 
-// The settings `a` and `b` differ in, as dotted keys of their scaling keys ("gil",
-// "threads.between", "transfer.context"); a key present in one only counts as different.
-// nullopt when either has no scaling key or they differ in thread count.
-std::optional<std::set<std::string>> setting_differences(const RunResult& a, const RunResult& b);
+// The settings that tell runs of a plan apart: `s` without its index, label, timeout, sweep
+// point, overrides, scaling key, trial, position, base label and thread count.
+RunSettings identifying_settings(const RunSettings& s);
 
 // The dotted keys where the scaling keys of `a` and `b` differ, thread count aside (it is not
 // in them); nullopt when either has no scaling key (results from before they were written).
 std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
                                                              const RunResult& b);
 
-// True when every difference between `a` and `b` is `key` or under it ("threads.between" also
-// covers "threads.between_sleep_ns"), and there is one.
-bool differ_only_in(const RunResult& a, const RunResult& b, const std::string& key);
+// Whether `a` and `b`, with equal thread counts, differ in the setting `field` reaches (a
+// callable from RunSettings& to one of its fields: `[](RunSettings& s) -> auto& { return
+// s.gil; }`) and in no other. Never for runs without a scaling key (results from before it).
+template <class Field>
+bool differ_only_in(const RunResult& a, const RunResult& b, Field field) {
+    if (a.threads != b.threads || a.scaling_key.empty() || b.scaling_key.empty()) return false;
+    RunSettings sa = identifying_settings(a.settings), sb = identifying_settings(b.settings);
+    if (field(sa) == field(sb)) return false;
+    field(sa) = field(sb);
+    return sa == sb;
+}
 
 // Positions in results.runs of the runs of the same trial as results.runs[run] that differ from
-// it in `key` alone.
-std::vector<size_t> switched_runs(const Results& results, size_t run, const std::string& key);
+// it in `field` alone.
+template <class Field>
+std::vector<size_t> switched_runs(const Results& results, size_t run, Field field) {
+    std::vector<size_t> out;
+    const RunResult& r = results.runs[run];
+    for (size_t i = 0; i < results.runs.size(); ++i)
+        if (i != run && results.runs[i].trial == r.trial &&
+            differ_only_in(r, results.runs[i], field))
+            out.push_back(i);
+    return out;
+}
 
-// The value of `key` (dotted, e.g. "threads.between") in the run's settings, as text ("" when
-// absent): for naming the two sides of a switch.
-std::string setting_text(const RunResult& run, const std::string& key);
+// The switches the explanations name.
+inline GilPolicy& switch_gil(RunSettings& s) { return s.gil; }
+inline BetweenSpec& switch_between(RunSettings& s) { return s.threads.between; }
+inline ContextKind& switch_context(RunSettings& s) { return s.transfer.context; }
 
 }  // namespace xfer

@@ -80,7 +80,7 @@ std::vector<TrialGroup> group_trials(const Results& results, const std::vector<R
     // trials ran in that order): the first at a sweep point is its default baseline.
     const auto position = [&](const TrialGroup& g) {
         const RunResult& r = results.runs[size_t(g.runs.front())];
-        return r.settings.is_object() ? r.settings.value("position", r.index) : r.index;
+        return r.settings.position.value_or(r.index);
     };
     std::stable_sort(groups.begin(), groups.end(), [&](const TrialGroup& a, const TrialGroup& b) {
         return position(a) < position(b);

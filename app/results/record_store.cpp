@@ -171,7 +171,7 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
     s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
     s.bind(8, r.host_memory).bind(9, compact_json(json(r.sweep_point))).bind(10, r.scaling_key);
-    s.bind(11, r.trial).bind(12, r.base_label).bind(13, compact_json(r.settings));
+    s.bind(11, r.trial).bind(12, r.base_label).bind(13, compact_json(json(r.settings)));
     bind_json_or_null(s, 14, payload_json(r));
     s.bind(15, std::string(to_string(r.status))).bind(16, r.start_ns).bind(17, r.end_ns);
     s.bind(18, r.records_file).bind(19, int64_t(r.records.size()));

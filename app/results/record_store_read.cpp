@@ -189,10 +189,8 @@ std::optional<PayloadRecord> payload_from(const SqliteStatement& s, int col) {
 // existed; results from before trials have neither (trial 1, base_label "", as from_json reads
 // a results.json of then).
 void trial_from(const SqliteStatement& s, RunResult& r) {
-    static const json kNoSettings = json::object();
-    const json& settings = r.settings.is_object() ? r.settings : kNoSettings;
-    r.trial = s.is_null(18) ? settings.value("trial", 1) : int(s.integer(18));
-    r.base_label = s.is_null(19) ? settings.value("base_label", "") : s.text(19);
+    r.trial = s.is_null(18) ? r.settings.trial.value_or(1) : int(s.integer(18));
+    r.base_label = s.is_null(19) ? r.settings.base_label.value_or("") : s.text(19);
 }
 
 RunResult run_from(const SqliteStatement& s) {
@@ -207,7 +205,7 @@ RunResult run_from(const SqliteStatement& s) {
     r.host_memory = s.text(7);
     parse(s.text(8)).get_to(r.sweep_point);
     r.scaling_key = s.text(9);
-    r.settings = parse(s.text(10));
+    parse(s.text(10)).get_to(r.settings);
     r.payload = payload_from(s, 11);
     r.status = run_status_from(s.text(12));
     r.start_ns = s.integer(13);

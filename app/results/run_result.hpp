@@ -11,6 +11,7 @@
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
+#include "settings/run_settings.hpp"
 #include "system/cpu_activity.hpp"
 #include "system/thread_info.hpp"
 
@@ -46,7 +47,7 @@ struct RunResult {
     // The [[run]]'s label without the sweep point (scenario.baseline names it); "" in results
     // written before trials.
     std::string base_label;
-    nlohmann::json settings;               // the fully resolved run (every default filled in)
+    RunSettings settings;                  // the fully resolved run (every default filled in)
     std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;
     // Non-empty: results.json and the journal leave the records out (more than

@@ -250,7 +250,7 @@ void from_json(const json& j, RunResult& r) {
     // Absent in results written before trials.
     r.trial = j.value("trial", 1);
     r.base_label = j.value("base_label", "");
-    r.settings = j.at("settings");
+    j.at("settings").get_to(r.settings);
     r.status = run_status_from(j.at("status").get<std::string>());
     j.at("errors").get_to(r.errors);
     j.at("notes").get_to(r.notes);

@@ -12,7 +12,7 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
 #include "results/vocabulary.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "run/memory_fit.hpp"
-#include "system/memory_limits.hpp"
 #include "scenario/loader.hpp"
-#include "scenario/units.hpp"
+#include "system/memory_limits.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {
@@ -17,17 +17,17 @@ std::vector<std::string> with_bytes(std::vector<std::string> sets, uint64_t byte
 
 }  // namespace
 
-FitOutcome fit_plan(const std::string& file, const std::vector<std::string>& sets,
+FitOutcome fit_plan(const ScenarioWithSets& with_sets, const std::vector<std::string>& sets,
                     PlanRunner& runner, Scenario& scenario, std::vector<Run>& plan) {
     FitRequest request;
     for (const Run& run : plan)
         request.full_bytes = std::max(request.full_bytes, run.transfer.bytes);
-    // Through the scenario loader rather than by editing the plan: the recorded scenario then
-    // says the size that ran, and `--set transfer.bytes=` reproduces it. Runs that set their
-    // own transfer.bytes keep it, and their need shows in the refusal.
+    // As one more --set flag on the parsed file rather than by editing the plan: the recorded
+    // scenario then says the size that ran, and `--set transfer.bytes=` reproduces it. Runs that
+    // set their own transfer.bytes keep it, and their need shows in the refusal.
     request.need = [&](uint64_t bytes) {
         if (bytes == request.full_bytes) return runner.memory_needed(plan).all;
-        return runner.memory_needed(expand_plan(load_scenario(file, with_bytes(sets, bytes)))).all;
+        return runner.memory_needed(expand_plan(with_sets(with_bytes(sets, bytes)))).all;
     };
     const MemoryBudget budget = read_memory_budget();
     const FitChoice choice = fit_copy_size(request, budget);
@@ -44,7 +44,7 @@ FitOutcome fit_plan(const std::string& file, const std::vector<std::string>& set
         std::string size = format_size(choice.bytes);  // "64 MiB": the loader reads "64MiB"
         size.erase(std::remove(size.begin(), size.end(), ' '), size.end());
         out.record["set"] = "transfer.bytes=" + size;
-        scenario = load_scenario(file, with_bytes(sets, choice.bytes));
+        scenario = with_sets(with_bytes(sets, choice.bytes));
         plan = expand_plan(scenario);
     }
     return out;

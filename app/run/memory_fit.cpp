@@ -4,7 +4,7 @@
 
 #include <bit>
 
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {

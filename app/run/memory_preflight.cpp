@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 

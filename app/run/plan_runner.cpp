@@ -11,6 +11,7 @@
 #include "python/python.hpp"
 #include "report/run_stats.hpp"
 #include "results/vocabulary.hpp"
+#include "run/config.hpp"
 #include "run/context_skip.hpp"
 #include "run/memory_preflight.hpp"
 #include "run/run_header.hpp"
@@ -23,6 +24,10 @@
 #include "util/format.hpp"
 
 namespace xfer {
+
+PlanOptions plan_options(const Config& config) {
+    return PlanOptions{config.backend, payload_search_path(config), config.timeout_ns};
+}
 
 std::string describe_memory_need(const Backend::Need& need) {
     std::string s = format_size(need.host_bytes) + " host";
@@ -113,7 +118,7 @@ std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
         const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
         return backend_for(run, nullptr)
             .memory_needed(run.transfer, run.threads.count,
-                           launcher && launcher->workers_elsewhere);
+                           launcher && launcher->traits.workers_elsewhere);
     } catch (const std::exception&) {
         return std::nullopt;  // an unavailable backend: the preflight reports it
     }
@@ -125,14 +130,14 @@ PlanMemory PlanRunner::memory_needed(const std::vector<Run>& plan) {
         const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
         if (!launcher) continue;  // the preflight says so
         if (auto need = run_need(run))
-            add_run_need(peak, *need, run.threads.count, launcher->workers_elsewhere);
+            add_run_need(peak, *need, run.threads.count, launcher->traits.workers_elsewhere);
     }
     return peak;
 }
 
 Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {
     Run out = run;
-    if (run.spec.mimic != "python") return out;
+    if (run.spec.mimic != Mimic::python) return out;
     ThreadInfo py = python_thread_info(
         options_.payload_dirs.empty() ? std::filesystem::path() : options_.payload_dirs.back());
     out.threads.stack_size = py.stack_size;
@@ -189,7 +194,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), std::string("mimic python: ") + e.what());
     }
-    result.settings = to_json(run);
+    result.settings = run_settings(run);
     if (run.timeout_ns == 0) run.timeout_ns = options_.default_timeout_ns;
 
     // Resolved and hashed as the run starts: the result names the exact code that ran.
@@ -231,13 +236,13 @@ RunResult PlanRunner::run(const Run& plan_run) {
 
     // Allocation and first touch (per policy) are never timed. Workers in other processes
     // prepare their own.
-    std::vector<int> here(size_t(launcher->workers_elsewhere() ? 0 : run.threads.count));
+    std::vector<int> here(size_t(launcher->traits().workers_elsewhere ? 0 : run.threads.count));
     std::iota(here.begin(), here.end(), 0);
     HostActivitySampler activity;
     WorkersOutcome outcome =
         execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
     result.host_activity =
-        host_activity_of(activity.stop(), outcome.records, launcher->workers_elsewhere());
+        host_activity_of(activity.stop(), outcome.records, launcher->traits().workers_elsewhere);
     if (!outcome.started) return failed_before_start(std::move(result), outcome.errors.front());
 
     result.records = std::move(outcome.records);

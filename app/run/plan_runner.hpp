@@ -10,18 +10,22 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "run/memory_preflight.hpp"
 #include "launch/launcher.hpp"
 #include "results/run_result.hpp"
+#include "run/memory_preflight.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {
 
 struct PlanOptions {
-    std::string config_backend = "auto";  // what a scenario's "auto" resolves through
+    std::string config_backend = "auto";              // what a scenario's "auto" resolves through
     std::vector<std::filesystem::path> payload_dirs;  // search order; the default last
     int64_t default_timeout_ns = 0;
 };
+
+struct Config;
+// The plan runner's settings from the config: the same for `run` and `check`.
+PlanOptions plan_options(const Config& config);
 
 class PlanRunner {
   public:

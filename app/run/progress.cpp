@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "report/run_stats.hpp"
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 

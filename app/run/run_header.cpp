@@ -17,7 +17,7 @@ RunResult run_result_header(const Run& run) {
     r.scaling_key = run.scaling_key;
     r.trial = run.trial;
     r.base_label = run.base_label;
-    r.settings = to_json(run);
+    r.settings = run_settings(run);
     return r;
 }
 

@@ -75,4 +75,8 @@ std::string join(const std::vector<Diagnostic>& diagnostics) {
 ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(join(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
+void print_diagnostics(const ScenarioError& e, std::ostream& out) {
+    for (const auto& d : e.diagnostics()) out << format_diagnostic(d) << "\n";
+}
+
 }  // namespace xfer

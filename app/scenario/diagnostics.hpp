@@ -1,6 +1,7 @@
 #pragma once
 // Errors in scenario files and --set flags. A loader collects every error of a file before it
 // throws, so the user fixes them in one pass.
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -8,10 +9,10 @@
 namespace xfer {
 
 struct Diagnostic {
-    std::string file;   // path as given, or "--set" for command-line overrides
-    int line = 0;       // 1-based; 0 when unknown
-    int column = 0;     // 1-based; 0 when unknown
-    std::string key;    // dotted key, e.g. "threads.stack_size"
+    std::string file;     // path as given, or "--set" for command-line overrides
+    int line = 0;         // 1-based; 0 when unknown
+    int column = 0;       // 1-based; 0 when unknown
+    std::string key;      // dotted key, e.g. "threads.stack_size"
     std::string message;  // what was expected, the allowed values, a did-you-mean
 };
 
@@ -26,12 +27,15 @@ std::string syntax_error_hint(const std::string& description, const std::string&
                               int column);
 
 class ScenarioError : public std::runtime_error {
-public:
+  public:
     explicit ScenarioError(std::vector<Diagnostic> diagnostics);
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
 
-private:
+  private:
     std::vector<Diagnostic> diagnostics_;
 };
+
+// Every diagnostic of `e`, formatted, one per line.
+void print_diagnostics(const ScenarioError& e, std::ostream& out);
 
 }  // namespace xfer

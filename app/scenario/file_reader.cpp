@@ -5,12 +5,13 @@
 #include <map>
 #include <set>
 
-#include "scenario/scenario_keys.hpp"
 #include "results/vocabulary.hpp"
+#include "scenario/scenario_keys.hpp"
 #include "scenario/set_flags.hpp"
-#include "scenario/settings.hpp"
-#include "scenario/suggest.hpp"
 #include "scenario/toml_support.hpp"
+#include "settings/setting_keys.hpp"
+#include "settings/value_checks.hpp"
+#include "util/suggest.hpp"
 
 namespace xfer::scenario_internal {
 
@@ -184,9 +185,8 @@ class Reader {
         RunSpec spec;
         const toml::node* launcher = nullptr;
         const toml::node* payload = nullptr;
-        const toml::node* gil = nullptr;
-        const toml::node* mimic = nullptr;
-        const toml::node* params = nullptr;
+        // Where each key that only some launchers take is written (launcher_only_keys).
+        std::map<std::string, const toml::node*> written;
         bool launcher_ok = true;
         for (const auto& [key, node] : in_file_order(t)) {
             const std::string k(key->str());
@@ -219,6 +219,7 @@ class Reader {
                 }
             } else if (k == "payload") {
                 payload = node;
+                written[k] = node;
                 const std::string text = v.is_string() ? v.get<std::string>() : "";
                 // Empty names and NUL bytes are refused with the payload folders named, once
                 // those are known (payload_diagnostics).
@@ -235,22 +236,15 @@ class Reader {
                     spec.payload_column = int(key->source().begin.column);
                 }
             } else if (k == "gil") {
-                gil = node;
-                static const std::vector<std::string> names = {"release", "hold"};
-                if (!v.is_string() || (v != "release" && v != "hold")) {
-                    error(node->source(), dotted, not_one_of(v, names).message);
-                } else {
-                    spec.gil = v == "hold" ? GilPolicy::hold : GilPolicy::release;
-                }
+                written[k] = node;
+                if (auto err = settings_internal::want_enum(v, spec.gil))
+                    error(node->source(), dotted, err->message);
             } else if (k == "mimic") {
-                mimic = node;
-                if (!v.is_string() || (v != "" && v != "python")) {
-                    error(node->source(), dotted, not_one_of(v, {"", "python"}).message);
-                } else {
-                    spec.mimic = v.get<std::string>();
-                }
+                written[k] = node;
+                if (auto err = settings_internal::want_enum(v, spec.mimic))
+                    error(node->source(), dotted, err->message);
             } else if (k == "params") {
-                params = node;
+                written[k] = node;
                 if (const auto* sub = node->as_table()) {
                     spec.params = toml_to_json(*sub);
                 } else {
@@ -281,34 +275,19 @@ class Reader {
         // the file says it does.
         const auto& where_launcher = launcher ? launcher->source() : t.source();
         const std::string l = spec.launcher;
-        if (launcher_needs_payload(l) && spec.payload.empty() && !payload) {
+        const LauncherTraits& traits = launcher_traits(l);
+        if (traits.needs_payload && spec.payload.empty() && !payload) {
             error(where_launcher, name + ".payload",
                   "launcher \"" + l + "\" needs payload = \"<file>.py\" (a file in the payload "
                   "directory, e.g. \"threads.py\")");
         }
-        if (payload && !launcher_takes_payload(l)) {
-            error(payload->source(), name + ".payload",
-                  "launcher \"" + l +
-                      "\" runs no payload; payload is for launchers \"python\", "
-                      "\"process\" and \"mpi\"");
-        }
-        if (params && !launcher_takes_payload(l)) {
-            error(params->source(), name + ".params",
-                  "launcher \"" + l +
-                      "\" runs no payload to read them; params are for launchers \"python\", "
-                      "\"process\" and \"mpi\"");
-        }
-        if (gil && !launcher_takes_gil(l)) {
-            error(gil->source(), name + ".gil",
-                  "launcher \"" + l +
-                      "\" never touches the GIL; gil is for launchers \"python\", "
-                      "\"host+gil\", \"process\" and \"mpi\"");
-        }
-        if (mimic && !spec.mimic.empty() && !launcher_takes_mimic(l)) {
-            error(mimic->source(), name + ".mimic",
-                  "launcher \"" + l +
-                      "\" does not create its threads itself; mimic is for "
-                      "launchers \"host\" and \"host+gil\"");
+        for (const LauncherOnlyKey& key : launcher_only_keys()) {
+            const auto at = written.find(key.name);
+            if (at == written.end() || traits.*key.trait) continue;
+            if (key.set_in && !key.set_in(spec)) continue;
+            error(at->second->source(), name + "." + key.name,
+                  "launcher \"" + l + "\" " + key.refusal + " launchers " +
+                      quoted_names(launchers_with(key.trait)));
         }
         return spec;
     }

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <tuple>
 
@@ -124,10 +125,8 @@ std::string folder_message(const std::filesystem::path& folder) {
                                  (scenarios == 1 ? ")" : "s)"));
 }
 
-}  // namespace
-
-Scenario load_scenario(const std::filesystem::path& file,
-                       const std::vector<std::string>& overrides) {
+// The text of a scenario file; a ScenarioError when it cannot be read.
+std::string scenario_text(const std::filesystem::path& file) {
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))
         throw ScenarioError({Diagnostic{file.string(), 0, 0, "", folder_message(file)}});
@@ -140,12 +139,25 @@ Scenario load_scenario(const std::filesystem::path& file,
     }
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_scenario(text.str(), file.string(), overrides);
+    return text.str();
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::filesystem::path& file,
+                       const std::vector<std::string>& overrides) {
+    return parse_scenario(scenario_text(file), file.string(), overrides);
 }
 
 LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                      const std::vector<std::filesystem::path>& payload_folders) {
-    LoadedPlan out{load_scenario(file, overrides), {}};
+    using namespace scenario_internal;
+    const auto read = std::make_shared<const ScenarioFile>(
+        read_scenario_text(scenario_text(file), file.string()));
+    LoadedPlan out{finish_scenario(*read, overrides), {}, {}};
+    out.with_overrides = [read](const std::vector<std::string>& other) {
+        return finish_scenario(*read, other);
+    };
     check_payloads(out.scenario, payload_folders);
     out.plan = expand_plan(out.scenario);
     return out;

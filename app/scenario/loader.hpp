@@ -1,9 +1,11 @@
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "scenario/scenario.hpp"
+#include "settings/run_settings.hpp"
 
 namespace xfer {
 
@@ -24,6 +26,10 @@ std::vector<Run> expand_plan(const Scenario& scenario);
 struct LoadedPlan {
     Scenario scenario;
     std::vector<Run> plan;
+    // The file as read once, finished again with other overrides (`run --fit`'s sizes): what
+    // load_scenario(file, overrides) gives, without reading the file again. Throws
+    // ScenarioError.
+    std::function<Scenario(const std::vector<std::string>& overrides)> with_overrides;
 };
 
 // What `run` and `check` both do with a file before asking the machine: load_scenario, every
@@ -31,7 +37,8 @@ struct LoadedPlan {
 LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                      const std::vector<std::filesystem::path>& payload_folders);
 
-// The fully resolved run as JSON (every key with its value), as written into results.
-nlohmann::json to_json(const Run& run);
+// The fully resolved run as results record it (RunResult::settings; its JSON is results'
+// "settings").
+RunSettings run_settings(const Run& run);
 
 }  // namespace xfer

@@ -9,9 +9,10 @@
 #include "scenario/loader.hpp"
 #include "scenario/scenario_keys.hpp"
 #include "scenario/set_flags.hpp"
-#include "scenario/settings.hpp"
-#include "scenario/suggest.hpp"
 #include "scenario/trials.hpp"
+#include "settings/run_settings.hpp"
+#include "settings/setting_keys.hpp"
+#include "util/suggest.hpp"
 
 namespace xfer {
 namespace scenario_internal {
@@ -62,7 +63,7 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
                         {"label", r.label},
                         {"payload", r.payload},
                         {"gil", to_string(r.gil)},
-                        {"mimic", r.mimic},
+                        {"mimic", to_string(r.mimic)},
                         {"overrides", r.overrides},
                         {"params", r.params}});
     }
@@ -82,6 +83,11 @@ json resolved_json(const Scenario& s, const std::vector<std::string>& set_flags)
 namespace {
 std::string make_label(const Scenario& s, const RunSpec& spec,
                        const std::vector<std::pair<std::string, std::string>>& point);
+
+// A value as a label shows it: strings bare ("256KiB"), anything else as JSON ("[0,1]").
+std::string value_text(const json& value) {
+    return value.is_string() ? value.get<std::string>() : compact_json(value);
+}
 }  // namespace
 
 std::vector<std::string> base_labels(const Scenario& s) {
@@ -145,15 +151,16 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
         label = spec.launcher;
         // The GIL is what python and host+gil runs are about: always named. For processes and
         // ranks only when their runs differ in it.
+        const LauncherTraits& traits = launcher_traits(spec.launcher);
         const auto gil = [](const RunSpec& r) { return r.gil; };
-        if (spec.launcher == "python" || spec.launcher == "host+gil" ||
-            (launcher_takes_gil(spec.launcher) && differs_within_launcher(s, spec, gil))) {
+        if (gil_applies(traits, false) ||
+            (traits.takes_gil && differs_within_launcher(s, spec, gil))) {
             label += " gil=" + to_string(spec.gil);
         }
         const auto payload = [](const RunSpec& r) { return r.payload; };
         if (!spec.payload.empty() && differs_within_launcher(s, spec, payload))
             label += " payload=" + spec.payload;
-        if (!spec.mimic.empty()) label += " mimic=" + spec.mimic;
+        if (spec.mimic != Mimic::none) label += " mimic=" + to_string(spec.mimic);
         for (const auto& [key, value] : spec.overrides.items()) {
             label += " " + key + "=" + value_text(value);
         }
@@ -202,7 +209,7 @@ std::string make_scaling_key(const Run& run) {
     json key = {{"launcher", run.spec.launcher},
                 {"payload", run.spec.payload},
                 {"gil", to_string(run.spec.gil)},
-                {"mimic", run.spec.mimic},
+                {"mimic", to_string(run.spec.mimic)},
                 {"backend", run.backend},
                 {"transfer", transfer_to_json(run.transfer)},
                 {"threads", threads},
@@ -278,29 +285,26 @@ std::vector<Run> expand_plan(const Scenario& s) {
     return schedule_trials(plan, s);
 }
 
-nlohmann::json to_json(const Run& run) {
-    using namespace scenario_internal;
-    json j;
-    j["index"] = run.index;
-    j["label"] = run.label;
-    j["launcher"] = run.spec.launcher;
-    j["payload"] = run.spec.payload;
-    j["gil"] = to_string(run.spec.gil);
-    j["mimic"] = run.spec.mimic;
-    j["backend"] = run.backend;
-    j["timeout"] = timeout_text(run.timeout_ns);
-    j["timeout_ns"] = run.timeout_ns;
-    j["transfer"] = transfer_to_json(run.transfer);
-    j["threads"] = threads_to_json(run.threads);
-    j["staging"] = staging_to_json(run.transfer.staging);
-    j["params"] = run.params;
-    j["sweep_point"] = run.sweep_point;
-    j["overrides"] = run.spec.overrides;
-    j["scaling_key"] = run.scaling_key;
-    j["trial"] = run.trial;
-    j["position"] = run.position;
-    j["base_label"] = run.base_label;
-    return j;
+RunSettings run_settings(const Run& run) {
+    RunSettings s;
+    s.index = run.index;
+    s.label = run.label;
+    s.launcher = run.spec.launcher;
+    s.payload = run.spec.payload;
+    s.gil = run.spec.gil;
+    s.mimic = run.spec.mimic;
+    s.backend = run.backend;
+    s.timeout_ns = run.timeout_ns;
+    s.transfer = run.transfer;
+    s.threads = run.threads;
+    s.params = run.params;
+    s.sweep_point = run.sweep_point;
+    s.overrides = run.spec.overrides;
+    s.scaling_key = run.scaling_key;
+    s.trial = run.trial;
+    s.position = run.position;
+    s.base_label = run.base_label;
+    return s;
 }
 
 }  // namespace xfer

@@ -1,7 +1,9 @@
 #pragma once
-// A Run, exactly, as JSON for another process (worker processes, MPI ranks). Unlike to_json(Run)
-// (the readable form written into results), this keeps every field bit for bit and reads back:
-// run_from_wire(run_to_wire(r)) == r.
+// A Run, exactly, as JSON for a worker process (launcher "process"). The settings travel in
+// results' own form (settings/run_settings.hpp: every key from its one table, enums by name),
+// so that a value the file reader accepts is one a worker reads back, and
+// run_from_wire(run_to_wire(r)) == r but for where the file wrote the payload (payload_set,
+// payload_line, payload_column) and the [[run]]'s own params (merged into params).
 #include <nlohmann/json.hpp>
 
 #include "scenario/scenario.hpp"

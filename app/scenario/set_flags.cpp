@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "scenario/scenario_keys.hpp"
-#include "scenario/settings.hpp"
-#include "scenario/suggest.hpp"
 #include "scenario/toml_support.hpp"
-#include "scenario/unit_parse.hpp"
+#include "settings/setting_keys.hpp"
+#include "util/suggest.hpp"
+#include "util/units.hpp"
 
 namespace xfer::scenario_internal {
 
@@ -87,11 +87,14 @@ json parse_set_value(const std::string& text) {
     } catch (const toml::parse_error&) {
         // Not a TOML value: the text itself is the value.
     }
-    return scenario_internal::trim_blanks(text);
+    return trim_blanks(text);
 }
 
 void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
                      std::vector<Diagnostic>& diagnostics) {
+    std::string set_tables = "scenario.<key>";
+    for (const std::string& table : setting_tables()) set_tables += ", " + table + ".<key>";
+    set_tables += " and params.<key>";
     for (size_t i = 0; i < flags.size(); ++i) {
         const std::string& flag = flags[i];
         const int line = int(i + 1);
@@ -99,7 +102,7 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
             diagnostics.push_back(Diagnostic{"--set", line, column, key, message});
         };
         const size_t eq = flag.find('=');
-        const std::string key = scenario_internal::trim_blanks(flag.substr(0, eq));
+        const std::string key = trim_blanks(flag.substr(0, eq));
         if (eq == std::string::npos || key.empty()) {
             error(1, "", "expected key=value, e.g. --set threads.count=8; got '" + flag + "'");
             continue;
@@ -138,8 +141,7 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
         } else {
             error(1, key,
                   "unknown key '" + key + "'" + did_you_mean(key, set_flag_keys()) +
-                      "; --set takes scenario.<key>, transfer.<key>, threads.<key> and "
-                      "params.<key>, e.g. threads.count=8");
+                      "; --set takes " + set_tables + ", e.g. threads.count=8");
         }
     }
 }

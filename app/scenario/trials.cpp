@@ -7,43 +7,6 @@ namespace xfer {
 
 namespace scenario_internal {
 
-std::optional<SettingResult> apply_trial_key(const std::string& key, const nlohmann::json& v,
-                                             Scenario& s) {
-    if (key == "trials") {
-        if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > kMaxTrials) {
-            return SettingResult{SettingError{"expected an integer from 1 to " +
-                                              std::to_string(kMaxTrials) + "; got " + describe(v)}};
-        }
-        s.trials = int(v.get<int64_t>());
-        return SettingResult{};
-    }
-    if (key == "order") {
-        const std::vector<std::string> names = {"interleaved", "shuffled", "grouped"};
-        const auto it = v.is_string() ? std::find(names.begin(), names.end(), v.get<std::string>())
-                                      : names.end();
-        if (it == names.end()) return SettingResult{not_one_of(v, names)};
-        s.order = TrialOrder(it - names.begin());
-        return SettingResult{};
-    }
-    if (key == "seed") {
-        if (!v.is_number_integer() || v.get<int64_t>() < 0) {
-            return SettingResult{
-                SettingError{"expected a non-negative integer; got " + describe(v)}};
-        }
-        s.seed = uint64_t(v.get<int64_t>());
-        s.seed_set = true;
-        return SettingResult{};
-    }
-    if (key == "baseline") {
-        if (!v.is_string() || v.get<std::string>().empty()) {
-            return SettingResult{SettingError{"expected a [[run]] label; got " + describe(v)}};
-        }
-        s.baseline = v.get<std::string>();
-        return SettingResult{};
-    }
-    return std::nullopt;
-}
-
 void choose_seed(Scenario& s) {
     if (s.order != TrialOrder::shuffled || s.seed_set) return;
     // 31 bits: the seed is written into TOML and JSON, where it must read back as itself.

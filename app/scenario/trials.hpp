@@ -2,22 +2,12 @@
 // Trials: every run of the plan repeated scenario.trials times, in scenario.order, so that
 // verdicts rest on the spread between runs and not only on the copies inside one run.
 #include <cstdint>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "scenario/scenario.hpp"
-#include "scenario/settings.hpp"
 
 namespace xfer::scenario_internal {
-
-// The most trials a scenario takes: more is a typo, not a measurement plan.
-constexpr int kMaxTrials = 1000;
-
-// scenario.trials, scenario.order, scenario.seed, scenario.baseline; nullopt for other keys.
-std::optional<SettingResult> apply_trial_key(const std::string& key, const nlohmann::json& v,
-                                             Scenario& s);
 
 // A shuffled order without a seed gets one here (from the system's entropy), so that the
 // results record the order that ran.

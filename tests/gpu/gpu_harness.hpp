@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,7 +54,7 @@ inline TransferSpec spec(Direction d, HostMemoryKind m, CopyApi api, StreamKind 
 struct RunOutcome {
     std::vector<Record> records;
     std::vector<std::string> errors;  // exceptions thrown on worker threads
-    std::vector<std::string> notes;   // Backend::take_run_notes after end_run
+    std::vector<std::string> notes;   // Backend::end_run's notes
     std::vector<int64_t> mismatch;    // verify() per worker: -1 when every byte arrived
     std::vector<int> devices;         // WorkerTransfer::device() per worker
 };
@@ -97,8 +98,9 @@ inline RunOutcome run_copies(Backend& backend, const TransferSpec& t, int worker
     for (auto& th : pool) th.join();
     for (auto& w : ws)
         out.records.insert(out.records.end(), w->records().begin(), w->records().end());
-    backend.end_run(out.records);
-    out.notes = backend.take_run_notes();
+    Backend::RunEnd end = backend.end_run(out.records);
+    if (!end.failure.empty()) throw std::runtime_error("end_run: " + end.failure);
+    out.notes = std::move(end.notes);
     if (t.verify)
         for (auto& w : ws)
             out.mismatch.push_back(w->copies_done() > 0 ? w->transfer().verify() : -2);

@@ -335,7 +335,8 @@ TEST_CASE("#10 'per context' needs a transfer.context switch, not a process laun
 TEST_CASE("#11 gil = release: not held during the calls, nothing said of each copy",
           "[report][explain]") {
     RunResult r = queued_on_one_device(0, 2, 6, 10 * kMs);
-    r.settings = {{"launcher", "python"}, {"payload", "threads_batch.py"}, {"gil", "release"}};
+    r.settings =
+        nlohmann::json{{"launcher", "python"}, {"payload", "threads_batch.py"}, {"gil", "release"}};
     const auto why = analyzed({r}).runs[0].explanations;
     CHECK(says(why,
                "gil = release: the GIL was not held during the copy calls, so it did not "
@@ -406,7 +407,8 @@ TEST_CASE("#13 calls under a held GIL are not called short", "[report][explain]"
         RunResult r = run(0, "python", 2);
         back_to_back(r, 0, 0, {kMs, kMs});
         back_to_back(r, 1, 12 * kMs, {kMs, kMs});
-        r.settings = {{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
+        r.settings =
+            nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
         return analyzed({r}).runs[0].explanations;
     };
     CHECK(says(short_calls("release"), "calls never overlapped, but they had little chance to"));

@@ -144,7 +144,7 @@ RunResult as(RunResult r, int index, const std::string& launcher, const std::str
     r.label = launcher + " " + std::to_string(index);  // each run its own, one trial each
     for (auto& rec : r.records) rec.run = index;
     const std::string g = gil.empty() ? "release" : gil;
-    r.settings = {
+    r.settings = nlohmann::json{
         {"launcher", launcher}, {"payload", ""}, {"gil", g}, {"threads", {{"between", between}}}};
     r.scaling_key = nlohmann::json{{"launcher", launcher},
                                    {"payload", ""},
@@ -233,7 +233,7 @@ TEST_CASE("why: no overlap because copies are short is not called a lock",
     RunResult r = run(0, "host", 2);
     back_to_back(r, 0, 0, {kMs, kMs});
     back_to_back(r, 1, 12 * kMs, {kMs, kMs});
-    r.settings = {{"launcher", "host"}, {"payload", ""}, {"gil", "release"}};
+    r.settings = nlohmann::json{{"launcher", "host"}, {"payload", ""}, {"gil", "release"}};
     Results res;
     res.runs.push_back(r);
     const auto why = analyze(res).runs[0].explanations;
@@ -254,7 +254,8 @@ TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled o
         r.records = {record(index, 0, 0, 0, kS, kGB), record(index, 1, 0, w1, w1 + kS, kGB),
                      record(index, 0, 1, 2 * kS, 3 * kS, kGB),
                      record(index, 1, 1, 2 * kS + w1, 3 * kS + w1, kGB)};
-        r.settings = {{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
+        r.settings =
+            nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
         r.scaling_key =
             nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}}.dump();
         return r;
@@ -305,7 +306,7 @@ TEST_CASE("why: copies overlap across contexts but never within one: per context
                 r.records.push_back(rec);
             }
         }
-        r.settings = {{"launcher", "process"}};
+        r.settings = nlohmann::json{{"launcher", "process"}};
         Results res;
         res.runs.push_back(r);
         return analyze(res).runs[0];

@@ -68,8 +68,9 @@ inline RunResult full_run() {
     r.scaling_key = "python gil=release";
     r.trial = 3;  // not the default 1
     r.base_label = "python gil=release";
-    r.settings =
-        nlohmann::json{{"threads", {{"count", 2}, {"stack_size", "default"}}}, {"verify", true}};
+    r.settings.threads.count = 2;
+    r.settings.threads.stack_size = 1 << 20;  // not the defaults
+    r.settings.transfer.verify = false;
     // A payload's w.timed() block: its label, device copies and the payload's own check.
     Record timed = full_record();
     timed.source = 2;

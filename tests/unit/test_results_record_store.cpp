@@ -54,7 +54,9 @@ Results plan_with_two_runs() {
     b.trial = 2;
     b.base_label = "python";
     // The resolved run names its trial too (scenario/plan.cpp): schema 3 stores read it there.
-    b.settings = json{{"threads", {{"count", 2}}}, {"trial", 2}, {"base_label", "python"}};
+    b.settings.threads.count = 2;
+    b.settings.trial = 2;
+    b.settings.base_label = "python";
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;

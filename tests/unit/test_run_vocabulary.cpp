@@ -16,8 +16,8 @@ TEST_CASE("every launcher in the vocabulary is registered, and nothing else",
         auto launcher = registry.make(d.name);
         REQUIRE(launcher);
         CHECK(launcher->name() == d.name);
-        CHECK(launcher->workers_elsewhere() == d.workers_elsewhere);
-        if (d.needs_payload) CHECK(d.takes_payload);
+        CHECK(&launcher->traits() == &d.traits);
+        if (d.traits.needs_payload) CHECK(d.traits.takes_payload);
     }
     CHECK_THROWS(registry.add("no-such-launcher", [] { return std::unique_ptr<Launcher>(); }));
 }

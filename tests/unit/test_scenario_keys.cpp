@@ -12,6 +12,7 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/scenario_keys.hpp"
+#include "settings/setting_keys.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;

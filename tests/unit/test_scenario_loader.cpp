@@ -127,7 +127,7 @@ TEST_CASE("every key of the schema is read into the scenario", "[loader]") {
     CHECK(s.runs[0].payload == "thread_env.py");
     CHECK(s.runs[0].gil == GilPolicy::hold);
     CHECK(s.runs[1].launcher == "host+gil");
-    CHECK(s.runs[1].mimic == "python");
+    CHECK(s.runs[1].mimic == Mimic::python);
     CHECK(s.runs[1].gil == GilPolicy::release);
 }
 
@@ -297,6 +297,38 @@ TEST_CASE("load_scenario reads a file and names it in diagnostics", "[loader]") 
     }
 }
 
+TEST_CASE("load_plan's with_overrides finishes the file as read, which is not read again",
+          "[loader][fit]") {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("xfer-scenario-reload-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "sized.toml";
+    {
+        std::ofstream out(file);
+        out << "[transfer]\nbytes = \"1MiB\"\n[[run]]\nlauncher = \"host\"\n"
+               "[[run]]\nlauncher = \"host\"\ntransfer.bytes = \"2KiB\"\n";
+    }
+    const LoadedPlan loaded = load_plan(file, {"transfer.warmup=3"}, {});
+    const Scenario from_disk = load_scenario(file, {"transfer.warmup=3", "transfer.bytes=4096"});
+    {
+        std::ofstream out(file);  // what the file says now is not what was read
+        out << "[transfer]\nbytes = \"8KiB\"\n[[run]]\n";
+    }
+    const Scenario again = loaded.with_overrides({"transfer.warmup=3", "transfer.bytes=4096"});
+    CHECK(again.transfer.bytes == 4096);
+    CHECK(again.transfer.warmup == 3);
+    CHECK(again.resolved == from_disk.resolved);
+    const std::vector<Run> plan = expand_plan(again);
+    REQUIRE(plan.size() == 2);
+    const std::vector<Run> expected = expand_plan(from_disk);
+    REQUIRE(expected.size() == 2);
+    CHECK(plan[0].transfer.bytes == 4096);
+    CHECK(plan[1].transfer.bytes == expected[1].transfer.bytes);
+    CHECK(loaded.scenario.transfer.bytes == MiB);
+    CHECK(load_scenario(file).transfer.bytes == 8 * KiB);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the resolved scenario holds every key with defaults filled in", "[loader][json]") {
     const Scenario s = parse(R"([transfer]
 bytes = "2GiB"
@@ -370,7 +402,8 @@ threads.count = 2
     CHECK(r["set"] == json::array());
 }
 
-TEST_CASE("to_json(Run) writes round numbers and the texts of the file", "[loader][json]") {
+TEST_CASE("run_settings(Run) as JSON writes round numbers and the texts of the file",
+          "[loader][json]") {
     const Scenario s = parse(R"([scenario]
 timeout = "30s"
 [transfer]
@@ -390,7 +423,7 @@ launcher = "host"
 )");
     const auto plan = expand_plan(s);
     REQUIRE(plan.size() == 1);
-    const json j = to_json(plan[0]);
+    const json j = run_settings(plan[0]);
     CHECK(j["index"] == 0);
     CHECK(j["label"] == "host");
     CHECK(j["launcher"] == "host");
@@ -410,7 +443,7 @@ launcher = "host"
     const Scenario spin = parse("[threads]\nbetween = \"spin:5us\"\n[[run]]\n");
     CHECK(spin.threads.between.kind == BetweenKind::spin);
     CHECK(spin.threads.between.sleep_ns == 5'000);
-    CHECK(to_json(expand_plan(spin)[0])["threads"]["between"] == "spin:5us");
+    CHECK(json(run_settings(expand_plan(spin)[0]))["threads"]["between"] == "spin:5us");
     CHECK(j["params"] == json({{"k", "v"}}));
     CHECK(j["sweep_point"] == json::object());
     CHECK(j["overrides"] == json::object());

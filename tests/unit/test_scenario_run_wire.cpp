@@ -1,6 +1,7 @@
-// A Run sent to a worker process arrives unchanged.
+// A Run sent to a worker process arrives unchanged, every value of every setting key with it.
 #include "scenario/loader.hpp"
 #include "scenario/run_wire.hpp"
+#include "settings/setting_keys.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;
@@ -51,7 +52,8 @@ label = "mine"
     const Run& r = plan[1];
     Run back = run_from_wire(nlohmann::json::parse(run_to_wire(r).dump()));
     CHECK(run_to_wire(back) == run_to_wire(r));
-    CHECK(to_json(back) == to_json(r));  // the readable form agrees as well
+    CHECK(nlohmann::json(run_settings(back)) ==
+          nlohmann::json(run_settings(r)));  // the readable form agrees as well
     CHECK(back.threads.count == 6);
     CHECK(back.threads.start.stagger_ns == 2'000'000);
     CHECK(back.threads.between.kind == BetweenKind::spin);  // the last kind survives the wire
@@ -68,15 +70,78 @@ label = "mine"
     CHECK(back.sweep_point == r.sweep_point);
 }
 
-TEST_CASE("run_from_wire refuses an enum value out of range", "[scenario]") {
+TEST_CASE("run_from_wire refuses an enum value that no xferlab writes", "[scenario]") {
     Scenario s = parse_scenario("[[run]]\nlauncher = \"host\"\n", "wire.toml");
     nlohmann::json j = run_to_wire(expand_plan(s)[0]);
-    j["transfer"]["direction"] = 99;
+    REQUIRE(j["settings"]["transfer"]["direction"] == "h2d");  // enums travel by name
+    j["settings"]["transfer"]["direction"] = "sideways";
     std::string message;
     try {
         run_from_wire(j);
     } catch (const std::exception& e) {
         message = e.what();
     }
-    CHECK(message.find("direction out of range") != std::string::npos);
+    CHECK(message.find("\"sideways\" is not a value xferlab writes") != std::string::npos);
+}
+
+TEST_CASE("run_from_wire refuses a message without one of the keys", "[scenario]") {
+    Scenario s = parse_scenario("[[run]]\nlauncher = \"host\"\n", "wire.toml");
+    nlohmann::json j = run_to_wire(expand_plan(s)[0]);
+    j["settings"]["staging"].erase("wait");
+    std::string message;
+    try {
+        run_from_wire(j);
+    } catch (const std::exception& e) {
+        message = e.what();
+    }
+    CHECK(message == "run message: no staging.wait");
+}
+
+namespace {
+
+// A value of `choices` as a file writes it: an argument's placeholder becomes an example.
+std::string example_value(std::string choice) {
+    for (const auto& [placeholder, example] : {std::pair<std::string, std::string>{"<node>", "0"},
+                                               {"<duration>", "2ms"},
+                                               {"<prio>", "5"}}) {
+        if (const size_t at = choice.find(placeholder); at != std::string::npos)
+            choice.replace(at, placeholder.size(), example);
+    }
+    return nlohmann::json(choice).dump();
+}
+
+}  // namespace
+
+TEST_CASE("every value of every setting key: file -> settings -> JSON -> wire -> settings",
+          "[scenario][keys]") {
+    size_t walked = 0;
+    for (const SettingKey& key : setting_key_descriptors()) {
+        // Each named value of an enum key (from its one table); a number, size or list: its
+        // default as a file writes it.
+        std::vector<std::string> values;
+        for (const std::string& choice : key.values) values.push_back(example_value(choice));
+        if (values.empty()) values.push_back(setting_default(key));
+        for (const std::string& value : values) {
+            INFO(key.dotted() << " = " << value);
+            const std::string file = "[" + key.table + "]\n" + key.name + " = " + value +
+                                     "\n[[run]]\nlauncher = \"process\"\n";
+            const std::vector<Run> plan = expand_plan(parse_scenario(file, "roundtrip.toml"));
+            REQUIRE(plan.size() == 1);
+            const RunSettings from_file = run_settings(plan[0]);
+            CHECK(from_file.unrecorded.empty());
+            // results.json's form, written and read back.
+            const nlohmann::json recorded = from_file;
+            const auto from_results = nlohmann::json::parse(recorded.dump()).get<RunSettings>();
+            CHECK(from_results == from_file);
+            // The message a worker process reads.
+            const Run worker = run_from_wire(nlohmann::json::parse(run_to_wire(plan[0]).dump()));
+            CHECK(run_settings(worker) == from_file);
+            // A named value is recorded as the file wrote it.
+            if (!key.values.empty())
+                CHECK(recorded.at(key.table).at(key.name) == nlohmann::json::parse(value));
+            ++walked;
+        }
+    }
+    // Every key at least once, and the enum keys once per value.
+    CHECK(walked > setting_key_descriptors().size());
 }

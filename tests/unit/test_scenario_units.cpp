@@ -5,12 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "scenario/suggest.hpp"
-#include "scenario/unit_parse.hpp"
-#include "scenario/units.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 #include "support/values.hpp"
+#include "util/suggest.hpp"
+#include "util/units.hpp"
 
 using xfer::test::contains;
 
@@ -24,13 +23,13 @@ namespace {
 
 std::string size_error(const std::string& text) {
     std::string why;
-    CHECK_FALSE(scenario_internal::parse_size(text, &why).has_value());
+    CHECK_FALSE(parse_size(text, &why).has_value());
     return why;
 }
 
 std::string duration_error(const std::string& text) {
     std::string why;
-    CHECK_FALSE(scenario_internal::parse_duration_ns(text, &why).has_value());
+    CHECK_FALSE(parse_duration_ns(text, &why).has_value());
     return why;
 }
 
@@ -136,7 +135,6 @@ TEST_CASE("format_duration_ns prints two decimals in a fitting unit", "[units]")
 }
 
 TEST_CASE("duration_text is exact and reads back", "[units]") {
-    using scenario_internal::duration_text;
     CHECK(duration_text(0) == "0 s");
     CHECK(duration_text(30'000'000'000) == "30 s");
     CHECK(duration_text(1'500'000) == "1.5 ms");
@@ -157,7 +155,6 @@ TEST_CASE("format_bandwidth uses decimal GB/s as nvprof, MB/s below 1 GB/s", "[u
 }
 
 TEST_CASE("did-you-mean finds near misses only", "[units]") {
-    using namespace scenario_internal;
     CHECK(edit_distance("count", "count") == 0);
     CHECK(edit_distance("cuont", "count") == 1);  // a swap is one edit
     CHECK(edit_distance("Count", "count") == 0);
@@ -199,7 +196,6 @@ int full_table_distance(const std::string& a, const std::string& b) {
 
 TEST_CASE("edit_distance_within equals the full table's distance or says 'more than bound'",
           "[units]") {
-    using namespace scenario_internal;
     // Every pair of words up to 4 letters over {a, b, A}: swaps, case, repeats and lengths.
     std::vector<std::string> words = {""};
     for (size_t begin = 0, len = 0; len < 4; ++len) {

@@ -58,11 +58,8 @@ class CudaBackend final : public Backend {
     void check(const TransferSpec& t, int workers) const override;
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override;
     void begin_run(const TransferSpec& t) override;
-    void end_run(std::vector<Record>& records) override;
+    RunEnd end_run(std::vector<Record>& records) override;
     nlohmann::json describe() const override;
-    std::vector<std::string> take_run_notes() override;
-    std::vector<HelperThread> take_helper_threads() override;
-    std::vector<DeviceCopy> take_device_copies() override;
 
   private:
     // The devices a run uses, in order: transfer.devices when given, else all of them.
@@ -78,6 +75,8 @@ class CudaBackend final : public Backend {
     // Stops the run's engines; their chunks' CUPTI ids become their copies' tags in `trace`.
     void stop_staging(TraceResult* trace);
     void note_register_costs();
+    // end_run's work: stop the tracer and the staging engines, join device times to `records`.
+    void join_run(std::vector<Record>& records);
     void alias_timed_blocks(TraceResult& trace);
 
     int device_count_;
@@ -231,8 +230,10 @@ void CudaBackend::check(const TransferSpec& t, int workers) const {
     }
     if (t.context == ContextKind::per_worker && t.direction == Direction::p2p) {
         throw std::runtime_error(
-            "transfer.context = \"per-worker\" works on one device per worker (h2d, d2h, d2d, "
-            "h2h); direction = \"p2p\" spans two devices: use context = \"primary\"");
+            "transfer.context = " + quoted_value(ContextKind::per_worker) +
+            " works on one device per worker (h2d, d2h, d2d, h2h); direction = \"p2p\" spans "
+            "two devices: use context = " +
+            quoted_value(ContextKind::primary));
     }
     check_transfer_path(t);
     if (t.timing == TimingMode::cupti) {
@@ -308,9 +309,9 @@ std::unique_ptr<WorkerTransfer> CudaBackend::prepare(const TransferSpec& t, int 
     if (t.path == CopyPath::staged) {
         plan.staging = staging_engine(t, plan.device);
         if (timing.events)
-            note_once(
-                "path = \"staged\": the helpers' chunks carry no CUDA events; device "
-                "times come from CUPTI only");
+            note_once("path = " + quoted_value(CopyPath::staged) +
+                      ": the helpers' chunks carry no CUDA events; device times come from CUPTI "
+                      "only");
     }
     if (t.path == CopyPath::register_) plan.register_costs = &register_costs_;
     return make_cuda_transfer(plan);
@@ -364,11 +365,11 @@ void CudaBackend::note_register_costs() {
     std::sort(ns.begin(), ns.end());
     const int64_t median = ns[ns.size() / 2];
     note_once(fmt::format(
-        "path = \"register\": cudaHostRegister of each {} buffer took {} median (min {}, max {}; "
+        "path = {}: cudaHostRegister of each {} buffer took {} median (min {}, max {}; "
         "{} buffer{}, {:.1f} GB/s), before the timed copies; unregistered after the run",
-        format_size(bytes), format_duration_ns(median), format_duration_ns(ns.front()),
-        format_duration_ns(ns.back()), ns.size(), ns.size() == 1 ? "" : "s",
-        double(bytes) / double(std::max<int64_t>(median, 1))));
+        quoted_value(CopyPath::register_), format_size(bytes), format_duration_ns(median),
+        format_duration_ns(ns.front()), format_duration_ns(ns.back()), ns.size(),
+        ns.size() == 1 ? "" : "s", double(bytes) / double(std::max<int64_t>(median, 1))));
 }
 
 void CudaBackend::begin_run(const TransferSpec& t) {
@@ -383,7 +384,22 @@ void CudaBackend::begin_run(const TransferSpec& t) {
     for (auto& [device, engine] : engines_) engine->start();
 }
 
-void CudaBackend::end_run(std::vector<Record>& records) {
+Backend::RunEnd CudaBackend::end_run(std::vector<Record>& records) {
+    RunEnd out;
+    try {
+        join_run(records);
+    } catch (const std::exception& e) {
+        out.failure = e.what();
+    }
+    out.notes.swap(notes_);
+    noted_.clear();
+    peer_checked_.clear();  // peer access stays enabled; the next run's notes say so again
+    out.helper_threads.swap(helper_threads_);
+    out.device_copies.swap(device_copies_);
+    return out;
+}
+
+void CudaBackend::join_run(std::vector<Record>& records) {
     note_register_costs();
     if (!tracing_) {
         stop_staging(nullptr);
@@ -410,26 +426,6 @@ void CudaBackend::alias_timed_blocks(TraceResult& trace) {
     std::unordered_map<uint32_t, uint32_t> tag_of;
     for (const auto& [id, tag] : CuptiTracer::take_capture_aliases()) tag_of[id] = tag;
     if (!tag_of.empty()) apply_correlation_aliases(trace, tag_of);
-}
-
-std::vector<DeviceCopy> CudaBackend::take_device_copies() {
-    std::vector<DeviceCopy> out;
-    out.swap(device_copies_);
-    return out;
-}
-
-std::vector<HelperThread> CudaBackend::take_helper_threads() {
-    std::vector<HelperThread> out;
-    out.swap(helper_threads_);
-    return out;
-}
-
-std::vector<std::string> CudaBackend::take_run_notes() {
-    std::vector<std::string> out;
-    out.swap(notes_);
-    noted_.clear();
-    peer_checked_.clear();  // peer access stays enabled; the next run's notes say so again
-    return out;
 }
 
 nlohmann::json CudaBackend::describe() const {

@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
-#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/topology.hpp"
 #include "backend/staging_stores.hpp"
 #include "util/clock.hpp"
@@ -173,8 +173,8 @@ uint32_t registry_device_key(int device) {
 
 std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r) {
     const StagingConfig& c = r.config;
-    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers, staging_buffer_bytes(c), r.streams,
-                                               r.wait);
+    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers,
+                                               staging_buffer_bytes(c), r.streams, r.wait);
 }
 
 ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
@@ -255,7 +255,9 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
         stores.note,
         s.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
                                          : "one stream per helper",
-        s.wait == StagingWait::block ? "sleep (staging.wait = \"block\")" : "spin");
+        s.wait == StagingWait::block
+            ? "sleep (staging.wait = " + quoted_value(StagingWait::block) + ")"
+            : to_string(StagingWait::spin));
     return out;
 }
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace xfer::scenario_internal {
+namespace xfer {
 
 // Optimal-string-alignment distance (a swap of two neighbours counts as one edit), ignoring case.
 int edit_distance(const std::string& a, const std::string& b);
@@ -19,4 +19,4 @@ std::optional<std::string> closest(const std::string& word,
 // " (did you mean 'x'?)" or "".
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
-}  // namespace xfer::scenario_internal
+}  // namespace xfer

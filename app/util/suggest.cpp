@@ -1,11 +1,11 @@
-#include "scenario/suggest.hpp"
+#include "util/suggest.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <vector>
 
-namespace xfer::scenario_internal {
+namespace xfer {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
     return c ? " (did you mean '" + *c + "'?)" : std::string();
 }
 
-}  // namespace xfer::scenario_internal
+}  // namespace xfer

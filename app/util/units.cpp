@@ -1,4 +1,4 @@
-#include "scenario/units.hpp"
+#include "util/units.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -6,22 +6,20 @@
 #include <utility>
 #include <vector>
 
-#include "scenario/suggest.hpp"
-#include "scenario/unit_parse.hpp"
+#include "util/suggest.hpp"
 
 namespace xfer {
-namespace scenario_internal {
 namespace {
 
 using u128 = unsigned __int128;
 
-struct Unit {
+struct UnitFactor {
     const char* name;
     uint64_t factor;
 };
 
-const std::vector<Unit>& size_units() {
-    static const std::vector<Unit> units = {
+const std::vector<UnitFactor>& size_units() {
+    static const std::vector<UnitFactor> units = {
         {"B", 1},
         {"KB", 1000ull},
         {"MB", 1000ull * 1000},
@@ -35,8 +33,8 @@ const std::vector<Unit>& size_units() {
     return units;
 }
 
-const std::vector<Unit>& duration_units() {
-    static const std::vector<Unit> units = {
+const std::vector<UnitFactor>& duration_units() {
+    static const std::vector<UnitFactor> units = {
         {"ns", 1}, {"us", 1000ull}, {"ms", 1000ull * 1000}, {"s", 1000ull * 1000 * 1000}};
     return units;
 }
@@ -107,7 +105,7 @@ std::optional<u128> scale(const Number& n, uint64_t factor, u128 max, const char
     return value;
 }
 
-std::string unit_list(const std::vector<Unit>& units) {
+std::string unit_list(const std::vector<UnitFactor>& units) {
     std::string s;
     for (size_t k = 0; k < units.size(); ++k) {
         if (k) s += k + 1 == units.size() ? " or " : ", ";
@@ -116,7 +114,7 @@ std::string unit_list(const std::vector<Unit>& units) {
     return s;
 }
 
-std::vector<std::string> unit_names(const std::vector<Unit>& units) {
+std::vector<std::string> unit_names(const std::vector<UnitFactor>& units) {
     std::vector<std::string> names;
     for (const auto& u : units) names.push_back(u.name);
     return names;
@@ -199,16 +197,6 @@ std::string duration_text(int64_t ns) {
         }
     }
     return std::to_string(ns) + " ns";
-}
-
-}  // namespace scenario_internal
-
-std::optional<uint64_t> parse_size(const std::string& text) {
-    return scenario_internal::parse_size(text, nullptr);
-}
-
-std::optional<int64_t> parse_duration_ns(const std::string& text) {
-    return scenario_internal::parse_duration_ns(text, nullptr);
 }
 
 }  // namespace xfer

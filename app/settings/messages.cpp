@@ -1,0 +1,67 @@
+#include "settings/messages.hpp"
+
+#include <algorithm>
+
+#include "util/suggest.hpp"
+
+namespace xfer {
+
+using nlohmann::json;
+
+std::string describe(const json& v) {
+    switch (v.type()) {
+        case json::value_t::string:
+            return "\"" + v.get<std::string>() + "\"";
+        case json::value_t::boolean:
+            return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+            return "an integer (" + v.dump() + ")";
+        case json::value_t::number_float:
+            return "a float (" + v.dump() + ")";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "a table";
+        default:
+            return "nothing";
+    }
+}
+
+namespace {
+
+std::string listed(const std::vector<std::string>& names, const char* quote) {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i) s += i + 1 == names.size() ? " or " : ", ";
+        s += quote + names[i] + quote;
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string quoted_list(const std::vector<std::string>& names) { return listed(names, "\""); }
+
+std::string plain_list(const std::vector<std::string>& names) { return listed(names, ""); }
+
+SettingError not_one_of(const json& v, const std::vector<std::string>& allowed) {
+    std::string msg = "expected " + (allowed.size() == 1 ? std::string() : "one of ") +
+                      quoted_list(allowed) + "; got " + describe(v);
+    if (v.is_string()) {
+        // Compare against "numa:" rather than "numa:<node>" so that "numa" still finds it.
+        std::vector<std::string> bare;
+        for (const auto& a : allowed) bare.push_back(a.substr(0, a.find('<')));
+        if (auto c = closest(v.get<std::string>(), bare)) {
+            const size_t i = size_t(std::find(bare.begin(), bare.end(), *c) - bare.begin());
+            msg += " (did you mean '" + allowed[i] + "'?)";
+        }
+    }
+    return {msg};
+}
+
+SettingError expected(const std::string& what, const json& v) {
+    return {"expected " + what + "; got " + describe(v)};
+}
+
+}  // namespace xfer
