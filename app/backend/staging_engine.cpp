@@ -43,6 +43,9 @@ struct StagingEngine::Helper {
     uint64_t head = 0;
     uint64_t tail = 0;
     HelperThread info;
+    // Its traced chunks' ids, under their own lock: a helper adds one per chunk inside the timed
+    // copy, so it must not wait for the engine's mutex; take_correlations() reads them meanwhile.
+    std::mutex aliases_mutex;
     std::vector<CorrelationAlias> aliases;
 };
 
@@ -136,7 +139,10 @@ int StagingEngine::active_helpers() const {
 std::vector<CorrelationAlias> StagingEngine::correlations() const {
     std::lock_guard lock(mutex_);
     std::vector<CorrelationAlias> out;
-    for (const auto& h : helpers_) out.insert(out.end(), h->aliases.begin(), h->aliases.end());
+    for (const auto& h : helpers_) {
+        std::lock_guard own(h->aliases_mutex);
+        out.insert(out.end(), h->aliases.begin(), h->aliases.end());
+    }
     return out;
 }
 
@@ -144,6 +150,7 @@ std::vector<CorrelationAlias> StagingEngine::take_correlations(uint32_t tag) {
     std::lock_guard lock(mutex_);
     std::vector<CorrelationAlias> out;
     for (const auto& h : helpers_) {
+        std::lock_guard own(h->aliases_mutex);
         auto& a = h->aliases;
         auto kept =
             std::partition(a.begin(), a.end(), [&](const auto& x) { return x.second != tag; });
@@ -359,7 +366,7 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
         h.slots[size_t(slot)].work = mine;
         // Kept only for a traced request (a run's): a long-lived engine would grow without end.
         if (uint32_t id = device_->last_correlation(); id && r.tag) {
-            std::lock_guard lock(mutex_);  // take_correlations() reads while helpers run
+            std::lock_guard own(h.aliases_mutex);
             h.aliases.emplace_back(id, r.tag);
         }
     } catch (const std::exception& e) {

@@ -73,6 +73,17 @@ bool c_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>&
     return true;
 }
 
+// The bytes of an array of `shape` with items of `itemsize` bytes, after checking that its
+// `strides` (in bytes; none: C order) make it one block.
+uint64_t contiguous_bytes(const std::vector<int64_t>& shape,
+                          const std::optional<std::vector<int64_t>>& strides, int64_t itemsize,
+                          const char* role, const py::handle& obj) {
+    if (strides && !c_contiguous(shape, *strides, itemsize)) not_contiguous(role, kind_of(obj));
+    int64_t count = 1;
+    for (int64_t s : shape) count *= s;
+    return uint64_t(count * itemsize);
+}
+
 // "<f4" -> 4, "|u1" -> 1, "<c16" -> 16: the digits after the type letter.
 int64_t itemsize_of(const std::string& typestr) {
     size_t i = 0;
@@ -120,14 +131,12 @@ MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device,
     std::vector<int64_t> shape;
     for (const auto& s : d["shape"].cast<py::tuple>()) shape.push_back(s.cast<int64_t>());
     const int64_t itemsize = itemsize_of(d["typestr"].cast<std::string>());
-    int64_t count = 1;
-    for (int64_t s : shape) count *= s;
-    m.bytes = uint64_t(count * itemsize);
+    std::optional<std::vector<int64_t>> strides;
     if (d.contains("strides") && !d["strides"].is_none()) {
-        std::vector<int64_t> strides;
-        for (const auto& s : d["strides"].cast<py::tuple>()) strides.push_back(s.cast<int64_t>());
-        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind_of(obj));
+        strides.emplace();
+        for (const auto& s : d["strides"].cast<py::tuple>()) strides->push_back(s.cast<int64_t>());
     }
+    m.bytes = contiguous_bytes(shape, strides, itemsize, role, obj);
     if (device && d.contains("stream") && !d["stream"].is_none())
         m.stream = d["stream"].cast<uintptr_t>();
     if (writable && m.readonly) read_only(role, kind_of(obj));
@@ -164,15 +173,13 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable) {
     if (cuda) m.stream = 1;
     m.data = static_cast<std::byte*>(t.data) + t.byte_offset;
     const int64_t itemsize = int64_t(t.dtype.bits) * t.dtype.lanes / 8;
-    std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
-    int64_t count = 1;
-    for (int64_t s : shape) count *= s;
-    m.bytes = uint64_t(count * itemsize);
+    const std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
+    std::optional<std::vector<int64_t>> strides;
     if (t.strides) {  // in elements
-        std::vector<int64_t> strides;
-        for (int i = 0; i < t.ndim; ++i) strides.push_back(t.strides[i] * itemsize);
-        if (!c_contiguous(shape, strides, itemsize)) not_contiguous(role, kind_of(obj));
+        strides.emplace();
+        for (int i = 0; i < t.ndim; ++i) strides->push_back(t.strides[i] * itemsize);
     }
+    m.bytes = contiguous_bytes(shape, strides, itemsize, role, obj);
     // DLPack has no read-only flag: a producer that shares read-only memory says so when
     // asked for it; writing into it is the caller's business, as with any DLPack consumer.
     (void)writable;

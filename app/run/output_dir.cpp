@@ -13,6 +13,7 @@
 #include "results/record_store.hpp"
 #include "results/serialize.hpp"
 #include "results/vocabulary.hpp"
+#include "util/fd_write.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -119,20 +120,8 @@ void prepare_output_dir(const fs::path& dir) {
                                  " is not writable: " + std::strerror(errno));
     // A full disk shows at write or fsync time, not at open. A write cut short (the file size
     // limit, the last free blocks) is continued: the next write says why.
-    char block[4096] = {};
-    size_t done = 0;
-    int err = 0;
-    while (done < sizeof block && err == 0) {
-        ssize_t n = ::write(fd, block + done, sizeof block - done);
-        if (n > 0) {
-            done += size_t(n);
-        } else if (n == 0) {
-            err = ENOSPC;
-        } else if (errno != EINTR) {
-            err = errno;
-        }
-    }
-    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    const char block[4096] = {};
+    const int err = write_all_durably(fd, std::string_view(block, sizeof block));
     const bool ok = err == 0;
     ::close(fd);
     ::unlink(probe.c_str());
@@ -152,19 +141,7 @@ void append_journal(const fs::path& dir, const Results& plan, const RunResult& r
     // Whole lines or nothing: a line cut short by a full disk is cut back off, so that the
     // journal never holds a torn line with later lines appended after it.
     const off_t before = ::lseek(fd, 0, SEEK_END);
-    int err = 0;
-    for (size_t done = 0; done < line.size() && err == 0;) {
-        const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
-        if (n > 0) {
-            done += size_t(n);
-        } else if (n == 0) {
-            err = ENOSPC;
-        } else if (errno != EINTR) {
-            err = errno;
-        }
-    }
-    // A full disk may only show when the blocks are allocated, at fsync.
-    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    int err = write_all_durably(fd, line);
     if (err != 0 && before >= 0) (void)!::ftruncate(fd, before);
     if (::close(fd) != 0 && err == 0) err = errno;
     if (err != 0)
