@@ -156,6 +156,10 @@ def test_other_dtypes_and_shapes_copy_their_bytes():
     ("both device", ValueError, "both dst (xferlab._core._testing.FakeDeviceArray) and src"),
     ("other device", ValueError, "the device memory is on device 1, this engine on device 0"),
     ("stream", TypeError, "stream: give a CUDA stream handle"),
+    ("not on a device", ValueError, "says it is device memory, but its address is not device "
+                                    "memory this process can reach"),
+    ("other DLPack device", TypeError, "is on a DLPack device of type 10: xferlab.copy moves "
+                                       "between host memory and CUDA devices"),
 ])
 def test_refusals_say_what_to_do(case, kind, words):
     n = 4096
@@ -179,6 +183,16 @@ def test_refusals_say_what_to_do(case, kind, words):
                 e.copy(testing.FakeDeviceArray(n, 1), src)
             elif case == "stream":
                 xferlab.copy(dev, src, stream="fast")
+            elif case == "not on a device":  # host memory behind a device interface
+                host = np.zeros(n, dtype=np.uint8)
+                fake = type("Fake", (), {"__cuda_array_interface__": {
+                    "shape": (n,), "typestr": "|u1", "data": (host.ctypes.data, False),
+                    "strides": None, "version": 3}})()
+                xferlab.copy(fake, src)
+            elif case == "other DLPack device":  # kDLROCM
+                other = type("Rocm", (), {"__dlpack__": lambda self, stream=None: None,
+                                          "__dlpack_device__": lambda self: (10, 0)})()
+                xferlab.copy(other, src)
     assert words in str(raised.value)
 
 
