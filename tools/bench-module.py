@@ -9,9 +9,12 @@ nothing timed before a method's first (warm-up) copy:
   large   NumPy pageable -> CuPy array and torch tensor and back, 1 and 4 threads, each thread
           its own buffers; aggregate GB/s of xferlab.copy, CuPy ndarray.set/get, torch copy_,
           and cudaMemcpy from page-locked memory in the same process (the rate to reach).
-  small   one thread, 4 KiB to 16 MiB: time per copy of a plain cudaMemcpy from the same
-          pageable buffer, xferlab.copy (direct below its threshold), and an engine that stages
-          every copy (Engine(direct_below=0)): where staging starts to pay.
+  small   one thread, 4 KiB to 32 MiB: time per copy of a plain cudaMemcpy from the same
+          pageable buffer, the same followed by a device synchronize (a pageable cudaMemcpy
+          to a device may return before its bytes arrive; xferlab.copy returns after), xferlab.copy
+          (direct below its threshold), an engine that stages every copy
+          (Engine(direct_below=0)): where staging starts to pay; and xferlab.copy between two
+          host buffers (the module's own cost per call, no device involved).
   sweep   one thread, 1 GiB: Engine(threads=T, chunk=C) against the pinned rate, to show what
           moves a single caller's rate.
 Prints a table per section and writes everything (every trial's value) as JSON.
@@ -177,6 +180,7 @@ def bench_small(trials, results):
     sizes = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 512 * KiB, MiB, 2 * MiB, 4 * MiB, 6 * MiB,
              8 * MiB, 12 * MiB, 16 * MiB, 32 * MiB]
     host = np.full(32 * MiB, 3, dtype=np.uint8)
+    host2 = np.full(32 * MiB, 4, dtype=np.uint8)
     dev = cupy.empty(32 * MiB, dtype=cupy.uint8)
     staged_engine = xferlab.Engine(device=0, direct_below=0)
     rows = results.setdefault("small", [])
@@ -186,6 +190,12 @@ def bench_small(trials, results):
         return {
             "cudaMemcpy": (lambda: memcpy(d.data.ptr, h.ctypes.data, n, H2D),
                            lambda: memcpy(h.ctypes.data, d.data.ptr, n, D2H)),
+            "cudaMemcpy+sync": (lambda: (memcpy(d.data.ptr, h.ctypes.data, n, H2D),
+                                         cupy.cuda.runtime.deviceSynchronize()),
+                                lambda: (memcpy(h.ctypes.data, d.data.ptr, n, D2H),
+                                         cupy.cuda.runtime.deviceSynchronize())),
+            "host xferlab.copy": (lambda: xferlab.copy(host2[:n], h),
+                                  lambda: xferlab.copy(h, host2[:n])),
             "xferlab.copy": (lambda: xferlab.copy(d, h), lambda: xferlab.copy(h, d)),
             "staged (direct_below=0)": (lambda: staged_engine.copy(d, h),
                                         lambda: staged_engine.copy(h, d)),
@@ -213,27 +223,35 @@ def bench_small(trials, results):
 
 def print_small(rows, trials):
     print(f"\n== small copies, one thread: microseconds per copy, median of {trials} trials; "
-          "x cudaMemcpy (max over trials)")
+          "x = against cudaMemcpy, xs = against cudaMemcpy+sync (max over trials)")
     sizes = sorted({r["bytes"] for r in rows})
-    print(f"{'size':>8} {'dir':>4} {'cudaMemcpy':>11} {'xferlab.copy':>13} {'x':>12} "
-          f"{'staged':>9} {'x':>12}")
+    print(f"{'size':>8} {'dir':>4} {'memcpy':>8} {'+sync':>8} {'xferlab':>8} {'x':>12} "
+          f"{'xs':>12} {'staged':>8} {'x':>12} {'host':>6}")
     summary = []
+    med = statistics.median
     for n in sizes:
         for direction in ("h2d", "d2h"):
             def per(m):
                 return {r["trial"]: r["us_per_copy"] for r in rows
                         if r["bytes"] == n and r["direction"] == direction and r["method"] == m}
-            base, x, st = per("cudaMemcpy"), per("xferlab.copy"), per("staged (direct_below=0)")
+            base, synced = per("cudaMemcpy"), per("cudaMemcpy+sync")
+            x, st, host = per("xferlab.copy"), per("staged (direct_below=0)"), per(
+                "host xferlab.copy")
             rx = [x[t] / base[t] for t in base]
+            rxs = [x[t] / synced[t] for t in synced]
             rs = [st[t] / base[t] for t in base]
-            med = statistics.median
-            print(f"{size_text(n):>8} {direction:>4} {med(base.values()):11.1f} "
-                  f"{med(x.values()):13.1f} {med(rx):5.2f} ({max(rx):4.2f}) "
-                  f"{med(st.values()):9.1f} {med(rs):5.2f} ({max(rs):4.2f})")
+            print(f"{size_text(n):>8} {direction:>4} {med(base.values()):8.1f} "
+                  f"{med(synced.values()):8.1f} {med(x.values()):8.1f} "
+                  f"{med(rx):5.2f} ({max(rx):4.2f}) {med(rxs):5.2f} ({max(rxs):4.2f}) "
+                  f"{med(st.values()):8.1f} {med(rs):5.2f} ({max(rs):4.2f}) "
+                  f"{med(host.values()):6.1f}")
             summary.append({"bytes": n, "direction": direction,
                             "cudaMemcpy_us": med(base.values()),
+                            "cudaMemcpy_sync_us": med(synced.values()),
                             "xferlab_us": med(x.values()), "staged_us": med(st.values()),
+                            "host_xferlab_us": med(host.values()),
                             "x_median": med(rx), "x_max": max(rx),
+                            "x_sync_median": med(rxs), "x_sync_max": max(rxs),
                             "staged_x_median": med(rs), "staged_x_max": max(rs)})
     return summary
 
