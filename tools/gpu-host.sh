@@ -10,7 +10,8 @@
 #   --out DIR        output folder (default: $OUT when set, else ./gpu-host-out)
 #   --build-dir DIR  build folder (default: build-gpu; kept between calls on a warm machine)
 #   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,module,devices,
-#                    bench,module-bench,runs (default: all, in that order)
+#                    bench,module-bench,pip,runs (default: all but pip, in that order; pip:
+#                    `pip install .` into a throw-away folder, then one copy with what it made)
 #   --jobs N         parallel build and ctest jobs (default: nproc)
 #   --set KEY=VALUE  passed to every `xferlab run` (repeatable), e.g. --set transfer.bytes=1GiB
 #   --gpu-args ARGS  extra arguments for the GPU test binary, e.g. "[matrix]"
@@ -95,7 +96,7 @@ step() {
         failed=1
         summary+=("$(tail -n 15 "$log" | sed 's/^/      | /')")
     fi
-    return $rc
+    return "$rc"
 }
 
 # Commands whose output describes the machine; each is allowed to fail (not every host has all).
@@ -185,6 +186,31 @@ if wants module-bench; then
     step module-bench "$work/bench-module.log" \
         env PYTHONPATH="$build_dir/python" python3 tools/bench-module.py \
         --json "$work/bench-module.json" $bench_args
+fi
+
+# `pip install .` as a user with an index would run it, but offline (the venv's scikit-build-core
+# and pybind11), into a throw-away folder; then the module it made copies one array each way.
+# shellcheck disable=SC2317  # called through step()
+pip_install_check() {
+    local target=$work/pip-target
+    rm -rf "$target" "$root/build/pip"
+    CMAKE_PREFIX_PATH=$deps pybind11_ROOT=$(python3 -m pybind11 --cmakedir) \
+        python3 -m pip install -v --no-build-isolation --no-deps --target "$target" \
+        --config-settings=build-dir="$root/build/pip" "$root" || return
+    (cd /tmp && PYTHONPATH=$target python3 -c '
+import numpy as np, cupy, xferlab
+print("imported", xferlab.__file__)
+a = (np.arange(64 << 20) % 251).astype(np.uint8)
+d = cupy.empty(a.size, dtype=cupy.uint8); xferlab.copy(d, a)
+b = np.empty_like(a); xferlab.copy(b, d)
+assert (b == a).all(), "bytes differ"; print("64 MiB there and back: bytes equal")')
+    local rc=$?
+    rm -rf "$target"  # not returned: only the log matters
+    return "$rc"
+}
+
+if wants pip; then
+    step pip "$work/pip.log" pip_install_check
 fi
 
 if wants runs; then
