@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -186,18 +187,28 @@ MemoryView from_dlpack(const py::handle& obj, const char* role, bool writable) {
     return m;
 }
 
+// Types whose buffer is host memory and that have no device interface: for them the buffer
+// protocol is asked first, with no attribute lookup that fails (most of a small copy's cost).
+// Every other type is asked for __cuda_array_interface__ first: CuPy's buffer protocol raises
+// instead of declining, and an array with both names its device memory in the interface.
+bool host_buffer_type(PyTypeObject* t) {
+    return t == &PyByteArray_Type || t == &PyMemoryView_Type || t == &PyBytes_Type ||
+           std::strcmp(t->tp_name, "numpy.ndarray") == 0;
+}
+
 }  // namespace
 
 std::string MemoryView::kind() const { return type ? kind_of_type(type) : std::string("memory"); }
 
 MemoryView memory_of(const py::handle& obj, const char* role, bool writable) {
-    // What a small copy costs is mostly this (docs/performance.md, "The Python module"): the
-    // buffer protocol first (no attribute lookup that fails for NumPy), each interface asked
-    // for once (CuPy and PyTorch build the dictionary on every access), the type's name only
-    // for a message.
-    if (auto m = from_buffer(obj, role, writable)) return *m;
+    // What a small copy costs is mostly this (docs/performance.md, "The Python module"): each
+    // interface asked for once (CuPy and PyTorch build the dictionary on every access), the
+    // type's name only for a message.
+    if (host_buffer_type(Py_TYPE(obj.ptr())))
+        if (auto m = from_buffer(obj, role, writable)) return *m;
     if (py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none()); !cai.is_none())
         return from_interface(obj, cai.cast<py::dict>(), true, role, writable);
+    if (auto m = from_buffer(obj, role, writable)) return *m;
     if (py::object ai = py::getattr(obj, "__array_interface__", py::none()); !ai.is_none())
         return from_interface(obj, ai.cast<py::dict>(), false, role, writable);
     if (py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))

@@ -61,6 +61,29 @@ class ArrayInterfaceOnly:
         self.__array_interface__ = a.__array_interface__
 
 
+class DeviceArrayWithHostBuffer(np.ndarray):
+    """An array with a buffer and a device interface naming other memory (a CuPy array offers
+    both; its buffer raises, a managed one's does not): the interface says where it lives."""
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.device_twin.__cuda_array_interface__
+
+
+def test_a_device_interface_wins_over_a_buffer():
+    n = 3 * CHUNK + 5
+    src = pattern(n, seed=7)
+    twin = testing.FakeDeviceArray(n)
+    dst = np.zeros(n, dtype=np.uint8).view(DeviceArrayWithHostBuffer)
+    dst.device_twin = twin
+    xferlab.copy(dst, src)
+    assert twin.tobytes() == src.tobytes()  # the device memory got the bytes
+    assert not dst.any()  # the host buffer did not
+    back = np.zeros(n, dtype=np.uint8)
+    xferlab.copy(back, dst)
+    assert np.array_equal(back, src)
+
+
 def test_the_api():
     assert callable(xferlab.copy)
     assert issubclass(xferlab.Error, RuntimeError)
