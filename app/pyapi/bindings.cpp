@@ -274,7 +274,7 @@ void bind_transfer_api(py::module_& m) {
 One side is host memory (NumPy, memoryview, bytearray, a CPU tensor), the other a device array
 (CuPy, PyTorch CUDA tensor, Numba; __cuda_array_interface__ or __dlpack__), or both host. Pageable
 host memory goes through the device's shared staging engine; page-locked memory and copies below
-8 MiB to a device (4 MiB from one) are one plain copy. With stream=, the copy starts after the stream's earlier work. The GIL
+12 MiB to a device (4 MiB from one) are one plain copy. With stream=, the copy starts after the stream's earlier work. The GIL
 is released for the whole copy.)doc");
     bind_engine(m);
     m.def("_shutdown", &close_shared_engines, "Closes the shared engines (registered atexit).");

@@ -95,7 +95,7 @@ def test_the_api():
 
 
 @pytest.mark.parametrize("n", [1, 4095, 4096, 4097, CHUNK + 1, (1 << 20) - 1, 1 << 20,
-                               (1 << 20) + 1, (3 << 20) + 123, (8 << 20) + 123])
+                               (1 << 20) + 1, (3 << 20) + 123, (12 << 20) + 123])
 def test_every_byte_arrives_both_ways(n):
     round_trip(n)  # plain below the thresholds, staged above
     with xferlab.Engine(direct_below=0) as e:  # every size staged
@@ -130,7 +130,7 @@ def test_small_copies_and_page_locked_memory_skip_the_helpers():
     assert s["copies"]["staged"] == 0
     assert s["copies"]["plain"] == 3
     assert s["chunks"] == 0
-    assert s["direct_below"] == {"to_device": 8 << 20, "from_device": 4 << 20}
+    assert s["direct_below"] == {"to_device": 12 << 20, "from_device": 4 << 20}
 
 
 def test_direct_below_moves_the_threshold():
@@ -252,7 +252,7 @@ def test_a_failing_dma_is_an_error_in_the_calling_thread_and_nothing_hangs():
 
 
 def test_four_threads_at_once_share_the_engine():
-    n = (8 << 20) + 77  # staged both ways
+    n = (12 << 20) + 77  # staged both ways
     errors = []
 
     def worker(seed):
