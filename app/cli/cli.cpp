@@ -15,6 +15,7 @@
 #include "cli/cmd_threads.hpp"
 #include "remote/worker_process.hpp"
 #include "results/vocabulary.hpp"
+#include "util/command_line.hpp"
 #include "util/suggest.hpp"
 #include "util/version.hpp"
 
@@ -50,6 +51,7 @@ CLI::App* add_worker_command(CLI::App& app) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+    record_command_line(argc, argv);
     CLI::App app{
         "xferlab: why does the same native copy behave differently from Python threads than "
         "from native threads? Runs one identical copy routine under several launchers and "
@@ -105,7 +107,7 @@ int run_cli(int argc, char** argv) {
     if (*devices_cmd) return cmd_devices(devices);
     if (*threads_cmd) return cmd_threads(threads);
     if (*worker_cmd) return run_worker_process();
-    if (*report_cmd) return cmd_report(report.file, report.format, report.brief);
+    if (*report_cmd) return cmd_report(report);
     if (*help_cmd) return cmd_help(app, help_topic);
     if (*completion_cmd) return cmd_completion(app, shell, argc > 0 ? argv[0] : "xferlab");
     if (*plot_cmd) return cmd_plot(plot);

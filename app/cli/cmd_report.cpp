@@ -25,18 +25,21 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
         ->type_name("FILE.json|jsonl|sqlite");
     cmd->add_option("--format", options.format, join_names(reporter_names(), " | "))
         ->check(CLI::IsMember(reporter_names()));
-    cmd->add_flag("--brief", options.brief, kBriefHelp);
+    add_detail_flags(cmd, options.detail);
     return cmd;
 }
 
-int cmd_report(const std::string& file, const std::string& format, bool brief) {
-    if (brief && format != "table") {
-        std::cerr << brief_needs_table(format) << "\n";
+int cmd_report(const ReportOptions& options) {
+    const std::string& format = options.format;
+    std::string why;
+    const std::optional<ReportDetail> detail = report_detail(options.detail, format, why);
+    if (!detail) {
+        std::cerr << why << "\n";
         return exit_bad_input;
     }
-    const std::optional<Results> results = read_report_input(file);
+    const std::optional<Results> results = read_report_input(options.file);
     if (!results) return exit_bad_input;
-    auto reporter = make_reporter(format, brief ? ReportDetail::brief : ReportDetail::full);
+    auto reporter = make_reporter(format, *detail);
     if (!reporter) {
         std::cerr << "xferlab: unknown format '" << format << "'\n";
         return exit_bad_input;

@@ -34,7 +34,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
     cmd->add_flag("--fit", options.fit,
                   "When the plan does not fit this machine's memory, run it with the largest "
                   "power-of-two transfer.bytes that does (at least 64 MiB)");
-    cmd->add_flag("--brief", options.brief, kBriefHelp);
+    add_detail_flags(cmd, options.detail);
     add_trials_option(cmd, options.trials);
     add_common_options(cmd, options.common);
     return cmd;
@@ -45,8 +45,10 @@ int cmd_run(const RunOptions& options) {
     if (!loaded) return exit_bad_input;
     const Config& config = *loaded;
     const std::string format = options.format.value_or(config.format);
-    if (options.brief && format != "table") {
-        std::cerr << brief_needs_table(format) << "\n";
+    std::string why;
+    const std::optional<ReportDetail> detail = report_detail(options.detail, format, why);
+    if (!detail) {
+        std::cerr << why << "\n";
         return exit_bad_input;
     }
     install_stop_handlers();
@@ -62,7 +64,7 @@ int cmd_run(const RunOptions& options) {
                               .quiet = options.quiet,
                               .fit = options.fit,
                               .force = options.force,
-                              .brief = options.brief};
+                              .detail = *detail};
     AfterReports figures;  // last, after every other output: drawing can only add files
     if (config.plots)
         figures = [&](const Results& results, const std::filesystem::path& dir) {

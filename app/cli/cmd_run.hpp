@@ -16,7 +16,7 @@ struct RunOptions {
     bool quiet = false;                 // no progress line
     bool fit = false;                   // --fit: smaller copies when the plan does not fit
     bool force = false;                 // --force: delete an earlier run's files in the folder
-    bool brief = false;                 // --brief: the table's runs, bandwidth and summary
+    DetailFlags detail;                 // --brief, --full: how much the table says
     int trials = 0;                     // --trials N: --set scenario.trials=N (0: not given)
 };
 

@@ -1,11 +1,13 @@
 #pragma once
-// Flags every command takes (and what run and report say about --brief). Each command lives in
+// Flags every command takes (and run and report's --brief and --full). Each command lives in
 // cmd_<name>.cpp with its header cmd_<name>.hpp: add_<name>_command registers it and its options
 // with the command line, cmd_<name> runs it and returns an exit code (cli.hpp).
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "report/reporter.hpp"
 
 namespace xfer {
 
@@ -52,13 +54,33 @@ inline std::optional<std::string> empty_out(const std::optional<std::string>& ou
            otherwise;
 }
 
-inline constexpr const char* kBriefHelp =
-    "Table: the runs, the bandwidth and the summary only (no per-run sections)";
+// run and report --brief / --full: how much the table says (report/reporter.hpp).
+struct DetailFlags {
+    bool brief = false;
+    bool full = false;
+};
 
-// run and report --brief: why it is refused with a terminal format other than the table.
-inline std::string brief_needs_table(const std::string& format) {
-    return "xferlab: --brief shortens the table (--format table); --format " + format +
-           " has no brief form";
+inline void add_detail_flags(CLI::App* sub, DetailFlags& flags) {
+    auto* brief = sub->add_flag(
+        "--brief", flags.brief,
+        "Table: the runs, the bandwidth, the notes that change how they read and the summary");
+    sub->add_flag("--full", flags.full,
+                  "Table: every run's section too (workers, gaps, device and helper figures, "
+                  "thread attributes); default: what ran, the runs, each finding once")
+        ->excludes(brief);
+}
+
+// The table's detail, or the message when a flag asks it of a format other than the table.
+inline std::optional<ReportDetail> report_detail(const DetailFlags& flags,
+                                                 const std::string& format, std::string& why) {
+    if ((flags.brief || flags.full) && format != "table") {
+        why = std::string("xferlab: ") + (flags.brief ? "--brief" : "--full") +
+              " sets how much the table says (--format table); --format " + format +
+              " always writes everything";
+        return std::nullopt;
+    }
+    return flags.full ? ReportDetail::full : flags.brief ? ReportDetail::brief
+                                                         : ReportDetail::concise;
 }
 
 }  // namespace xfer

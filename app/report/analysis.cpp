@@ -76,7 +76,7 @@ Analysis analyze(const Results& results) {
     compare_trials(results, an.groups);
     compare_within_runs(results, an);
     for (size_t i = 0; i < an.runs.size(); ++i) {
-        an.runs[i].explanations = explain_run(results, an, i);
+        an.runs[i].explanations = explain_run(results, an, i, &an.runs[i].explanation_rules);
     }
     an.summary = summarize(results, an);
     return an;

@@ -151,6 +151,7 @@ struct RunAnalysis {
     std::optional<Comparison> vs_baseline;
     std::vector<std::string> thread_differences;  // ThreadInfo vs the baseline's workers
     std::vector<std::string> explanations;        // plain-language findings
+    std::vector<std::string> explanation_rules;   // the rule id of each (explanation_rules.hpp)
     TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
     std::vector<StagingHelperStats> staging_helpers;  // path = "staged": the helpers' work
 };
@@ -193,6 +194,12 @@ struct TrialGroup {
     std::optional<double> ci_low, ci_high;  // Student-t 95 % interval of the mean (>= 2 trials)
     double cv = 0;                          // between trials: stddev / mean of aggregate_Bps
     double pooled_p50_Bps = 0;              // p50 of every trial's copies together
+    // Medians over the same trials, for a table of the plan's runs rather than of each trial:
+    // per-copy CV, Jain's index, mean copies in flight (host; device where timed).
+    double per_copy_cv = 0;
+    double fairness = 1;
+    double host_concurrency = 0;
+    std::optional<double> device_concurrency;
     bool is_baseline = false;
     std::optional<TrialComparison> vs_baseline;
 };

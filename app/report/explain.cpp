@@ -6,14 +6,17 @@
 
 namespace xfer {
 
-std::vector<std::string> explain_run(const Results& results, const Analysis& analysis, size_t run) {
+std::vector<std::string> explain_run(const Results& results, const Analysis& analysis, size_t run,
+                                     std::vector<std::string>* rules) {
     std::vector<std::string> out;
     const RuleInput in{results, analysis, run};
     // A run with no measured copy has that to say and nothing else.
     const bool none = analysis.runs[run].copies == 0;
-    for (const ExplanationRule& rule : explanation_rules())
-        if (rule.per_run && none == (std::string_view(rule.text.id) == "no-copies"))
-            rule.apply(in, out);
+    for (const ExplanationRule& rule : explanation_rules()) {
+        if (!rule.per_run || none != (std::string_view(rule.text.id) == "no-copies")) continue;
+        rule.apply(in, out);
+        if (rules) rules->resize(out.size(), rule.text.id);
+    }
     return out;
 }
 

@@ -144,7 +144,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
           "others minus the tick resolution (2 x CPUs x 10 ms / window) >= 0.5 CPUs and busy >= "
           "xferlab's own; or steal >= 1 % over 100+ ticks per CPU"},
          true,
-         shared_machine},
+         shared_machine,
+         true},
         {{"bookkeeping",
           "input notes, interrupted, incomplete, journal lines left out, --fit, baselines, the "
           "highest and lowest aggregate",
@@ -204,6 +205,12 @@ const std::vector<ExplanationRule>& explanation_rules() {
          failed_runs},
     };
     return rules;
+}
+
+const ExplanationRule* find_explanation_rule(std::string_view id) {
+    for (const ExplanationRule& rule : explanation_rules())
+        if (id == rule.text.id) return &rule;
+    return nullptr;
 }
 
 std::string explanation_catalogue() {

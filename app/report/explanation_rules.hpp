@@ -4,6 +4,7 @@
 // clearly the numbers must be apart (margin), next to the code that applies it. explain.cpp
 // applies them in this order; `xferlab help explanations` prints the catalogue.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/analysis.hpp"
@@ -32,10 +33,15 @@ struct ExplanationRule {
     RuleText text;
     bool per_run = true;  // a run's explanations; false: the summary across runs
     void (*apply)(const RuleInput& in, std::vector<std::string>& out) = nullptr;
+    // A finding that changes how every figure of its run is read (the machine was shared):
+    // the brief report keeps it.
+    bool changes_reading = false;
 };
 
 // Every rule, per-run ones first, in the order their sentences are printed.
 const std::vector<ExplanationRule>& explanation_rules();
+// The rule of an id; nullptr for none.
+const ExplanationRule* find_explanation_rule(std::string_view id);
 
 // The catalogue as text (`xferlab help explanations`): id, sentence, data, switch, margin.
 std::string explanation_catalogue();

@@ -20,9 +20,15 @@ class Reporter {
     virtual void write(const Results& results, const Analysis& analysis, std::ostream& out) = 0;
 };
 
-// How much the terminal table says: everything, or (run/report --brief) the runs table, the
-// bandwidth table and the summary. The other reporters always write everything.
-enum class ReportDetail { full, brief };
+// How much the terminal table says (the other reporters always write everything):
+//   full     every run's section: worker rows, gaps, device and helper figures, thread
+//            attributes (run/report --full);
+//   concise  what ran, the runs (one row per run of the plan when it has trials), their
+//            bandwidth, each finding once with the runs it holds for, the notes, the errors and
+//            the summary (the default);
+//   brief    the runs, the bandwidth and the summary, with the command and every note that
+//            changes how the numbers are read (a backend fallback, a shared machine) (--brief).
+enum class ReportDetail { full, concise, brief };
 
 // What the file reporters bound for plans of millions of copies (output.trace_copies).
 struct ReportLimits {

@@ -1,7 +1,10 @@
-// The terminal report, 100 columns wide: the runs side by side (what ran, how it compares to
-// the baseline), their bandwidth figures, what several runs say alike (once, naming the runs),
-// then each run's own section (report/table_run_section.cpp), and the summary across runs.
-// Brief: the runs, the bandwidth and the summary only. Numbers come from Analysis only.
+// The terminal report, 100 columns wide, at three levels of detail (report/reporter.hpp). Full:
+// what ran, the runs side by side (how each compares to the baseline), their bandwidth figures,
+// what several runs say alike (once, naming the runs), then each run's own section
+// (report/table_run_section.cpp), and the summary across runs. Concise: what ran, one row per
+// run of the plan, each finding and note once (report/table_concise.cpp), the errors, the
+// summary. Brief: the runs, the bandwidth, the notes that change how they read, the summary.
+// Numbers come from Analysis only.
 #include "report/table_reporter.hpp"
 
 #include <fmt/format.h>
@@ -11,7 +14,10 @@
 #include <ostream>
 #include <set>
 
+#include "report/settings_header.hpp"
 #include "report/shared_items.hpp"
+#include "report/table_concise.hpp"
+#include "report/table_parts.hpp"
 #include "report/table_run_section.hpp"
 #include "report/text_table.hpp"
 #include "util/format.hpp"
@@ -19,144 +25,6 @@
 namespace xfer {
 
 namespace {
-
-constexpr size_t kWidth = kTableWidth;
-using Align = TextTable::Align;
-
-// A JSON field as text, "" when absent; numbers and strings alike (host facts are optional).
-std::string field(const nlohmann::json& j, const char* key) {
-    if (!j.is_object()) return "";
-    const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return "";
-    return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-std::string host_line(const nlohmann::json& host) {
-    std::vector<std::string> parts;
-    for (const char* key : {"hostname", "cpu_model"}) {
-        if (auto v = field(host, key); !v.empty()) parts.push_back(v);
-    }
-    if (auto v = field(host, "logical_cpus"); !v.empty()) parts.push_back(v + " CPUs");
-    if (auto v = field(host, "numa_nodes"); !v.empty()) {
-        parts.push_back(v + (v == "1" ? " NUMA node" : " NUMA nodes"));
-    }
-    if (auto v = field(host, "transparent_hugepage"); !v.empty()) parts.push_back("THP " + v);
-    if (auto v = field(host, "kernel"); !v.empty()) parts.push_back(v);
-    if (parts.empty()) return "";
-    return wrap(fmt::format("host: {}", fmt::join(parts, ", ")), kWidth, "", "  ");
-}
-
-std::string title(const Results& results) {
-    std::string name = "(unnamed)";
-    if (results.scenario.is_object()) {
-        const auto s = results.scenario.find("scenario");
-        if (s != results.scenario.end() && s->is_object() && s->contains("name") &&
-            (*s)["name"].is_string()) {
-            name = (*s)["name"].get<std::string>();
-        } else if (results.scenario.contains("name") && results.scenario["name"].is_string()) {
-            name = results.scenario["name"].get<std::string>();
-        }
-    }
-    return wrap(fmt::format("xferlab {} ({}): scenario {}, {} run{}", results.tool_version,
-                            results.git_describe, name, results.runs.size(),
-                            results.runs.size() == 1 ? "" : "s"),
-                kWidth, "", "  ");
-}
-
-std::string legend() {
-    return wrap(
-        "GB/s = 10^9 bytes/s. aggregate = bytes moved in the measurement window / window; "
-        "per-copy = bytes / host-timed call; CV = stddev/mean of per-copy GB/s; Jain = fairness "
-        "over workers (1 = fair); conc. = mean copies in flight, host-timed / device-timed; "
-        "scaling = aggregate / 1-thread aggregate.",
-        kWidth, "", "");
-}
-
-std::string summary(const Analysis& analysis) {
-    if (analysis.summary.empty()) return "";
-    std::string out = "\nSummary\n";
-    for (const auto& s : analysis.summary) out += wrap(s, kWidth, "  - ", "    ");
-    return out;
-}
-
-std::string runs_table(const Results& results, const Analysis& analysis) {
-    TextTable t;
-    t.add_column("#", Align::right);
-    t.add_column("label", Align::left, true);
-    t.add_column("launcher", Align::left);
-    t.add_column("thr", Align::right);
-    t.add_column("status", Align::left);
-    t.add_column("copies", Align::right);
-    t.add_column("aggregate vs baseline (this trial)", Align::left, true);
-    const bool trials = std::any_of(results.runs.begin(), results.runs.end(),
-                                    [](const RunResult& r) { return r.trial > 1; });
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        const RunResult& r = results.runs[i];
-        const RunAnalysis& a = analysis.runs[i];
-        const std::string label = trials ? fmt::format("{} (trial {})", r.label, r.trial) : r.label;
-        std::string vs = "-";
-        if (a.is_baseline) vs = "baseline";
-        if (a.vs_baseline) vs = a.vs_baseline->verdict;
-        t.add_row({std::to_string(r.index), label, r.launcher, std::to_string(r.threads),
-                   to_string(r.status), std::to_string(a.copies), vs});
-    }
-    return "\nRuns\n" + t.render(kWidth);
-}
-
-// One row per run of the plan with its trials together: the verdict a reader should quote.
-std::string trials_table(const Analysis& analysis) {
-    TextTable t;
-    t.add_column("label", Align::left, true);
-    t.add_column("trials", Align::right);
-    t.add_column("median agg.", Align::right);
-    t.add_column("95% CI (mean)", Align::left);
-    t.add_column("CV", Align::right);
-    t.add_column("vs baseline of its sweep point", Align::left, true);
-    for (const TrialGroup& g : analysis.groups) {
-        if (g.aggregate_Bps.empty()) {
-            t.add_row({g.label, "0", "-", "-", "-", "-"});
-            continue;
-        }
-        const std::string ci =
-            g.ci_low ? fmt::format("{}-{}", fmtx::gbps(*g.ci_low), fmtx::gbps(*g.ci_high)) : "-";
-        const std::string vs = g.is_baseline   ? "baseline"
-                               : g.vs_baseline ? g.vs_baseline->verdict
-                                               : "-";
-        t.add_row({g.label, std::to_string(g.aggregate_Bps.size()), fmtx::gbps_unit(g.median_Bps),
-                   ci, g.aggregate_Bps.size() > 1 ? fmt::format("{:.3f}", g.cv) : "-", vs});
-    }
-    return "\nVerdicts across trials (Mann-Whitney U on trial aggregates, 95%)\n" +
-           t.render(kWidth);
-}
-
-std::string bandwidth_table(const Results& results, const Analysis& analysis) {
-    TextTable t;
-    t.add_column("#", Align::right);
-    t.add_column("aggregate", Align::right);
-    t.add_column("per-copy p50 (p10-p90) GB/s", Align::left);
-    t.add_column("CV", Align::right);
-    t.add_column("Jain", Align::right);
-    t.add_column("conc. host/dev", Align::left);
-    t.add_column("scaling", Align::left, true);
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        const RunAnalysis& a = analysis.runs[i];
-        if (a.copies == 0) {
-            t.add_row({std::to_string(results.runs[i].index), "-", "-", "-", "-", "-", "-"});
-            continue;
-        }
-        const std::string dev =
-            a.device_concurrency ? fmt::format("{:.1f}", *a.device_concurrency) : "-";
-        std::string scaling = "-";
-        if (a.scaling) {
-            scaling = fmt::format("{} vs run {}", fmtx::ratio(*a.scaling), *a.scaling_reference);
-        }
-        t.add_row({std::to_string(results.runs[i].index), fmtx::gbps_unit(a.aggregate_Bps),
-                   per_copy_cell(a.per_copy_Bps), fmt::format("{:.2f}", a.per_copy_Bps.cv),
-                   fmt::format("{:.2f}", a.fairness),
-                   fmt::format("{:.1f} / {}", a.host_concurrency, dev), scaling});
-    }
-    return "\nBandwidth\n" + t.render(kWidth);
-}
 
 // Said once for every run's section, so that the sections hold only what differs.
 std::string per_run_legend() {
@@ -166,7 +34,7 @@ std::string per_run_legend() {
                "worker's bytes / its own first call..last return. gap = host clock from a "
                "copy's return to the same worker's next call; run length = a worker's copies "
                "in a row on its device.",
-               kWidth, "  ", "  ");
+               kTableWidth, "  ", "  ");
 }
 
 size_t line_count(const std::string& text) {
@@ -208,10 +76,48 @@ std::string shared_block(const PrintedOnce& once, const Results& results,
         const bool every = g.runs.size() == results.runs.size();
         // Many runs (a sweep with trials) make a long list: wrapped like any other line.
         out += every ? "  every run:\n"
-                     : wrap(fmt::format("runs {}:", fmt::join(g.runs, ", ")), kWidth, "  ", "    ");
+                     : wrap(fmt::format("runs {}:", fmt::join(g.runs, ", ")), kTableWidth, "  ", "    ");
         out += items_text(g.items, "    ", baseline, every ? "every run" : "these runs");
     }
     return out;
+}
+
+// The runs and their bandwidth: one row per trial, or per run of the plan when it has trials
+// and the report is not the full one.
+std::string runs_and_bandwidth(const Results& results, const Analysis& analysis, bool per_trial) {
+    if (!has_trials(results))
+        return runs_table(results, analysis) + bandwidth_table(results, analysis);
+    if (per_trial)
+        return runs_table(results, analysis) + trials_table(analysis) +
+               bandwidth_table(results, analysis);
+    return trials_table(analysis) + plan_bandwidth_table(analysis);
+}
+
+std::string full_report(const Results& results, const Analysis& analysis) {
+    const PrintedOnce once = printed_once(results, analysis);
+    std::string text = report_title(results, analysis) + host_line(results.host) + command_text(results) +
+                       settings_header_text(results, analysis) + "\n" + report_legend();
+    for (const auto& n : once.every_run_notes) text += wrap(n, kTableWidth, "note (every run): ", "  ");
+    text += runs_and_bandwidth(results, analysis, true);
+    text += shared_block(once, results, analysis);
+    if (!results.runs.empty()) text += per_run_legend();
+    for (size_t i = 0; i < results.runs.size(); ++i)
+        text += run_section(results.runs[i], analysis.runs[i], once.items);
+    return text + summary_block(analysis);
+}
+
+std::string short_report(const Results& results, const Analysis& analysis, bool brief) {
+    std::string text = report_title(results, analysis) + host_line(results.host) + command_text(results);
+    if (!brief) text += settings_header_text(results, analysis) + "\n" + report_legend();
+    text += notes_block(results);
+    text += runs_and_bandwidth(results, analysis, false);
+    text += findings_block(results, analysis, brief);
+    if (!brief) text += error_sections(results);
+    text += summary_block(analysis);
+    if (!brief && !results.runs.empty())
+        text += "\nEach run's workers, gaps, device and helper figures and thread attributes: "
+                "--full\n";
+    return text;
 }
 
 class TableReporter : public Reporter {
@@ -220,24 +126,9 @@ class TableReporter : public Reporter {
     std::string name() const override { return "table"; }
 
     void write(const Results& results, const Analysis& analysis, std::ostream& out) override {
-        if (detail_ == ReportDetail::brief) {
-            out << title(results) + runs_table(results, analysis) + trials_table(analysis) +
-                       bandwidth_table(results, analysis) + summary(analysis);
-            return;
-        }
-        const PrintedOnce once = printed_once(results, analysis);
-        std::string text = title(results) + host_line(results.host) + legend();
-        for (const auto& n : once.every_run_notes)
-            text += wrap(n, kWidth, "note (every run): ", "  ");
-        text += runs_table(results, analysis);
-        text += trials_table(analysis);
-        text += bandwidth_table(results, analysis);
-        text += shared_block(once, results, analysis);
-        if (!results.runs.empty()) text += per_run_legend();
-        for (size_t i = 0; i < results.runs.size(); ++i) {
-            text += run_section(results.runs[i], analysis.runs[i], once.items);
-        }
-        out << text + summary(analysis);
+        out << (detail_ == ReportDetail::full
+                    ? full_report(results, analysis)
+                    : short_report(results, analysis, detail_ == ReportDetail::brief));
     }
 
   private:

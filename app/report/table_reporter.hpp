@@ -5,7 +5,7 @@
 
 namespace xfer {
 
-// terminal table, to the stream; brief: the runs, bandwidth and summary only
+// The terminal table, to the stream, as detailed as `detail` says (report/reporter.hpp).
 std::unique_ptr<Reporter> make_table_reporter(ReportDetail detail = ReportDetail::full);
 
 }  // namespace xfer

@@ -155,7 +155,19 @@ std::string device_lines(const RunAnalysis& a) {
     return out;
 }
 
-// An error under its run. A Python traceback spans lines whose blanks carry meaning (the
+std::vector<RunItem> items_of_kind(const std::vector<RunItem>& items, const std::set<RunItem>& skip,
+                                   bool payload) {
+    std::vector<RunItem> out;
+    for (const auto& item : items) {
+        if ((item.kind == RunItem::Kind::payload) == payload && !skip.count(item))
+            out.push_back(item);
+    }
+    return out;
+}
+
+}  // namespace
+
+// A Python traceback spans lines whose blanks carry meaning (the
 // frames' indentation, the caret under the failing expression): a line that fits the width is
 // printed as it is after the prefix; a longer one is wrapped, indented as it was.
 std::string error_lines(const std::string& e) {
@@ -181,18 +193,6 @@ std::string error_lines(const std::string& e) {
     }
     return out;
 }
-
-std::vector<RunItem> items_of_kind(const std::vector<RunItem>& items, const std::set<RunItem>& skip,
-                                   bool payload) {
-    std::vector<RunItem> out;
-    for (const auto& item : items) {
-        if ((item.kind == RunItem::Kind::payload) == payload && !skip.count(item))
-            out.push_back(item);
-    }
-    return out;
-}
-
-}  // namespace
 
 std::string per_copy_cell(const Distribution& d) {
     if (d.n == 0) return "-";

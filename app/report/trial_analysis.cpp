@@ -43,6 +43,24 @@ void trial_figures(const Results& results, TrialGroup& g) {
     g.pooled_p50_Bps = pooled_p50(results, g.runs);
 }
 
+// The medians of the group's measured trials (those with an aggregate).
+void trial_medians(const Results& results, const std::vector<RunAnalysis>& runs, TrialGroup& g) {
+    std::vector<double> cv, jain, host, device;
+    for (int k : g.runs) {
+        const RunAnalysis& a = runs[size_t(k)];
+        if (results.runs[size_t(k)].status != RunStatus::ok || a.copies == 0) continue;
+        cv.push_back(a.per_copy_Bps.cv);
+        jain.push_back(a.fairness);
+        host.push_back(a.host_concurrency);
+        if (a.device_concurrency) device.push_back(*a.device_concurrency);
+    }
+    if (cv.empty()) return;
+    g.per_copy_cv = stats::median(cv);
+    g.fairness = stats::median(jain);
+    g.host_concurrency = stats::median(host);
+    if (device.size() == cv.size()) g.device_concurrency = stats::median(device);
+}
+
 std::string configured_baseline(const Results& results) {
     const auto& s = results.scenario;
     if (!s.is_object() || !s.contains("scenario") || !s["scenario"].is_object()) return "";
@@ -85,7 +103,10 @@ std::vector<TrialGroup> group_trials(const Results& results, const std::vector<R
     std::stable_sort(groups.begin(), groups.end(), [&](const TrialGroup& a, const TrialGroup& b) {
         return position(a) < position(b);
     });
-    for (TrialGroup& g : groups) trial_figures(results, g);
+    for (TrialGroup& g : groups) {
+        trial_figures(results, g);
+        trial_medians(results, runs, g);
+    }
     return groups;
 }
 

@@ -212,6 +212,7 @@ void RecordStore::write_plan(const Results& plan) {
         {"started_wall_ns", plan.started_wall_ns},
         {"sizing", plan.sizing},
         {"notes", plan.notes},
+        {"command", command_to_json(plan.command)},
     };
     db_->exec("BEGIN");
     SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");

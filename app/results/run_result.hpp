@@ -14,6 +14,7 @@
 #include "settings/run_settings.hpp"
 #include "system/cpu_activity.hpp"
 #include "system/thread_info.hpp"
+#include "util/command_line.hpp"
 
 namespace xfer {
 
@@ -83,6 +84,9 @@ struct Results {
     nlohmann::json host;      // CPU model, cores, NUMA nodes, THP, kernel, hostname
     nlohmann::json devices;   // backend devices and topology
     nlohmann::json scenario;  // the resolved scenario
+    // The `xferlab` command that ran the plan, and where (empty in results written before it
+    // was recorded).
+    CommandLine command;
     std::vector<RunResult> runs;
     bool interrupted = false;
     // False while the plan is still running: results.json is rewritten after every run, so a

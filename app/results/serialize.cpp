@@ -279,6 +279,16 @@ void from_json(const json& j, RunResult& r) {
     }
 }
 
+json command_to_json(const CommandLine& c) { return json{{"argv", c.argv}, {"cwd", c.cwd}}; }
+
+CommandLine command_from_json(const json& j) {
+    CommandLine c;
+    if (!j.is_object()) return c;
+    c.argv = j.value("argv", std::vector<std::string>{});
+    c.cwd = j.value("cwd", std::string());
+    return c;
+}
+
 void to_json(json& j, const Results& r) {
     j = json{
         {"schema_version", r.schema_version},
@@ -295,6 +305,7 @@ void to_json(json& j, const Results& r) {
     };
     if (!r.sizing.is_null()) j["sizing"] = r.sizing;
     if (!r.notes.empty()) j["notes"] = r.notes;
+    if (!r.command.argv.empty()) j["command"] = command_to_json(r.command);
 }
 
 json journal_line(const Results& plan, const RunResult& run) {
@@ -304,6 +315,7 @@ json journal_line(const Results& plan, const RunResult& run) {
                  {"git_describe", plan.git_describe},
                  {"host", plan.host},
                  {"scenario", plan.scenario}};
+    if (!plan.command.argv.empty()) j["plan"]["command"] = command_to_json(plan.command);
     return j;
 }
 
@@ -315,6 +327,7 @@ bool read_journal_plan(const json& line, Results& r) {
     plan->at("git_describe").get_to(r.git_describe);
     r.host = plan->at("host");
     r.scenario = plan->at("scenario");
+    r.command = command_from_json(plan->value("command", json()));
     return true;
 }
 
@@ -340,6 +353,8 @@ void from_json(const json& j, Results& r) {
     r.sizing = j.value("sizing", json());
     // Only results read from a damaged journal (and reports of them) have notes.
     r.notes = j.value("notes", std::vector<std::string>{});
+    // Absent in results written before the command line was recorded.
+    r.command = command_from_json(j.value("command", json()));
 }
 
 }  // namespace xfer

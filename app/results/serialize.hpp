@@ -32,6 +32,10 @@ void to_json(nlohmann::json& j, const HelperThread& h);
 void from_json(const nlohmann::json& j, HelperThread& h);
 void to_json(nlohmann::json& j, const RunResult& r);
 void from_json(const nlohmann::json& j, RunResult& r);
+// results.json's "command": {"argv": [...], "cwd": ...}; an absent one reads as not recorded.
+nlohmann::json command_to_json(const CommandLine& c);
+CommandLine command_from_json(const nlohmann::json& j);
+
 void to_json(nlohmann::json& j, const Results& r);
 void from_json(const nlohmann::json& j, Results& r);
 

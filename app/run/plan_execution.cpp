@@ -9,6 +9,7 @@
 #include "run/progress.hpp"
 #include "system/host_description.hpp"
 #include "util/clock.hpp"
+#include "util/command_line.hpp"
 #include "util/version.hpp"
 
 namespace xfer {
@@ -26,6 +27,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     // Which Python: the choice now; its full description once a run has started it.
     results.host["python"] = python_description();
     results.scenario = scenario.resolved;
+    results.command = command_line();
     results.started_wall_ns = wall_ns();
     results.sizing = std::move(sizing);
     results.planned_runs = int(plan.size());

@@ -216,8 +216,8 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
         stop_report_started();  // from here a separate, later signal may end the process
     }
     const std::string& format = options.format;
-    const ReportDetail detail = options.brief ? ReportDetail::brief : ReportDetail::full;
-    const auto failures = write_reports(results, config, dir, format, !options.quiet, detail);
+    const auto failures =
+        write_reports(results, config, dir, format, !options.quiet, options.detail);
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
         std::cerr << fmt::format(

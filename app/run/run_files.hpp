@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/reporter.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"
 
@@ -21,7 +22,7 @@ struct RunFilesOptions {
     bool quiet = false;              // no progress line, no list of files written
     bool fit = false;                // smaller copies when the plan does not fit
     bool force = false;              // delete an earlier run's files in the folder
-    bool brief = false;              // the table's runs, bandwidth and summary
+    ReportDetail detail = ReportDetail::concise;  // how much the table says
 };
 
 // What follows a plan's reports in its folder (the figures, drawn by the caller); not called

@@ -61,7 +61,7 @@ TEST_CASE("run --trials: each trial a run of its own, grouped in the report and 
         f << "[transfer]\ndirection = \"h2h\"\nbytes = \"1MiB\"\nrepetitions = 2\n"
              "[[run]]\nlauncher = \"host\"\n[[run]]\nlauncher = \"openmp\"\n";
     }
-    const auto r = run_command(xferlab() + " run -q --brief --trials 2 --out '" +
+    const auto r = run_command(xferlab() + " run -q --full --trials 2 --out '" +
                                (dir / "out").string() + "' '" + (dir / "t.toml").string() + "'");
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("host (trial 2)") != std::string::npos);

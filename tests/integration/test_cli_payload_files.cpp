@@ -62,7 +62,7 @@ TEST_CASE("payload names leaving the payload folder are refused by check and run
         const std::string common =
             " '" + scenario.string() + "' --payload-dir '" + payloads.string() + "'";
         auto check = run_command(xferlab() + " check" + common);
-        auto run = run_command(xferlab() + " run" + common + " --quiet --out '" +
+        auto run = run_command(xferlab() + " run" + common + " --quiet --full --out '" +
                                (dir / "out").string() + "'");
         for (const auto& r : {check, run}) {
             INFO(r.err);
@@ -101,7 +101,7 @@ TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and chec
     CHECK(contains(check.out, "payload sub/mine.py: " + path + " sha256 " + expected));
 
     const fs::path out = dir / "out";
-    auto run = run_command(xferlab() + " run" + common + " --quiet --out '" + out.string() + "'");
+    auto run = run_command(xferlab() + " run" + common + " --quiet --full --out '" + out.string() + "'");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(contains(run.out, "payload sub/mine.py: " + path));
@@ -114,7 +114,7 @@ TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and chec
     CHECK(runs[1]["payload"]["sha256"] == expected);
     CHECK(runs[1]["payload"]["folder"] == fs::canonical(payloads).string());
     // Re-rendered from results.json, the header still names it.
-    auto report = run_command(xferlab() + " report '" + (out / "results.json").string() + "'");
+    auto report = run_command(xferlab() + " report --full '" + (out / "results.json").string() + "'");
     CHECK(contains(report.out, expected));
     fs::remove_all(dir);
 }
@@ -135,7 +135,7 @@ TEST_CASE("payload folders: each --payload-dir in order, then the config's, the 
                                      "[[run]]\nlauncher = \"python\"\npayload = \"other.py\"\n"
                                      "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\n";
     const fs::path out = dir / "out";
-    auto r = run_command(xferlab() + " run '" + (dir / "s.toml").string() + "' --payload-dir '" +
+    auto r = run_command(xferlab() + " run --full '" + (dir / "s.toml").string() + "' --payload-dir '" +
                          first.string() + "' --payload-dir '" + second.string() + "' --config '" +
                          (dir / "config.toml").string() + "' --quiet --out '" + out.string() + "'");
     INFO(r.err);

@@ -306,7 +306,8 @@ TEST_CASE(
     for (const auto& f : outputs) CHECK(fs::exists(dir / "without" / f));
     CHECK_FALSE(fs::exists(dir / "without" / "timeline.png"));
     // The report on stdout is whole: the warning went to stderr.
-    CHECK(contains(without.out, "Run 2: python gil=release payload=no_copies.py"));
+    CHECK(contains(without.out, "python gil=release payload=no_copies.py"));
+    CHECK(contains(without.out, "\nSummary\n"));
     fs::remove_all(dir);
 }
 

@@ -16,6 +16,17 @@ using namespace xfer::test;
 
 namespace {
 
+// Blanks and line breaks as one blank: wrapped text compares with the text it came from.
+std::string squeeze(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool blank = c == ' ' || c == '\n';
+        if (blank && (out.empty() || out.back() == ' ')) continue;
+        out += blank ? ' ' : c;
+    }
+    return out;
+}
+
 // A payload whose thread raises in the middle of an expression, so that Python (3.11 and later)
 // puts a caret line under the failing operator.
 void write_raising_payload(const fs::path& dir) {
@@ -82,28 +93,41 @@ TEST_CASE("a payload thread's traceback keeps its indentation, the summary names
     fs::remove_all(dir);
 }
 
-TEST_CASE("run and report --brief print the runs, the bandwidth and the summary only",
-          "[integration][report]") {
+TEST_CASE("run and report: --full, the concise default and --brief", "[integration][report]") {
     auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
     auto out = fresh_temp_dir("brief");
-    auto full = run_command(xferlab() + " run '" + seed.string() +
+    auto full = run_command(xferlab() + " run --full '" + seed.string() +
                             "' --set scenario.backend=host --set transfer.bytes=256KiB --quiet "
                             "--out '" +
                             (out / "full").string() + "'");
     REQUIRE(full.exit_code == 0);
-    auto brief = run_command(xferlab() + " report --brief '" +
-                             (out / "full" / "results.json").string() + "'");
+    CHECK(contains(full.out, "\nRun 0: "));
+    const std::string results_file = (out / "full" / "results.json").string();
+    auto concise = run_command(xferlab() + " report '" + results_file + "'");
+    auto brief = run_command(xferlab() + " report --brief '" + results_file + "'");
+    INFO(concise.out);
     INFO(brief.out);
-    INFO(brief.err);
+    CHECK(concise.exit_code == 0);
     CHECK(brief.exit_code == 0);
-    CHECK(contains(brief.out, "\nRuns\n"));
-    CHECK(contains(brief.out, "\nBandwidth\n"));
-    CHECK(contains(brief.out, "\nSummary\n"));
-    CHECK_FALSE(contains(brief.out, "\nRun 0: "));
-    CHECK(lines_of(brief.out).size() < lines_of(full.out).size() / 2);
-    // The summary is the full table's, word for word.
-    CHECK(brief.out.substr(brief.out.find("\nSummary\n")) ==
-          full.out.substr(full.out.find("\nSummary\n")));
+    // The command that ran, in all three.
+    for (const auto* r : {&full, &concise, &brief})
+        CHECK(contains(squeeze(r->out),
+                       "command: " + std::string(XFER_BINARY) + " run --full " + seed.string() +
+                           " --set scenario.backend=host --set transfer.bytes=256KiB --quiet"));
+    CHECK(contains(concise.out, "\nWhat ran (every run)\n"));
+    CHECK_FALSE(contains(brief.out, "What ran"));
+    for (const auto* r : {&concise, &brief}) {
+        CHECK(contains(r->out, "\nRuns\n"));
+        CHECK(contains(r->out, "\nBandwidth\n"));
+        CHECK(contains(r->out, "\nSummary\n"));
+        CHECK_FALSE(contains(r->out, "\nRun 0: "));
+        // The summary is the full table's, word for word.
+        const std::string summary = r->out.substr(r->out.find("\nSummary\n"));
+        CHECK(full.out.substr(full.out.find("\nSummary\n")).rfind(
+                  summary.substr(0, summary.find("\nEach run's")), 0) == 0);
+    }
+    CHECK(lines_of(brief.out).size() < lines_of(concise.out).size());
+    CHECK(lines_of(concise.out).size() < lines_of(full.out).size());
 
     // run --brief: the same text on the terminal; the files in the results folder are complete.
     auto run_brief = run_command(xferlab() + " run '" + seed.string() +
@@ -118,10 +142,42 @@ TEST_CASE("run and report --brief print the runs, the bandwidth and the summary 
     const auto results = nlohmann::json::parse(slurp(out / "brief" / "results.json"));
     CHECK(results["runs"].size() ==
           nlohmann::json::parse(slurp(out / "full" / "results.json"))["runs"].size());
+    CHECK(results["command"]["argv"].size() == 11);
+    CHECK(results["command"]["cwd"] == fs::current_path().string());
+    CHECK(run_command(xferlab() + " report --brief --full '" + results_file + "'").exit_code == 2);
     fs::remove_all(out);
 }
 
-TEST_CASE("brief with a format other than the table is refused, exit 2", "[integration][report]") {
+TEST_CASE("a host run's report names what ran: direction, host memory and the command line",
+          "[integration][report]") {
+    auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-gil.toml";
+    auto out = fresh_temp_dir("what-ran");
+    const std::string sets =
+        " --set scenario.backend=host --set transfer.bytes=256KiB --set transfer.direction=d2h"
+        " --set transfer.host_memory=pageable --trials 1";
+    auto r = run_command(xferlab() + " run -q '" + seed.string() + "'" + sets + " --out '" +
+                         (out / "r").string() + "'");
+    INFO(r.out);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::string text = squeeze(r.out);
+    CHECK(contains(text, "command: " + std::string(XFER_BINARY) + " run -q " + seed.string() + sets));
+    CHECK(contains(text, "What ran (every run) run: mimic = none, backend = host, timeout = none "
+                         "transfer: direction = d2h, bytes = 256 KiB, host_memory = pageable,"));
+    // The runs differ in launcher, payload and gil: said per run, and not in the common block.
+    CHECK(contains(text, "python gil=hold: launcher = python, payload = threads.py, gil = hold"));
+    CHECK(contains(text, "host: launcher = host, payload = none, gil = -"));
+    // A file written before the command line was recorded says so.
+    auto j = nlohmann::json::parse(slurp(out / "r" / "results.json"));
+    j.erase("command");
+    std::ofstream(out / "old.json") << j.dump();
+    auto old = run_command(xferlab() + " report '" + (out / "old.json").string() + "'");
+    CHECK(contains(old.out, "command: not recorded (results written before xferlab recorded it)"));
+    fs::remove_all(out);
+}
+
+TEST_CASE("brief or full with a format other than the table is refused, exit 2",
+          "[integration][report]") {
     auto seed = fs::path(XFER_SOURCE_DIR) / "scenarios" / "isolate-start.toml";
     auto dir = fresh_temp_dir("brief-json");
     auto r = run_command(xferlab() + " run '" + seed.string() +
@@ -129,12 +185,16 @@ TEST_CASE("brief with a format other than the table is refused, exit 2", "[integ
                          (dir / "out").string() + "'");
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err,
-                   "--brief shortens the table (--format table); --format json has no "
-                   "brief form"));
+                   "--brief sets how much the table says (--format table); --format json always "
+                   "writes everything"));
     CHECK_FALSE(fs::exists(dir / "out"));
     auto report = run_command(xferlab() + " report --brief --format csv '" +
                               (dir / "none.json").string() + "'");
     CHECK(report.exit_code == 2);
-    CHECK(contains(report.err, "--format csv has no brief form"));
+    CHECK(contains(report.err, "--format csv always writes everything"));
+    auto full = run_command(xferlab() + " report --full --format json '" +
+                            (dir / "none.json").string() + "'");
+    CHECK(full.exit_code == 2);
+    CHECK(contains(full.err, "xferlab: --full sets how much the table says"));
     fs::remove_all(dir);
 }

@@ -58,6 +58,8 @@ bool contains_line(const std::string& text, const std::string& line) {
     return contains("\n" + text, "\n" + line + "\n");
 }
 
+size_t lines_in(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
 size_t count(const std::string& text, const std::string& part) {
     size_t n = 0;
     for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
@@ -153,23 +155,61 @@ TEST_CASE("shared_items groups items by the runs that have them", "[report][tabl
     CHECK(shared.groups[1].items.front().kind == RunItem::Kind::thread_difference);
 }
 
-TEST_CASE("the brief table: the runs, the bandwidth and the summary only",
+TEST_CASE("the brief table: the runs, the bandwidth, the notes that change how they read, the summary",
           "[report][reporter][table]") {
-    const Results res = table_sample();
+    Results res = table_sample();
+    res.command.argv = {"xferlab", "run", "synthetic.toml", "--set", "threads.count=2"};
+    const std::string fallback = "backend auto fell back to host: cuda unavailable (no driver)";
+    for (RunResult& r : res.runs) r.notes.push_back(fallback);
+    // Other processes kept 6.4 of 16 CPUs busy while run 2 copied: a shared machine.
+    res.runs[2].host_activity = HostActivity{"copies", kS, 16, 6.4, 5.1, 1.3, 0};
     const std::string brief = table(res, ReportDetail::brief);
     INFO(brief);
     CHECK(brief.rfind("xferlab 0.1.0 (test): scenario synthetic, 4 runs\n", 0) == 0);
+    CHECK(contains(brief, "command: xferlab run synthetic.toml --set threads.count=2\n"));
     CHECK(contains(brief, "\nRuns\n"));
     CHECK(contains(brief, "\nBandwidth\n"));
     CHECK(contains(brief, "\nSummary\n"));
+    CHECK(count(brief, "note (every run): " + fallback) == 1);
+    CHECK(contains(squeeze(brief), "run 2: why: shared machine: other processes kept"));
     CHECK_FALSE(contains(brief, "\nRun 0: "));
+    CHECK_FALSE(contains(brief, "What ran"));
     CHECK_FALSE(contains(brief, "Said of several runs"));
-    CHECK_FALSE(contains(brief, "note"));
-    // The same three parts as the full table, word for word.
+    // The runs, bandwidth and summary of the full table, word for word.
     const std::string full = table(res);
     const size_t runs = full.find("\nRuns\n"), said = full.find("\nSaid of several runs");
     CHECK(contains(brief, full.substr(runs, said - runs)));
     CHECK(contains(brief, full.substr(full.find("\nSummary\n"))));
+}
+
+TEST_CASE("the concise table: what ran, each note and finding once, no run's own section",
+          "[report][reporter][table]") {
+    Results res = table_sample();
+    for (RunResult& r : res.runs) r.settings.launcher = r.launcher;
+    res.runs[3].settings.transfer.host_memory.kind = HostMemoryKind::hugepage;
+    const std::string concise = table(res, ReportDetail::concise);
+    INFO(concise);
+    CHECK(contains(concise, "command: not recorded"));
+    CHECK(contains(concise, "\nWhat ran (every run)\n"));
+    CHECK(contains(concise, "transfer: direction = h2d, bytes = 64 MiB,"));
+    // Run 3's memory and each run's launcher differ: they are said per run, not in the block.
+    CHECK_FALSE(contains(squeeze(concise), "host_memory = pageable, first_touch"));
+    CHECK(contains(squeeze(concise), "host threads.count=2: launcher = host, "
+                                     "transfer.host_memory = hugepage"));
+    CHECK(contains(squeeze(concise), "host threads.count=2: launcher = host, "
+                                     "transfer.host_memory = pageable"));
+    CHECK(count(concise, "the shared note of runs 1 to 3") == 1);
+    CHECK(contains(concise, "note (runs 1, 2, 3): the shared note of runs 1 to 3"));
+    CHECK(contains(concise, "note (run 3): a note of run 3 alone"));
+    CHECK_FALSE(contains(concise, "\nRun 0: "));
+    CHECK(contains(concise, "--full"));
+    // Every line of the full table's per-run sections is gone; its summary is the same.
+    const std::string full = table(res);
+    CHECK(contains(full, "\nRun 0: "));
+    CHECK(contains(full, "\nWhat ran (every run)\n"));
+    CHECK(lines_in(concise) < lines_in(full));
+    CHECK(concise.substr(concise.find("\nSummary\n"), full.size() - full.find("\nSummary\n")) ==
+          full.substr(full.find("\nSummary\n")));
 }
 
 TEST_CASE("committed results: every item and error of every run is in the table",
@@ -207,6 +247,31 @@ TEST_CASE("committed results: every item and error of every run is in the table"
         for (std::string line; std::getline(lines, line);) {
             INFO(line);
             CHECK(line.size() <= 100);
+        }
+    }
+}
+
+TEST_CASE("committed results: the concise table keeps every note and error, brief every note",
+          "[report][reporter][table]") {
+    for (const auto& file : committed_results()) {
+        INFO(file.string());
+        std::ifstream in(file);
+        const Results res = nlohmann::json::parse(in).get<Results>();
+        const std::string concise = table(res, ReportDetail::concise);
+        const std::string brief = table(res, ReportDetail::brief);
+        for (const RunResult& r : res.runs) {
+            for (const auto& n : r.notes) {
+                CHECK(contains(squeeze(concise), squeeze(n)));
+                CHECK(contains(squeeze(brief), squeeze(n)));
+            }
+            for (const auto& e : r.errors) CHECK(contains(squeeze(concise), squeeze(e)));
+        }
+        for (const std::string* text : {&concise, &brief}) {
+            std::istringstream lines(*text);
+            for (std::string line; std::getline(lines, line);) {
+                INFO(line);
+                CHECK(line.size() <= 100);
+            }
         }
     }
 }
