@@ -79,8 +79,9 @@ inline std::optional<ReportDetail> report_detail(const DetailFlags& flags,
               " always writes everything";
         return std::nullopt;
     }
-    return flags.full ? ReportDetail::full : flags.brief ? ReportDetail::brief
-                                                         : ReportDetail::concise;
+    return flags.full    ? ReportDetail::full
+           : flags.brief ? ReportDetail::brief
+                         : ReportDetail::concise;
 }
 
 }  // namespace xfer

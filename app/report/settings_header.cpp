@@ -37,8 +37,7 @@ void run_keys(const RunResult& r, std::vector<SettingText>& out) {
     add("payload", s.payload.empty() ? "none" : s.payload);
     const LauncherDescriptor* launcher = find_launcher(s.launcher);
     // A launcher that never takes the GIL has no GIL setting to report.
-    if (launcher && gil_applies(launcher->traits, !s.payload.empty()))
-        add("gil", to_string(s.gil));
+    if (launcher && gil_applies(launcher->traits, !s.payload.empty())) add("gil", to_string(s.gil));
     add("mimic", s.mimic == Mimic::none ? "none" : to_string(s.mimic));
     // As the scenario wrote it, and the backend that ran where "auto" chose.
     const bool chosen = !r.backend.empty() && r.backend != s.backend;
@@ -133,7 +132,8 @@ SettingsHeader settings_header(const Results& results, const Analysis& analysis)
     }
     for (size_t i = 0; i < plan.size(); ++i) {
         SettingsHeader::Differs d{analysis.groups[i].label, {}};
-        for (const std::string& name : differing) d.settings.push_back({name, value_of(each[i], name)});
+        for (const std::string& name : differing)
+            d.settings.push_back({name, value_of(each[i], name)});
         if (!d.settings.empty()) h.differs.push_back(std::move(d));
     }
     return h;
@@ -141,7 +141,8 @@ SettingsHeader settings_header(const Results& results, const Analysis& analysis)
 
 std::string command_text(const Results& results) {
     const CommandLine& c = results.command;
-    if (c.argv.empty()) return "command: not recorded (results written before xferlab recorded it)\n";
+    if (c.argv.empty())
+        return "command: not recorded (results written before xferlab recorded it)\n";
     return wrap(fmt::format("command: {}{}", shell_text(c.argv),
                             c.cwd.empty() ? "" : " (in " + c.cwd + ")"),
                 kTableWidth, "", "  ");
@@ -166,8 +167,8 @@ std::string settings_header_text(const Results& results, const Analysis& analysi
     for (const auto& d : h.differs) {
         std::vector<std::string> pairs;
         for (const SettingText& s : d.settings) pairs.push_back(s.name + " = " + s.value);
-        out += wrap(fmt::format("{}: {}", d.label, fmt::join(pairs, ", ")), kTableWidth, "  ",
-                    "    ");
+        out +=
+            wrap(fmt::format("{}: {}", d.label, fmt::join(pairs, ", ")), kTableWidth, "  ", "    ");
     }
     return out;
 }

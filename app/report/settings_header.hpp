@@ -30,7 +30,7 @@ struct SettingsHeader {
         std::string label;  // the run of the plan (its trials share it)
         std::vector<SettingText> settings;
     };
-    std::vector<Differs> differs;       // one per run of the plan with settings of its own
+    std::vector<Differs> differs;         // one per run of the plan with settings of its own
     std::vector<std::string> unrecorded;  // keys some run's file lacks (older results)
 };
 

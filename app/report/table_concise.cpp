@@ -78,9 +78,11 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
         if (it == by_rule.end() || (reading_only && !rule.changes_reading)) continue;
         const Finding& f = it->second;
         std::string head = whose(f.runs, results.runs.size());
-        if (!f.same) head += fmt::format(" (as run {} says it; each run's own figures: --full)", f.runs[0]);
+        if (!f.same)
+            head += fmt::format(" (as run {} says it; each run's own figures: --full)", f.runs[0]);
         out += wrap(head + ":", kTableWidth, "  ", "    ");
-        for (const std::string& text : f.texts) out += wrap(text, kTableWidth, "    why: ", "      ");
+        for (const std::string& text : f.texts)
+            out += wrap(text, kTableWidth, "    why: ", "      ");
     }
     return out.empty() ? "" : "\nWhy (each finding once, with the runs it holds for)\n" + out;
 }

@@ -57,8 +57,8 @@ std::string report_title(const Results& results, const Analysis& analysis) {
             name = results.scenario["name"].get<std::string>();
         }
     }
-    std::string runs = fmt::format("{} run{}", results.runs.size(),
-                                   results.runs.size() == 1 ? "" : "s");
+    std::string runs =
+        fmt::format("{} run{}", results.runs.size(), results.runs.size() == 1 ? "" : "s");
     if (has_trials(results)) {
         size_t most = 0, least = SIZE_MAX;
         for (const TrialGroup& g : analysis.groups) {

@@ -76,7 +76,8 @@ std::string shared_block(const PrintedOnce& once, const Results& results,
         const bool every = g.runs.size() == results.runs.size();
         // Many runs (a sweep with trials) make a long list: wrapped like any other line.
         out += every ? "  every run:\n"
-                     : wrap(fmt::format("runs {}:", fmt::join(g.runs, ", ")), kTableWidth, "  ", "    ");
+                     : wrap(fmt::format("runs {}:", fmt::join(g.runs, ", ")), kTableWidth, "  ",
+                            "    ");
         out += items_text(g.items, "    ", baseline, every ? "every run" : "these runs");
     }
     return out;
@@ -95,9 +96,11 @@ std::string runs_and_bandwidth(const Results& results, const Analysis& analysis,
 
 std::string full_report(const Results& results, const Analysis& analysis) {
     const PrintedOnce once = printed_once(results, analysis);
-    std::string text = report_title(results, analysis) + host_line(results.host) + command_text(results) +
-                       settings_header_text(results, analysis) + "\n" + report_legend();
-    for (const auto& n : once.every_run_notes) text += wrap(n, kTableWidth, "note (every run): ", "  ");
+    std::string text = report_title(results, analysis) + host_line(results.host) +
+                       command_text(results) + settings_header_text(results, analysis) + "\n" +
+                       report_legend();
+    for (const auto& n : once.every_run_notes)
+        text += wrap(n, kTableWidth, "note (every run): ", "  ");
     text += runs_and_bandwidth(results, analysis, true);
     text += shared_block(once, results, analysis);
     if (!results.runs.empty()) text += per_run_legend();
@@ -107,7 +110,8 @@ std::string full_report(const Results& results, const Analysis& analysis) {
 }
 
 std::string short_report(const Results& results, const Analysis& analysis, bool brief) {
-    std::string text = report_title(results, analysis) + host_line(results.host) + command_text(results);
+    std::string text =
+        report_title(results, analysis) + host_line(results.host) + command_text(results);
     if (!brief) text += settings_header_text(results, analysis) + "\n" + report_legend();
     text += notes_block(results);
     text += runs_and_bandwidth(results, analysis, false);
@@ -115,8 +119,9 @@ std::string short_report(const Results& results, const Analysis& analysis, bool 
     if (!brief) text += error_sections(results);
     text += summary_block(analysis);
     if (!brief && !results.runs.empty())
-        text += "\nEach run's workers, gaps, device and helper figures and thread attributes: "
-                "--full\n";
+        text +=
+            "\nEach run's workers, gaps, device and helper figures and thread attributes: "
+            "--full\n";
     return text;
 }
 

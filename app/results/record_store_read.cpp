@@ -252,7 +252,8 @@ Results plan_from(const std::map<std::string, json>& meta, const std::string& pa
         if (auto n = meta.find("notes"); n != meta.end() && n->second.is_array())
             n->second.get_to(r.notes);
         // Absent in stores written before the command line was recorded.
-        if (auto c = meta.find("command"); c != meta.end()) r.command = command_from_json(c->second);
+        if (auto c = meta.find("command"); c != meta.end())
+            r.command = command_from_json(c->second);
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": its meta table is incomplete: " + e.what());
     }

@@ -16,12 +16,12 @@ namespace xfer {
 
 struct RunFilesOptions {
     std::vector<std::string> files;
-    std::vector<std::string> sets;   // --set key=value
-    std::optional<std::string> out;  // --out DIR
-    std::string format;              // the report on the terminal: table | json | csv
-    bool quiet = false;              // no progress line, no list of files written
-    bool fit = false;                // smaller copies when the plan does not fit
-    bool force = false;              // delete an earlier run's files in the folder
+    std::vector<std::string> sets;                // --set key=value
+    std::optional<std::string> out;               // --out DIR
+    std::string format;                           // the report on the terminal: table | json | csv
+    bool quiet = false;                           // no progress line, no list of files written
+    bool fit = false;                             // smaller copies when the plan does not fit
+    bool force = false;                           // delete an earlier run's files in the folder
     ReportDetail detail = ReportDetail::concise;  // how much the table says
 };
 

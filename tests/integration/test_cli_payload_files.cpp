@@ -101,7 +101,8 @@ TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and chec
     CHECK(contains(check.out, "payload sub/mine.py: " + path + " sha256 " + expected));
 
     const fs::path out = dir / "out";
-    auto run = run_command(xferlab() + " run" + common + " --quiet --full --out '" + out.string() + "'");
+    auto run =
+        run_command(xferlab() + " run" + common + " --quiet --full --out '" + out.string() + "'");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(contains(run.out, "payload sub/mine.py: " + path));
@@ -114,7 +115,8 @@ TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and chec
     CHECK(runs[1]["payload"]["sha256"] == expected);
     CHECK(runs[1]["payload"]["folder"] == fs::canonical(payloads).string());
     // Re-rendered from results.json, the header still names it.
-    auto report = run_command(xferlab() + " report --full '" + (out / "results.json").string() + "'");
+    auto report =
+        run_command(xferlab() + " report --full '" + (out / "results.json").string() + "'");
     CHECK(contains(report.out, expected));
     fs::remove_all(dir);
 }
@@ -135,9 +137,10 @@ TEST_CASE("payload folders: each --payload-dir in order, then the config's, the 
                                      "[[run]]\nlauncher = \"python\"\npayload = \"other.py\"\n"
                                      "[[run]]\nlauncher = \"python\"\npayload = \"threads.py\"\n";
     const fs::path out = dir / "out";
-    auto r = run_command(xferlab() + " run --full '" + (dir / "s.toml").string() + "' --payload-dir '" +
-                         first.string() + "' --payload-dir '" + second.string() + "' --config '" +
-                         (dir / "config.toml").string() + "' --quiet --out '" + out.string() + "'");
+    auto r =
+        run_command(xferlab() + " run --full '" + (dir / "s.toml").string() + "' --payload-dir '" +
+                    first.string() + "' --payload-dir '" + second.string() + "' --config '" +
+                    (dir / "config.toml").string() + "' --quiet --out '" + out.string() + "'");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     auto runs = nlohmann::json::parse(slurp(out / "results.json")).at("runs");

@@ -123,8 +123,8 @@ TEST_CASE("run and report: --full, the concise default and --brief", "[integrati
         CHECK_FALSE(contains(r->out, "\nRun 0: "));
         // The summary is the full table's, word for word.
         const std::string summary = r->out.substr(r->out.find("\nSummary\n"));
-        CHECK(full.out.substr(full.out.find("\nSummary\n")).rfind(
-                  summary.substr(0, summary.find("\nEach run's")), 0) == 0);
+        CHECK(full.out.substr(full.out.find("\nSummary\n"))
+                  .rfind(summary.substr(0, summary.find("\nEach run's")), 0) == 0);
     }
     CHECK(lines_of(brief.out).size() < lines_of(concise.out).size());
     CHECK(lines_of(concise.out).size() < lines_of(full.out).size());
@@ -161,9 +161,11 @@ TEST_CASE("a host run's report names what ran: direction, host memory and the co
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const std::string text = squeeze(r.out);
-    CHECK(contains(text, "command: " + std::string(XFER_BINARY) + " run -q " + seed.string() + sets));
-    CHECK(contains(text, "What ran (every run) run: mimic = none, backend = host, timeout = none "
-                         "transfer: direction = d2h, bytes = 256 KiB, host_memory = pageable,"));
+    CHECK(
+        contains(text, "command: " + std::string(XFER_BINARY) + " run -q " + seed.string() + sets));
+    CHECK(contains(text,
+                   "What ran (every run) run: mimic = none, backend = host, timeout = none "
+                   "transfer: direction = d2h, bytes = 256 KiB, host_memory = pageable,"));
     // The runs differ in launcher, payload and gil: said per run, and not in the common block.
     CHECK(contains(text, "python gil=hold: launcher = python, payload = threads.py, gil = hold"));
     CHECK(contains(text, "host: launcher = host, payload = none, gil = -"));

@@ -73,9 +73,9 @@ Outcome run_mode(const std::string& mode, const std::string& launcher = "python"
                                      "[[run]]\npayload = \"timed.py\"\nlauncher = \""
                                   << launcher << "\"\n[params]\nmode = \"" << mode << "\"\n";
     Outcome o;
-    o.cmd = run_command(xferlab() + " run --full '" + (dir / "s.toml").string() +
-                        "' --payload-dir '" +
-                        dir.string() + "' --out '" + (dir / "out").string() + "'");
+    o.cmd =
+        run_command(xferlab() + " run --full '" + (dir / "s.toml").string() + "' --payload-dir '" +
+                    dir.string() + "' --out '" + (dir / "out").string() + "'");
     const json results = json::parse(slurp(dir / "out" / "results.json"));
     o.run = results.at("runs").at(0);
     return o;

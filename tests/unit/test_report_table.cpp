@@ -58,7 +58,9 @@ bool contains_line(const std::string& text, const std::string& line) {
     return contains("\n" + text, "\n" + line + "\n");
 }
 
-size_t lines_in(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+size_t lines_in(const std::string& text) {
+    return size_t(std::count(text.begin(), text.end(), '\n'));
+}
 
 size_t count(const std::string& text, const std::string& part) {
     size_t n = 0;
@@ -155,8 +157,9 @@ TEST_CASE("shared_items groups items by the runs that have them", "[report][tabl
     CHECK(shared.groups[1].items.front().kind == RunItem::Kind::thread_difference);
 }
 
-TEST_CASE("the brief table: the runs, the bandwidth, the notes that change how they read, the summary",
-          "[report][reporter][table]") {
+TEST_CASE(
+    "the brief table: the runs, the bandwidth, the notes that change how they read, the summary",
+    "[report][reporter][table]") {
     Results res = table_sample();
     res.command.argv = {"xferlab", "run", "synthetic.toml", "--set", "threads.count=2"};
     const std::string fallback = "backend auto fell back to host: cuda unavailable (no driver)";
@@ -194,10 +197,12 @@ TEST_CASE("the concise table: what ran, each note and finding once, no run's own
     CHECK(contains(concise, "transfer: direction = h2d, bytes = 64 MiB,"));
     // Run 3's memory and each run's launcher differ: they are said per run, not in the block.
     CHECK_FALSE(contains(squeeze(concise), "host_memory = pageable, first_touch"));
-    CHECK(contains(squeeze(concise), "host threads.count=2: launcher = host, "
-                                     "transfer.host_memory = hugepage"));
-    CHECK(contains(squeeze(concise), "host threads.count=2: launcher = host, "
-                                     "transfer.host_memory = pageable"));
+    CHECK(contains(squeeze(concise),
+                   "host threads.count=2: launcher = host, "
+                   "transfer.host_memory = hugepage"));
+    CHECK(contains(squeeze(concise),
+                   "host threads.count=2: launcher = host, "
+                   "transfer.host_memory = pageable"));
     CHECK(count(concise, "the shared note of runs 1 to 3") == 1);
     CHECK(contains(concise, "note (runs 1, 2, 3): the shared note of runs 1 to 3"));
     CHECK(contains(concise, "note (run 3): a note of run 3 alone"));
