@@ -16,17 +16,6 @@ using namespace xfer::test;
 
 namespace {
 
-// Blanks and line breaks as one blank: wrapped text compares with the text it came from.
-std::string squeeze(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        const bool blank = c == ' ' || c == '\n';
-        if (blank && (out.empty() || out.back() == ' ')) continue;
-        out += blank ? ' ' : c;
-    }
-    return out;
-}
-
 // A payload whose thread raises in the middle of an expression, so that Python (3.11 and later)
 // puts a caret line under the failing operator.
 void write_raising_payload(const fs::path& dir) {

@@ -25,4 +25,15 @@ inline std::vector<std::string> lines_of(const std::string& text) {
     return lines;
 }
 
+// Blanks and line breaks as one blank: wrapped text compares with the text it came from.
+inline std::string squeeze(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool blank = c == ' ' || c == '\n';
+        if (blank && (out.empty() || out.back() == ' ')) continue;
+        out += blank ? ' ' : c;
+    }
+    return out;
+}
+
 }  // namespace xfer::test

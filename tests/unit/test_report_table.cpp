@@ -19,6 +19,8 @@
 using namespace xfer;
 using namespace xfer::testing;
 using xfer::test::contains;
+using xfer::test::line_count;
+using xfer::test::squeeze;
 namespace fs = std::filesystem;
 
 namespace {
@@ -58,25 +60,10 @@ bool contains_line(const std::string& text, const std::string& line) {
     return contains("\n" + text, "\n" + line + "\n");
 }
 
-size_t lines_in(const std::string& text) {
-    return size_t(std::count(text.begin(), text.end(), '\n'));
-}
-
 size_t count(const std::string& text, const std::string& part) {
     size_t n = 0;
     for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
     return n;
-}
-
-// Blanks and line breaks as one blank: wrapped text compares with the text it came from.
-std::string squeeze(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        const bool blank = c == ' ' || c == '\n';
-        if (blank && (out.empty() || out.back() == ' ')) continue;
-        out += blank ? ' ' : c;
-    }
-    return out;
 }
 
 std::vector<fs::path> committed_results() {
@@ -212,7 +199,7 @@ TEST_CASE("the concise table: what ran, each note and finding once, no run's own
     const std::string full = table(res);
     CHECK(contains(full, "\nRun 0: "));
     CHECK(contains(full, "\nWhat ran (every run)\n"));
-    CHECK(lines_in(concise) < lines_in(full));
+    CHECK(line_count(concise) < line_count(full));
     CHECK(concise.substr(concise.find("\nSummary\n"), full.size() - full.find("\nSummary\n")) ==
           full.substr(full.find("\nSummary\n")));
 }
