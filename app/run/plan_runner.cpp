@@ -66,8 +66,28 @@ std::string PlanRunner::cuda_skip_reason(const Run& run) {
     }
 }
 
+namespace {
+
+// Runs refused because their backend cannot run here, by backend: said once for all of them.
+struct UnavailableBackend {
+    std::string reason;
+    size_t runs = 0;
+};
+
+std::string unavailable_problem(const std::string& backend, const UnavailableBackend& u,
+                                size_t plan_runs) {
+    const std::string who = plan_runs == 1 ? "the run needs it"
+                            : u.runs == plan_runs
+                                ? fmt::format("all {} runs need it", u.runs)
+                                : fmt::format("{} of {} runs need it", u.runs, plan_runs);
+    return fmt::format("backend {} is unavailable here ({}): {}", backend, u.reason, who);
+}
+
+}  // namespace
+
 std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     std::vector<std::string> problems;
+    std::map<std::string, UnavailableBackend> unavailable;
     const ThreadLimit threads = thread_limit();
     for (const Run& run : plan) {
         const std::string where = fmt::format("run {} ({})", run.index, run.label);
@@ -88,10 +108,16 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
             Backend& backend = backend_for(run, &note);
             if (!cuda_only_reason(run, backend, !note.empty()).empty()) continue;  // skipped
             backend.check(run.transfer, run.threads.count);
+        } catch (const BackendUnavailable& e) {
+            unavailable[e.backend].reason = e.reason;
+            ++unavailable[e.backend].runs;
         } catch (const std::exception& e) {
             problems.push_back(fmt::format("{}: {}", where, e.what()));
         }
     }
+    // The same cause for every run it refuses: said once, first.
+    for (const auto& [name, u] : unavailable)
+        problems.insert(problems.begin(), unavailable_problem(name, u, plan.size()));
     if (auto why = memory_problem(memory_needed(plan), read_memory_budget()); !why.empty())
         problems.push_back(std::move(why));
     return problems;

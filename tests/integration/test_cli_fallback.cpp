@@ -1,7 +1,8 @@
 // One host-fallback rule (issue #31): where backend "auto" falls back to host, runs whose
 // settings need CUDA are skipped, one reason each, and the others run; backend = "host" refuses
-// them. What `run` does here depends on CUDA being unavailable: those tests skip themselves on a
-// machine where it is available.
+// them; an unavailable backend is said once for the file, not once a run. What `run` does here
+// depends on CUDA being unavailable: those tests skip themselves on a machine where it is
+// available.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -129,6 +130,31 @@ TEST_CASE("backend = host refuses what needs CUDA, naming cuda and auto",
         CHECK(occurrences(r.err, file.string() + ": run 2 (per-worker): " + kPerWorker + advice) ==
               1);
         CHECK_FALSE(contains(r.err, "run 0 (pageable)"));
+    }
+    CHECK_FALSE(fs::exists(dir / "out" / "results.json"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("backend cuda unavailable: said once for the file, not once a run",
+          "[integration][fallback]") {
+    if (cuda_available()) {
+        WARN("skipped: cuda is available on this machine");
+        return;
+    }
+    const auto dir = fresh_temp_dir("fallback-cuda");
+    const auto file =
+        write_scenario(dir, "three", "cuda",
+                       "[transfer]\nbytes = \"64KiB\"\n[[run]]\nlauncher = \"host\"\n[sweep]\n"
+                       "\"threads.count\" = [1, 2, 4]\n");
+    const std::string run = "run --quiet --out '" + (dir / "out").string() + "'";
+    for (const std::string& command : {std::string("check"), run}) {
+        const auto r = run_command(xferlab() + " " + command + " '" + file.string() + "'");
+        INFO(command << "\n" << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(occurrences(r.err, "unavailable") == 1);
+        CHECK(occurrences(r.err, file.string() + ": backend cuda is unavailable here (") == 1);
+        CHECK(contains(r.err, "): all 3 runs need it\n"));
+        CHECK_FALSE(contains(r.err, ": run 0 ("));
     }
     CHECK_FALSE(fs::exists(dir / "out" / "results.json"));
     fs::remove_all(dir);
