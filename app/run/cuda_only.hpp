@@ -16,4 +16,10 @@ namespace xfer {
 // refuses such a run (HostBackend::check, with the same reason).
 std::string cuda_only_reason(const Run& run, const Backend& backend, bool fell_back);
 
+// How many runs of `plan` need CUDA when its backend resolves to `backend` (the scenario's, or
+// the configuration's for "auto"): every run for "cuda", else the runs cuda_only_reason skips
+// when "auto" falls back to host (the ones an asked-for host backend refuses). `xferlab list`
+// marks scenarios with it.
+size_t runs_needing_cuda(const std::vector<Run>& plan, const std::string& backend);
+
 }  // namespace xfer

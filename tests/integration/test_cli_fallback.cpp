@@ -1,8 +1,8 @@
 // One host-fallback rule (issue #31): where backend "auto" falls back to host, runs whose
 // settings need CUDA are skipped, one reason each, and the others run; backend = "host" refuses
-// them; an unavailable backend is said once for the file, not once a run. What `run` does here
-// depends on CUDA being unavailable: those tests skip themselves on a machine where it is
-// available.
+// them; an unavailable backend is said once for the file, not once a run; `list` counts the
+// runs that need CUDA by the same rule. What `run` does here depends on CUDA being unavailable:
+// those tests skip themselves on a machine where it is available.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -157,5 +157,40 @@ TEST_CASE("backend cuda unavailable: said once for the file, not once a run",
         CHECK_FALSE(contains(r.err, ": run 0 ("));
     }
     CHECK_FALSE(fs::exists(dir / "out" / "results.json"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("list marks scenarios whose runs need CUDA, all or some, by the same rule",
+          "[integration][fallback]") {
+    const auto dir = fresh_temp_dir("fallback-list");
+    const auto scenarios = dir / "scenarios";
+    fs::create_directory(scenarios);
+    write_scenario(scenarios, "a-cuda", "cuda", "[[run]]\nlauncher = \"host\"\n");
+    write_scenario(scenarios, "b-all-pinned", "",
+                   "[transfer]\nhost_memory = \"pinned\"\n[[run]]\nlauncher = \"host\"\n"
+                   "[[run]]\nlauncher = \"process\"\n");
+    write_scenario(scenarios, "c-some", "auto", kMixedRuns);
+    // A [sweep] expands first: 2 of its 4 runs are pinned.
+    write_scenario(scenarios, "d-sweep", "auto",
+                   "[[run]]\nlauncher = \"host\"\n[[run]]\nlauncher = \"process\"\n[sweep]\n"
+                   "\"transfer.host_memory\" = [\"pageable\", \"pinned\"]\n");
+    write_scenario(scenarios, "e-none", "auto", "[[run]]\nlauncher = \"host\"\n");
+    std::ofstream(dir / "config.toml")
+        << "[run]\nscenario_dir = \"" << scenarios.string() << "\"\n";
+    const auto r =
+        run_command(xferlab() + " list --config '" + (dir / "config.toml").string() + "'");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto line = [&](const std::string& name) {
+        for (const auto& l : lines_of(r.out))
+            if (contains(l, name + ".toml")) return l;
+        return std::string();
+    };
+    CHECK(contains(line("a-cuda"), "[needs CUDA] a-cuda runs"));
+    CHECK(contains(line("b-all-pinned"), "[needs CUDA] b-all-pinned runs"));
+    CHECK(contains(line("c-some"), "[2 of 3 runs need CUDA] c-some runs"));
+    CHECK(contains(line("d-sweep"), "[2 of 4 runs need CUDA] d-sweep runs"));
+    CHECK(contains(line("e-none"), "  e-none runs"));
+    CHECK_FALSE(contains(line("e-none"), "CUDA"));
     fs::remove_all(dir);
 }

@@ -1,6 +1,6 @@
 // The one rule for runs that need CUDA: skipped where backend "auto" fell back to host, with the
 // host backend's own reason; never skipped on a host backend that was asked for (its check
-// refuses them) nor on the cuda backend.
+// refuses them) nor on the cuda backend; `list` counts them with the same rule.
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,4 +71,15 @@ TEST_CASE("a host backend that was asked for, and the cuda backend, skip nothing
         CHECK(cuda_only_reason(run, cuda, false).empty());
         CHECK(cuda_only_reason(run, cuda, true).empty());
     }
+}
+
+TEST_CASE("runs needing CUDA are counted by the same rule, all of them for backend cuda",
+          "[run][cuda_only]") {
+    const auto plan = mixed_plan();
+    CHECK(runs_needing_cuda(plan, "auto") == 3);
+    CHECK(runs_needing_cuda(plan, "host") == 3);
+    CHECK(runs_needing_cuda(plan, "cuda") == 4);
+    const auto pageable = expand_plan(parse_scenario("[[run]]\nlauncher = \"host\"\n", "p.toml"));
+    CHECK(runs_needing_cuda(pageable, "auto") == 0);
+    CHECK(runs_needing_cuda(pageable, "cuda") == 1);
 }
