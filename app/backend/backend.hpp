@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -112,8 +113,18 @@ struct BackendAvailability {
 };
 std::vector<BackendAvailability> list_backends();
 
+// make_backend's refusal of a backend that cannot run on this machine: "backend cuda is
+// unavailable: <reason>". The backend and the reason apart, so that a caller refusing many runs
+// for it can say so once.
+class BackendUnavailable : public std::runtime_error {
+  public:
+    BackendUnavailable(std::string backend, std::string reason);
+    std::string backend;  // "cuda"
+    std::string reason;   // "no CUDA driver loaded (...)"
+};
+
 // "auto" picks cuda when a device answers, else host (and `note` says so). "host"/"cuda" pick
-// that one or throw std::runtime_error with the reason it is unavailable.
+// that one or throw BackendUnavailable with the reason it is unavailable.
 std::unique_ptr<Backend> make_backend(const std::string& name, std::string* note = nullptr);
 
 }  // namespace xfer

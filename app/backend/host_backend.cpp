@@ -2,10 +2,12 @@
 // plain std::memcpy, the same routine every launcher times.
 #include "backend/host_backend.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace xfer {
 namespace {
@@ -16,6 +18,44 @@ struct Sides {
     HostMemory source;
     HostMemory destination;
 };
+
+// What only the cuda backend has, one setting at a time; "" when the host can model it.
+std::string direction_needs_cuda(Direction d) {
+    if (d != Direction::d2d && d != Direction::p2p) return "";
+    return "transfer.direction = " + quoted_value(d) + " needs the cuda backend (" +
+           (d == Direction::p2p ? "copies between two devices" : "device memory on both sides") +
+           ")";
+}
+
+// The host stands in for one device: a list naming another is a scenario meant for a GPU
+// machine, and running it here would not be the experiment it describes.
+std::string devices_need_cuda(const std::vector<int>& devices) {
+    const auto other = std::find_if(devices.begin(), devices.end(), [](int d) { return d != 0; });
+    if (other == devices.end()) return "";
+    std::string list;
+    for (int d : devices) list += (list.empty() ? "" : ", ") + std::to_string(d);
+    return "transfer.devices = [" + list + "] needs the cuda backend (device " +
+           std::to_string(*other) + "; the host backend stands in for one device, 0)";
+}
+
+std::string host_memory_needs_cuda(const HostMemory& m) {
+    if (!is_page_locked(m.kind)) return "";
+    return "transfer.host_memory = " + quoted_value(m.kind) +
+           " needs the cuda backend (page-locked memory is allocated by CUDA)";
+}
+
+std::string context_needs_cuda(ContextKind c) {
+    if (c != ContextKind::per_worker) return "";
+    return "transfer.context = " + quoted_value(c) +
+           " needs the cuda backend (a CUDA context per worker)";
+}
+
+std::string path_needs_cuda(CopyPath p) {
+    if (p == CopyPath::driver) return "";
+    return "transfer.path = " + quoted_value(p) +
+           " needs the cuda backend (it changes how pageable memory reaches a device's DMA "
+           "engine)";
+}
 
 Sides sides_of(const TransferSpec& t) {
     const HostMemory stand_in{HostMemoryKind::pageable, -1};
@@ -30,7 +70,7 @@ Sides sides_of(const TransferSpec& t) {
         case Direction::p2p:
             break;
     }
-    throw std::runtime_error("direction " + to_string(t.direction) + " needs the cuda backend");
+    throw std::runtime_error(direction_needs_cuda(t.direction));
 }
 
 class HostTransfer final : public WorkerTransfer {
@@ -107,30 +147,14 @@ class HostBackend final : public Backend {
     }
 
     void check(const TransferSpec& t, int) const override {
-        // The host stands in for one device: a list naming another is a scenario meant for a
-        // GPU machine, and running it here would not be the experiment it describes.
-        for (int d : t.devices) {
-            if (d != 0)
-                throw std::runtime_error("transfer.devices lists device " + std::to_string(d) +
-                                         " but the host backend has one device (0)");
-        }
+        // Only here, where the host backend was asked for: "auto" skips such runs instead.
+        if (std::string why = host_needs_cuda(t); !why.empty())
+            throw std::runtime_error(why +
+                                     "; this run's backend is host (use backend = \"cuda\", or "
+                                     "\"auto\" to skip such runs where CUDA is unavailable)");
         Sides s = sides_of(t);
-        check_host_memory(s.source);
+        check_host_memory(s.source);  // what the host itself may lack: a NUMA node, libnuma
         check_host_memory(s.destination);
-        if (t.context == ContextKind::per_worker) {
-            throw std::runtime_error(
-                "transfer.context = " + quoted_value(ContextKind::per_worker) +
-                " creates a CUDA context per worker; the host backend has no contexts (use "
-                "backend = \"cuda\", or context = " +
-                quoted_value(ContextKind::primary) + ")");
-        }
-        if (t.path != CopyPath::driver) {
-            throw std::runtime_error(
-                "transfer.path = \"" + to_string(t.path) +
-                "\" is CUDA-only: it changes how pageable memory reaches a device's DMA engine, "
-                "and the host backend has no device (use backend = \"cuda\", or path = " +
-                quoted_value(CopyPath::driver) + ")");
-        }
     }
 
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override {
@@ -163,6 +187,14 @@ class HostBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
+
+std::string host_needs_cuda(const TransferSpec& t) {
+    for (std::string why : {direction_needs_cuda(t.direction), devices_need_cuda(t.devices),
+                            host_memory_needs_cuda(t.host_memory), context_needs_cuda(t.context),
+                            path_needs_cuda(t.path)})
+        if (!why.empty()) return why;
+    return "";
+}
 
 const HostBuffer* host_source(const WorkerTransfer& transfer) {
     auto* t = dynamic_cast<const HostTransfer*>(&transfer);

@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <string>
 
 #include "backend/backend.hpp"
 #include "memory/host_buffer.hpp"
@@ -20,6 +21,13 @@ namespace xfer {
 // poison_destination() does not touch a destination that has not been written yet: it is
 // zero from allocation (calloc / fresh anonymous mapping), which no pattern byte is.
 std::unique_ptr<Backend> make_host_backend();
+
+// The first setting of `t` that only the cuda backend can run, named with its value and why
+// ("transfer.host_memory = \"pinned\" needs the cuda backend (page-locked memory is allocated
+// by CUDA)"); "" when the host backend can run `t`. One place for what the host cannot model:
+// HostBackend::check refuses with it, and `run` skips with it when backend "auto" fell back to
+// host (run/cuda_only.hpp).
+std::string host_needs_cuda(const TransferSpec& t);
 
 // The buffers behind a host-backend transfer, for tests and diagnostics (where did the pages
 // land?); nullptr when `transfer` is not the host backend's.

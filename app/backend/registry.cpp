@@ -1,4 +1,5 @@
 #include <stdexcept>
+#include <utility>
 
 #include "backend/backend.hpp"
 #include "backend/host_backend.hpp"
@@ -8,6 +9,11 @@
 #endif
 
 namespace xfer {
+
+BackendUnavailable::BackendUnavailable(std::string backend_name, std::string why)
+    : std::runtime_error("backend " + backend_name + " is unavailable: " + why),
+      backend(std::move(backend_name)),
+      reason(std::move(why)) {}
 
 std::vector<BackendAvailability> list_backends() {
     std::vector<BackendAvailability> out;
@@ -30,7 +36,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name, std::string* note
 #else
         std::string reason = "not compiled in: no CUDA toolkit with CUPTI found at build time";
 #endif
-        if (name == "cuda") throw std::runtime_error("backend cuda is unavailable: " + reason);
+        if (name == "cuda") throw BackendUnavailable(name, reason);
         if (note) *note = "backend auto fell back to host: cuda unavailable (" + reason + ")";
         return make_host_backend();
     }

@@ -44,7 +44,9 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
         std::string mem = "? (backend unavailable)";
         const auto need = runner.run_need(run);
         unknown |= !need;
-        if (need) {
+        if (!runner.cuda_skip_reason(run).empty()) {
+            mem = "none (skipped here)";  // the warnings below say why
+        } else if (need) {
             peak.host_bytes = std::max(peak.host_bytes, need->host_bytes);
             peak.device_bytes = std::max(peak.device_bytes, need->device_bytes);
             mem = format_size(need->host_bytes) + " host";

@@ -5,17 +5,38 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
+#include "run/cuda_only.hpp"
 #include "scenario/loader.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Before the description: how many of the scenario's runs need CUDA, by the rule `run` skips
+// them with (run/cuda_only.hpp): "[needs CUDA] " for all of them (backend = "cuda", or every
+// run), "[N of M runs need CUDA] " for some, "" for none. Runs of one trial: trials repeat them.
+std::string cuda_marker(const Scenario& s, const Config& config) {
+    std::vector<Run> plan = expand_plan(s);
+    std::erase_if(plan, [](const Run& run) { return run.trial != 1; });
+    const std::string backend = s.backend == "auto" ? config.backend : s.backend;
+    const size_t needing = runs_needing_cuda(plan, backend);
+    if (needing == 0) return "";
+    if (needing == plan.size()) return "[needs CUDA] ";
+    return fmt::format("[{} of {} runs need CUDA] ", needing, plan.size());
+}
+
+}  // namespace
+
 CLI::App* add_list_command(CLI::App& app, CommonOptions& options) {
-    auto* cmd = app.add_subcommand(
-        "list", "List scenarios with their descriptions, [needs CUDA] before those that do");
+    auto* cmd = app.add_subcommand("list",
+                                   "List scenarios with their descriptions, [needs CUDA] or "
+                                   "[N of M runs need CUDA] before those whose runs do");
     add_common_options(cmd, options);
     return cmd;
 }
@@ -37,10 +58,8 @@ int cmd_list(const CommonOptions& common) {
     for (const auto& f : files) {
         try {
             Scenario s = load_scenario(f);
-            // backend = "cuda" refuses to run without it; "auto" and "host" run anywhere.
-            const bool needs_cuda = s.backend == "cuda";
             std::cout << fmt::format("  {:<34} {}{}\n", f.filename().string(),
-                                     needs_cuda ? "[needs CUDA] " : "", s.description);
+                                     cuda_marker(s, *config), s.description);
         } catch (const ScenarioError& e) {
             std::cout << fmt::format("  {:<34} (invalid: {} error(s); run `xferlab check {}`)\n",
                                      f.filename().string(), e.diagnostics().size(), f.string());

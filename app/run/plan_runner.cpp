@@ -12,7 +12,7 @@
 #include "report/run_stats.hpp"
 #include "results/vocabulary.hpp"
 #include "run/config.hpp"
-#include "run/context_skip.hpp"
+#include "run/cuda_only.hpp"
 #include "run/memory_preflight.hpp"
 #include "run/run_header.hpp"
 #include "scenario/loader.hpp"
@@ -56,8 +56,38 @@ Backend& PlanRunner::backend_for(const Run& run, std::string* note) {
     return *it->second;
 }
 
+std::string PlanRunner::cuda_skip_reason(const Run& run) {
+    try {
+        std::string note;  // not empty: "auto" fell back to host
+        const Backend& backend = backend_for(run, &note);
+        return cuda_only_reason(run, backend, !note.empty());
+    } catch (const std::exception&) {
+        return "";  // an unavailable backend is the preflight's error
+    }
+}
+
+namespace {
+
+// Runs refused because their backend cannot run here, by backend: said once for all of them.
+struct UnavailableBackend {
+    std::string reason;
+    size_t runs = 0;
+};
+
+std::string unavailable_problem(const std::string& backend, const UnavailableBackend& u,
+                                size_t plan_runs) {
+    const std::string who = plan_runs == 1 ? "the run needs it"
+                            : u.runs == plan_runs
+                                ? fmt::format("all {} runs need it", u.runs)
+                                : fmt::format("{} of {} runs need it", u.runs, plan_runs);
+    return fmt::format("backend {} is unavailable here ({}): {}", backend, u.reason, who);
+}
+
+}  // namespace
+
 std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     std::vector<std::string> problems;
+    std::map<std::string, UnavailableBackend> unavailable;
     const ThreadLimit threads = thread_limit();
     for (const Run& run : plan) {
         const std::string where = fmt::format("run {} ({})", run.index, run.label);
@@ -74,13 +104,20 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
             continue;
         }
         try {
-            Backend& backend = backend_for(run, nullptr);
-            if (!context_skip_reason(run, backend).empty()) continue;
+            std::string note;
+            Backend& backend = backend_for(run, &note);
+            if (!cuda_only_reason(run, backend, !note.empty()).empty()) continue;  // skipped
             backend.check(run.transfer, run.threads.count);
+        } catch (const BackendUnavailable& e) {
+            unavailable[e.backend].reason = e.reason;
+            ++unavailable[e.backend].runs;
         } catch (const std::exception& e) {
             problems.push_back(fmt::format("{}: {}", where, e.what()));
         }
     }
+    // The same cause for every run it refuses: said once, first.
+    for (const auto& [name, u] : unavailable)
+        problems.insert(problems.begin(), unavailable_problem(name, u, plan.size()));
     if (auto why = memory_problem(memory_needed(plan), read_memory_budget()); !why.empty())
         problems.push_back(std::move(why));
     return problems;
@@ -91,9 +128,8 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
     bool fell_back = false;
     for (const Run& run : plan) {
         std::string note;
-        const Backend* backend = nullptr;
         try {
-            backend = &backend_for(run, &note);
+            backend_for(run, &note);
         } catch (const std::exception&) {
             continue;  // an unavailable backend is the preflight's error, not a warning
         }
@@ -106,14 +142,33 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
                         "checked as host, which `run` uses here",
                         b.name, b.reason));
         }
-        if (std::string why = context_skip_reason(run, *backend); !why.empty())
+        if (std::string why = cuda_skip_reason(run); !why.empty())
             out.push_back(fmt::format("run {} ({}): not checked: `run` skips it here: {}",
                                       run.index, run.label, why));
     }
     return out;
 }
 
+std::string PlanRunner::fallback_summary(const std::vector<Run>& plan) {
+    std::string fallback;
+    size_t skipped = 0;
+    for (const Run& run : plan) {
+        std::string note;
+        try {
+            backend_for(run, &note);
+        } catch (const std::exception&) {
+            continue;  // the preflight refused it
+        }
+        if (fallback.empty()) fallback = note;
+        skipped += cuda_skip_reason(run).empty() ? 0 : 1;
+    }
+    if (fallback.empty() || skipped == 0) return fallback;
+    return fmt::format("{}; {} of {} runs need CUDA and are skipped", fallback, skipped,
+                       plan.size());
+}
+
 std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
+    if (!cuda_skip_reason(run).empty()) return Backend::Need{};
     try {
         const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
         return backend_for(run, nullptr)
@@ -212,7 +267,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
         backend = &backend_for(run, &note);
         result.backend = backend->name();
         if (!note.empty()) result.notes.push_back(note);
-        if (std::string why = context_skip_reason(run, *backend); !why.empty()) {
+        if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty()) {
             result.status = RunStatus::skipped;
             result.notes.push_back("skipped: " + why);
             result.end_ns = now_ns();

@@ -120,6 +120,9 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
     const auto problems = p.runner->preflight(p.plan);
     for (const auto& problem : problems) std::cerr << file << ": " << problem << "\n";
     if (!problems.empty()) return std::nullopt;
+    // Once for the file, not once a run: each run's notes in the results repeat it.
+    if (const auto fallback = p.runner->fallback_summary(p.plan); !fallback.empty())
+        std::cerr << file << ": note: " << fallback << "\n";
     return p;
 }
 

@@ -87,8 +87,11 @@ TEST_CASE("check and run both refuse pinned memory on the host backend", "[integ
     const auto file = write_check_scenario(dir, "backend = \"host\"\n",
                                            "bytes = \"64KiB\"\nhost_memory = \"pinned\"\n",
                                            "launcher = \"host\"\n");
-    both_refuse(file,
-                file.string() + ": run 0 (host): host_memory = pinned needs the cuda backend");
+    both_refuse(file, file.string() +
+                          ": run 0 (host): transfer.host_memory = \"pinned\" needs the cuda "
+                          "backend (page-locked memory is allocated by CUDA); this run's backend "
+                          "is host (use backend = \"cuda\", or \"auto\" to skip such runs "
+                          "where CUDA is unavailable)");
     fs::remove_all(dir);
 }
 
@@ -100,7 +103,8 @@ TEST_CASE("check and run both refuse a backend unavailable here", "[integration]
     const auto dir = fresh_temp_dir("check-cuda");
     const auto file = write_check_scenario(dir, "backend = \"cuda\"\n", "bytes = \"64KiB\"\n",
                                            "launcher = \"host\"\n");
-    both_refuse(file, file.string() + ": run 0 (host): backend cuda is unavailable: ");
+    both_refuse(file, file.string() + ": backend cuda is unavailable here (");
+    both_refuse(file, "): the run needs it");
     fs::remove_all(dir);
 }
 

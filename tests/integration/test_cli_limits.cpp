@@ -95,7 +95,9 @@ TEST_CASE("threads beyond RLIMIT_NPROC are refused, naming the limit", "[integra
 
 TEST_CASE("a device other than 0 on the host backend is refused", "[integration][limits]") {
     const std::string err = refused("--set 'transfer.devices=[0, 1]'");
-    CHECK(contains(err, "transfer.devices lists device 1 but the host backend has one device (0)"));
+    CHECK(contains(err,
+                   "transfer.devices = [0, 1] needs the cuda backend (device 1; the host backend "
+                   "stands in for one device, 0); this run's backend is host"));
 }
 
 TEST_CASE("repetitions 0 and bytes 0 from --set are refused before anything runs",

@@ -212,5 +212,7 @@ TEST_CASE("list marks the scenarios that need CUDA", "[integration][traps]") {
         if (contains(line, "cure-pageable.toml") || contains(line, "staging-sweep.toml"))
             CHECK(contains(line, "[needs CUDA]"));
         else if (contains(line, "isolate-start.toml") || contains(line, "seed-h2d-threads.toml"))
-            CHECK_FALSE(contains(line, "[needs CUDA]"));
+            CHECK_FALSE(contains(line, "CUDA]"));
+        else if (contains(line, "isolate-context.toml"))  // "auto": its pinned and per-worker runs
+            CHECK(contains(line, "[4 of 6 runs need CUDA] "));
 }

@@ -111,16 +111,54 @@ TEST_CASE("every host direction and memory kind copies the worker's pattern", "[
     }
 }
 
+TEST_CASE("what only the cuda backend runs is named once, with its setting and value",
+          "[backend]") {
+    CHECK(host_needs_cuda(spec(4096, FirstTouch::worker, Direction::d2d)) ==
+          "transfer.direction = \"d2d\" needs the cuda backend (device memory on both sides)");
+    CHECK(host_needs_cuda(spec(4096, FirstTouch::worker, Direction::p2p)) ==
+          "transfer.direction = \"p2p\" needs the cuda backend (copies between two devices)");
+    CHECK(host_needs_cuda(spec(4096, FirstTouch::worker, Direction::h2d, HostMemoryKind::pinned)) ==
+          "transfer.host_memory = \"pinned\" needs the cuda backend (page-locked memory is "
+          "allocated by CUDA)");
+    CHECK(host_needs_cuda(
+              spec(4096, FirstTouch::worker, Direction::d2h, HostMemoryKind::write_combined))
+              .rfind("transfer.host_memory = \"write-combined\" needs the cuda backend", 0) == 0);
+    TransferSpec devices = spec(4096);
+    devices.devices = {0, 1};
+    CHECK(host_needs_cuda(devices) ==
+          "transfer.devices = [0, 1] needs the cuda backend (device 1; the host backend stands in "
+          "for one device, 0)");
+    devices.devices = {0, 0};
+    CHECK(host_needs_cuda(devices).empty());
+    TransferSpec context = spec(4096);
+    context.context = ContextKind::per_worker;
+    CHECK(host_needs_cuda(context) ==
+          "transfer.context = \"per-worker\" needs the cuda backend (a CUDA context per worker)");
+    TransferSpec path = spec(4096);
+    path.path = CopyPath::register_;
+    CHECK(host_needs_cuda(path).rfind("transfer.path = \"register\" needs the cuda backend (", 0) ==
+          0);
+    // One reason however many settings need CUDA: the first of direction, devices, memory,
+    // context, path.
+    context.host_memory = {HostMemoryKind::pinned, -1};
+    context.path = CopyPath::staged;
+    CHECK(host_needs_cuda(context).rfind("transfer.host_memory = \"pinned\"", 0) == 0);
+    CHECK(host_needs_cuda(spec(4096)).empty());
+    CHECK(host_needs_cuda(spec(4096, FirstTouch::worker, Direction::h2h, HostMemoryKind::hugepage))
+              .empty());
+}
+
 TEST_CASE("what the host cannot model is refused with the reason", "[backend]") {
-    CHECK(check_error(spec(4096, FirstTouch::worker, Direction::d2d)) ==
-          "direction d2d needs the cuda backend");
-    CHECK(check_error(spec(4096, FirstTouch::worker, Direction::p2p)) ==
-          "direction p2p needs the cuda backend");
-    CHECK(check_error(spec(4096, FirstTouch::worker, Direction::h2d, HostMemoryKind::pinned)) ==
-          "host_memory = pinned needs the cuda backend");
-    CHECK(check_error(
-              spec(4096, FirstTouch::worker, Direction::d2h, HostMemoryKind::write_combined)) ==
-          "host_memory = write-combined needs the cuda backend");
+    // Asked for the host backend: the same reason, and what to ask for instead.
+    const TransferSpec pinned =
+        spec(4096, FirstTouch::worker, Direction::h2d, HostMemoryKind::pinned);
+    CHECK(check_error(pinned) == host_needs_cuda(pinned) +
+                                     "; this run's backend is host (use backend = \"cuda\", or "
+                                     "\"auto\" to skip such runs where CUDA is unavailable)");
+    for (Direction d : {Direction::d2d, Direction::p2p}) {
+        const TransferSpec t = spec(4096, FirstTouch::worker, d);
+        CHECK(check_error(t).rfind(host_needs_cuda(t) + "; this run's backend is host", 0) == 0);
+    }
     TransferSpec numa = spec(4096);
     numa.host_memory = {HostMemoryKind::numa, 999};
     CHECK(check_error(numa).rfind("numa:999: ", 0) == 0);

@@ -449,7 +449,7 @@ nlohmann::json CudaBackend::describe() const {
 
 std::unique_ptr<Backend> make_backend() {
     BackendAvailability a = availability();
-    if (!a.available) throw std::runtime_error("backend cuda is unavailable: " + a.reason);
+    if (!a.available) throw BackendUnavailable("cuda", a.reason);
     int count = 0;
     XFER_CUDA(-1, -1, cudaGetDeviceCount(&count));
     return std::make_unique<CudaBackend>(count);
