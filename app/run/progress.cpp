@@ -31,7 +31,8 @@ void Progress::begin(const Run& run) {
     ticking_ = true;
     ticker_ = std::thread([this] {
         while (ticking_) {
-            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+            double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
             {
                 std::lock_guard lock(mutex_);
                 std::fprintf(stderr, "\r\033[K%s ... %.1f s", current_.c_str(), s);
@@ -51,6 +52,13 @@ void Progress::end(const RunResult& result) {
     std::string rate = a.copies > 0 && a.window_s > 0
                            ? format_bandwidth(a.aggregate_Bps) + " aggregate"
                            : "no measured copies";
+    // A skipped run says why on its line: the reason is its "skipped: ..." note.
+    if (result.status == RunStatus::skipped)
+        for (const std::string& note : result.notes)
+            if (const size_t at = note.find("skipped: "); at != std::string::npos) {
+                rate = note.substr(at + 9);
+                break;
+            }
     std::fprintf(stderr, "%s%s: %s, %s (%.1f s)\n", tty_ ? "\r\033[K" : "", current_.c_str(),
                  to_string(result.status), rate.c_str(), s);
     for (const auto& e : result.errors) std::fprintf(stderr, "    error: %s\n", e.c_str());

@@ -73,6 +73,9 @@ TEST_CASE("auto on the host fallback: runs needing CUDA skipped with one reason 
                                           "unavailable ("));
     CHECK(contains(r.err, "; 2 of 3 runs need CUDA and are skipped\n"));
     CHECK(r.err.find("fell back to host") < r.err.find("[1/3]"));
+    // Each skipped run's progress line says why.
+    CHECK(contains(r.err, ": skipped, " + kPinned + " ("));
+    CHECK(contains(r.err, ": skipped, " + kPerWorker + " ("));
     const auto results = nlohmann::json::parse(slurp(dir / "out" / "results.json"));
     REQUIRE(results["runs"].size() == 3);
     const auto& runs = results["runs"];
