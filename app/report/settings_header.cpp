@@ -68,26 +68,40 @@ std::string value_of(const std::vector<SettingText>& settings, const std::string
     return "-";
 }
 
+std::string table_of(const SettingText& s) {
+    const size_t dot = s.name.find('.');
+    return dot == std::string::npos ? "run" : s.name.substr(0, dot);
+}
+
 // Settings in table order, written "table: key = value, ..." per table (the [[run]]'s own keys
-// first, under "run"), each table's line wrapped.
+// first, under "run"), each table's line wrapped. A setting that only some runs have says so,
+// once for its table when all of the table's settings are such.
 std::string settings_lines(const std::vector<SettingText>& settings, const std::string& indent) {
+    const auto whole_table_applies_to_some = [&](const std::string& t) {
+        return std::all_of(settings.begin(), settings.end(), [&](const SettingText& s) {
+            return table_of(s) != t || s.where_it_applies;
+        });
+    };
     std::string out, table, line;
+    bool table_note = false;
     const auto flush = [&] {
         if (!line.empty()) out += wrap(line, kTableWidth, indent, indent + "    ");
         line.clear();
     };
     for (const SettingText& s : settings) {
         const size_t dot = s.name.find('.');
-        const std::string t = dot == std::string::npos ? "run" : s.name.substr(0, dot);
+        const std::string t = table_of(s);
         const std::string key = dot == std::string::npos ? s.name : s.name.substr(dot + 1);
         if (t != table) {
             flush();
             table = t;
-            line = t + ": ";
+            table_note = whole_table_applies_to_some(t);
+            line = t + (table_note ? " (the runs it applies to): " : ": ");
         } else {
             line += ", ";
         }
         line += key + " = " + s.value;
+        if (s.where_it_applies && !table_note) line += " (where it applies)";
     }
     flush();
     return out;
@@ -121,12 +135,15 @@ SettingsHeader settings_header(const Results& results, const Analysis& analysis)
     }
     std::vector<std::string> differing;
     for (const std::string& name : names) {
-        const std::string first = value_of(each[0], name);
-        const bool same = std::all_of(each.begin(), each.end(), [&](const auto& settings) {
-            return value_of(settings, name) == first;
-        });
+        // Runs without the key ("-") neither agree nor differ: they do not have it.
+        std::vector<std::string> values;
+        for (const auto& settings : each) values.push_back(value_of(settings, name));
+        const auto has = std::find_if(values.begin(), values.end(),
+                                      [](const std::string& v) { return v != "-"; });
+        const bool same = std::all_of(values.begin(), values.end(),
+                                      [&](const std::string& v) { return v == "-" || v == *has; });
         if (same)
-            h.common.push_back({name, first});
+            h.common.push_back({name, *has, std::count(values.begin(), values.end(), "-") > 0});
         else
             differing.push_back(name);
     }

@@ -14,6 +14,9 @@ namespace xfer {
 struct SettingText {
     std::string name;   // "transfer.host_memory", "launcher"
     std::string value;  // "pageable", "64 MiB"
+    // In the common block: some runs do not have the key ([staging] of runs that do not stage,
+    // the GIL of a launcher that never takes it); those that have it agree.
+    bool where_it_applies = false;
 
     bool operator==(const SettingText&) const = default;
 };

@@ -85,17 +85,19 @@ Outcome run_lib(const std::string& lib) {
            "[params]\nlib = \""
         << lib << "\"\n";
     Outcome o;
-    o.cmd = run_command(xferlab() + " run '" + (dir / "s.toml").string() + "' --payload-dir '" +
-                        dir.string() + "' --out '" + (dir / "out").string() + "'");
+    o.cmd =
+        run_command(xferlab() + " run --full '" + (dir / "s.toml").string() + "' --payload-dir '" +
+                    dir.string() + "' --out '" + (dir / "out").string() + "'");
     o.run = json::parse(slurp(dir / "out" / "results.json")).at("runs").at(0);
     return o;
 }
 
 }  // namespace
 
-TEST_CASE("a timed block's device copies from a foreign library are joined, GIL as the library "
-          "leaves it",
-          "[gpu][timed]") {
+TEST_CASE(
+    "a timed block's device copies from a foreign library are joined, GIL as the library "
+    "leaves it",
+    "[gpu][timed]") {
     for (const std::string lib : {"CDLL", "PyDLL"}) {
         INFO(lib);
         const Outcome o = run_lib(lib);
@@ -118,9 +120,9 @@ TEST_CASE("a timed block's device copies from a foreign library are joined, GIL 
             if (r.at("device_end_ns").get<int64_t>() > r.at("host_end_ns").get<int64_t>()) ++early;
         }
         if (early > 0)
-            CHECK(contains(squash(o.cmd.out),
-                           std::to_string(early) + " of 8 blocks returned before their device "
-                                                   "copies ended"));
+            CHECK(contains(squash(o.cmd.out), std::to_string(early) +
+                                                  " of 8 blocks returned before their device "
+                                                  "copies ended"));
         else
             CHECK(!contains(o.cmd.out, "returned before"));
         const json& copies = o.run.at("device_copies");
