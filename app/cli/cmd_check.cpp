@@ -34,17 +34,23 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
     std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", "run", "label", width,
                              "threads", "bytes", "copies", "memory");
     uint64_t total_bytes = 0, total_copies = 0;
+    size_t skipped = 0;  // runs `run` skips here: their copies are not in the totals
     Backend::Need peak;
     bool unknown = false;  // a run on an unavailable backend: its need is not counted
     for (const Run& run : plan) {
         uint64_t copies =
             uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
-        total_bytes += copies * run.transfer.bytes;
-        total_copies += copies;
         std::string mem = "? (backend unavailable)";
         const auto need = runner.run_need(run);
         unknown |= !need;
-        if (!runner.cuda_skip_reason(run).empty()) {
+        const bool skipped_here = !runner.cuda_skip_reason(run).empty();
+        if (skipped_here) {
+            ++skipped;
+        } else {
+            total_bytes += copies * run.transfer.bytes;
+            total_copies += copies;
+        }
+        if (skipped_here) {
             mem = "none (skipped here)";  // the warnings below say why
         } else if (need) {
             peak.host_bytes = std::max(peak.host_bytes, need->host_bytes);
@@ -58,12 +64,15 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
     }
     const size_t per_trial = plan.size() / size_t(scenario.trials);
     std::cout << fmt::format(
-        "  {} runs ({} [[run]] x {} sweep points{}), {} copies, {} moved\n", plan.size(),
+        "  {} runs ({} [[run]] x {} sweep points{}), {} copies, {} moved{}\n", plan.size(),
         scenario.runs.size(), scenario.runs.empty() ? 0 : per_trial / scenario.runs.size(),
         scenario.trials > 1
             ? fmt::format(" x {} trials ({})", scenario.trials, to_string(scenario.order))
             : "",
-        total_copies, format_size(total_bytes));
+        total_copies, format_size(total_bytes),
+        skipped
+            ? fmt::format(" ({} run{} skipped here not counted)", skipped, skipped == 1 ? "" : "s")
+            : "");
     std::string peak_text = format_size(peak.host_bytes) + " host";
     if (peak.device_bytes) peak_text += ", " + format_size(peak.device_bytes) + " device";
     if (unknown) peak_text += " (runs on an unavailable backend not counted)";

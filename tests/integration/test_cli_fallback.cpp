@@ -112,8 +112,10 @@ TEST_CASE("check names each run the host fallback skips once, and passes",
                                  ": warning: run 2 (per-worker): not checked: `run` "
                                  "skips it here: " +
                                  kPerWorker + "\n") == 1);
-    // Skipped runs allocate nothing.
+    // Skipped runs allocate nothing, and their copies are not in the totals: run 0's 1 thread x
+    // (2 repetitions + 1 warm-up) of 64 KiB alone.
     CHECK(occurrences(r.out, "none (skipped here)") == 2);
+    CHECK(contains(r.out, ", 3 copies, 192 KiB moved (2 runs skipped here not counted)\n"));
     fs::remove_all(dir);
 }
 
