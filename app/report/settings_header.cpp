@@ -61,11 +61,14 @@ void table_keys(const RunSettings& s, std::vector<SettingText>& out) {
             out.push_back({"params." + name, v.is_string() ? v.get<std::string>() : v.dump()});
 }
 
-// Each key's value, or "-" where a run does not have the key (a parameter of one payload).
+// What "What differs" shows for a run that does not have a key (a parameter of one payload).
+constexpr const char* kAbsent = "-";
+
+// Each key's value, or kAbsent where a run does not have the key.
 std::string value_of(const std::vector<SettingText>& settings, const std::string& name) {
     for (const SettingText& s : settings)
         if (s.name == name) return s.value;
-    return "-";
+    return kAbsent;
 }
 
 std::string table_of(const SettingText& s) {
@@ -135,15 +138,16 @@ SettingsHeader settings_header(const Results& results, const Analysis& analysis)
     }
     std::vector<std::string> differing;
     for (const std::string& name : names) {
-        // Runs without the key ("-") neither agree nor differ: they do not have it.
+        // Runs without the key neither agree nor differ: they do not have it.
         std::vector<std::string> values;
         for (const auto& settings : each) values.push_back(value_of(settings, name));
         const auto has = std::find_if(values.begin(), values.end(),
-                                      [](const std::string& v) { return v != "-"; });
-        const bool same = std::all_of(values.begin(), values.end(),
-                                      [&](const std::string& v) { return v == "-" || v == *has; });
+                                      [](const std::string& v) { return v != kAbsent; });
+        const bool same = std::all_of(values.begin(), values.end(), [&](const std::string& v) {
+            return v == kAbsent || v == *has;
+        });
         if (same)
-            h.common.push_back({name, *has, std::count(values.begin(), values.end(), "-") > 0});
+            h.common.push_back({name, *has, std::count(values.begin(), values.end(), kAbsent) > 0});
         else
             differing.push_back(name);
     }

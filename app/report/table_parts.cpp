@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "report/table_run_section.hpp"
 #include "report/text_table.hpp"
@@ -22,6 +24,21 @@ std::string field(const nlohmann::json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return "";
     return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// The bandwidth tables' columns after the per-copy one, and their cells: per-copy CV, Jain, and
+// host / device concurrency.
+void add_spread_columns(TextTable& t) {
+    t.add_column("CV", Align::right);
+    t.add_column("Jain", Align::right);
+    t.add_column("conc. host/dev", Align::left);
+}
+
+void add_spread_cells(std::vector<std::string>& row, double cv, double jain, double host,
+                      const std::optional<double>& device) {
+    row.push_back(fmt::format("{:.2f}", cv));
+    row.push_back(fmt::format("{:.2f}", jain));
+    row.push_back(fmt::format("{:.1f} / {}", host, device ? fmt::format("{:.1f}", *device) : "-"));
 }
 
 }  // namespace
@@ -142,9 +159,7 @@ std::string bandwidth_table(const Results& results, const Analysis& analysis) {
     t.add_column("#", Align::right);
     t.add_column("aggregate", Align::right);
     t.add_column("per-copy p50 (p10-p90) GB/s", Align::left);
-    t.add_column("CV", Align::right);
-    t.add_column("Jain", Align::right);
-    t.add_column("conc. host/dev", Align::left);
+    add_spread_columns(t);
     t.add_column("scaling", Align::left, true);
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunAnalysis& a = analysis.runs[i];
@@ -152,16 +167,15 @@ std::string bandwidth_table(const Results& results, const Analysis& analysis) {
             t.add_row({std::to_string(results.runs[i].index), "-", "-", "-", "-", "-", "-"});
             continue;
         }
-        const std::string dev =
-            a.device_concurrency ? fmt::format("{:.1f}", *a.device_concurrency) : "-";
-        std::string scaling = "-";
-        if (a.scaling) {
-            scaling = fmt::format("{} vs run {}", fmtx::ratio(*a.scaling), *a.scaling_reference);
-        }
-        t.add_row({std::to_string(results.runs[i].index), fmtx::gbps_unit(a.aggregate_Bps),
-                   per_copy_cell(a.per_copy_Bps), fmt::format("{:.2f}", a.per_copy_Bps.cv),
-                   fmt::format("{:.2f}", a.fairness),
-                   fmt::format("{:.1f} / {}", a.host_concurrency, dev), scaling});
+        std::vector<std::string> row{std::to_string(results.runs[i].index),
+                                     fmtx::gbps_unit(a.aggregate_Bps),
+                                     per_copy_cell(a.per_copy_Bps)};
+        add_spread_cells(row, a.per_copy_Bps.cv, a.fairness, a.host_concurrency,
+                         a.device_concurrency);
+        row.push_back(
+            a.scaling ? fmt::format("{} vs run {}", fmtx::ratio(*a.scaling), *a.scaling_reference)
+                      : "-");
+        t.add_row(std::move(row));
     }
     return "\nBandwidth\n" + t.render(kWidth);
 }
@@ -171,19 +185,16 @@ std::string plan_bandwidth_table(const Analysis& analysis) {
     t.add_column("label", Align::left, true);
     t.add_column("aggregate", Align::right);
     t.add_column("per-copy p50", Align::right);
-    t.add_column("CV", Align::right);
-    t.add_column("Jain", Align::right);
-    t.add_column("conc. host/dev", Align::left);
+    add_spread_columns(t);
     for (const TrialGroup& g : analysis.groups) {
         if (g.aggregate_Bps.empty()) {
             t.add_row({g.label, "-", "-", "-", "-", "-"});
             continue;
         }
-        const std::string dev =
-            g.device_concurrency ? fmt::format("{:.1f}", *g.device_concurrency) : "-";
-        t.add_row({g.label, fmtx::gbps_unit(g.median_Bps), fmtx::gbps(g.pooled_p50_Bps) + " GB/s",
-                   fmt::format("{:.2f}", g.per_copy_cv), fmt::format("{:.2f}", g.fairness),
-                   fmt::format("{:.1f} / {}", g.host_concurrency, dev)});
+        std::vector<std::string> row{g.label, fmtx::gbps_unit(g.median_Bps),
+                                     fmtx::gbps(g.pooled_p50_Bps) + " GB/s"};
+        add_spread_cells(row, g.per_copy_cv, g.fairness, g.host_concurrency, g.device_concurrency);
+        t.add_row(std::move(row));
     }
     return "\nBandwidth (per run of the plan: medians over its trials; per-copy p50 of every "
            "trial's copies)\n" +

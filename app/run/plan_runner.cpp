@@ -15,6 +15,7 @@
 #include "run/cuda_only.hpp"
 #include "run/memory_preflight.hpp"
 #include "run/run_header.hpp"
+#include "run/skip_note.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "system/cpu_activity.hpp"
@@ -237,6 +238,14 @@ RunResult failed_before_start(RunResult result, const std::string& why) {
     return result;
 }
 
+RunResult skipped_before_start(RunResult result, const std::string& why,
+                               const std::string& subject = "") {
+    result.status = RunStatus::skipped;
+    add_skip_note(result, why, subject);
+    result.end_ns = now_ns();
+    return result;
+}
+
 }  // namespace
 
 RunResult PlanRunner::run(const Run& plan_run) {
@@ -267,12 +276,8 @@ RunResult PlanRunner::run(const Run& plan_run) {
         backend = &backend_for(run, &note);
         result.backend = backend->name();
         if (!note.empty()) result.notes.push_back(note);
-        if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty()) {
-            result.status = RunStatus::skipped;
-            result.notes.push_back("skipped: " + why);
-            result.end_ns = now_ns();
-            return result;
-        }
+        if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty())
+            return skipped_before_start(std::move(result), why);
         backend->check(run.transfer, run.threads.count);
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), e.what());
@@ -282,12 +287,8 @@ RunResult PlanRunner::run(const Run& plan_run) {
         return failed_before_start(std::move(result),
                                    "launcher '" + run.spec.launcher + "' is not available");
     }
-    if (std::string why = launcher->unavailable_reason(); !why.empty()) {
-        result.status = RunStatus::skipped;
-        result.notes.push_back("launcher " + run.spec.launcher + " skipped: " + why);
-        result.end_ns = now_ns();
-        return result;
-    }
+    if (std::string why = launcher->unavailable_reason(); !why.empty())
+        return skipped_before_start(std::move(result), why, "launcher " + run.spec.launcher);
 
     // Allocation and first touch (per policy) are never timed. Workers in other processes
     // prepare their own.
@@ -310,7 +311,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     result.errors.insert(result.errors.end(), outcome.errors.begin(), outcome.errors.end());
     result.notes.insert(result.notes.end(), outcome.notes.begin(), outcome.notes.end());
     if (!outcome.skipped.empty()) {
-        result.notes.push_back("skipped: " + outcome.skipped);
+        add_skip_note(result, outcome.skipped);
         if (result.errors.empty()) result.status = RunStatus::skipped;
     }
     if (!result.errors.empty()) result.status = RunStatus::failed;

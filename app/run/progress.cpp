@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "report/run_stats.hpp"
+#include "run/skip_note.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
@@ -52,13 +53,9 @@ void Progress::end(const RunResult& result) {
     std::string rate = a.copies > 0 && a.window_s > 0
                            ? format_bandwidth(a.aggregate_Bps) + " aggregate"
                            : "no measured copies";
-    // A skipped run says why on its line: the reason is its "skipped: ..." note.
+    // A skipped run says why on its line.
     if (result.status == RunStatus::skipped)
-        for (const std::string& note : result.notes)
-            if (const size_t at = note.find("skipped: "); at != std::string::npos) {
-                rate = note.substr(at + 9);
-                break;
-            }
+        if (std::string why = skip_reason(result); !why.empty()) rate = std::move(why);
     std::fprintf(stderr, "%s%s: %s, %s (%.1f s)\n", tty_ ? "\r\033[K" : "", current_.c_str(),
                  to_string(result.status), rate.c_str(), s);
     for (const auto& e : result.errors) std::fprintf(stderr, "    error: %s\n", e.c_str());
