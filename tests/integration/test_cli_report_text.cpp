@@ -133,7 +133,9 @@ TEST_CASE("run and report: --full, the concise default and --brief", "[integrati
           nlohmann::json::parse(slurp(out / "full" / "results.json"))["runs"].size());
     CHECK(results["command"]["argv"].size() == 11);
     CHECK(results["command"]["cwd"] == fs::current_path().string());
-    CHECK(run_command(xferlab() + " report --brief --full '" + results_file + "'").exit_code == 2);
+    const auto both = run_command(xferlab() + " report --brief --full '" + results_file + "'");
+    CHECK(both.exit_code == 2);
+    CHECK(contains(both.err, "--brief excludes --full"));
     fs::remove_all(out);
 }
 
