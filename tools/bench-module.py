@@ -15,8 +15,8 @@ nothing timed before a method's first (warm-up) copy:
           (direct below its threshold), an engine that stages every copy
           (Engine(direct_below=0)): where staging starts to pay; and xferlab.copy between two
           host buffers (the module's own cost per call, no device involved).
-  sweep   one thread, 1 GiB: Engine(threads=T, chunk=C) against the pinned rate, to show what
-          moves a single caller's rate.
+  sweep   one thread, 1 GiB: Engine(threads=T, chunk=C, buffers=B) against the pinned rate, to
+          show what moves a single caller's rate (--sweep picks the settings).
 Prints a table per section and writes everything (every trial's value) as JSON.
 """
 import argparse
@@ -205,24 +205,36 @@ def bench_small(trials, results):
         for fns in methods(n).values():
             for fn in fns:
                 fn()
+    # Paired: every round times each method once, in a shuffled order, copy by copy; a trial's
+    # figure is the median of its rounds. A disturbance of the machine then lands on all methods
+    # of the round alike instead of on one method's block of copies.
     for trial in range(trials):
-        order = [(n, d, m) for n in sizes for d in ("h2d", "d2h") for m in methods(n)]
-        random.Random(100 + trial).shuffle(order)
-        for n, direction, name in order:
-            fn = methods(n)[name][0 if direction == "h2d" else 1]
-            reps = max(20, min(2000, int(64 * MiB // n)))
-            t0 = time.perf_counter()
-            for _ in range(reps):
-                fn()
-            us = (time.perf_counter() - t0) / reps * 1e6
-            rows.append({"trial": trial, "bytes": n, "direction": direction, "method": name,
-                         "reps": reps, "us_per_copy": us})
+        order = [(n, d) for n in sizes for d in ("h2d", "d2h")]
+        rnd = random.Random(100 + trial)
+        rnd.shuffle(order)
+        for n, direction in order:
+            fns = {name: f[0 if direction == "h2d" else 1] for name, f in methods(n).items()}
+            names = list(fns)
+            rounds = max(20, min(400, int(16 * MiB // n)))
+            per = {name: [] for name in names}
+            for _ in range(rounds):
+                rnd.shuffle(names)
+                for name in names:
+                    fn = fns[name]
+                    t0 = time.perf_counter_ns()
+                    fn()
+                    per[name].append(time.perf_counter_ns() - t0)
+            for name, ns in per.items():
+                rows.append({"trial": trial, "bytes": n, "direction": direction, "method": name,
+                             "reps": rounds, "us_per_copy": statistics.median(ns) / 1e3,
+                             "us_p90": sorted(ns)[int(0.9 * (len(ns) - 1))] / 1e3})
         print(f"small: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     staged_engine.close()
 
 
 def print_small(rows, trials):
-    print(f"\n== small copies, one thread: microseconds per copy, median of {trials} trials; "
+    print(f"\n== small copies, one thread: microseconds per copy (each trial: the median copy of "
+          f"rounds that time every method once, paired), median of {trials} trials; "
           "x = against cudaMemcpy, xs = against cudaMemcpy+sync (max over trials)")
     sizes = sorted({r["bytes"] for r in rows})
     print(f"{'size':>8} {'dir':>4} {'memcpy':>8} {'+sync':>8} {'xferlab':>8} {'x':>12} "
@@ -308,13 +320,25 @@ def bench_source(n, trials, copies, results):
                   f"({min(x):.3f}-{max(x):.3f})")
 
 
-def bench_sweep(n, trials, copies, results):
+def sweep_configs(text):
+    """"T:C[:B],..." (helpers, chunk in MiB, buffers per helper) or "" for the default grid."""
+    if not text:
+        return [(t, c, 2) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
+    out = []
+    for item in text.split(","):
+        t, c, *b = item.split(":")
+        out.append((int(t), int(c) * MiB, int(b[0]) if b else 2))
+    return out
+
+
+def bench_sweep(n, trials, copies, results, configs):
+    """One caller, one engine per setting (helpers, chunk, buffers), against the pinned rate.
+    The page-locked buffers in flight are helpers x buffers x chunk."""
     b = Buffers(n, 9)
     rows = results.setdefault("sweep", [])
-    configs = [(t, c) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     engines = {}
-    for t, c in configs:
-        engines[(t, c)] = xferlab.Engine(device=0, threads=t, chunk=c)
+    for t, c, nb in configs:
+        engines[(t, c, nb)] = xferlab.Engine(device=0, threads=t, chunk=c, buffers=nb)
     for e in engines.values():  # warm-up
         e.copy(b.cupy, b.pageable)
         e.copy(b.pageable, b.cupy)
@@ -339,7 +363,7 @@ def bench_sweep(n, trials, copies, results):
             gbps = copies * n / (time.perf_counter() - t0) / 1e9
             rows.append({"trial": trial, "direction": direction,
                          "threads": cfg[0] if cfg else None, "chunk": cfg[1] if cfg else None,
-                         "GBps": gbps})
+                         "buffers": cfg[2] if cfg else None, "GBps": gbps})
         print(f"sweep: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     stats = {k: e.stats()["summary"] for k, e in engines.items()}
     for e in engines.values():
@@ -354,14 +378,15 @@ def print_sweep(rows, stats):
         pinned = {r["trial"]: r["GBps"] for r in rows
                   if r["direction"] == direction and r["threads"] is None}
         print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
-        for (t, c), summary in stats.items():
+        for (t, c, nb), summary in stats.items():
             vals = [r["GBps"] / pinned[r["trial"]] for r in rows if r["direction"] == direction
-                    and r["threads"] == t and r["chunk"] == c]
-            print(f"  threads {t:>2} chunk {size_text(c):>7}: {statistics.median(vals):.3f} "
+                    and r["threads"] == t and r["chunk"] == c and r["buffers"] == nb]
+            print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} "
+                  f"({size_text(t * nb * c)} in flight): {statistics.median(vals):.3f} "
                   f"({min(vals):.3f}-{max(vals):.3f})")
     print("helpers' time (both directions, all trials):")
-    for (t, c), summary in stats.items():
-        print(f"  threads {t:>2} chunk {size_text(c):>7}: {summary}")
+    for (t, c, nb), summary in stats.items():
+        print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb}: {summary}")
 
 
 def main():
@@ -370,6 +395,8 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
+    p.add_argument("--sweep", default="", metavar="T:C[:B],...",
+                   help="the sweep's settings: helpers:chunk MiB[:buffers], comma-separated")
     p.add_argument("--skip", nargs="*", default=[],
                    choices=["large", "small", "source", "sweep"])
     a = p.parse_args()
@@ -395,9 +422,9 @@ def main():
     if "source" not in a.skip:
         bench_source(n, a.trials, a.copies, results)
     if "sweep" not in a.skip:
-        stats = bench_sweep(n, max(2, a.trials // 2), a.copies, results)
+        stats = bench_sweep(n, a.trials, a.copies, results, sweep_configs(a.sweep))
         print_sweep(results["sweep"], stats)
-        results["sweep_helpers"] = {f"{t} {c}": s for (t, c), s in stats.items()}
+        results["sweep_helpers"] = {f"{t} {c} {nb}": s for (t, c, nb), s in stats.items()}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
