@@ -321,13 +321,17 @@ def bench_source(n, trials, copies, results):
 
 
 def sweep_configs(text):
-    """"T:C[:B],..." (helpers, chunk in MiB, buffers per helper) or "" for the default grid."""
+    """"T:C[:B[:D]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in MiB: the
+    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA) or "" for
+    the default grid."""
     if not text:
-        return [(t, c, 2) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
+        return [(t, c, 2, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
     for item in text.split(","):
-        t, c, *b = item.split(":")
-        out.append((int(t), int(c) * MiB, int(b[0]) if b else 2))
+        t, c, *rest = item.split(":")
+        b = int(rest[0]) if rest else 2
+        d = int(rest[1]) * MiB if len(rest) > 1 else 0
+        out.append((int(t), int(c) * MiB, b, d))
     return out
 
 
@@ -337,8 +341,9 @@ def bench_sweep(n, trials, copies, results, configs):
     b = Buffers(n, 9)
     rows = results.setdefault("sweep", [])
     engines = {}
-    for t, c, nb in configs:
-        engines[(t, c, nb)] = xferlab.Engine(device=0, threads=t, chunk=c, buffers=nb)
+    for t, c, nb, d in configs:
+        engines[(t, c, nb, d)] = xferlab.Engine(device=0, threads=t, chunk=c, buffers=nb,
+                                                dma=d or "chunk")
     for e in engines.values():  # warm-up
         e.copy(b.cupy, b.pageable)
         e.copy(b.pageable, b.cupy)
@@ -363,7 +368,8 @@ def bench_sweep(n, trials, copies, results, configs):
             gbps = copies * n / (time.perf_counter() - t0) / 1e9
             rows.append({"trial": trial, "direction": direction,
                          "threads": cfg[0] if cfg else None, "chunk": cfg[1] if cfg else None,
-                         "buffers": cfg[2] if cfg else None, "GBps": gbps})
+                         "buffers": cfg[2] if cfg else None, "dma": cfg[3] if cfg else None,
+                         "GBps": gbps})
         print(f"sweep: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     stats = {k: e.stats()["summary"] for k, e in engines.items()}
     for e in engines.values():
@@ -378,15 +384,18 @@ def print_sweep(rows, stats):
         pinned = {r["trial"]: r["GBps"] for r in rows
                   if r["direction"] == direction and r["threads"] is None}
         print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
-        for (t, c, nb), summary in stats.items():
+        for (t, c, nb, d), summary in stats.items():
             vals = [r["GBps"] / pinned[r["trial"]] for r in rows if r["direction"] == direction
-                    and r["threads"] == t and r["chunk"] == c and r["buffers"] == nb]
-            print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} "
+                    and r["threads"] == t and r["chunk"] == c and r["buffers"] == nb
+                    and r["dma"] == d]
+            dma = f"dma {size_text(d)}" if d else "dma = chunk"
+            print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} {dma:>12} "
                   f"({size_text(t * nb * c)} in flight): {statistics.median(vals):.3f} "
                   f"({min(vals):.3f}-{max(vals):.3f})")
     print("helpers' time (both directions, all trials):")
-    for (t, c, nb), summary in stats.items():
-        print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb}: {summary}")
+    for (t, c, nb, d), summary in stats.items():
+        print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} dma {d >> 20} MiB: "
+              f"{summary}")
 
 
 def main():
@@ -395,8 +404,9 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
-    p.add_argument("--sweep", default="", metavar="T:C[:B],...",
-                   help="the sweep's settings: helpers:chunk MiB[:buffers], comma-separated")
+    p.add_argument("--sweep", default="", metavar="T:C[:B[:D]],...",
+                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB]], "
+                        "comma-separated")
     p.add_argument("--skip", nargs="*", default=[],
                    choices=["large", "small", "source", "sweep"])
     a = p.parse_args()
@@ -424,7 +434,8 @@ def main():
     if "sweep" not in a.skip:
         stats = bench_sweep(n, a.trials, a.copies, results, sweep_configs(a.sweep))
         print_sweep(results["sweep"], stats)
-        results["sweep_helpers"] = {f"{t} {c} {nb}": s for (t, c, nb), s in stats.items()}
+        results["sweep_helpers"] = {f"{t} {c} {nb} {d}": s
+                                    for (t, c, nb, d), s in stats.items()}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -25,6 +25,7 @@ struct EngineRequest {
     int threads = 0;     // 0: auto
     uint64_t chunk = 0;  // 0: auto, each direction its own (scenario/staging_defaults.cpp)
     int buffers = 2;
+    uint64_t dma = 0;  // bytes per DMA filled by the helpers together; 0: one chunk per DMA
     // nullopt: the CPUs local to the device (those this process may use); empty: not pinned.
     std::optional<std::vector<int>> cpus;
 };

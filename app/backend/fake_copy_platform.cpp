@@ -84,7 +84,8 @@ class FakeCopyPlatform final : public CopyPlatform {
         c.buffers = r.buffers;
         c.chunk = r.chunk > 0 ? r.chunk : kFakeChunk;
         c.cpus = r.cpus.value_or(std::vector<int>{});
-        auto device = std::make_unique<HostStagingDevice>(c.threads, c.buffers, c.chunk);
+        c.dma_chunk = r.dma;
+        auto device = std::make_unique<HostStagingDevice>(staging_layout(c));
         {
             FakeState& s = fake();
             std::lock_guard lock(s.mutex);

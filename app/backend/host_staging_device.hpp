@@ -16,6 +16,8 @@ namespace xfer {
 class HostStagingDevice final : public StagingDevice {
   public:
     HostStagingDevice(int threads, int buffers, uint64_t chunk);
+    explicit HostStagingDevice(const StagingLayout& layout)
+        : HostStagingDevice(layout.owners, layout.slots, layout.bytes) {}
 
     // A DMA touching [fail_at, fail_at + 1) of device memory fails (at start, or at wait()).
     const std::byte* fail_at = nullptr;

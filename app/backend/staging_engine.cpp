@@ -1,4 +1,5 @@
 #include "backend/staging_engine.hpp"
+#include "backend/staging_engine_parts.hpp"
 
 #include <fmt/format.h>
 #include <pthread.h>
@@ -13,42 +14,6 @@
 
 namespace xfer {
 
-// One worker's copy in flight. Lives on the worker's stack for the duration of its call; linked
-// into the engine's ring of active requests. Every field is guarded by the engine's mutex.
-struct StagingEngine::Request {
-    bool to_device = true;
-    bool direct = false;  // the host memory is page-locked: no bounce buffer
-    std::byte* host = nullptr;
-    std::byte* device = nullptr;
-    uint64_t bytes = 0;
-    int worker = 0;
-    uint32_t tag = 0;
-    uint64_t chunk = 0;        // bytes per chunk of this request
-    int helpers = 1;           // helpers taking work when it started (StagingEngine::active_)
-    uint64_t next = 0;         // offset of the next chunk to hand out
-    uint64_t outstanding = 0;  // chunks handed out and not yet retired
-    bool failed = false;
-    std::string error;  // the first failure (assigned off the timed path only on failure)
-    std::condition_variable done;
-    Request* link = nullptr;  // the next active request
-
-    bool finished() const { return next >= bytes && outstanding == 0; }
-};
-
-// One helper thread's state. Its chunks are issued into slots round-robin and completed in the
-// same order, so the slots form a ring: [tail, head) are in flight.
-struct StagingEngine::Helper {
-    int index = 0;
-    std::vector<Chunk> slots;
-    uint64_t head = 0;
-    uint64_t tail = 0;
-    HelperThread info;
-    // Its traced chunks' ids, under their own lock: a helper adds one per chunk inside the timed
-    // copy, so it must not wait for the engine's mutex; take_correlations() reads them meanwhile.
-    std::mutex aliases_mutex;
-    std::vector<CorrelationAlias> aliases;
-};
-
 StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device)
     : config_(std::move(config)), device_(std::move(device)) {
     if (config_.threads < 1 || config_.buffers < 1 || config_.chunk == 0)
@@ -62,6 +27,18 @@ StagingEngine::~StagingEngine() { stop(); }
 
 uint64_t staging_buffer_bytes(const StagingConfig& c) {
     return std::max(c.chunk, c.chunk_from_device);
+}
+
+bool staging_shares_buffers(const StagingConfig& c) {
+    return c.dma_chunk > staging_buffer_bytes(c);
+}
+
+StagingLayout staging_layout(const StagingConfig& c) {
+    if (!staging_shares_buffers(c)) return {c.threads, c.buffers, staging_buffer_bytes(c)};
+    const uint64_t helpers_bytes =
+        uint64_t(c.threads) * uint64_t(c.buffers) * staging_buffer_bytes(c);
+    const uint64_t units = std::max<uint64_t>(2, (helpers_bytes + c.dma_chunk - 1) / c.dma_chunk);
+    return {1, int(std::min<uint64_t>(units, 1024)), c.dma_chunk};
 }
 
 StagingTotals StagingEngine::totals() const {
@@ -92,6 +69,8 @@ void StagingEngine::start() {
         h->aliases.reserve(size_t(1) << 14);
         helpers_.push_back(std::move(h));
     }
+    units_.assign(staging_shares_buffers(config_) ? size_t(staging_layout(config_).slots) : 0,
+                  Unit{});
     running_ = true;
     lock.unlock();
     for (int i = 0; i < config_.threads; ++i) threads_.emplace_back([this, i] { helper_main(i); });
@@ -197,6 +176,7 @@ void StagingEngine::run_request(Request& r) {
     // unless a chunk size for it was asked.
     r.chunk =
         !r.to_device && config_.chunk_from_device > 0 ? config_.chunk_from_device : config_.chunk;
+    if (staging_shares_buffers(config_) && !r.direct) r.chunk = config_.dma_chunk;
     if (r.direct) {
         const uint64_t threads = uint64_t(r.helpers);
         const uint64_t even = (r.bytes + threads - 1) / threads;
@@ -256,7 +236,7 @@ bool StagingEngine::take_chunk(Chunk& c) {
             c.request = r;
             c.offset = r->next;
             c.len = staging_chunk_length(r->next, r->bytes, r->chunk, r->helpers,
-                                         config_.taper && !r->direct);
+                                         config_.taper && !r->direct && units_.empty());
             r->next += c.len;
             ++r->outstanding;
             Request* after = r->link ? r->link : first_;
@@ -266,6 +246,17 @@ bool StagingEngine::take_chunk(Chunk& c) {
         r = r->link ? r->link : first_;
     } while (r != start);
     return false;
+}
+
+void StagingEngine::go_idle_locked(Helper& h, int64_t& busy_since) {
+    if (busy_since < 0) return;
+    const int64_t now = now_ns();
+    if (h.info.busy.size() < kMaxBusySpans)
+        h.info.busy.push_back({busy_since, now});
+    else
+        ++h.info.busy_dropped;
+    totals_.busy_ns += now - busy_since;
+    busy_since = -1;
 }
 
 void StagingEngine::helper_main(int index) {
@@ -296,18 +287,12 @@ void StagingEngine::helper_main(int index) {
     attached_.notify_all();
     if (!error.empty()) return;
 
+    if (!units_.empty()) {
+        run_shared(h);
+        return;
+    }
     const uint64_t ring = uint64_t(config_.buffers);
     int64_t busy_since = -1;  // start of the current busy span (for the timeline)
-    auto go_idle = [&] {      // under mutex_
-        if (busy_since < 0) return;
-        const int64_t now = now_ns();
-        if (h.info.busy.size() < kMaxBusySpans)
-            h.info.busy.push_back({busy_since, now});
-        else
-            ++h.info.busy_dropped;
-        totals_.busy_ns += now - busy_since;
-        busy_since = -1;
-    };
     for (;;) {
         Chunk c;
         bool got = false;
@@ -319,7 +304,7 @@ void StagingEngine::helper_main(int index) {
                     break;
                 }
                 if (h.head != h.tail) break;  // nothing to start: finish the oldest in flight
-                go_idle();
+                go_idle_locked(h, busy_since);
                 if (stopping_) return;
                 work_.wait(lock);
             }
@@ -407,22 +392,24 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
 }
 
 void StagingEngine::retire(const Chunk& c, const std::string& error) {
+    std::lock_guard lock(mutex_);
+    retire_locked(c, error);
+}
+
+void StagingEngine::retire_locked(const Chunk& c, const std::string& error) {
     Request& r = *c.request;
-    {
-        std::lock_guard lock(mutex_);
-        if (error.empty()) count_locked(c);
-        --r.outstanding;
-        if (!error.empty() && !r.failed) {
-            r.failed = true;
-            r.error = error;
-        }
-        // A failed request hands out nothing more: what is in flight finishes, the rest is
-        // abandoned, and the worker wakes with the first error.
-        if (r.failed) r.next = r.bytes;
-        // Notify under the lock: once the worker sees finished() it may return, and `r` (on
-        // its stack) is gone.
-        if (r.finished()) r.done.notify_all();
+    if (error.empty()) count_locked(c);
+    --r.outstanding;
+    if (!error.empty() && !r.failed) {
+        r.failed = true;
+        r.error = error;
     }
+    // A failed request hands out nothing more: what is in flight finishes, the rest is
+    // abandoned, and the worker wakes with the first error.
+    if (r.failed) r.next = r.bytes;
+    // Notify under the lock: once the worker sees finished() it may return, and `r` (on its
+    // stack) is gone.
+    if (r.finished()) r.done.notify_all();
 }
 
 std::string StagingEngine::chunk_error(const Chunk& c, const char* what) const {

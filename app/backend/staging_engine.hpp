@@ -81,7 +81,27 @@ struct StagingConfig {
     // resolve_staging sets it for threads = "auto" from the machine's engine registry
     // (backend/staging_registry.hpp), so that engines in several processes share the CPUs.
     std::function<int()> active_helpers{};
+    // [staging] dma: bytes per DMA of a bounced copy. 0, or no more than a chunk: each helper
+    // DMAs its own chunks from its own buffers. Larger: the page-locked memory is cut into
+    // buffers of this size instead (staging_layout) that the helpers fill, or empty, together, a
+    // chunk each, so that DMAs grow without more page-locked memory in flight. Taper and
+    // page_locked_chunk do not apply then.
+    uint64_t dma_chunk = 0;
 };
+
+// Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
+bool staging_shares_buffers(const StagingConfig& c);
+
+// The page-locked buffers a StagingDevice allocates for `c`, addressed (owner, slot): one per
+// helper and slot (owners = threads, slots = buffers, a chunk each), or, when the helpers share
+// them, owner 0's `slots` buffers of dma_chunk bytes, as many as the helpers' buffers would hold
+// (at least 2).
+struct StagingLayout {
+    int owners = 1;
+    int slots = 1;
+    uint64_t bytes = 0;
+};
+StagingLayout staging_layout(const StagingConfig& c);
 
 // The length of the chunk that starts at `offset` of a `bytes`-long copy bounced through
 // buffers of `chunk` bytes by `threads` helpers. Without taper: `chunk` (the rest at the end).
@@ -159,6 +179,26 @@ class StagingEngine {
         HelperWork work;  // this chunk's share, added to the totals when it retires
     };
     struct Helper;
+    // Shared-buffer mode (staging_shares_buffers): one DMA-sized buffer and the request range
+    // it holds; the helpers copy its chunks ("pieces") in or out, and whoever finishes the last
+    // piece starts (to the device) or whoever waited for the DMA hands out (from the device).
+    struct Unit {
+        enum class State { free, filling, starting, in_flight, waiting, ready };
+        State state = State::free;
+        Request* request = nullptr;
+        uint64_t offset = 0;  // in the request
+        uint64_t len = 0;
+        uint64_t handed = 0;  // bytes of pieces handed out (filling, ready)
+        uint64_t done = 0;    // bytes of pieces copied
+        uint64_t seq = 0;     // order opened: pieces and waits go to the oldest first
+        HelperWork work;
+    };
+    struct UnitTask {
+        enum class Kind { piece, start, wait } kind = Kind::piece;
+        int unit = 0;
+        uint64_t offset = 0;  // piece: in the unit
+        uint64_t len = 0;
+    };
 
     void run_request(Request& r);
     void helper_main(int index);
@@ -166,6 +206,14 @@ class StagingEngine {
     void issue(Helper& h, int slot, const Chunk& c);
     void complete(Helper& h, int slot, const Chunk& c);
     void retire(const Chunk& c, const std::string& error);
+    void retire_locked(const Chunk& c, const std::string& error);
+    void go_idle_locked(Helper& h, int64_t& busy_since);
+    // Shared-buffer mode (staging_units.cpp).
+    void run_shared(Helper& h);
+    bool take_unit_task(const Helper& h, UnitTask& t);  // under mutex_
+    void run_unit_task(Helper& h, const UnitTask& t);
+    void start_unit_dma(Helper& h, int unit);
+    void free_unit_locked(Unit& u, const std::string& error, bool count);
     void count_locked(const Chunk& c);  // a finished chunk into totals_
     std::string chunk_error(const Chunk& c, const char* what) const;
 
@@ -182,6 +230,8 @@ class StagingEngine {
     bool stopping_ = false;
     bool running_ = false;
     int active_ = 1;  // helpers [0, active_) take chunks (StagingConfig::active_helpers)
+    std::vector<Unit> units_;  // shared-buffer mode only
+    uint64_t unit_seq_ = 0;
     int attached_count_ = 0;
     std::string attach_error_;
     StagingTotals totals_;  // guarded by mutex_

@@ -76,6 +76,19 @@ uint64_t chunk_argument(const py::object& v) {
     throw py::value_error("chunk: \"auto\" or a size of at least 4 KiB (4096, \"4MiB\")");
 }
 
+uint64_t dma_argument(const py::object& v) {
+    if (py::isinstance<py::str>(v)) {
+        const std::string text = v.cast<std::string>();
+        if (text == "chunk") return 0;
+        if (auto size = parse_size(text); size && *size >= 4096) return *size;
+    } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 4096) {
+        return v.cast<uint64_t>();
+    }
+    throw py::value_error(
+        "dma: \"chunk\" (one chunk per DMA) or a size of at least 4 KiB (\"16MiB\") that the "
+        "helpers fill together");
+}
+
 std::optional<std::vector<int>> affinity_argument(const py::object& v) {
     if (py::isinstance<py::str>(v)) {
         const std::string text = v.cast<std::string>();
@@ -207,13 +220,15 @@ void bind_engine(py::module_& m) {
 pageable host memory and one device through page-locked chunks, at the rate of copies from
 page-locked memory. xferlab.copy shares one per device; make your own to choose its settings.)doc")
         .def(py::init([](int device, const py::object& threads, const py::object& chunk,
-                         int buffers, const py::object& affinity, const py::object& direct_below) {
+                         int buffers, const py::object& affinity, const py::object& direct_below,
+                         const py::object& dma) {
                  if (buffers < 1) throw py::value_error("buffers: at least 1 per helper");
                  EngineRequest r;
                  r.device = device;
                  r.threads = threads_argument(threads);
                  r.chunk = chunk_argument(chunk);
                  r.buffers = buffers;
+                 r.dma = dma_argument(dma);
                  r.cpus = affinity_argument(affinity);
                  const uint64_t below = direct_below_argument(direct_below);
                  CopyPlatform& platform = current_platform();
@@ -224,7 +239,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
              }),
              py::arg("device") = 0, py::arg("threads") = "auto", py::arg("chunk") = "auto",
              py::arg("buffers") = 2, py::arg("affinity") = "gpu-local",
-             py::arg("direct_below") = "auto")
+             py::arg("direct_below") = "auto", py::arg("dma") = "chunk")
         .def(
             "copy",
             [](PyEngine& self, const py::handle& dst, const py::handle& src,

@@ -198,6 +198,36 @@ SettingKey staging_chunk_key() {
     return k;
 }
 
+// staging.dma: "chunk" (one chunk per DMA) or a size, with its bytes beside the text.
+SettingKey staging_dma_key() {
+    SettingKey k = key("staging", "dma", "size or \"chunk\"",
+                       "bytes per DMA, filled by several helpers; \"chunk\": one chunk per DMA",
+                       kCuda);
+    k.unit = "bytes";
+    k.parse = [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
+        if (v.is_string() && v == "chunk") {
+            t.staging.dma = 0;
+            return std::nullopt;
+        }
+        uint64_t b = 0;
+        if (auto err = want_size(v, "a size such as \"16MiB\" or \"chunk\"", b)) return err;
+        if (b < kMinStagingChunk)
+            return SettingError{"a DMA must be at least 4KiB; got " + describe(v)};
+        t.staging.dma = b;
+        return std::nullopt;
+    };
+    k.write = [](const TransferSpec& t, const ThreadSpec&, json& j) {
+        j["dma"] = t.staging.dma > 0 ? json(format_size(t.staging.dma)) : json("chunk");
+        j["dma_bytes"] = t.staging.dma;
+    };
+    k.read = [](const json& j, TransferSpec& t, ThreadSpec&) {
+        if (!j.contains("dma")) return false;
+        t.staging.dma = j.value("dma_bytes", uint64_t(0));
+        return true;
+    };
+    return k;
+}
+
 // threads.start, with the stagger's exact nanoseconds beside the text.
 SettingKey start_key() {
     SettingKey k = named<StartKind>(key("threads", "start", "string", "{values}"));
@@ -350,6 +380,7 @@ std::vector<SettingKey> build_table() {
         enum_key<StagingWait>(
             "staging", "wait", "how a helper waits for its DMA: {values}",
             [](auto& t, auto&) -> auto& { return t.staging.wait; }, kCuda),
+        staging_dma_key(),
     };
     return keys;
 }

@@ -29,6 +29,9 @@ struct StagingSpec {
     bool taper = false;  // smaller first and last chunks (backend/staging_engine.hpp)
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
+    // Bytes per DMA of a bounced copy; 0 ("chunk"): one chunk per DMA. Larger: the helpers fill
+    // DMA-sized shared buffers together (StagingConfig::dma_chunk).
+    uint64_t dma = 0;
     bool operator==(const StagingSpec&) const = default;
 };
 // [staging] chunk = "auto": the chunk for a staged copy of `bytes` in `direction`, at most the

@@ -343,6 +343,12 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
                    "expected one of \"per-helper\" or \"one\"; got \"two\""));
     CHECK(contains(only_error("[staging]\nwait = \"sleep\"\n[[run]]\n", 2, 8, "staging.wait"),
                    "expected one of \"spin\" or \"block\"; got \"sleep\""));
+    CHECK(contains(only_error("[staging]\ndma = \"2KiB\"\n[[run]]\n", 2, 7, "staging.dma"),
+                   "a DMA must be at least 4KiB"));
+    CHECK(contains(only_error("[staging]\ndma = \"big\"\n[[run]]\n", 2, 7, "staging.dma"),
+                   "a size such as \"16MiB\" or \"chunk\""));
+    CHECK(errors_of("[[run]]\nstaging.dma = \"16MiB\"\n[sweep]\n\"staging.dma\" = [\"chunk\", \"8MiB\"]\n")
+              .empty());
     CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
                    "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
     // A run overrides them like [transfer] keys, and a sweep varies them.

@@ -374,7 +374,9 @@ threads.count = 2
                                 {"stores", "auto"},
                                 {"taper", false},
                                 {"streams", "one"},
-                                {"wait", "spin"}}));
+                                {"wait", "spin"},
+                                {"dma", "chunk"},
+                                {"dma_bytes", 0}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -139,6 +139,7 @@ class CudaCopyPlatform final : public CopyPlatform {
         t.staging.threads = r.threads;
         t.staging.chunk = r.chunk;
         t.staging.buffers = r.buffers;
+        t.staging.dma = r.dma;
         t.staging.affinity = r.cpus ? StagingAffinity::none : StagingAffinity::gpu_local;
         cuda::ResolvedStaging resolved = cuda::resolve_staging(t, r.device);
         StagingConfig& c = resolved.config;

@@ -169,12 +169,26 @@ uint32_t registry_device_key(int device) {
     return engine_device_key(id);
 }
 
+// "2 buffers of 4 MiB each (96 MiB page-locked)", or the shared buffers of staging.dma.
+std::string buffers_text(const StagingConfig& c) {
+    const StagingLayout l = staging_layout(c);
+    const std::string total = format_size(l.bytes * uint64_t(l.slots) * uint64_t(l.owners));
+    if (staging_shares_buffers(c))
+        return fmt::format(
+            "{} shared buffers of {} ({} page-locked; staging.dma), each filled by the helpers "
+            "together in chunks of {}",
+            l.slots, format_size(l.bytes), total, format_size(c.chunk));
+    return fmt::format("{} buffer{} of {} each ({} page-locked)", c.buffers,
+                       c.buffers == 1 ? "" : "s", format_size(c.chunk), total);
+}
+
 }  // namespace
 
 std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r) {
     const StagingConfig& c = r.config;
-    return std::make_unique<CudaStagingDevice>(c.device, c.threads, c.buffers,
-                                               staging_buffer_bytes(c), r.streams, r.wait);
+    const StagingLayout layout = staging_layout(c);
+    return std::make_unique<CudaStagingDevice>(c.device, layout.owners, layout.slots, layout.bytes,
+                                               r.streams, r.wait);
 }
 
 ResolvedStaging resolve_staging(const TransferSpec& t, int device) {
@@ -191,6 +205,7 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
     c.copy_in = stores.copy_in;
     c.copy_out = stores.copy_out;
     c.taper = s.taper;
+    c.dma_chunk = s.dma;
     out.streams = s.streams;
     out.wait = s.wait;
     c.chunk = s.chunk > 0 ? s.chunk : default_staging_chunk(direction, bytes);
@@ -243,11 +258,9 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
                 : "all take work: " + registration->why() + ", so not shared with other engines");
     }
     out.note = fmt::format(
-        "staging on device {}: {} helper thread{} ({}), {} buffer{} of {} each ({} page-locked), "
+        "staging on device {}: {} helper thread{} ({}), {}, "
         "helpers {}; {}; DMAs on {}, helpers {} while they wait for one",
-        device, c.threads, c.threads == 1 ? "" : "s", threads_why, c.buffers,
-        c.buffers == 1 ? "" : "s", format_size(c.chunk),
-        format_size(c.chunk * uint64_t(c.buffers) * uint64_t(c.threads)),
+        device, c.threads, c.threads == 1 ? "" : "s", threads_why, buffers_text(c),
         c.cpus.empty() ? (s.affinity == StagingAffinity::none
                               ? std::string("not pinned (staging.affinity = \"none\")")
                               : "not pinned (no CPUs known local to the device: " + cpus_why + ")")

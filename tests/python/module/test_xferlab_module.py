@@ -115,6 +115,20 @@ def test_staged_copies_are_cut_into_chunks_and_counted():
     assert s["summary"].startswith(f"2 helpers, {2 * chunks} chunks; of their busy time copying")
 
 
+def test_dma_sized_buffers_filled_by_the_helpers_together():
+    n = (3 << 20) + 123
+    with xferlab.Engine(threads=3, chunk=8192, dma="32KiB", direct_below=0) as e:
+        round_trip(n, e)
+        s = e.stats()
+    dmas = -(-n // 32768)  # one DMA per 32 KiB, every byte copied by a helper once each way
+    assert s["chunks"] == 2 * dmas
+    assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
+    assert s["helpers"]["copied_bytes"] == 2 * n
+    with pytest.raises(ValueError) as raised:
+        xferlab.Engine(dma="1KiB")
+    assert "dma: \"chunk\" (one chunk per DMA) or a size of at least 4 KiB" in str(raised.value)
+
+
 def test_small_copies_and_page_locked_memory_skip_the_helpers():
     with xferlab.Engine() as e:
         round_trip((1 << 20) - 1, e)  # below the threshold: one plain copy each way

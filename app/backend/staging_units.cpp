@@ -1,0 +1,203 @@
+// The staging engine's shared-buffer mode (StagingConfig::dma_chunk): the page-locked memory is
+// a few DMA-sized buffers ("units") instead of small buffers per helper. A unit holds one range
+// of one request; the helpers copy its chunks ("pieces") in parallel, so a DMA can be large
+// while each helper copies no more than a chunk at a time and the page-locked memory in flight
+// stays what the helpers' own buffers would be.
+//   to the device:   open a free unit, fill its pieces, the helper that finishes the last one
+//                    starts the DMA; whoever has nothing else to do waits for it, then frees it
+//   from the device: open a free unit and start its DMA; a helper waits for it, then its pieces
+//                    are copied out by whoever is free; the last piece frees it
+// Page-locked request memory is DMA'd in place, a unit's range at a time (no pieces).
+// A helper prefers pieces of the oldest unit, then opening a unit, then waiting for the oldest
+// DMA, so the DMAs start in about the order of the request and the link stays busy.
+#include <algorithm>
+#include <exception>
+#include <string>
+
+#include "backend/staging_engine.hpp"
+#include "backend/staging_engine_parts.hpp"
+#include "util/clock.hpp"
+
+namespace xfer {
+
+namespace {
+
+// The piece size of a bounced unit: the chunk of its direction.
+uint64_t piece_bytes(const StagingConfig& c, bool to_device) {
+    return !to_device && c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
+}
+
+}  // namespace
+
+void StagingEngine::run_shared(Helper& h) {
+    int64_t busy_since = -1;
+    for (;;) {
+        UnitTask t;
+        {
+            std::unique_lock lock(mutex_);
+            for (;;) {
+                if (h.index < active_ && take_unit_task(h, t)) break;
+                go_idle_locked(h, busy_since);
+                if (stopping_) return;
+                work_.wait(lock);
+            }
+        }
+        if (busy_since < 0) busy_since = now_ns();
+        run_unit_task(h, t);
+    }
+}
+
+bool StagingEngine::take_unit_task(const Helper&, UnitTask& t) {
+    // 1. A piece of the oldest unit that has pieces left.
+    Unit* oldest = nullptr;
+    for (Unit& u : units_)
+        if ((u.state == Unit::State::filling || u.state == Unit::State::ready) && u.handed < u.len &&
+            (!oldest || u.seq < oldest->seq))
+            oldest = &u;
+    if (oldest) {
+        const uint64_t piece = piece_bytes(config_, oldest->request->to_device);
+        t = {UnitTask::Kind::piece, int(oldest - units_.data()), oldest->handed,
+             std::min(piece, oldest->len - oldest->handed)};
+        oldest->handed += t.len;
+        return true;
+    }
+    // 2. Open a free unit with the next range of a request (in turn, as chunks are handed out).
+    for (Unit& u : units_) {
+        if (u.state != Unit::State::free) continue;
+        Chunk c;
+        if (!take_chunk(c)) break;
+        u = Unit{};
+        u.request = c.request;
+        u.offset = c.offset;
+        u.len = c.len;
+        u.seq = ++unit_seq_;
+        const int index = int(&u - units_.data());
+        if (c.request->to_device && !c.request->direct) {
+            u.state = Unit::State::filling;
+            const uint64_t piece = piece_bytes(config_, true);
+            t = {UnitTask::Kind::piece, index, 0, std::min(piece, u.len)};
+            u.handed = t.len;
+        } else {
+            u.state = Unit::State::starting;
+            t = {UnitTask::Kind::start, index, 0, u.len};
+        }
+        return true;
+    }
+    // 3. Wait for the oldest DMA in flight.
+    oldest = nullptr;
+    for (Unit& u : units_)
+        if (u.state == Unit::State::in_flight && (!oldest || u.seq < oldest->seq)) oldest = &u;
+    if (!oldest) return false;
+    oldest->state = Unit::State::waiting;
+    t = {UnitTask::Kind::wait, int(oldest - units_.data()), 0, oldest->len};
+    return true;
+}
+
+void StagingEngine::free_unit_locked(Unit& u, const std::string& error, bool count) {
+    Chunk c{u.request, u.offset, u.len, u.work};
+    if (count || !error.empty()) {
+        retire_locked(c, error);
+    } else {  // abandoned: its request failed while it was filled
+        Request& r = *u.request;
+        --r.outstanding;
+        if (r.finished()) r.done.notify_all();
+    }
+    u.state = Unit::State::free;
+    u.request = nullptr;
+    work_.notify_all();  // a unit to open
+}
+
+void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
+    Unit& u = units_[size_t(t.unit)];
+    Request& r = *u.request;  // fixed while the task runs: the unit is not free
+    if (t.kind == UnitTask::Kind::start) {
+        start_unit_dma(h, t.unit);
+        return;
+    }
+    if (t.kind == UnitTask::Kind::wait) {
+        HelperWork mine;
+        std::string error;
+        const int64_t t0 = now_ns();
+        try {
+            device_->wait(0, t.unit);
+        } catch (const std::exception& e) {
+            error = chunk_error(Chunk{&r, u.offset, u.len, {}}, e.what());
+        }
+        mine.wait_ns += now_ns() - t0;
+        std::lock_guard lock(mutex_);
+        h.info.work += mine;
+        u.work += mine;
+        if (error.empty() && !r.to_device && !r.direct) {
+            u.state = Unit::State::ready;  // its pieces can be copied out now
+            u.handed = u.done = 0;
+            work_.notify_all();
+        } else {
+            free_unit_locked(u, error, true);
+        }
+        return;
+    }
+    // A piece: copied into the unit's buffer (to the device) or out of it.
+    HelperWork mine;
+    std::byte* buffer = device_->buffer(0, t.unit) + t.offset;
+    std::byte* host = r.host + u.offset + t.offset;
+    const int64_t t0 = now_ns();
+    if (r.to_device)
+        host_copy(config_.copy_in, buffer, host, t.len);
+    else
+        host_copy(config_.copy_out, host, buffer, t.len);
+    mine.copy_ns += now_ns() - t0;
+    mine.copied_bytes += t.len;
+    bool start = false;
+    {
+        std::lock_guard lock(mutex_);
+        h.info.work += mine;
+        u.work += mine;
+        u.done += t.len;
+        if (u.done < u.len) return;
+        if (!r.to_device)
+            free_unit_locked(u, {}, true);  // the last piece is out: the bytes have arrived
+        else if (r.failed)
+            free_unit_locked(u, {}, false);
+        else {
+            u.state = Unit::State::starting;
+            start = true;
+        }
+    }
+    if (start) start_unit_dma(h, t.unit);
+}
+
+// The unit's DMA, from its buffer (or the request's page-locked memory); in flight afterwards.
+void StagingEngine::start_unit_dma(Helper& h, int index) {
+    Unit& u = units_[size_t(index)];
+    Request& r = *u.request;
+    std::byte* host = r.direct ? r.host + u.offset : device_->buffer(0, index);
+    std::byte* device = r.device + u.offset;
+    HelperWork mine;
+    std::string error;
+    const int64_t t0 = now_ns();
+    try {
+        if (r.to_device)
+            device_->start_to_device(0, index, device, host, u.len);
+        else
+            device_->start_from_device(0, index, host, device, u.len);
+        ++mine.chunks;
+        if (uint32_t id = device_->last_correlation(); id && r.tag) {
+            std::lock_guard own(h.aliases_mutex);
+            h.aliases.emplace_back(id, r.tag);
+        }
+    } catch (const std::exception& e) {
+        error = chunk_error(Chunk{&r, u.offset, u.len, {}}, e.what());
+    }
+    mine.start_ns += now_ns() - t0;
+    std::lock_guard lock(mutex_);
+    h.info.work += mine;
+    u.work += mine;
+    if (!error.empty()) {
+        free_unit_locked(u, error, true);  // nothing started: nothing to wait for
+        return;
+    }
+    u.state = Unit::State::in_flight;
+    work_.notify_all();  // somebody may wait for it
+}
+
+}  // namespace xfer

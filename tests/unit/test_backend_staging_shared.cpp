@@ -1,0 +1,196 @@
+// The staging engine's shared buffers (staging.dma): DMA-sized page-locked buffers that the
+// helpers fill, or empty, together, a chunk each. Against the fake device whose DMA happens only
+// when the engine waits for it, so a buffer refilled before its DMA, a piece copied twice or
+// skipped, or a lost wake-up shows up as wrong bytes, a wrong count or a hang.
+#include <cstring>
+#include <future>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/host_staging_device.hpp"
+#include "backend/staging_engine.hpp"
+#include "support/catch.hpp"
+#include "support/text.hpp"
+
+using namespace xfer;
+using xfer::test::contains;
+
+namespace shared_staging_test {  // named: the unit tests are a unity build
+
+std::vector<std::byte> bytes_pattern(uint64_t n, int seed) {
+    std::vector<std::byte> v(n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = std::byte(uint8_t(i * 151 + uint64_t(seed) * 29 + 3));
+    return v;
+}
+
+template <typename F>
+void finishes_within(int seconds, F f) {
+    auto done = std::async(std::launch::async, f);
+    REQUIRE(done.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready);
+    done.get();
+}
+
+StagingConfig shared_config(int threads, int buffers, uint64_t chunk, uint64_t dma) {
+    StagingConfig c;
+    c.device = 0;
+    c.threads = threads;
+    c.buffers = buffers;
+    c.chunk = chunk;
+    c.dma_chunk = dma;
+    return c;
+}
+
+// `workers` threads each copy `bytes` to the fake device and back through one engine.
+void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool page_locked) {
+    auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+    HostStagingDevice& fake = *fake_owner;
+    std::vector<std::byte> device(bytes * uint64_t(workers));
+    std::vector<int> landed(device.size(), 0);
+    fake.landed = &landed;
+    fake.landed_base = device.data();
+    StagingEngine engine(c, std::move(fake_owner));
+    engine.start();
+    std::vector<std::vector<std::byte>> sources, back;
+    for (int w = 0; w < workers; ++w) {
+        sources.push_back(bytes_pattern(bytes, w));
+        back.emplace_back(bytes, std::byte{0});
+    }
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w)
+        threads.emplace_back([&, w] {
+            std::byte* dev = device.data() + uint64_t(w) * bytes;
+            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 100 + uint32_t(w),
+                             page_locked);
+            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 200 + uint32_t(w),
+                               page_locked);
+        });
+    for (auto& t : threads) t.join();
+    engine.stop();
+
+    INFO("threads " << c.threads << ", buffers " << c.buffers << ", chunk " << c.chunk << ", dma "
+                    << c.dma_chunk << ", workers " << workers << ", bytes " << bytes
+                    << ", page-locked " << page_locked);
+    CHECK(fake.violations == 0);
+    CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
+    size_t not_once = 0;
+    for (int n : landed) not_once += n != 1;
+    CHECK(not_once == 0);
+    for (int w = 0; w < workers; ++w) {
+        CHECK(std::memcmp(device.data() + uint64_t(w) * bytes, sources[size_t(w)].data(), bytes) ==
+              0);
+        CHECK(back[size_t(w)] == sources[size_t(w)]);
+    }
+    // One DMA per DMA-sized range of a bounced request: its length is staging.dma, not the
+    // chunk; page-locked memory is DMA'd in place in one range per helper.
+    const uint64_t per_helper = (bytes + uint64_t(c.threads) - 1) / uint64_t(c.threads);
+    const uint64_t range =
+        page_locked ? std::max<uint64_t>(c.chunk, (per_helper + 4095) / 4096 * 4096) : c.dma_chunk;
+    const uint64_t dmas = (bytes + range - 1) / range;
+    CHECK(engine.chunks_issued() == 2 * dmas * uint64_t(workers));
+    CHECK(fake.bounced == (page_locked ? 0 : 2 * dmas * uint64_t(workers)));
+    const auto aliases = engine.correlations();
+    for (int w = 0; w < workers; ++w) {
+        uint64_t up = 0, down = 0;
+        for (const auto& [id, tag] : aliases) {
+            up += tag == 100 + uint32_t(w);
+            down += tag == 200 + uint32_t(w);
+        }
+        CHECK(up == dmas);
+        CHECK(down == dmas);
+    }
+    // The helpers' copies: every bounced byte once each way, time inside their busy spans.
+    uint64_t copied = 0;
+    for (const auto& h : engine.helper_threads()) {
+        copied += h.work.copied_bytes;
+        int64_t busy = 0;
+        for (const auto& [start, end] : h.busy) busy += end - start;
+        CHECK(h.work.copy_ns + h.work.start_ns + h.work.wait_ns <= busy);
+    }
+    CHECK(copied == (page_locked ? 0 : 2 * bytes * uint64_t(workers)));
+    const StagingTotals totals = engine.totals();
+    CHECK(totals.to_device_bytes == bytes * uint64_t(workers));
+    CHECK(totals.from_device_bytes == bytes * uint64_t(workers));
+    CHECK(totals.chunks == 2 * dmas * uint64_t(workers));
+}
+
+}  // namespace shared_staging_test
+
+using namespace shared_staging_test;
+
+TEST_CASE("staging.dma: shared buffers as many as the helpers' own would hold, at least two",
+          "[staging]") {
+    const uint64_t MiB = uint64_t(1) << 20;
+    StagingLayout l = staging_layout(shared_config(12, 2, 4 * MiB, 16 * MiB));
+    CHECK((l.owners == 1 && l.slots == 6 && l.bytes == 16 * MiB));
+    l = staging_layout(shared_config(1, 1, 4 * MiB, 64 * MiB));
+    CHECK((l.owners == 1 && l.slots == 2 && l.bytes == 64 * MiB));
+    // No larger than a chunk: each helper's own buffers, as without staging.dma.
+    StagingConfig own = shared_config(3, 2, 4 * MiB, 4 * MiB);
+    own.chunk_from_device = 8 * MiB;
+    l = staging_layout(own);
+    CHECK(!staging_shares_buffers(own));
+    CHECK((l.owners == 3 && l.slots == 2 && l.bytes == 8 * MiB));
+}
+
+TEST_CASE("staging.dma: helpers filling shared buffers move every byte once, one DMA per range",
+          "[staging]") {
+    for (StagingConfig c : {shared_config(1, 1, 4096, 8192), shared_config(3, 2, 4096, 3 * 4096),
+                            shared_config(4, 2, 5000, 20000), shared_config(6, 1, 4096, 5 * 4096)}) {
+        for (uint64_t bytes : {uint64_t(1), uint64_t(4095), uint64_t(4096 * 10 + 123),
+                               uint64_t(200001)}) {
+            finishes_within(60, [&] { copy_both_ways(c, 1, bytes, false); });
+            finishes_within(60, [&] { copy_both_ways(c, 4, bytes, false); });
+            finishes_within(60, [&] { copy_both_ways(c, 4, bytes, true); });
+        }
+    }
+}
+
+TEST_CASE("staging.dma: a failing DMA fails its own copy, names the range, and nothing hangs",
+          "[staging]") {
+    for (bool in_wait : {false, true}) {
+        const uint64_t chunk = 4096, dma = 3 * chunk, bytes = 10 * chunk;
+        const StagingConfig c = shared_config(3, 2, chunk, dma);
+        auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+        HostStagingDevice& fake = *fake_owner;
+        std::vector<std::byte> device(bytes * 4);
+        fake.fail_at = device.data() + 2 * bytes + dma + 7;  // worker 2, its second DMA
+        fake.fail_in_wait = in_wait;
+        StagingEngine engine(c, std::move(fake_owner));
+        engine.start();
+        std::vector<std::string> errors(4);
+        std::vector<std::vector<std::byte>> sources;
+        for (int w = 0; w < 4; ++w) sources.push_back(bytes_pattern(bytes, w));
+        finishes_within(60, [&] {
+            std::vector<std::thread> threads;
+            for (int w = 0; w < 4; ++w)
+                threads.emplace_back([&, w] {
+                    try {
+                        engine.to_device(device.data() + uint64_t(w) * bytes,
+                                         sources[size_t(w)].data(), bytes, w, uint32_t(w));
+                    } catch (const std::runtime_error& e) {
+                        errors[size_t(w)] = e.what();
+                    }
+                });
+            for (auto& t : threads) t.join();
+        });
+        INFO("failure in " << (in_wait ? "wait" : "start") << ": " << errors[2]);
+        CHECK(contains(errors[2], "worker 2"));
+        CHECK(contains(errors[2], "chunk at offset 12288 (12288 bytes of 40960)"));
+        CHECK(contains(errors[2], in_wait ? "illegal memory access" : "invalid argument"));
+        for (int w : {0, 1, 3}) {
+            CHECK(errors[size_t(w)].empty());
+            CHECK(std::memcmp(device.data() + uint64_t(w) * bytes, sources[size_t(w)].data(),
+                              bytes) == 0);
+        }
+        // The engine goes on serving after a failed request, from the device too.
+        std::vector<std::byte> again = bytes_pattern(bytes, 9), back(bytes);
+        finishes_within(60, [&] {
+            engine.to_device(device.data(), again.data(), bytes, 0, 9);
+            engine.from_device(back.data(), device.data(), bytes, 0, 10);
+        });
+        CHECK(back == again);
+        finishes_within(60, [&] { engine.stop(); });
+    }
+}
