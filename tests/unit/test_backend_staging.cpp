@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backend/host_staging_device.hpp"
@@ -297,14 +298,18 @@ TEST_CASE("staging: helpers copying with streaming stores move every byte once, 
 TEST_CASE("staging: a failing chunk fails its own copy, names device, worker and offset, "
           "and nothing hangs",
           "[staging]") {
-    for (bool in_wait : {false, true}) {
-        const uint64_t chunk = 4096, bytes = 10 * chunk;
-        auto fake_owner = std::make_unique<FakeDevice>(2, 2, chunk);
+    const uint64_t chunk = 4096, bytes = 10 * chunk;
+    // Each helper's own buffers, and staging.dma's shared ones (one DMA per 3 chunks).
+    for (auto [in_wait, dma] : {std::pair{false, uint64_t(0)}, std::pair{true, uint64_t(0)},
+                                std::pair{false, 3 * chunk}, std::pair{true, 3 * chunk}}) {
+        StagingConfig config{3, 2, 2, chunk, {}};
+        config.dma_chunk = dma;
+        auto fake_owner = std::make_unique<FakeDevice>(staging_layout(config));
         FakeDevice& fake = *fake_owner;
         std::vector<std::byte> device(bytes * 4);
         fake.fail_at = device.data() + 2 * bytes + 2 * chunk + 7;  // worker 2, third chunk
         fake.fail_in_wait = in_wait;
-        StagingEngine engine({3, 2, 2, chunk, {}}, std::move(fake_owner));
+        StagingEngine engine(config, std::move(fake_owner));
         engine.start();
         std::vector<std::string> errors(4);
         std::vector<std::vector<std::byte>> sources;
@@ -323,20 +328,25 @@ TEST_CASE("staging: a failing chunk fails its own copy, names device, worker and
             }
             for (auto& t : threads) t.join();
         });
-        INFO("failure in " << (in_wait ? "wait" : "start") << ": " << errors[2]);
+        INFO("failure in " << (in_wait ? "wait" : "start") << ", dma " << dma << ": " << errors[2]);
         CHECK(contains(errors[2], "staging on device 3"));
         CHECK(contains(errors[2], "worker 2"));
-        CHECK(contains(errors[2], "chunk at offset 8192"));
+        // The failing range: its chunk, or the DMA that holds it.
+        CHECK(contains(errors[2], dma ? "chunk at offset 0 (12288 bytes of 40960)"
+                                      : "chunk at offset 8192 (4096 bytes of 40960)"));
         CHECK(contains(errors[2], in_wait ? "illegal memory access" : "invalid argument"));
         for (int w : {0, 1, 3}) {
             CHECK(errors[size_t(w)].empty());
             CHECK(std::memcmp(device.data() + uint64_t(w) * bytes, sources[size_t(w)].data(),
                               bytes) == 0);
         }
-        // The engine goes on serving after a failed request.
-        std::vector<std::byte> again = pattern(bytes, 9);
-        within_seconds(60, [&] { engine.to_device(device.data(), again.data(), bytes, 0, 9); });
-        CHECK(std::memcmp(device.data(), again.data(), bytes) == 0);
+        // The engine goes on serving after a failed request, both ways.
+        std::vector<std::byte> again = pattern(bytes, 9), back(bytes);
+        within_seconds(60, [&] {
+            engine.to_device(device.data(), again.data(), bytes, 0, 9);
+            engine.from_device(back.data(), device.data(), bytes, 0, 10);
+        });
+        CHECK(back == again);
         within_seconds(60, [&] { engine.stop(); });
     }
 }
