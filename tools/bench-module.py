@@ -17,6 +17,7 @@ nothing timed before a method's first (warm-up) copy:
           host buffers (the module's own cost per call, no device involved).
   sweep   one thread, 1 GiB: Engine(threads=T, chunk=C, buffers=B) against the pinned rate, to
           show what moves a single caller's rate (--sweep picks the settings).
+  sweep4  (only with --sweep4) four threads sharing one engine per setting, the same way.
 Prints a table per section and writes everything (every trial's value) as JSON.
 """
 import argparse
@@ -322,8 +323,8 @@ def bench_source(n, trials, copies, results):
 
 def sweep_configs(text):
     """"T:C[:B[:D]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in MiB: the
-    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA) or "" for
-    the default grid."""
+    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; T or C 0:
+    "auto") or "" for the default grid."""
     if not text:
         return [(t, c, 2, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
@@ -377,6 +378,50 @@ def bench_sweep(n, trials, copies, results, configs):
     return stats
 
 
+def bench_sweep4(n, trials, copies, results, configs):
+    """Four callers, each its own buffers, sharing one engine per setting (as the seed's four
+    threads share one), against four callers' page-locked cudaMemcpy of the same trial."""
+    pool = [Buffers(n, s + 11) for s in range(4)]
+    rows = results.setdefault("sweep4", [])
+    engines = {cfg: xferlab.Engine(device=0, threads=cfg[0] or "auto", chunk=cfg[1] or "auto",
+                                   buffers=cfg[2], dma=cfg[3] or "chunk") for cfg in configs}
+
+    def fn(cfg, h2d):
+        if cfg is None:
+            return (lambda b: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, b.n, H2D)) if h2d \
+                else (lambda b: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, b.n, D2H))
+        e = engines[cfg]
+        return (lambda b: e.copy(b.cupy, b.pageable)) if h2d else (lambda b: e.copy(b.pageable,
+                                                                                   b.cupy))
+    for cfg in [None] + configs:  # warm-up
+        for h2d in (True, False):
+            timed_threads(fn(cfg, h2d), pool, 1)
+    for trial in range(trials):
+        order = [(d, cfg) for d in ("h2d", "d2h") for cfg in [None] + configs]
+        random.Random(400 + trial).shuffle(order)
+        for direction, cfg in order:
+            took = timed_threads(fn(cfg, direction == "h2d"), pool, copies)
+            rows.append({"trial": trial, "direction": direction, "config": cfg,
+                         "GBps": 4 * copies * n / took / 1e9})
+        print(f"sweep4: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    print("\n== four callers, one engine of T helpers, chunk C, B buffers, DMA D: x four callers' "
+          "page-locked cudaMemcpy of the same trial (median, min-max)")
+    for direction in ("h2d", "d2h"):
+        pinned = {r["trial"]: r["GBps"] for r in rows
+                  if r["direction"] == direction and r["config"] is None}
+        print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
+        for cfg in configs:
+            x = [r["GBps"] / pinned[r["trial"]] for r in rows
+                 if r["direction"] == direction and r["config"] == cfg]
+            t, c, nb, d = cfg
+            dma = f"dma {size_text(d)}" if d else "dma = chunk"
+            print(f"  threads {t or 'auto':>4} chunk {size_text(c) if c else 'auto':>7} "
+                  f"buffers {nb} {dma:>12}: "
+                  f"{statistics.median(x):.3f} ({min(x):.3f}-{max(x):.3f})")
+    for e in engines.values():
+        e.close()
+
+
 def print_sweep(rows, stats):
     print("\n== one caller, 1 engine of T helpers and chunk C: x the page-locked cudaMemcpy of "
           "the same trial (median)")
@@ -407,6 +452,9 @@ def main():
     p.add_argument("--sweep", default="", metavar="T:C[:B[:D]],...",
                    help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB]], "
                         "comma-separated")
+    p.add_argument("--sweep4", default="", metavar="T:C[:B[:D]],...",
+                   help="settings for four callers sharing one engine (section sweep4, run "
+                        "only when given)")
     p.add_argument("--skip", nargs="*", default=[],
                    choices=["large", "small", "source", "sweep"])
     a = p.parse_args()
@@ -436,6 +484,8 @@ def main():
         print_sweep(results["sweep"], stats)
         results["sweep_helpers"] = {f"{t} {c} {nb} {d}": s
                                     for (t, c, nb, d), s in stats.items()}
+    if a.sweep4:
+        bench_sweep4(n, a.trials, a.copies, results, sweep_configs(a.sweep4))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
