@@ -8,7 +8,7 @@ set(_engine_sources
     backend/staging_engine.cpp backend/staging_units.cpp backend/host_staging_device.cpp
     backend/fake_copy_platform.cpp
     backend/staging_stores.cpp backend/staging_registry.cpp backend/timed_block_hooks.cpp
-    memory/streaming_copy.cpp util/units.cpp util/suggest.cpp system/thread_probe.cpp system/thread_info.cpp system/signal_names.cpp
+    memory/streaming_copy.cpp util/units.cpp util/process_id.cpp util/suggest.cpp system/thread_probe.cpp system/thread_info.cpp system/signal_names.cpp
     system/hostname.cpp system/cpu_topology.cpp util/format.cpp util/version.cpp)
 if(XFER_HAVE_CUDA)
     list(APPEND _engine_sources backend/cuda/cuda_copy_platform.cpp

@@ -13,6 +13,42 @@ namespace xfer::pyapi {
 
 namespace {
 
+// The names a copy looks up, made and hashed once: with a char* every lookup would make a new
+// str and hash it (a small copy's cost is mostly such Python work). Never freed: nothing may
+// touch a Python object after the interpreter is gone.
+struct InterfaceKeys {
+    py::handle data, shape, typestr, strides, stream, cuda_interface, array_interface;
+};
+py::handle interned(const char* name) {
+    PyObject* s = PyUnicode_InternFromString(name);
+    if (!s) throw py::error_already_set();
+    return s;
+}
+const InterfaceKeys& keys() {
+    static const InterfaceKeys k{interned("data"),
+                                 interned("shape"),
+                                 interned("typestr"),
+                                 interned("strides"),
+                                 interned("stream"),
+                                 interned("__cuda_array_interface__"),
+                                 interned("__array_interface__")};
+    return k;
+}
+
+// d[key], or an empty handle when absent (borrowed: `d` keeps it alive).
+py::handle item(const py::dict& d, py::handle key) {
+    PyObject* v = PyDict_GetItemWithError(d.ptr(), key.ptr());
+    if (!v && PyErr_Occurred()) throw py::error_already_set();
+    return v;
+}
+
+// d[key] that an interface must have.
+py::handle required(const py::dict& d, py::handle key, const char* role) {
+    if (py::handle v = item(d, key)) return v;
+    throw py::value_error(fmt::format("{}: its array interface has no \"{}\"", role,
+                                      py::str(key).cast<std::string>()));
+}
+
 // DLPack's C structures (dlpack.h, version 0.8 layout), declared here: the module takes the
 // capsule any producer makes and needs no header of theirs.
 struct DlDevice {
@@ -123,23 +159,25 @@ std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, b
 // "typestr", "strides", and for the latter's version 3 "stream"}.
 MemoryView from_interface(const py::handle& obj, const py::dict& d, bool device, const char* role,
                           bool writable) {
-    const py::tuple data = d["data"].cast<py::tuple>();
+    const InterfaceKeys& k = keys();
+    const py::tuple data = required(d, k.data, role).cast<py::tuple>();
     MemoryView m;
     m.device_side = device;
     m.type = py::type::handle_of(obj);
     m.data = reinterpret_cast<std::byte*>(data[0].cast<uintptr_t>());
     m.readonly = data[1].cast<bool>();
     std::vector<int64_t> shape;
-    for (const auto& s : d["shape"].cast<py::tuple>()) shape.push_back(s.cast<int64_t>());
-    const int64_t itemsize = itemsize_of(d["typestr"].cast<std::string>());
+    for (const auto& s : required(d, k.shape, role).cast<py::tuple>())
+        shape.push_back(s.cast<int64_t>());
+    const int64_t itemsize = itemsize_of(required(d, k.typestr, role).cast<std::string>());
     std::optional<std::vector<int64_t>> strides;
-    if (d.contains("strides") && !d["strides"].is_none()) {
+    if (py::handle st = item(d, k.strides); st && !st.is_none()) {
         strides.emplace();
-        for (const auto& s : d["strides"].cast<py::tuple>()) strides->push_back(s.cast<int64_t>());
+        for (const auto& s : st.cast<py::tuple>()) strides->push_back(s.cast<int64_t>());
     }
     m.bytes = contiguous_bytes(shape, strides, itemsize, role, obj);
-    if (device && d.contains("stream") && !d["stream"].is_none())
-        m.stream = d["stream"].cast<uintptr_t>();
+    if (py::handle stream = item(d, k.stream); device && stream && !stream.is_none())
+        m.stream = stream.cast<uintptr_t>();
     if (writable && m.readonly) read_only(role, kind_of(obj));
     m.keep_alive =
         std::shared_ptr<py::object>(new py::object(py::reinterpret_borrow<py::object>(obj)));
@@ -206,10 +244,10 @@ MemoryView memory_of(const py::handle& obj, const char* role, bool writable) {
     // type's name only for a message.
     if (host_buffer_type(Py_TYPE(obj.ptr())))
         if (auto m = from_buffer(obj, role, writable)) return *m;
-    if (py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none()); !cai.is_none())
+    if (py::object cai = py::getattr(obj, keys().cuda_interface, py::none()); !cai.is_none())
         return from_interface(obj, cai.cast<py::dict>(), true, role, writable);
     if (auto m = from_buffer(obj, role, writable)) return *m;
-    if (py::object ai = py::getattr(obj, "__array_interface__", py::none()); !ai.is_none())
+    if (py::object ai = py::getattr(obj, keys().array_interface, py::none()); !ai.is_none())
         return from_interface(obj, ai.cast<py::dict>(), false, role, writable);
     if (py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__"))
         return from_dlpack(obj, role, writable);

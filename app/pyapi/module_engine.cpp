@@ -6,6 +6,7 @@
 #include <map>
 
 #include "backend/timed_block_hooks.hpp"
+#include "util/process_id.hpp"
 
 namespace xfer::pyapi {
 
@@ -34,7 +35,7 @@ CopyPlatform& platform_locked(const PlatformChoice& c) {
 }  // namespace
 
 ModuleEngine::ModuleEngine(CopyPlatform& platform, const EngineRequest& request)
-    : platform_(platform), request_(request), pid_(::getpid()) {
+    : platform_(platform), request_(request), pid_(process_id()) {
     if (const std::string why = platform_.unavailable(); !why.empty())
         throw EngineError("no CUDA device answers here: " + why);
     const int devices = platform_.device_count();
@@ -63,11 +64,11 @@ void ModuleEngine::enter() {
             "the engine of device {} is closed: make a new xferlab.Engine(device={}), or use "
             "xferlab.copy, whose shared engine stays open",
             request_.device, request_.device));
-    if (::getpid() != pid_)
+    if (process_id() != pid_)
         throw EngineError(fmt::format(
             "this engine was made in process {} and this is process {}, a fork() of it: CUDA "
             "cannot be used in a forked child; use multiprocessing's \"spawn\" start method",
-            pid_, ::getpid()));
+            pid_, process_id()));
     ++in_flight_;
 }
 
@@ -136,7 +137,7 @@ void ModuleEngine::close() {
     }
     // In a forked child the helper threads do not exist: nothing to join, and the slot in the
     // engine registry is the parent's. Left as it is (a deliberate leak in the child).
-    if (::getpid() != pid_) {
+    if (process_id() != pid_) {
         (void)engine_.release();
         return;
     }
