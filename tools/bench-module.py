@@ -378,6 +378,22 @@ def bench_sweep(n, trials, copies, results, configs):
     return stats
 
 
+def setting_label(cfg):
+    """An engine setting of the sweeps, (helpers, chunk, buffers, DMA), as its table row says it."""
+    t, c, nb, d = cfg
+    dma = f"dma {size_text(d)}" if d else "dma = chunk"
+    return (f"threads {t or 'auto':>4} chunk {size_text(c) if c else 'auto':>7} buffers {nb} "
+            f"{dma:>12}")
+
+
+def ratios_to_pinned(rows, direction, same_setting):
+    """Each trial's rate of the rows `same_setting` picks, over the pinned rate of that trial."""
+    pinned = {r["trial"]: r["GBps"] for r in rows
+              if r["direction"] == direction and same_setting(r) is None}
+    return pinned, [r["GBps"] / pinned[r["trial"]] for r in rows
+                    if r["direction"] == direction and same_setting(r) is True]
+
+
 def bench_sweep4(n, trials, copies, results, configs):
     """Four callers, each its own buffers, sharing one engine per setting (as the seed's four
     threads share one), against four callers' page-locked cudaMemcpy of the same trial."""
@@ -407,17 +423,12 @@ def bench_sweep4(n, trials, copies, results, configs):
     print("\n== four callers, one engine of T helpers, chunk C, B buffers, DMA D: x four callers' "
           "page-locked cudaMemcpy of the same trial (median, min-max)")
     for direction in ("h2d", "d2h"):
-        pinned = {r["trial"]: r["GBps"] for r in rows
-                  if r["direction"] == direction and r["config"] is None}
-        print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
-        for cfg in configs:
-            x = [r["GBps"] / pinned[r["trial"]] for r in rows
-                 if r["direction"] == direction and r["config"] == cfg]
-            t, c, nb, d = cfg
-            dma = f"dma {size_text(d)}" if d else "dma = chunk"
-            print(f"  threads {t or 'auto':>4} chunk {size_text(c) if c else 'auto':>7} "
-                  f"buffers {nb} {dma:>12}: "
-                  f"{statistics.median(x):.3f} ({min(x):.3f}-{max(x):.3f})")
+        for i, cfg in enumerate(configs):
+            pinned, x = ratios_to_pinned(
+                rows, direction, lambda r: None if r["config"] is None else r["config"] == cfg)
+            if i == 0:
+                print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
+            print(f"  {setting_label(cfg)}: {statistics.median(x):.3f} ({min(x):.3f}-{max(x):.3f})")
     for e in engines.values():
         e.close()
 
@@ -425,18 +436,18 @@ def bench_sweep4(n, trials, copies, results, configs):
 def print_sweep(rows, stats):
     print("\n== one caller, 1 engine of T helpers and chunk C: x the page-locked cudaMemcpy of "
           "the same trial (median)")
+    def setting_of(r):
+        return None if r["threads"] is None else (r["threads"], r["chunk"], r["buffers"], r["dma"])
+
     for direction in ("h2d", "d2h"):
-        pinned = {r["trial"]: r["GBps"] for r in rows
-                  if r["direction"] == direction and r["threads"] is None}
-        print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
-        for (t, c, nb, d), summary in stats.items():
-            vals = [r["GBps"] / pinned[r["trial"]] for r in rows if r["direction"] == direction
-                    and r["threads"] == t and r["chunk"] == c and r["buffers"] == nb
-                    and r["dma"] == d]
-            dma = f"dma {size_text(d)}" if d else "dma = chunk"
-            print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} {dma:>12} "
-                  f"({size_text(t * nb * c)} in flight): {statistics.median(vals):.3f} "
-                  f"({min(vals):.3f}-{max(vals):.3f})")
+        for i, cfg in enumerate(stats):
+            pinned, vals = ratios_to_pinned(
+                rows, direction, lambda r: None if setting_of(r) is None else setting_of(r) == cfg)
+            if i == 0:
+                print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
+            t, c, nb, _ = cfg
+            print(f"  {setting_label(cfg)} ({size_text(t * nb * c)} in flight): "
+                  f"{statistics.median(vals):.3f} ({min(vals):.3f}-{max(vals):.3f})")
     print("helpers' time (both directions, all trials):")
     for (t, c, nb, d), summary in stats.items():
         print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} dma {d >> 20} MiB: "
