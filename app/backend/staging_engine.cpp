@@ -29,6 +29,10 @@ uint64_t staging_buffer_bytes(const StagingConfig& c) {
     return std::max(c.chunk, c.chunk_from_device);
 }
 
+uint64_t staging_chunk_of(const StagingConfig& c, bool to_device) {
+    return !to_device && c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
+}
+
 bool staging_shares_buffers(const StagingConfig& c) {
     return c.dma_chunk > staging_buffer_bytes(c);
 }
@@ -174,9 +178,8 @@ void StagingEngine::run_request(Request& r) {
     // Page-locked memory needs no bounce buffer, so small chunks would only add DMA set-ups:
     // one chunk per helper (at least the configured size) keeps every helper's stream busy,
     // unless a chunk size for it was asked.
-    r.chunk =
-        !r.to_device && config_.chunk_from_device > 0 ? config_.chunk_from_device : config_.chunk;
-    if (staging_shares_buffers(config_) && !r.direct) r.chunk = config_.dma_chunk;
+    r.chunk = staging_chunk_of(config_, r.to_device);
+    if (!units_.empty() && !r.direct) r.chunk = config_.dma_chunk;
     if (r.direct) {
         const uint64_t threads = uint64_t(r.helpers);
         const uint64_t even = (r.bytes + threads - 1) / threads;

@@ -130,6 +130,8 @@ struct StagingTotals {
 
 // The larger chunk of `c`'s two directions: the size of one buffer.
 uint64_t staging_buffer_bytes(const StagingConfig& c);
+// The chunk of one direction (chunk_from_device when set and from the device).
+uint64_t staging_chunk_of(const StagingConfig& c, bool to_device);
 
 class StagingEngine {
   public:
@@ -210,10 +212,11 @@ class StagingEngine {
     void go_idle_locked(Helper& h, int64_t& busy_since);
     // Shared-buffer mode (staging_units.cpp).
     void run_shared(Helper& h);
-    bool take_unit_task(const Helper& h, UnitTask& t);  // under mutex_
+    bool take_unit_task(UnitTask& t);  // under mutex_
     void run_unit_task(Helper& h, const UnitTask& t);
     void start_unit_dma(Helper& h, int unit);
-    void free_unit_locked(Unit& u, const std::string& error, bool count);
+    // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
+    void free_unit_locked(Unit& u, const std::string& error);
     void count_locked(const Chunk& c);  // a finished chunk into totals_
     std::string chunk_error(const Chunk& c, const char* what) const;
 

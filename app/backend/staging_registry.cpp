@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "util/clock.hpp"
+#include "util/process_id.hpp"
 
 namespace xfer {
 namespace {
@@ -252,7 +253,7 @@ EngineRegistration::EngineRegistration(EngineClaim claim, std::string path, int6
     claim_.cap = std::max(claim_.cap, 1);
     if (claim_.cpu_budget <= 0) claim_.cpu_budget = claim_.cap;
     if (claim_.device_key == 0) claim_.device_key = uint32_t(claim_.device) + 1;
-    pid_ = int(::getpid());
+    pid_ = int(process_id());
     fold_cpus(claim_.cpus, mask_);
     active_.store(claim_.helpers);
     share_.want = share_.active = claim_.helpers;
@@ -267,7 +268,7 @@ EngineRegistration::EngineRegistration(EngineClaim claim, std::string path, int6
     if (slot_ >= 0) refresh();
 }
 
-bool EngineRegistration::owner() const { return int(::getpid()) == pid_; }
+bool EngineRegistration::owner() const { return int(process_id()) == pid_; }
 
 EngineRegistration::~EngineRegistration() {
     if (fd_ < 0) return;
@@ -312,7 +313,7 @@ void EngineRegistration::claim_slot() {
     }
     store(w[3], first | (last << 16) | (uint64_t(claim_.device_key) << 32));
     for (int k = 0; k < 4; ++k) store(w[4 + k], mask_[k]);
-    store(w[0], uint64_t(uint32_t(::getpid())) | (uint64_t(uint32_t(claim_.device)) << 32));
+    store(w[0], uint64_t(uint32_t(process_id())) | (uint64_t(uint32_t(claim_.device)) << 32));
     bump_generation(map_);
 }
 

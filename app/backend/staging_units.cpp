@@ -20,15 +20,6 @@
 
 namespace xfer {
 
-namespace {
-
-// The piece size of a bounced unit: the chunk of its direction.
-uint64_t piece_bytes(const StagingConfig& c, bool to_device) {
-    return !to_device && c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
-}
-
-}  // namespace
-
 void StagingEngine::run_shared(Helper& h) {
     int64_t busy_since = -1;
     for (;;) {
@@ -36,7 +27,7 @@ void StagingEngine::run_shared(Helper& h) {
         {
             std::unique_lock lock(mutex_);
             for (;;) {
-                if (h.index < active_ && take_unit_task(h, t)) break;
+                if (h.index < active_ && take_unit_task(t)) break;
                 go_idle_locked(h, busy_since);
                 if (stopping_) return;
                 work_.wait(lock);
@@ -47,7 +38,7 @@ void StagingEngine::run_shared(Helper& h) {
     }
 }
 
-bool StagingEngine::take_unit_task(const Helper&, UnitTask& t) {
+bool StagingEngine::take_unit_task(UnitTask& t) {
     // 1. A piece of the oldest unit that has pieces left.
     Unit* oldest = nullptr;
     for (Unit& u : units_)
@@ -55,7 +46,7 @@ bool StagingEngine::take_unit_task(const Helper&, UnitTask& t) {
             (!oldest || u.seq < oldest->seq))
             oldest = &u;
     if (oldest) {
-        const uint64_t piece = piece_bytes(config_, oldest->request->to_device);
+        const uint64_t piece = staging_chunk_of(config_, oldest->request->to_device);
         t = {UnitTask::Kind::piece, int(oldest - units_.data()), oldest->handed,
              std::min(piece, oldest->len - oldest->handed)};
         oldest->handed += t.len;
@@ -74,7 +65,7 @@ bool StagingEngine::take_unit_task(const Helper&, UnitTask& t) {
         const int index = int(&u - units_.data());
         if (c.request->to_device && !c.request->direct) {
             u.state = Unit::State::filling;
-            const uint64_t piece = piece_bytes(config_, true);
+            const uint64_t piece = staging_chunk_of(config_, true);
             t = {UnitTask::Kind::piece, index, 0, std::min(piece, u.len)};
             u.handed = t.len;
         } else {
@@ -93,15 +84,8 @@ bool StagingEngine::take_unit_task(const Helper&, UnitTask& t) {
     return true;
 }
 
-void StagingEngine::free_unit_locked(Unit& u, const std::string& error, bool count) {
-    Chunk c{u.request, u.offset, u.len, u.work};
-    if (count || !error.empty()) {
-        retire_locked(c, error);
-    } else {  // abandoned: its request failed while it was filled
-        Request& r = *u.request;
-        --r.outstanding;
-        if (r.finished()) r.done.notify_all();
-    }
+void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
+    retire_locked(Chunk{u.request, u.offset, u.len, u.work}, error);
     u.state = Unit::State::free;
     u.request = nullptr;
     work_.notify_all();  // a unit to open
@@ -132,7 +116,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
             u.handed = u.done = 0;
             work_.notify_all();
         } else {
-            free_unit_locked(u, error, true);
+            free_unit_locked(u, error);
         }
         return;
     }
@@ -155,9 +139,9 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
         u.done += t.len;
         if (u.done < u.len) return;
         if (!r.to_device)
-            free_unit_locked(u, {}, true);  // the last piece is out: the bytes have arrived
+            free_unit_locked(u, {});  // the last piece is out: the bytes have arrived
         else if (r.failed)
-            free_unit_locked(u, {}, false);
+            free_unit_locked(u, r.error);  // abandoned with its request: nothing counted
         else {
             u.state = Unit::State::starting;
             start = true;
@@ -193,7 +177,7 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
     h.info.work += mine;
     u.work += mine;
     if (!error.empty()) {
-        free_unit_locked(u, error, true);  // nothing started: nothing to wait for
+        free_unit_locked(u, error);  // nothing started: nothing to wait for
         return;
     }
     u.state = Unit::State::in_flight;

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "pyapi/copy_route.hpp"
@@ -52,38 +53,34 @@ int threads_argument(const py::object& v) {
 
 // Engine(direct_below=...): "auto" (each direction its own threshold, module_engine.hpp) or a
 // size in bytes (0: stage every copy).
-uint64_t direct_below_argument(const py::object& v) {
+// An argument that is a size of at least `minimum` (an int, or text such as "4MiB") or `word`,
+// which stands for `word_value`; nothing when it is neither.
+std::optional<uint64_t> size_or_word(const py::object& v, const char* word, uint64_t word_value,
+                                     uint64_t minimum) {
     if (py::isinstance<py::str>(v)) {
         const std::string text = v.cast<std::string>();
-        if (text == "auto") return kDirectBelowAuto;
-        if (auto size = parse_size(text)) return *size;
-    } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 0) {
+        if (text == word) return word_value;
+        if (auto size = parse_size(text); size && *size >= minimum) return *size;
+    } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= int64_t(minimum)) {
         return v.cast<uint64_t>();
     }
+    return std::nullopt;
+}
+
+uint64_t direct_below_argument(const py::object& v) {
+    if (auto size = size_or_word(v, "auto", kDirectBelowAuto, 0)) return *size;
     throw py::value_error(
         "direct_below: \"auto\" or a size in bytes below which a copy is one plain copy (0: "
         "stage every copy)");
 }
 
 uint64_t chunk_argument(const py::object& v) {
-    if (py::isinstance<py::str>(v)) {
-        const std::string text = v.cast<std::string>();
-        if (text == "auto") return 0;
-        if (auto size = parse_size(text); size && *size >= 4096) return *size;
-    } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 4096) {
-        return v.cast<uint64_t>();
-    }
+    if (auto size = size_or_word(v, "auto", 0, 4096)) return *size;
     throw py::value_error("chunk: \"auto\" or a size of at least 4 KiB (4096, \"4MiB\")");
 }
 
 uint64_t dma_argument(const py::object& v) {
-    if (py::isinstance<py::str>(v)) {
-        const std::string text = v.cast<std::string>();
-        if (text == "chunk") return 0;
-        if (auto size = parse_size(text); size && *size >= 4096) return *size;
-    } else if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 4096) {
-        return v.cast<uint64_t>();
-    }
+    if (auto size = size_or_word(v, "chunk", 0, 4096)) return *size;
     throw py::value_error(
         "dma: \"chunk\" (one chunk per DMA) or a size of at least 4 KiB (\"16MiB\") that the "
         "helpers fill together");

@@ -170,59 +170,38 @@ SettingKey staging_threads_key() {
     return k;
 }
 
-SettingKey staging_chunk_key() {
-    SettingKey k = key("staging", "chunk", "size or \"auto\"",
-                       "bytes per staged chunk, at least 4 KiB", kCuda);
+// A [staging] size that a word stands for when 0 ("auto", "chunk"), at least 4 KiB otherwise,
+// written as text with its bytes beside it: staging.chunk and staging.dma.
+SettingKey staging_size_key(const char* name, std::string_view word, std::string help,
+                            uint64_t StagingSpec::*member, std::string example,
+                            std::string noun) {
+    const std::string word_text(word);
+    SettingKey k = key("staging", name, "", std::move(help), kCuda);
+    k.type = "size or \"" + word_text + "\"";
     k.unit = "bytes";
-    k.parse = [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
-        if (v.is_string() && v == kAuto) {
-            t.staging.chunk = 0;
+    k.parse = [=](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
+        if (v.is_string() && v == word_text) {
+            t.staging.*member = 0;
             return std::nullopt;
         }
         uint64_t b = 0;
-        if (auto err = want_size(v, "a size such as \"8MiB\" or \"auto\"", b)) return err;
+        if (auto err = want_size(v, "a size such as \"" + example + "\" or \"" + word_text + "\"",
+                                 b))
+            return err;
         if (b < kMinStagingChunk)
-            return SettingError{"a staging chunk must be at least 4KiB; got " + describe(v)};
-        t.staging.chunk = b;
+            return SettingError{noun + " must be at least 4KiB; got " + describe(v)};
+        t.staging.*member = b;
         return std::nullopt;
     };
-    k.write = [](const TransferSpec& t, const ThreadSpec&, json& j) {
-        j["chunk"] = t.staging.chunk > 0 ? json(format_size(t.staging.chunk)) : json(kAuto);
-        j["chunk_bytes"] = t.staging.chunk;
+    const std::string field = name, bytes_field = std::string(name) + "_bytes";
+    k.write = [=](const TransferSpec& t, const ThreadSpec&, json& j) {
+        const uint64_t b = t.staging.*member;
+        j[field] = b > 0 ? json(format_size(b)) : json(word_text);
+        j[bytes_field] = b;
     };
-    k.read = [](const json& j, TransferSpec& t, ThreadSpec&) {
-        if (!j.contains("chunk")) return false;
-        t.staging.chunk = j.value("chunk_bytes", uint64_t(0));
-        return true;
-    };
-    return k;
-}
-
-// staging.dma: "chunk" (one chunk per DMA) or a size, with its bytes beside the text.
-SettingKey staging_dma_key() {
-    SettingKey k = key("staging", "dma", "size or \"chunk\"",
-                       "bytes per DMA, filled by several helpers; \"chunk\": one chunk per DMA",
-                       kCuda);
-    k.unit = "bytes";
-    k.parse = [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
-        if (v.is_string() && v == "chunk") {
-            t.staging.dma = 0;
-            return std::nullopt;
-        }
-        uint64_t b = 0;
-        if (auto err = want_size(v, "a size such as \"16MiB\" or \"chunk\"", b)) return err;
-        if (b < kMinStagingChunk)
-            return SettingError{"a DMA must be at least 4KiB; got " + describe(v)};
-        t.staging.dma = b;
-        return std::nullopt;
-    };
-    k.write = [](const TransferSpec& t, const ThreadSpec&, json& j) {
-        j["dma"] = t.staging.dma > 0 ? json(format_size(t.staging.dma)) : json("chunk");
-        j["dma_bytes"] = t.staging.dma;
-    };
-    k.read = [](const json& j, TransferSpec& t, ThreadSpec&) {
-        if (!j.contains("dma")) return false;
-        t.staging.dma = j.value("dma_bytes", uint64_t(0));
+    k.read = [=](const json& j, TransferSpec& t, ThreadSpec&) {
+        if (!j.contains(field)) return false;
+        t.staging.*member = j.value(bytes_field, uint64_t(0));
         return true;
     };
     return k;
@@ -359,7 +338,8 @@ std::vector<SettingKey> build_table() {
         between_key(),
         // [staging]
         staging_threads_key(),
-        staging_chunk_key(),
+        staging_size_key("chunk", kAuto, "bytes per staged chunk, at least 4 KiB",
+                         &StagingSpec::chunk, "8MiB", "a staging chunk"),
         int_key(
             "staging", "buffers", "page-locked chunk buffers per helper, 1..64", 1,
             kMaxStagingBuffers, "page-locked chunk buffers per helper thread",
@@ -380,7 +360,9 @@ std::vector<SettingKey> build_table() {
         enum_key<StagingWait>(
             "staging", "wait", "how a helper waits for its DMA: {values}",
             [](auto& t, auto&) -> auto& { return t.staging.wait; }, kCuda),
-        staging_dma_key(),
+        staging_size_key("dma", "chunk",
+                         "bytes per DMA, filled by several helpers; \"chunk\": one chunk per DMA",
+                         &StagingSpec::dma, "16MiB", "a DMA"),
     };
     return keys;
 }
