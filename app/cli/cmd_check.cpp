@@ -41,22 +41,20 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
         uint64_t copies =
             uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
         std::string mem = "? (backend unavailable)";
-        const auto need = runner.run_need(run);
-        unknown |= !need;
-        const bool skipped_here = !runner.cuda_skip_reason(run).empty();
-        if (skipped_here) {
+        if (!runner.cuda_skip_reason(run).empty()) {
             ++skipped;
+            mem = "none (skipped here)";  // the warnings below say why
         } else {
             total_bytes += copies * run.transfer.bytes;
             total_copies += copies;
-        }
-        if (skipped_here) {
-            mem = "none (skipped here)";  // the warnings below say why
-        } else if (need) {
-            peak.host_bytes = std::max(peak.host_bytes, need->host_bytes);
-            peak.device_bytes = std::max(peak.device_bytes, need->device_bytes);
-            mem = format_size(need->host_bytes) + " host";
-            if (need->device_bytes) mem += " + " + format_size(need->device_bytes) + " dev";
+            if (const auto need = runner.run_need(run)) {
+                peak.host_bytes = std::max(peak.host_bytes, need->host_bytes);
+                peak.device_bytes = std::max(peak.device_bytes, need->device_bytes);
+                mem = format_size(need->host_bytes) + " host";
+                if (need->device_bytes) mem += " + " + format_size(need->device_bytes) + " dev";
+            } else {
+                unknown = true;
+            }
         }
         std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index,
                                  shown_label(scenario, run), width, run.threads.count,

@@ -207,12 +207,6 @@ const std::vector<ExplanationRule>& explanation_rules() {
     return rules;
 }
 
-const ExplanationRule* find_explanation_rule(std::string_view id) {
-    for (const ExplanationRule& rule : explanation_rules())
-        if (id == rule.text.id) return &rule;
-    return nullptr;
-}
-
 std::string explanation_catalogue() {
     constexpr size_t kWidth = 100;
     std::string out;

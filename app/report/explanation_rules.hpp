@@ -40,8 +40,6 @@ struct ExplanationRule {
 
 // Every rule, per-run ones first, in the order their sentences are printed.
 const std::vector<ExplanationRule>& explanation_rules();
-// The rule of an id; nullptr for none.
-const ExplanationRule* find_explanation_rule(std::string_view id);
 
 // The catalogue as text (`xferlab help explanations`): id, sentence, data, switch, margin.
 std::string explanation_catalogue();

@@ -15,14 +15,6 @@ namespace xfer {
 
 namespace {
 
-// A value of a results.json table as a reader writes it: "64 MiB" rather than 67108864 where
-// the table keeps a text beside the number, strings without quotes.
-std::string value_text(const nlohmann::json& table, const std::string& name) {
-    const auto text = table.find(name + "_text");
-    const nlohmann::json& v = text != table.end() ? *text : table.at(name);
-    return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
 bool recorded(const RunSettings& s, const std::string& dotted) {
     const std::string table = dotted.substr(0, dotted.find('.'));
     return !s.unrecorded.count(dotted) && !s.unrecorded.count(table);
@@ -51,9 +43,8 @@ void table_keys(const RunSettings& s, std::vector<SettingText>& out) {
         if (table == "staging" && s.transfer.path != CopyPath::staged) continue;
         for (const SettingKey& k : setting_key_descriptors()) {
             if (k.table != table || !recorded(s, k.dotted())) continue;
-            nlohmann::json j = nlohmann::json::object();
-            k.write(s.transfer, s.threads, j);
-            out.push_back({k.dotted(), value_text(j, k.name)});
+            const nlohmann::json v = setting_value(k, s.transfer, s.threads);
+            out.push_back({k.dotted(), v.is_string() ? v.get<std::string>() : v.dump()});
         }
     }
     if (recorded(s, "params") && s.params.is_object())

@@ -18,7 +18,6 @@ struct SettingText {
     // the GIL of a launcher that never takes it); those that have it agree.
     bool where_it_applies = false;
 
-    bool operator==(const SettingText&) const = default;
 };
 
 // One run's settings as text, in the order the header prints them: the [[run]]'s own keys

@@ -94,11 +94,17 @@ std::string runs_and_bandwidth(const Results& results, const Analysis& analysis,
     return trials_table(analysis) + plan_bandwidth_table(analysis);
 }
 
+// Title, host and command; with `what_ran`, the settings header and the legend too.
+std::string report_header(const Results& results, const Analysis& analysis, bool what_ran) {
+    std::string text =
+        report_title(results, analysis) + host_line(results.host) + command_text(results);
+    if (what_ran) text += settings_header_text(results, analysis) + "\n" + report_legend();
+    return text;
+}
+
 std::string full_report(const Results& results, const Analysis& analysis) {
     const PrintedOnce once = printed_once(results, analysis);
-    std::string text = report_title(results, analysis) + host_line(results.host) +
-                       command_text(results) + settings_header_text(results, analysis) + "\n" +
-                       report_legend();
+    std::string text = report_header(results, analysis, true);
     for (const auto& n : once.every_run_notes)
         text += wrap(n, kTableWidth, "note (every run): ", "  ");
     text += runs_and_bandwidth(results, analysis, true);
@@ -110,10 +116,7 @@ std::string full_report(const Results& results, const Analysis& analysis) {
 }
 
 std::string short_report(const Results& results, const Analysis& analysis, bool brief) {
-    std::string text =
-        report_title(results, analysis) + host_line(results.host) + command_text(results);
-    if (!brief) text += settings_header_text(results, analysis) + "\n" + report_legend();
-    text += notes_block(results);
+    std::string text = report_header(results, analysis, !brief) + notes_block(results);
     text += runs_and_bandwidth(results, analysis, false);
     text += findings_block(results, analysis, brief);
     if (!brief) text += error_sections(results);

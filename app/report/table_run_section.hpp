@@ -14,10 +14,10 @@ namespace xfer {
 // The table's width: every line fits it.
 constexpr size_t kTableWidth = 100;
 
-// "p50 (p10-p90)" of a bandwidth distribution in GB/s; "-" when it is empty.
 // An error under its run, "  error: " first; a Python traceback keeps its indentation.
 std::string error_lines(const std::string& e);
 
+// "p50 (p10-p90)" of a bandwidth distribution in GB/s; "-" when it is empty.
 std::string per_copy_cell(const Distribution& d);
 
 // "Run 2: ..." and its figures, workers, devices and items, leaving out the items in `skip`

@@ -13,9 +13,9 @@ std::string cuda_only_reason(const Run& run, const Backend& backend, bool fell_b
 
 size_t runs_needing_cuda(const std::vector<Run>& plan, const std::string& backend) {
     if (backend == "cuda") return plan.size();
-    const auto host = make_host_backend();
-    return size_t(std::count_if(plan.begin(), plan.end(), [&](const Run& run) {
-        return !cuda_only_reason(run, *host, /*fell_back=*/true).empty();
+    // On the host it falls back to, as cuda_only_reason would find them.
+    return size_t(std::count_if(plan.begin(), plan.end(), [](const Run& run) {
+        return !host_needs_cuda(run.transfer).empty();
     }));
 }
 

@@ -129,8 +129,9 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
     bool fell_back = false;
     for (const Run& run : plan) {
         std::string note;
+        const Backend* backend = nullptr;
         try {
-            backend_for(run, &note);
+            backend = &backend_for(run, &note);
         } catch (const std::exception&) {
             continue;  // an unavailable backend is the preflight's error, not a warning
         }
@@ -143,7 +144,7 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
                         "checked as host, which `run` uses here",
                         b.name, b.reason));
         }
-        if (std::string why = cuda_skip_reason(run); !why.empty())
+        if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty())
             out.push_back(fmt::format("run {} ({}): not checked: `run` skips it here: {}",
                                       run.index, run.label, why));
     }
@@ -155,13 +156,14 @@ std::string PlanRunner::fallback_summary(const std::vector<Run>& plan) {
     size_t skipped = 0;
     for (const Run& run : plan) {
         std::string note;
+        const Backend* backend = nullptr;
         try {
-            backend_for(run, &note);
+            backend = &backend_for(run, &note);
         } catch (const std::exception&) {
             continue;  // the preflight refused it
         }
         if (fallback.empty()) fallback = note;
-        skipped += cuda_skip_reason(run).empty() ? 0 : 1;
+        skipped += cuda_only_reason(run, *backend, !note.empty()).empty() ? 0 : 1;
     }
     if (fallback.empty() || skipped == 0) return fallback;
     return fmt::format("{}; {} of {} runs need CUDA and are skipped", fallback, skipped,

@@ -423,11 +423,15 @@ SettingResult apply_setting(std::string_view dotted, const json& value, Transfer
     return std::nullopt;
 }
 
-std::string setting_default(const SettingKey& key) {
-    json j;
-    key.write(TransferSpec{}, ThreadSpec{}, j);
+json setting_value(const SettingKey& key, const TransferSpec& transfer, const ThreadSpec& threads) {
+    json j = json::object();
+    key.write(transfer, threads, j);
     const auto text = j.find(key.name + "_text");  // "64 MiB" rather than 67108864
-    return (text != j.end() ? *text : j.at(key.name)).dump();
+    return text != j.end() ? *text : j.at(key.name);
+}
+
+std::string setting_default(const SettingKey& key) {
+    return setting_value(key, TransferSpec{}, ThreadSpec{}).dump();
 }
 
 }  // namespace xfer

@@ -62,5 +62,9 @@ SettingResult apply_setting(std::string_view dotted, const nlohmann::json& value
 
 // The key's default as a file writes it ("64 MiB", "\"primary\"" as TOML/JSON text).
 std::string setting_default(const SettingKey& key);
+// The key's value in `transfer` and `threads` as a reader wants it: its text beside the number
+// where the key writes one ("64 MiB" rather than 67108864).
+nlohmann::json setting_value(const SettingKey& key, const TransferSpec& transfer,
+                             const ThreadSpec& threads);
 
 }  // namespace xfer

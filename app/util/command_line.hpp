@@ -10,7 +10,6 @@ struct CommandLine {
     std::vector<std::string> argv;  // as the shell passed it; empty: not recorded
     std::string cwd;                // the working directory when it started
 
-    bool operator==(const CommandLine&) const = default;
 };
 
 // Called once by the command-line entry point, before anything runs.
