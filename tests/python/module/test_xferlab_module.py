@@ -176,6 +176,15 @@ def test_host_memory_of_every_accepted_kind(make):
     assert bytes(memoryview(inner)) == src.tobytes()
 
 
+@pytest.mark.parametrize("missing", ["data", "shape", "typestr"])
+def test_an_array_interface_without_a_required_key_is_refused_by_name(missing):
+    src = ArrayInterfaceOnly(np.zeros(16, dtype=np.uint8))
+    src.__array_interface__ = {k: v for k, v in src.__array_interface__.items() if k != missing}
+    with pytest.raises(ValueError) as raised:
+        xferlab.copy(np.zeros(16, dtype=np.uint8), src)
+    assert str(raised.value) == f'src: its array interface has no "{missing}"'
+
+
 def test_other_dtypes_and_shapes_copy_their_bytes():
     a = np.arange(12, dtype=np.float64).reshape(3, 4)
     dev = testing.FakeDeviceArray(a.nbytes)
