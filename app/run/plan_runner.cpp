@@ -57,14 +57,20 @@ Backend& PlanRunner::backend_for(const Run& run, std::string* note) {
     return *it->second;
 }
 
-std::string PlanRunner::cuda_skip_reason(const Run& run) {
+const Backend* PlanRunner::usable_backend(const Run& run, std::string& note, std::string& skip) {
     try {
-        std::string note;  // not empty: "auto" fell back to host
-        const Backend& backend = backend_for(run, &note);
-        return cuda_only_reason(run, backend, !note.empty());
+        const Backend& backend = backend_for(run, &note);  // note not empty: "auto" fell back
+        skip = cuda_only_reason(run, backend, !note.empty());
+        return &backend;
     } catch (const std::exception&) {
-        return "";  // an unavailable backend is the preflight's error
+        return nullptr;
     }
+}
+
+std::string PlanRunner::cuda_skip_reason(const Run& run) {
+    std::string note, skip;
+    usable_backend(run, note, skip);
+    return skip;  // "" also for an unavailable backend: the preflight's error
 }
 
 namespace {
@@ -128,13 +134,9 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
     std::vector<std::string> out;
     bool fell_back = false;
     for (const Run& run : plan) {
-        std::string note;
-        const Backend* backend = nullptr;
-        try {
-            backend = &backend_for(run, &note);
-        } catch (const std::exception&) {
-            continue;  // an unavailable backend is the preflight's error, not a warning
-        }
+        std::string note, skip;
+        // An unavailable backend is the preflight's error, not a warning.
+        if (!usable_backend(run, note, skip)) continue;
         if (!note.empty() && !fell_back) {  // "auto" chose host: the devices were not asked
             fell_back = true;
             for (const BackendAvailability& b : list_backends())
@@ -144,9 +146,9 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
                         "checked as host, which `run` uses here",
                         b.name, b.reason));
         }
-        if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty())
+        if (!skip.empty())
             out.push_back(fmt::format("run {} ({}): not checked: `run` skips it here: {}",
-                                      run.index, run.label, why));
+                                      run.index, run.label, skip));
     }
     return out;
 }
@@ -155,15 +157,10 @@ std::string PlanRunner::fallback_summary(const std::vector<Run>& plan) {
     std::string fallback;
     size_t skipped = 0;
     for (const Run& run : plan) {
-        std::string note;
-        const Backend* backend = nullptr;
-        try {
-            backend = &backend_for(run, &note);
-        } catch (const std::exception&) {
-            continue;  // the preflight refused it
-        }
+        std::string note, skip;
+        if (!usable_backend(run, note, skip)) continue;  // the preflight refused it
         if (fallback.empty()) fallback = note;
-        skipped += cuda_only_reason(run, *backend, !note.empty()).empty() ? 0 : 1;
+        skipped += skip.empty() ? 0 : 1;
     }
     if (fallback.empty() || skipped == 0) return fallback;
     return fmt::format("{}; {} of {} runs need CUDA and are skipped", fallback, skipped,

@@ -64,6 +64,9 @@ class PlanRunner {
 
   private:
     Backend& backend_for(const Run& run, std::string* note);
+    // The run's backend and its fallback note (`skip`: why `run` skips the run here, "" for
+    // none); nullptr when the backend is unavailable (the preflight's error to report).
+    const Backend* usable_backend(const Run& run, std::string& note, std::string& skip);
     std::string resolve_backend_name(const Run& run) const;
     Run apply_mimic(const Run& run, std::vector<std::string>& notes);
 
