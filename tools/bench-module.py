@@ -343,8 +343,8 @@ def bench_sweep(n, trials, copies, results, configs):
     rows = results.setdefault("sweep", [])
     engines = {}
     for t, c, nb, d in configs:
-        engines[(t, c, nb, d)] = xferlab.Engine(device=0, threads=t, chunk=c, buffers=nb,
-                                                dma=d or "chunk")
+        engines[(t, c, nb, d)] = xferlab.Engine(device=0, threads=t or "auto",
+                                                chunk=c or "auto", buffers=nb, dma=d or "chunk")
     for e in engines.values():  # warm-up
         e.copy(b.cupy, b.pageable)
         e.copy(b.pageable, b.cupy)
@@ -446,12 +446,12 @@ def print_sweep(rows, stats):
             if i == 0:
                 print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
             t, c, nb, _ = cfg
-            print(f"  {setting_label(cfg)} ({size_text(t * nb * c)} in flight): "
+            flight = f"{size_text(t * nb * c)} in flight" if t and c else "auto"
+            print(f"  {setting_label(cfg)} ({flight}): "
                   f"{statistics.median(vals):.3f} ({min(vals):.3f}-{max(vals):.3f})")
     print("helpers' time (both directions, all trials):")
-    for (t, c, nb, d), summary in stats.items():
-        print(f"  threads {t:>2} chunk {size_text(c):>7} buffers {nb} dma {d >> 20} MiB: "
-              f"{summary}")
+    for cfg, summary in stats.items():
+        print(f"  {setting_label(cfg)}: {summary}")
 
 
 def main():
