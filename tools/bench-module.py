@@ -323,13 +323,18 @@ def bench_source(n, trials, copies, results):
 
 def sweep_configs(text):
     """"T:C[:B[:D]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in MiB: the
-    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; T or C 0:
-    "auto") or "" for the default grid."""
+    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C 0: "auto")
+    or "" for the default grid."""
     if not text:
         return [(t, c, 2, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
     for item in text.split(","):
         t, c, *rest = item.split(":")
+        if int(t) == 0:
+            # Every setting's engine stays open for the whole sweep, so an "auto" one would share
+            # the CPUs with the others through the engine registry (0.45-0.53x on H200).
+            sys.exit(f"bench-module: {item}: name the helpers' count; \"auto\" would share the "
+                     f"CPUs with the sweep's other engines (the large section measures auto)")
         b = int(rest[0]) if rest else 2
         d = int(rest[1]) * MiB if len(rest) > 1 else 0
         out.append((int(t), int(c) * MiB, b, d))
@@ -343,8 +348,8 @@ def bench_sweep(n, trials, copies, results, configs):
     rows = results.setdefault("sweep", [])
     engines = {}
     for t, c, nb, d in configs:
-        engines[(t, c, nb, d)] = xferlab.Engine(device=0, threads=t or "auto",
-                                                chunk=c or "auto", buffers=nb, dma=d or "chunk")
+        engines[(t, c, nb, d)] = xferlab.Engine(device=0, threads=t, chunk=c or "auto",
+                                                buffers=nb, dma=d or "chunk")
     for e in engines.values():  # warm-up
         e.copy(b.cupy, b.pageable)
         e.copy(b.pageable, b.cupy)
@@ -399,7 +404,7 @@ def bench_sweep4(n, trials, copies, results, configs):
     threads share one), against four callers' page-locked cudaMemcpy of the same trial."""
     pool = [Buffers(n, s + 11) for s in range(4)]
     rows = results.setdefault("sweep4", [])
-    engines = {cfg: xferlab.Engine(device=0, threads=cfg[0] or "auto", chunk=cfg[1] or "auto",
+    engines = {cfg: xferlab.Engine(device=0, threads=cfg[0], chunk=cfg[1] or "auto",
                                    buffers=cfg[2], dma=cfg[3] or "chunk") for cfg in configs}
 
     def fn(cfg, h2d):
