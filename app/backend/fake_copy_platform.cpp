@@ -83,8 +83,6 @@ class FakeCopyPlatform final : public CopyPlatform {
         c.threads = r.threads > 0 ? r.threads : kFakeThreads;
         c.buffers = r.buffers;
         c.chunk = r.chunk > 0 ? r.chunk : kFakeChunk;
-        // As the CUDA platform's auto chunk: larger from the device while copies overlap.
-        if (r.chunk == 0) c.chunk_from_device_shared = 2 * kFakeChunk;
         c.cpus = r.cpus.value_or(std::vector<int>{});
         c.dma_chunk = r.dma;
         auto device = std::make_unique<HostStagingDevice>(staging_layout(c));
@@ -96,12 +94,8 @@ class FakeCopyPlatform final : public CopyPlatform {
         MadeEngine out;
         out.engine = std::make_unique<StagingEngine>(c, std::move(device));
         out.engine->start();
-        out.note =
-            "fake device " + std::to_string(r.device) + ": " + std::to_string(c.threads) +
-            " helper threads, chunks of " + std::to_string(c.chunk) + " bytes" +
-            (c.chunk_from_device_shared > 0 ? " (" + std::to_string(c.chunk_from_device_shared) +
-                                                  " from the device while copies overlap)"
-                                            : "");
+        out.note = "fake device " + std::to_string(r.device) + ": " + std::to_string(c.threads) +
+                   " helper threads, chunks of " + std::to_string(c.chunk) + " bytes";
         return out;
     }
 };

@@ -52,9 +52,6 @@ void HostStagingDevice::wait(int helper, int slot) {
         }
     } else {
         std::memcpy(p.host, p.device, p.len);
-        uint64_t longest = longest_from_device;
-        while (p.len > longest && !longest_from_device.compare_exchange_weak(longest, p.len)) {
-        }
     }
     dma_bytes += p.len;
 }

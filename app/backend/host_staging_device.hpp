@@ -26,7 +26,6 @@ class HostStagingDevice final : public StagingDevice {
     std::atomic<int> violations{0};  // a slot started again before its DMA was waited for
     std::atomic<uint64_t> dma_bytes{0};
     std::atomic<uint64_t> bounced{0};  // DMAs from or to a slot's buffer (not the worker's memory)
-    std::atomic<uint64_t> longest_from_device{0};  // the longest DMA from the device
     std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
     const std::byte* landed_base = nullptr;

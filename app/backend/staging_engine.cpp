@@ -26,7 +26,7 @@ StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice
 StagingEngine::~StagingEngine() { stop(); }
 
 uint64_t staging_buffer_bytes(const StagingConfig& c) {
-    return std::max({c.chunk, c.chunk_from_device, c.chunk_from_device_shared});
+    return std::max(c.chunk, c.chunk_from_device);
 }
 
 uint64_t staging_chunk_of(const StagingConfig& c, bool to_device) {
@@ -230,14 +230,6 @@ uint64_t staging_chunk_length(uint64_t offset, uint64_t bytes, uint64_t chunk, i
     return std::min(len, left);
 }
 
-uint64_t StagingEngine::chunk_now(const Request& r) const {
-    const uint64_t shared = config_.chunk_from_device_shared;
-    if (shared == 0 || r.to_device || r.direct || !units_.empty()) return r.chunk;
-    for (const Request* o = first_; o; o = o->link)
-        if (o != &r && !o->failed && o->next < o->bytes) return shared;
-    return r.chunk;
-}
-
 bool StagingEngine::take_chunk(Chunk& c) {
     if (!first_) return false;
     Request* start = cursor_ ? cursor_ : first_;
@@ -246,7 +238,7 @@ bool StagingEngine::take_chunk(Chunk& c) {
         if (!r->failed && r->next < r->bytes) {
             c.request = r;
             c.offset = r->next;
-            c.len = staging_chunk_length(r->next, r->bytes, chunk_now(*r), r->helpers,
+            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, r->helpers,
                                          config_.taper && !r->direct && units_.empty());
             r->next += c.len;
             ++r->outstanding;

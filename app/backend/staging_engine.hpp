@@ -75,13 +75,6 @@ struct StagingConfig {
     // Python module's does, can use each direction's best size (scenario/staging_defaults.cpp).
     // Buffers hold the larger of the two.
     uint64_t chunk_from_device = 0;
-    // Bytes per chunk from the device while another copy also has chunks left to hand out (0:
-    // as when alone). A lone copy ends with its last chunk's copy out of the buffer, which
-    // nothing overlaps, so its chunks stay small; copies that overlap cover one another's ends,
-    // and larger chunks then move more per DMA and per hand-out (four callers of one H200
-    // engine: 0.94x of the pinned rate in 2 MiB chunks, 0.96-0.97x in 4 MiB; one caller:
-    // 0.92x in 2 MiB, 0.85-0.94x in 4 MiB; docs/results/h200-module.md). Buffers hold it too.
-    uint64_t chunk_from_device_shared = 0;
     // How many of the `threads` helpers take work, asked at the start of every request on the
     // worker's thread (so: thread-safe and cheap); the answer is clamped to 1..threads. The
     // others keep their buffers and sleep until a later request lets them in. Empty: all.
@@ -126,13 +119,13 @@ using CorrelationAlias = std::pair<uint32_t, uint32_t>;
 
 // What an engine has done since start(), summed over its helpers; readable while it runs.
 struct StagingTotals {
-    uint64_t requests = 0;         // copies asked for
-    uint64_t to_device_bytes = 0;  // of finished chunks, by direction
+    uint64_t requests = 0;           // copies asked for
+    uint64_t to_device_bytes = 0;    // of finished chunks, by direction
     uint64_t from_device_bytes = 0;
-    uint64_t direct_bytes = 0;  // page-locked memory DMA'd in place (no bounce)
-    uint64_t chunks = 0;        // finished chunks
-    HelperWork work;            // bounced bytes and where the helpers' time went
-    int64_t busy_ns = 0;        // helpers busy (from taking work to going idle)
+    uint64_t direct_bytes = 0;       // page-locked memory DMA'd in place (no bounce)
+    uint64_t chunks = 0;             // finished chunks
+    HelperWork work;                 // bounced bytes and where the helpers' time went
+    int64_t busy_ns = 0;             // helpers busy (from taking work to going idle)
 };
 
 // The larger chunk of `c`'s two directions: the size of one buffer.
@@ -212,9 +205,6 @@ class StagingEngine {
     void run_request(Request& r);
     void helper_main(int index);
     bool take_chunk(Chunk& c);  // under mutex_
-    // The chunk size `r` is cut in now (chunk_from_device_shared while another copy has chunks
-    // left to hand out). Under mutex_.
-    uint64_t chunk_now(const Request& r) const;
     void issue(Helper& h, int slot, const Chunk& c);
     void complete(Helper& h, int slot, const Chunk& c);
     void retire(const Chunk& c, const std::string& error);
@@ -242,7 +232,7 @@ class StagingEngine {
     Request* cursor_ = nullptr;         // the request the next chunk comes from
     bool stopping_ = false;
     bool running_ = false;
-    int active_ = 1;           // helpers [0, active_) take chunks (StagingConfig::active_helpers)
+    int active_ = 1;  // helpers [0, active_) take chunks (StagingConfig::active_helpers)
     std::vector<Unit> units_;  // shared-buffer mode only
     uint64_t unit_seq_ = 0;
     int attached_count_ = 0;

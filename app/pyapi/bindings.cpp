@@ -121,7 +121,6 @@ py::dict stats_of(const ModuleEngine& e) {
     out["buffers"] = c.buffers;
     out["chunk_to_device"] = c.chunk;
     out["chunk_from_device"] = c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
-    out["chunk_from_device_shared"] = c.chunk_from_device_shared;  // 0: as chunk_from_device
     out["direct_below"] = py::dict(py::arg("to_device") = e.direct_below(true),
                                    py::arg("from_device") = e.direct_below(false));
     out["note"] = e.note();

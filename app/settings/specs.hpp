@@ -41,9 +41,6 @@ struct StagingSpec {
 // to trial, 2 MiB held 0.91-0.92x).
 constexpr uint64_t kStagingChunkToDevice = uint64_t(4) << 20;
 constexpr uint64_t kStagingChunkFromDevice = uint64_t(2) << 20;
-// From the device while other copies through the same engine are being cut too (the Python
-// module's auto chunk; StagingConfig::chunk_from_device_shared says why).
-constexpr uint64_t kStagingChunkFromDeviceShared = uint64_t(4) << 20;
 inline uint64_t default_staging_chunk(Direction direction, uint64_t bytes) {
     const uint64_t chunk =
         direction == Direction::d2h ? kStagingChunkFromDevice : kStagingChunkToDevice;

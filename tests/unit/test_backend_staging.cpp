@@ -16,9 +16,9 @@
 
 #include "backend/host_staging_device.hpp"
 #include "backend/staging_engine.hpp"
+#include "util/clock.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
-#include "util/clock.hpp"
 
 using namespace xfer;
 using xfer::test::contains;
@@ -167,8 +167,7 @@ std::string thrown_message(F f) {
 
 TEST_CASE("staging: every byte lands once and a buffer is reused only after its DMA", "[staging]") {
     for (Setup s : {Setup{1, 1, 4096}, Setup{1, 2, 4096}, Setup{3, 2, 5000}, Setup{4, 3, 4096}}) {
-        for (uint64_t bytes :
-             {uint64_t(1), uint64_t(4095), uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
+        for (uint64_t bytes : {uint64_t(1), uint64_t(4095), uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
             within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
             within_seconds(60, [&] { copy_both_ways(s, 4, bytes, true); });
@@ -209,44 +208,6 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     CHECK(device == src);
 }
 
-TEST_CASE("staging: from the device, chunks grow only while another copy is being cut",
-          "[staging]") {
-    // One helper, 4 KiB chunks from the device alone and 8 KiB while another copy has chunks
-    // left; each DMA waits at least 1 ms, so a 1 MiB copy (256 chunks alone) is still being
-    // cut when a second copy arrives after its first DMA.
-    constexpr uint64_t KiB = 1024;
-    StagingConfig c{.device = 0, .threads = 1, .buffers = 2, .chunk = 8 * KiB};
-    c.chunk_from_device = 4 * KiB;
-    c.chunk_from_device_shared = 8 * KiB;
-    REQUIRE(staging_buffer_bytes(c) == 8 * KiB);
-    auto fake_owner = std::make_unique<FakeDevice>(staging_layout(c));
-    FakeDevice& fake = *fake_owner;
-    fake.wait_delay = std::chrono::milliseconds(1);
-    StagingEngine engine(c, std::move(fake_owner));
-    engine.start();
-    const auto small = pattern(40 * KiB + 5, 1), large = pattern(1024 * KiB, 2);
-    std::vector<std::byte> small_back(small.size()), large_back(large.size());
-
-    engine.from_device(small_back.data(), small.data(), small.size(), 0, 0);
-    CHECK(fake.longest_from_device == 4 * KiB);  // alone: never the shared size
-    CHECK(small_back == small);
-
-    std::fill(small_back.begin(), small_back.end(), std::byte{0});
-    std::thread first(
-        [&] { engine.from_device(large_back.data(), large.data(), large.size(), 0, 0); });
-    while (fake.dma_bytes < small.size() + 4 * KiB) std::this_thread::yield();
-    engine.from_device(small_back.data(), small.data(), small.size(), 1, 0);
-    first.join();
-    engine.stop();
-    CHECK(fake.longest_from_device == 8 * KiB);
-    CHECK(fake.violations == 0);
-    CHECK(small_back == small);
-    CHECK(large_back == large);
-    // Some of the overlapping copies' chunks were 8 KiB: fewer DMAs than 4 KiB chunks need.
-    const uint64_t alone = 2 * 11 + 256;  // the small copy twice (11 chunks) and the large one
-    CHECK(fake.bounced < alone);
-}
-
 TEST_CASE("staging: a request's chunk ids are taken out by its tag while the engine runs",
           "[staging]") {
     // The Python module's engine lives across many w.timed() blocks: each block takes its own
@@ -280,8 +241,7 @@ TEST_CASE("staging: chunk lengths without and with taper", "[staging]") {
         return lengths;
     };
     // Without taper: whole chunks, the rest at the end.
-    CHECK(cut(5 * MiB + 100, 2 * MiB, 4, false) ==
-          std::vector<uint64_t>{2 * MiB, 2 * MiB, MiB + 100});
+    CHECK(cut(5 * MiB + 100, 2 * MiB, 4, false) == std::vector<uint64_t>{2 * MiB, 2 * MiB, MiB + 100});
     // With taper, 12 helpers, 2 MiB chunks, a 64 MiB copy: 12 quarter chunks first, whole chunks
     // in the middle, then the last (at most 12 whole chunks' worth) split ever finer, never
     // below a quarter chunk; everything page-sized but the last; the lengths add up.
@@ -335,10 +295,9 @@ TEST_CASE("staging: helpers copying with streaming stores move every byte once, 
     }
 }
 
-TEST_CASE(
-    "staging: a failing chunk fails its own copy, names device, worker and offset, "
-    "and nothing hangs",
-    "[staging]") {
+TEST_CASE("staging: a failing chunk fails its own copy, names device, worker and offset, "
+          "and nothing hangs",
+          "[staging]") {
     const uint64_t chunk = 4096, bytes = 10 * chunk;
     // Each helper's own buffers, and staging.dma's shared ones (one DMA per 3 chunks).
     for (auto [in_wait, dma] : {std::pair{false, uint64_t(0)}, std::pair{true, uint64_t(0)},

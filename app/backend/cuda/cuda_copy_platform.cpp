@@ -144,16 +144,12 @@ class CudaCopyPlatform final : public CopyPlatform {
         cuda::ResolvedStaging resolved = cuda::resolve_staging(t, r.device);
         StagingConfig& c = resolved.config;
         c.chunk_from_device = r.chunk > 0 ? r.chunk : default_staging_chunk(Direction::d2h, kLarge);
-        if (r.chunk == 0) c.chunk_from_device_shared = kStagingChunkFromDeviceShared;
         c.cpus = r.cpus ? *r.cpus : usable_local_cpus(r.device);
         MadeEngine out;
         out.engine = std::make_unique<StagingEngine>(c, cuda::make_cuda_staging_device(resolved));
         out.engine->start();
-        out.note = resolved.note +
-                   fmt::format("; from the device in chunks of {} KiB", c.chunk_from_device >> 10);
-        if (c.chunk_from_device_shared > 0)
-            out.note += fmt::format(" ({} KiB while other copies are being cut too)",
-                                    c.chunk_from_device_shared >> 10);
+        out.note = resolved.note + fmt::format("; from the device in chunks of {} KiB",
+                                               c.chunk_from_device >> 10);
         return out;
     }
 };
