@@ -387,7 +387,7 @@ def setting_label(cfg):
     """An engine setting of the sweeps, (helpers, chunk, buffers, DMA), as its table row says it."""
     t, c, nb, d = cfg
     dma = f"dma {size_text(d)}" if d else "dma = chunk"
-    return (f"threads {t or 'auto':>4} chunk {size_text(c) if c else 'auto':>7} buffers {nb} "
+    return (f"threads {t:>4} chunk {size_text(c) if c else 'auto':>7} buffers {nb} "
             f"{dma:>12}")
 
 
@@ -451,7 +451,7 @@ def print_sweep(rows, stats):
             if i == 0:
                 print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
             t, c, nb, _ = cfg
-            flight = f"{size_text(t * nb * c)} in flight" if t and c else "auto"
+            flight = f"{size_text(t * nb * c)} in flight" if c else "auto chunk"
             print(f"  {setting_label(cfg)} ({flight}): "
                   f"{statistics.median(vals):.3f} ({min(vals):.3f}-{max(vals):.3f})")
     print("helpers' time (both directions, all trials):")
