@@ -399,6 +399,19 @@ def ratios_to_pinned(rows, direction, same_setting):
                     if r["direction"] == direction and same_setting(r) is True]
 
 
+def print_setting_rows(rows, configs, setting_of, extra=lambda cfg: ""):
+    """Per direction the pinned median, then each setting's ratios to the pinned rate of its
+    trial (median, min-max); `setting_of(row)` is None for a pinned row."""
+    for direction in ("h2d", "d2h"):
+        for i, cfg in enumerate(configs):
+            pinned, x = ratios_to_pinned(
+                rows, direction, lambda r: None if setting_of(r) is None else setting_of(r) == cfg)
+            if i == 0:
+                print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
+            print(f"  {setting_label(cfg)}{extra(cfg)}: {statistics.median(x):.3f} "
+                  f"({min(x):.3f}-{max(x):.3f})")
+
+
 def bench_sweep4(n, trials, copies, results, configs):
     """Four callers, each its own buffers, sharing one engine per setting (as the seed's four
     threads share one), against four callers' page-locked cudaMemcpy of the same trial."""
@@ -427,13 +440,7 @@ def bench_sweep4(n, trials, copies, results, configs):
         print(f"sweep4: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     print("\n== four callers, one engine of T helpers, chunk C, B buffers, DMA D: x four callers' "
           "page-locked cudaMemcpy of the same trial (median, min-max)")
-    for direction in ("h2d", "d2h"):
-        for i, cfg in enumerate(configs):
-            pinned, x = ratios_to_pinned(
-                rows, direction, lambda r: None if r["config"] is None else r["config"] == cfg)
-            if i == 0:
-                print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
-            print(f"  {setting_label(cfg)}: {statistics.median(x):.3f} ({min(x):.3f}-{max(x):.3f})")
+    print_setting_rows(rows, configs, lambda r: r["config"])
     for e in engines.values():
         e.close()
 
@@ -444,16 +451,11 @@ def print_sweep(rows, stats):
     def setting_of(r):
         return None if r["threads"] is None else (r["threads"], r["chunk"], r["buffers"], r["dma"])
 
-    for direction in ("h2d", "d2h"):
-        for i, cfg in enumerate(stats):
-            pinned, vals = ratios_to_pinned(
-                rows, direction, lambda r: None if setting_of(r) is None else setting_of(r) == cfg)
-            if i == 0:
-                print(f"{direction}: pinned {statistics.median(pinned.values()):.1f} GB/s")
-            t, c, nb, _ = cfg
-            flight = f"{size_text(t * nb * c)} in flight" if c else "auto chunk"
-            print(f"  {setting_label(cfg)} ({flight}): "
-                  f"{statistics.median(vals):.3f} ({min(vals):.3f}-{max(vals):.3f})")
+    def in_flight(cfg):
+        t, c, nb, _ = cfg
+        return f" ({size_text(t * nb * c)} in flight)" if c else " (auto chunk)"
+
+    print_setting_rows(rows, list(stats), setting_of, in_flight)
     print("helpers' time (both directions, all trials):")
     for cfg, summary in stats.items():
         print(f"  {setting_label(cfg)}: {summary}")

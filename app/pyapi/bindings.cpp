@@ -44,15 +44,13 @@ void copy_objects(const py::handle& dst, const py::handle& src, const py::object
     run_copy(route, d, s, engine, handle);
 }
 
-// Engine(threads=...), (chunk=...): "auto" or a positive count or size.
+// Engine(threads=...): "auto" or a positive count.
 int threads_argument(const py::object& v) {
     if (py::isinstance<py::str>(v) && v.cast<std::string>() == "auto") return 0;
     if (py::isinstance<py::int_>(v) && v.cast<int>() >= 1) return v.cast<int>();
     throw py::value_error("threads: \"auto\" or a number of helper threads >= 1");
 }
 
-// Engine(direct_below=...): "auto" (each direction its own threshold, module_engine.hpp) or a
-// size in bytes (0: stage every copy).
 // An argument that is a size of at least `minimum` (an int, or text such as "4MiB") or `word`,
 // which stands for `word_value`; nothing when it is neither.
 std::optional<uint64_t> size_or_word(const py::object& v, const char* word, uint64_t word_value,
@@ -67,6 +65,8 @@ std::optional<uint64_t> size_or_word(const py::object& v, const char* word, uint
     return std::nullopt;
 }
 
+// Engine(direct_below=...): "auto" (each direction its own threshold, module_engine.hpp) or a
+// size in bytes (0: stage every copy).
 uint64_t direct_below_argument(const py::object& v) {
     if (auto size = size_or_word(v, "auto", kDirectBelowAuto, 0)) return *size;
     throw py::value_error(
@@ -74,11 +74,13 @@ uint64_t direct_below_argument(const py::object& v) {
         "stage every copy)");
 }
 
+// Engine(chunk=...): "auto" (each direction its own) or a size for both.
 uint64_t chunk_argument(const py::object& v) {
     if (auto size = size_or_word(v, "auto", 0, 4096)) return *size;
     throw py::value_error("chunk: \"auto\" or a size of at least 4 KiB (4096, \"4MiB\")");
 }
 
+// Engine(dma=...): "chunk" or the bytes per DMA of shared buffers (StagingConfig::dma_chunk).
 uint64_t dma_argument(const py::object& v) {
     if (auto size = size_or_word(v, "chunk", 0, 4096)) return *size;
     throw py::value_error(

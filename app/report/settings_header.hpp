@@ -17,7 +17,6 @@ struct SettingText {
     // In the common block: some runs do not have the key ([staging] of runs that do not stage,
     // the GIL of a launcher that never takes it); those that have it agree.
     bool where_it_applies = false;
-
 };
 
 // One run's settings as text, in the order the header prints them: the [[run]]'s own keys

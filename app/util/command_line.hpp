@@ -9,7 +9,6 @@ namespace xfer {
 struct CommandLine {
     std::vector<std::string> argv;  // as the shell passed it; empty: not recorded
     std::string cwd;                // the working directory when it started
-
 };
 
 // Called once by the command-line entry point, before anything runs.
