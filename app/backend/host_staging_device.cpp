@@ -42,7 +42,11 @@ void HostStagingDevice::wait(int helper, int slot) {
     Pending& p = pending_[index(helper, slot)];
     if (!p.busy) return;
     p.busy = false;
+    const int now_waiting = ++waiting_;
+    for (int most = most_waiting; now_waiting > most;)
+        if (most_waiting.compare_exchange_weak(most, now_waiting)) break;
     if (wait_delay.count() > 0) std::this_thread::sleep_for(wait_delay);
+    --waiting_;
     if (fail_in_wait && hits(p)) throw std::runtime_error("an illegal memory access");
     if (p.to_device) {
         std::memcpy(p.device, p.host, p.len);

@@ -92,6 +92,7 @@ void StagingEngine::stop() {
         std::lock_guard lock(mutex_);
         if (!running_) return;
         stopping_ = true;
+        news_.fetch_add(1, std::memory_order_release);
     }
     work_.notify_all();
     for (auto& t : threads_) t.join();
@@ -200,6 +201,7 @@ void StagingEngine::run_request(Request& r) {
     r.link = first_;
     first_ = &r;
     if (!cursor_) cursor_ = &r;
+    news_.fetch_add(1, std::memory_order_release);
     lock.unlock();
     work_.notify_all();
     lock.lock();
@@ -260,6 +262,11 @@ void StagingEngine::go_idle_locked(Helper& h, int64_t& busy_since) {
         ++h.info.busy_dropped;
     totals_.busy_ns += now - busy_since;
     busy_since = -1;
+}
+
+void StagingEngine::wake_helpers_locked() {
+    news_.fetch_add(1, std::memory_order_release);
+    work_.notify_all();
 }
 
 void StagingEngine::helper_main(int index) {

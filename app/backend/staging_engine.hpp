@@ -15,6 +15,7 @@
 //
 // The device side is an interface so that the chunking and scheduling are tested without a GPU
 // (tests/unit/test_backend_staging.cpp uses a fake whose DMA happens only at wait()).
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,11 @@ struct StagingConfig {
     // chunk each, so that DMAs grow without more page-locked memory in flight. Taper and
     // page_locked_chunk do not apply then.
     uint64_t dma_chunk = 0;
+    // Shared buffers only: a helper with nothing to take while a request is active spins until
+    // the engine has news (a DMA done, a unit freed) instead of sleeping, so that a buffer's
+    // pieces are taken as soon as its DMA ends rather than after the helpers' wake-ups
+    // ([staging] wait = "spin"; "block" sleeps).
+    bool idle_spin = true;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -210,6 +216,8 @@ class StagingEngine {
     void retire(const Chunk& c, const std::string& error);
     void retire_locked(const Chunk& c, const std::string& error);
     void go_idle_locked(Helper& h, int64_t& busy_since);
+    // Under mutex_: there may be work for the helpers (news for the spinning ones too).
+    void wake_helpers_locked();
     // Shared-buffer mode (staging_units.cpp).
     void run_shared(Helper& h);
     bool take_unit_task(UnitTask& t);  // under mutex_
@@ -227,6 +235,7 @@ class StagingEngine {
 
     mutable std::mutex mutex_;
     std::condition_variable work_;      // helpers: a request arrived, or stop
+    std::atomic<uint64_t> news_{0};     // counts wake_helpers_locked(): what spinners watch
     std::condition_variable attached_;  // start(): a helper attached (or failed to)
     Request* first_ = nullptr;          // active requests, a ring served in turn
     Request* cursor_ = nullptr;         // the request the next chunk comes from

@@ -11,14 +11,34 @@
 // A helper prefers pieces of the oldest unit, then opening a unit, then waiting for the oldest
 // DMA, so the DMAs start in about the order of the request and the link stays busy.
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <string>
+#include <thread>
 
 #include "backend/staging_engine.hpp"
 #include "backend/staging_engine_parts.hpp"
 #include "util/clock.hpp"
 
 namespace xfer {
+
+namespace {
+
+// Until `news` moves past `seen`: a pause per turn (no system call, the helper stays on its CPU),
+// and now and then a yield, so that a machine with fewer CPUs than threads still runs the rest.
+void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
+    for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
+        if (turn % 64 == 0) {
+            std::this_thread::yield();
+            continue;
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
+}  // namespace
 
 void StagingEngine::run_shared(Helper& h) {
     int64_t busy_since = -1;
@@ -28,6 +48,25 @@ void StagingEngine::run_shared(Helper& h) {
             std::unique_lock lock(mutex_);
             for (;;) {
                 if (h.index < active_ && take_unit_task(t)) break;
+                // A unit in use brings news when its pieces or its DMA are done; spinning for it
+                // (rather than a wake-up later) hands a unit's pieces out as soon as its DMA ends.
+                // The helper waits for a DMA, its own or one another helper waits for: counted so.
+                const bool news_coming =
+                    std::any_of(units_.begin(), units_.end(),
+                                [](const Unit& u) { return u.state != Unit::State::free; });
+                if (config_.idle_spin && h.index < active_ && !stopping_ && news_coming) {
+                    const uint64_t seen = news_.load(std::memory_order_acquire);
+                    lock.unlock();
+                    if (busy_since < 0) busy_since = now_ns();
+                    const int64_t t0 = now_ns();
+                    spin_until_news(news_, seen);
+                    HelperWork spun;
+                    spun.wait_ns = now_ns() - t0;
+                    lock.lock();
+                    h.info.work += spun;
+                    totals_.work += spun;
+                    continue;
+                }
                 go_idle_locked(h, busy_since);
                 if (stopping_) return;
                 work_.wait(lock);
@@ -74,7 +113,12 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
         }
         return true;
     }
-    // 3. Wait for the oldest DMA in flight.
+    // 3. Wait for the oldest DMA in flight, one helper at a time: the DMAs end in about the
+    // order started, so a second waiter would sit on a later DMA while the first one's pieces
+    // wait for hands; the helpers left spin (run_shared) and take them.
+    if (std::any_of(units_.begin(), units_.end(),
+                    [](const Unit& u) { return u.state == Unit::State::waiting; }))
+        return false;
     oldest = nullptr;
     for (Unit& u : units_)
         if (u.state == Unit::State::in_flight && (!oldest || u.seq < oldest->seq)) oldest = &u;
@@ -88,7 +132,7 @@ void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
     retire_locked(Chunk{u.request, u.offset, u.len, u.work}, error);
     u.state = Unit::State::free;
     u.request = nullptr;
-    work_.notify_all();  // a unit to open
+    wake_helpers_locked();  // a unit to open
 }
 
 void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
@@ -114,7 +158,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
         if (error.empty() && !r.to_device && !r.direct) {
             u.state = Unit::State::ready;  // its pieces can be copied out now
             u.handed = u.done = 0;
-            work_.notify_all();
+            wake_helpers_locked();
         } else {
             free_unit_locked(u, error);
         }
@@ -181,7 +225,7 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
         return;
     }
     u.state = Unit::State::in_flight;
-    work_.notify_all();  // somebody may wait for it
+    wake_helpers_locked();  // somebody may wait for it
 }
 
 }  // namespace xfer

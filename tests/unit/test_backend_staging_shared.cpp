@@ -3,8 +3,13 @@
 // when the engine waits for it, so a buffer refilled before its DMA, a piece copied twice or
 // skipped, or a lost wake-up shows up as wrong bytes, a wrong count or a hang. (A failing DMA in
 // shared buffers: test_backend_staging.cpp's failure test, with staging.dma.)
+#include <chrono>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <future>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -112,6 +117,61 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     CHECK(totals.chunks == 2 * dmas * uint64_t(workers));
 }
 
+struct Waited {
+    int most_waiting = 0;               // the most helpers inside the device's wait() at once
+    std::vector<HelperThread> helpers;  // their accounting
+    uint64_t dmas = 0;                  // DMAs waited for (both ways)
+    std::vector<int> tids;              // the helpers' kernel thread ids (engine still running)
+};
+
+// `workers` threads copy `bytes` each to the fake device and back through one engine whose
+// every DMA takes `delay` to finish; the bytes must arrive. `after` runs before the engine stops.
+Waited copy_with_slow_dmas(StagingConfig c, int workers, uint64_t bytes,
+                           std::chrono::microseconds delay,
+                           const std::function<void(Waited&)>& after = {}) {
+    auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+    HostStagingDevice& fake = *fake_owner;
+    fake.wait_delay = delay;
+    std::vector<std::byte> device(bytes * uint64_t(workers));
+    StagingEngine engine(c, std::move(fake_owner));
+    engine.start();
+    std::vector<std::vector<std::byte>> sources, back;
+    for (int w = 0; w < workers; ++w) {
+        sources.push_back(bytes_pattern(bytes, w + 7));
+        back.emplace_back(bytes, std::byte{0});
+    }
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w)
+        threads.emplace_back([&, w] {
+            std::byte* dev = device.data() + uint64_t(w) * bytes;
+            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 0);
+            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 0);
+        });
+    for (auto& t : threads) t.join();
+    Waited out;
+    for (const auto& h : engine.helper_threads()) out.tids.push_back(h.thread.tid);
+    if (after) after(out);
+    engine.stop();
+    for (int w = 0; w < workers; ++w) REQUIRE(back[size_t(w)] == sources[size_t(w)]);
+    out.most_waiting = fake.most_waiting;
+    out.helpers = engine.helper_threads();
+    out.dmas = engine.chunks_issued();
+    return out;
+}
+
+// CPU time (user + system, clock ticks) the kernel has charged to thread `tid` of this process.
+long thread_cpu_ticks(int tid) {
+    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    std::istringstream fields(line.substr(line.rfind(')') + 2));  // after "pid (comm) "
+    std::string field;
+    long ticks = 0;
+    for (int i = 3; fields >> field; ++i)  // field 3 is the state; 14 utime, 15 stime
+        if (i == 14 || i == 15) ticks += std::stol(field);
+    return ticks;
+}
+
 }  // namespace shared_staging_test
 
 using namespace shared_staging_test;
@@ -142,4 +202,59 @@ TEST_CASE("staging.dma: helpers filling shared buffers move every byte once, one
             finishes_within(60, [&] { copy_both_ways(c, 4, bytes, true); });
         }
     }
+}
+
+TEST_CASE("staging.dma: one helper at a time waits for a DMA, whether idle helpers spin or sleep",
+          "[staging]") {
+    // Three DMA-sized buffers, six helpers, four workers: with a waiter per DMA in flight, three
+    // helpers would sit in wait() at once (each on a later DMA than the one before).
+    for (bool spin : {true, false}) {
+        StagingConfig c = shared_config(6, 2, 4096, 4 * 4096);
+        c.idle_spin = spin;
+        REQUIRE(staging_layout(c).slots == 3);
+        Waited w;
+        finishes_within(60, [&] {
+            w = copy_with_slow_dmas(c, 4, 24 * 4096 + 100, std::chrono::microseconds(300));
+        });
+        INFO("idle helpers " << (spin ? "spin" : "sleep"));
+        CHECK(w.dmas == 2 * 4 * 7);  // 7 DMAs of 16 KiB (the last shorter) per worker and way
+        CHECK(w.most_waiting == 1);
+    }
+}
+
+TEST_CASE("staging.dma: spinning helpers count the spin as waiting for DMAs, and sleep once the "
+          "copies are done",
+          "[staging]") {
+    // Two DMA-sized buffers and four helpers: while one helper waits for a DMA, at least one
+    // other has nothing to take until that DMA ends.
+    StagingConfig c = shared_config(4, 1, 4096, 2 * 4096);
+    c.idle_spin = true;
+    REQUIRE(staging_layout(c).slots == 2);
+    const auto delay = std::chrono::milliseconds(2);
+    long spun_ticks = -1;
+    Waited w;
+    finishes_within(60, [&] {
+        w = copy_with_slow_dmas(c, 1, 16 * 2 * 4096, delay, [&](Waited& running) {
+            // The copies are done and the engine is still running: its helpers must be asleep.
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            long before = 0, after = 0;
+            for (int tid : running.tids) before += thread_cpu_ticks(tid);
+            std::this_thread::sleep_for(std::chrono::milliseconds(400));
+            for (int tid : running.tids) after += thread_cpu_ticks(tid);
+            spun_ticks = after - before;
+        });
+    });
+    REQUIRE(w.dmas == 2 * 16);
+    int64_t waited = 0, busy = 0;
+    for (const auto& h : w.helpers) {
+        waited += h.work.wait_ns;
+        for (const auto& [start, end] : h.busy) busy += end - start;
+    }
+    const int64_t dma_time = int64_t(w.dmas) * std::chrono::nanoseconds(delay).count();
+    // The waiter alone waits dma_time; the helpers spinning meanwhile add at least as much.
+    CHECK(waited >= 2 * dma_time);
+    CHECK(waited <= busy);
+    // Four spinning helpers would be charged about 400 ms each (40 ticks at 100 Hz).
+    CHECK(spun_ticks >= 0);
+    CHECK(spun_ticks <= 4);
 }

@@ -208,6 +208,7 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
     c.dma_chunk = s.dma;
     out.streams = s.streams;
     out.wait = s.wait;
+    c.idle_spin = s.wait == StagingWait::spin;
     c.chunk = s.chunk > 0 ? s.chunk : default_staging_chunk(direction, bytes);
     // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
     c.page_locked_chunk = s.chunk;
