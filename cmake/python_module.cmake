@@ -6,7 +6,7 @@
 set(_app "${PROJECT_SOURCE_DIR}/app")
 set(_engine_sources
     backend/staging_engine.cpp backend/staging_units.cpp backend/host_staging_device.cpp
-    backend/fake_copy_platform.cpp
+    backend/fake_copy_platform.cpp backend/copy_platform.cpp
     backend/staging_stores.cpp backend/staging_registry.cpp backend/timed_block_hooks.cpp
     memory/streaming_copy.cpp util/units.cpp util/process_id.cpp util/suggest.cpp system/thread_probe.cpp system/thread_info.cpp system/signal_names.cpp
     system/hostname.cpp system/cpu_topology.cpp util/format.cpp util/version.cpp)

@@ -19,16 +19,33 @@ struct PointerPlace {
     int device = -1;  // Kind::device: its device
 };
 
+// Engine(dma="auto"): EngineRequest::dma's default.
+constexpr uint64_t kEngineDmaAuto = ~uint64_t(0);
+// The module's auto DMA: this many chunks, filled (or emptied) by the helpers together.
+constexpr uint64_t kEngineChunksPerDma = 4;
+
 // An engine as the module's Engine(...) asks for it.
 struct EngineRequest {
     int device = 0;
     int threads = 0;     // 0: auto
-    uint64_t chunk = 0;  // 0: auto, each direction its own (scenario/staging_defaults.cpp)
+    uint64_t chunk = 0;  // 0: auto (engine_chunks)
     int buffers = 2;
-    uint64_t dma = 0;  // bytes per DMA filled by the helpers together; 0: one chunk per DMA
+    // Bytes per DMA filled by the helpers together; 0: one chunk per DMA; kEngineDmaAuto:
+    // kEngineChunksPerDma chunks.
+    uint64_t dma = kEngineDmaAuto;
     // nullopt: the CPUs local to the device (those this process may use); empty: not pinned.
     std::optional<std::vector<int>> cpus;
 };
+
+// What a request's "auto" settings become on a platform whose auto chunk is `auto_piece` with
+// shared DMAs and `auto_to_device` / `auto_from_device` with a DMA per chunk.
+struct EngineChunks {
+    uint64_t to_device = 0;
+    uint64_t from_device = 0;
+    uint64_t dma = 0;  // StagingConfig::dma_chunk (no larger than a chunk: a DMA per chunk)
+};
+EngineChunks engine_chunks(const EngineRequest& r, uint64_t auto_piece, uint64_t auto_to_device,
+                           uint64_t auto_from_device);
 
 struct MadeEngine {
     std::unique_ptr<StagingEngine> engine;  // started

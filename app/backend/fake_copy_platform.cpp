@@ -82,9 +82,11 @@ class FakeCopyPlatform final : public CopyPlatform {
         c.device = r.device;
         c.threads = r.threads > 0 ? r.threads : kFakeThreads;
         c.buffers = r.buffers;
-        c.chunk = r.chunk > 0 ? r.chunk : kFakeChunk;
+        const EngineChunks chunks = engine_chunks(r, kFakeChunk, kFakeChunk, kFakeChunk);
+        c.chunk = chunks.to_device;
+        c.chunk_from_device = chunks.from_device;
         c.cpus = r.cpus.value_or(std::vector<int>{});
-        c.dma_chunk = r.dma;
+        c.dma_chunk = chunks.dma;
         auto device = std::make_unique<HostStagingDevice>(staging_layout(c));
         {
             FakeState& s = fake();
@@ -95,7 +97,10 @@ class FakeCopyPlatform final : public CopyPlatform {
         out.engine = std::make_unique<StagingEngine>(c, std::move(device));
         out.engine->start();
         out.note = "fake device " + std::to_string(r.device) + ": " + std::to_string(c.threads) +
-                   " helper threads, chunks of " + std::to_string(c.chunk) + " bytes";
+                   " helper threads, chunks of " + std::to_string(c.chunk) + " bytes" +
+                   (staging_shares_buffers(c)
+                        ? ", DMAs of " + std::to_string(c.dma_chunk) + " bytes filled together"
+                        : std::string());
         return out;
     }
 };

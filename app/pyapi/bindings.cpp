@@ -80,12 +80,14 @@ uint64_t chunk_argument(const py::object& v) {
     throw py::value_error("chunk: \"auto\" or a size of at least 4 KiB (4096, \"4MiB\")");
 }
 
-// Engine(dma=...): "chunk" or the bytes per DMA of shared buffers (StagingConfig::dma_chunk).
+// Engine(dma=...): "auto", "chunk" or the bytes per DMA of shared buffers
+// (StagingConfig::dma_chunk).
 uint64_t dma_argument(const py::object& v) {
+    if (py::isinstance<py::str>(v) && v.cast<std::string>() == "auto") return kEngineDmaAuto;
     if (auto size = size_or_word(v, "chunk", 0, 4096)) return *size;
     throw py::value_error(
-        "dma: \"chunk\" (one chunk per DMA) or a size of at least 4 KiB (\"16MiB\") that the "
-        "helpers fill together");
+        "dma: \"auto\" (4 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at least "
+        "4 KiB (\"16MiB\") that the helpers fill together");
 }
 
 std::optional<std::vector<int>> affinity_argument(const py::object& v) {
@@ -123,6 +125,8 @@ py::dict stats_of(const ModuleEngine& e) {
     out["buffers"] = c.buffers;
     out["chunk_to_device"] = c.chunk;
     out["chunk_from_device"] = c.chunk_from_device > 0 ? c.chunk_from_device : c.chunk;
+    // Bytes per DMA of a staged copy: shared buffers' size, or else each direction's chunk.
+    out["dma"] = staging_shares_buffers(c) ? py::object(py::int_(c.dma_chunk)) : py::str("chunk");
     out["direct_below"] = py::dict(py::arg("to_device") = e.direct_below(true),
                                    py::arg("from_device") = e.direct_below(false));
     out["note"] = e.note();
@@ -238,7 +242,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
              }),
              py::arg("device") = 0, py::arg("threads") = "auto", py::arg("chunk") = "auto",
              py::arg("buffers") = 2, py::arg("affinity") = "gpu-local",
-             py::arg("direct_below") = "auto", py::arg("dma") = "chunk")
+             py::arg("direct_below") = "auto", py::arg("dma") = "auto")
         .def(
             "copy",
             [](PyEngine& self, const py::handle& dst, const py::handle& src,

@@ -19,6 +19,10 @@ namespace xfer {
 
 namespace {
 
+// Engine(chunk="auto") with shared DMAs (the module's default): measured on H200 with four
+// callers, docs/results/h200-module.md (pass 8).
+constexpr uint64_t kEnginePiece = uint64_t(2) << 20;
+
 // The calling thread's current device, restored when this goes out of scope.
 class KeepCurrentDevice {
   public:
@@ -130,26 +134,30 @@ class CudaCopyPlatform final : public CopyPlatform {
 
     MadeEngine make_engine(const EngineRequest& r) override {
         KeepCurrentDevice keep;
-        // As a scenario's [staging] table would say it: one engine for both directions, each
-        // with its own "auto" chunk.
+        // As a scenario's [staging] table would say it: one engine for both directions.
         constexpr uint64_t kLarge = uint64_t(1) << 30;  // a size at which auto picks its chunk
+        const EngineChunks chunks =
+            engine_chunks(r, kEnginePiece, default_staging_chunk(Direction::h2d, kLarge),
+                          default_staging_chunk(Direction::d2h, kLarge));
         TransferSpec t;
         t.direction = Direction::h2d;
         t.bytes = kLarge;
         t.staging.threads = r.threads;
-        t.staging.chunk = r.chunk;
+        t.staging.chunk = chunks.to_device;
         t.staging.buffers = r.buffers;
-        t.staging.dma = r.dma;
+        t.staging.dma = chunks.dma;
         t.staging.affinity = r.cpus ? StagingAffinity::none : StagingAffinity::gpu_local;
         cuda::ResolvedStaging resolved = cuda::resolve_staging(t, r.device);
         StagingConfig& c = resolved.config;
-        c.chunk_from_device = r.chunk > 0 ? r.chunk : default_staging_chunk(Direction::d2h, kLarge);
+        c.chunk_from_device = chunks.from_device;
         c.cpus = r.cpus ? *r.cpus : usable_local_cpus(r.device);
         MadeEngine out;
         out.engine = std::make_unique<StagingEngine>(c, cuda::make_cuda_staging_device(resolved));
         out.engine->start();
-        out.note = resolved.note + fmt::format("; from the device in chunks of {} KiB",
-                                               c.chunk_from_device >> 10);
+        out.note = c.chunk_from_device == c.chunk
+                       ? resolved.note
+                       : resolved.note + fmt::format("; from the device in chunks of {} KiB",
+                                                     c.chunk_from_device >> 10);
         return out;
     }
 };

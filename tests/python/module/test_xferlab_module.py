@@ -104,9 +104,10 @@ def test_every_byte_arrives_both_ways(n):
 
 def test_staged_copies_are_cut_into_chunks_and_counted():
     n = (3 << 20) + 123
-    with xferlab.Engine(threads=2, chunk=8192, direct_below=0) as e:
+    with xferlab.Engine(threads=2, chunk=8192, dma="chunk", direct_below=0) as e:
         round_trip(n, e)
         s = e.stats()
+    assert s["dma"] == "chunk"
     chunks = -(-n // 8192)
     assert s["copies"] == {"staged": 2, "plain": 0, "host": 0}
     assert s["chunks"] == 2 * chunks
@@ -124,9 +125,30 @@ def test_dma_sized_buffers_filled_by_the_helpers_together():
     assert s["chunks"] == 2 * dmas
     assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
     assert s["helpers"]["copied_bytes"] == 2 * n
+    assert s["dma"] == 32768
     with pytest.raises(ValueError) as raised:
         xferlab.Engine(dma="1KiB")
-    assert "dma: \"chunk\" (one chunk per DMA) or a size of at least 4 KiB" in str(raised.value)
+    assert ("dma: \"auto\" (4 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at "
+            "least 4 KiB") in str(raised.value)
+
+
+def test_by_default_the_helpers_fill_dmas_of_four_chunks_together():
+    # The fake platform's auto chunk is 64 KiB: pieces of 64 KiB both ways in DMAs of 256 KiB.
+    n = (3 << 20) + 123
+    with xferlab.Engine(threads=3, direct_below=0) as e:
+        round_trip(n, e)
+        s = e.stats()
+    assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (65536, 65536, 262144)
+    assert s["chunks"] == 2 * -(-n // 262144)  # the DMAs, both ways
+    assert s["helpers"]["copied_bytes"] == 2 * n
+    assert "DMAs of 262144 bytes filled together" in s["note"]
+    # An explicit chunk keeps four per DMA; "chunk" turns the shared DMAs off.
+    with xferlab.Engine(threads=3, chunk="16KiB", direct_below=0) as e:
+        assert e.stats()["dma"] == 65536
+    with xferlab.Engine(threads=3, dma="chunk", direct_below=0) as e:
+        round_trip(n, e)
+        s = e.stats()
+    assert s["dma"] == "chunk" and s["chunks"] == 2 * -(-n // 65536)
 
 
 def test_small_copies_and_page_locked_memory_skip_the_helpers():
