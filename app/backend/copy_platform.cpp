@@ -10,8 +10,9 @@ EngineChunks engine_chunks(const EngineRequest& r, uint64_t auto_piece, uint64_t
     if (r.chunk > 0) {
         out.to_device = out.from_device = r.chunk;
     } else if (out.dma > auto_piece) {
-        // Shared DMAs: pieces of one size both ways (on H200 four callers from the device
-        // reached 0.95-1.00x pinned with 2 MiB pieces in 8 MiB DMAs, 48 MiB page-locked).
+        // Shared DMAs: pieces of one size both ways. On H200, 2 MiB pieces in 8 MiB DMAs (48 MiB
+        // page-locked) took four callers from the device to 0.98-1.00x pinned against 0.93-0.96x
+        // with a DMA per chunk on two of four machines (docs/results/h200-module.md, pass 8).
         out.to_device = out.from_device = auto_piece;
     } else {
         out.to_device = auto_to_device;
