@@ -27,7 +27,7 @@ class HostStagingDevice final : public StagingDevice {
     std::atomic<uint64_t> dma_bytes{0};
     std::atomic<uint64_t> bounced{0};  // DMAs from or to a slot's buffer (not the worker's memory)
     std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
-    std::atomic<int> most_waiting{0};  // the most helpers inside wait() for a DMA at one time
+    std::atomic<int> most_waiting{0};    // the most helpers inside wait() for a DMA at one time
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
     const std::byte* landed_base = nullptr;
 

@@ -225,6 +225,10 @@ class StagingEngine {
     void start_unit_dma(Helper& h, int unit);
     // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
     void free_unit_locked(Unit& u, const std::string& error);
+    // Under mutex_: a unit task's work, into its helper's totals and its unit's (which the
+    // engine's totals get when the unit retires).
+    static void credit_locked(Helper& h, Unit& u, const HelperWork& work);
+    std::string unit_error(const Unit& u, const char* what) const;
     void count_locked(const Chunk& c);  // a finished chunk into totals_
     std::string chunk_error(const Chunk& c, const char* what) const;
 

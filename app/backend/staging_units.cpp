@@ -135,6 +135,15 @@ void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
     wake_helpers_locked();  // a unit to open
 }
 
+void StagingEngine::credit_locked(Helper& h, Unit& u, const HelperWork& work) {
+    h.info.work += work;
+    u.work += work;
+}
+
+std::string StagingEngine::unit_error(const Unit& u, const char* what) const {
+    return chunk_error(Chunk{u.request, u.offset, u.len, {}}, what);
+}
+
 void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
     Unit& u = units_[size_t(t.unit)];
     Request& r = *u.request;  // fixed while the task runs: the unit is not free
@@ -149,12 +158,11 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
         try {
             device_->wait(0, t.unit);
         } catch (const std::exception& e) {
-            error = chunk_error(Chunk{&r, u.offset, u.len, {}}, e.what());
+            error = unit_error(u, e.what());
         }
         mine.wait_ns += now_ns() - t0;
         std::lock_guard lock(mutex_);
-        h.info.work += mine;
-        u.work += mine;
+        credit_locked(h, u, mine);
         if (error.empty() && !r.to_device && !r.direct) {
             u.state = Unit::State::ready;  // its pieces can be copied out now
             u.handed = u.done = 0;
@@ -178,8 +186,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
     bool start = false;
     {
         std::lock_guard lock(mutex_);
-        h.info.work += mine;
-        u.work += mine;
+        credit_locked(h, u, mine);
         u.done += t.len;
         if (u.done < u.len) return;
         if (!r.to_device)
@@ -214,12 +221,11 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
             h.aliases.emplace_back(id, r.tag);
         }
     } catch (const std::exception& e) {
-        error = chunk_error(Chunk{&r, u.offset, u.len, {}}, e.what());
+        error = unit_error(u, e.what());
     }
     mine.start_ns += now_ns() - t0;
     std::lock_guard lock(mutex_);
-    h.info.work += mine;
-    u.work += mine;
+    credit_locked(h, u, mine);
     if (!error.empty()) {
         free_unit_locked(u, error);  // nothing started: nothing to wait for
         return;

@@ -222,9 +222,10 @@ TEST_CASE("staging.dma: one helper at a time waits for a DMA, whether idle helpe
     }
 }
 
-TEST_CASE("staging.dma: spinning helpers count the spin as waiting for DMAs, and sleep once the "
-          "copies are done",
-          "[staging]") {
+TEST_CASE(
+    "staging.dma: spinning helpers count the spin as waiting for DMAs, and sleep once the "
+    "copies are done",
+    "[staging]") {
     // Two DMA-sized buffers and four helpers: while one helper waits for a DMA, at least one
     // other has nothing to take until that DMA ends.
     StagingConfig c = shared_config(4, 1, 4096, 2 * 4096);
