@@ -124,8 +124,26 @@ record_machine() {
         echo "## CUDA environment"; env | grep -E '^(CUDA|NVIDIA|LD_LIBRARY_PATH)' | sort
         echo "## .deps"; find "$deps_lib" -maxdepth 1 -name "*.so*" 2>&1 | head -20
         echo "## tree"; (git -C "$root" describe --always --dirty 2>/dev/null || echo "no git")
+        # A copied tree may come with a stale .git, so `describe` can name an older commit: the
+        # files' own tree id is what ran (`git log --format='%h %T' | grep ID` finds its commit).
+        echo "## tree of the files"; files_tree_id
     } >"$m/machine.txt" 2>&1
     echo "machine recorded in $m"
+}
+
+# The git tree id of the files as they are here (what `git write-tree` would give after `git add
+# -A`; .gitignore keeps builds and .deps out), through a throw-away index, so the repository's
+# own index is not touched.
+files_tree_id() {
+    local index
+    index=$(mktemp)
+    rm -f "$index"
+    if GIT_INDEX_FILE=$index git -C "$root" add -A . 2>/dev/null; then
+        GIT_INDEX_FILE=$index git -C "$root" write-tree
+    else
+        echo "no git"
+    fi
+    rm -f "$index"
 }
 
 if wants machine; then
