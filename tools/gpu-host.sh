@@ -99,6 +99,22 @@ step() {
     return "$rc"
 }
 
+# The git tree id of the files as they are here (what `git write-tree` would give after `git add
+# -A`; .gitignore keeps builds and .deps out), through a throw-away index, so the repository's
+# own index is not touched.
+# shellcheck disable=SC2317  # called through record_machine, through step()
+files_tree_id() {
+    local index
+    index=$(mktemp)
+    rm -f "$index"
+    if GIT_INDEX_FILE=$index git -C "$root" add -A . 2>/dev/null; then
+        GIT_INDEX_FILE=$index git -C "$root" write-tree
+    else
+        echo "no git"
+    fi
+    rm -f "$index"
+}
+
 # Commands whose output describes the machine; each is allowed to fail (not every host has all).
 # shellcheck disable=SC2317  # called through step()
 record_machine() {
@@ -129,21 +145,6 @@ record_machine() {
         echo "## tree of the files"; files_tree_id
     } >"$m/machine.txt" 2>&1
     echo "machine recorded in $m"
-}
-
-# The git tree id of the files as they are here (what `git write-tree` would give after `git add
-# -A`; .gitignore keeps builds and .deps out), through a throw-away index, so the repository's
-# own index is not touched.
-files_tree_id() {
-    local index
-    index=$(mktemp)
-    rm -f "$index"
-    if GIT_INDEX_FILE=$index git -C "$root" add -A . 2>/dev/null; then
-        GIT_INDEX_FILE=$index git -C "$root" write-tree
-    else
-        echo "no git"
-    fi
-    rm -f "$index"
 }
 
 if wants machine; then
