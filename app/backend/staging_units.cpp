@@ -19,22 +19,20 @@
 #include "backend/staging_engine.hpp"
 #include "backend/staging_engine_parts.hpp"
 #include "util/clock.hpp"
+#include "util/cpu_pause.hpp"
 
 namespace xfer {
 
 namespace {
 
-// Until `news` moves past `seen`: a pause per turn (no system call, the helper stays on its CPU),
-// and now and then a yield, so that a machine with fewer CPUs than threads still runs the rest.
+// Until `news` moves past `seen`: a pause per turn, and now and then a yield, so that a machine
+// with fewer CPUs than threads still runs the rest.
 void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
     for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
-        if (turn % 64 == 0) {
+        if (turn % 64 == 0)
             std::this_thread::yield();
-            continue;
-        }
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        else
+            cpu_pause();
     }
 }
 
@@ -51,14 +49,13 @@ void StagingEngine::run_shared(Helper& h) {
                 // A unit in use brings news when its pieces or its DMA are done; spinning for it
                 // (rather than a wake-up later) hands a unit's pieces out as soon as its DMA ends.
                 // The helper waits for a DMA, its own or one another helper waits for: counted so.
-                const bool news_coming =
+                if (config_.idle_spin && h.index < active_ && !stopping_ &&
                     std::any_of(units_.begin(), units_.end(),
-                                [](const Unit& u) { return u.state != Unit::State::free; });
-                if (config_.idle_spin && h.index < active_ && !stopping_ && news_coming) {
+                                [](const Unit& u) { return u.state != Unit::State::free; })) {
                     const uint64_t seen = news_.load(std::memory_order_acquire);
                     lock.unlock();
-                    if (busy_since < 0) busy_since = now_ns();
                     const int64_t t0 = now_ns();
+                    if (busy_since < 0) busy_since = t0;
                     spin_until_news(news_, seen);
                     HelperWork spun;
                     spun.wait_ns = now_ns() - t0;
@@ -116,12 +113,11 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
     // 3. Wait for the oldest DMA in flight, one helper at a time: the DMAs end in about the
     // order started, so a second waiter would sit on a later DMA while the first one's pieces
     // wait for hands; the helpers left spin (run_shared) and take them.
-    if (std::any_of(units_.begin(), units_.end(),
-                    [](const Unit& u) { return u.state == Unit::State::waiting; }))
-        return false;
     oldest = nullptr;
-    for (Unit& u : units_)
+    for (Unit& u : units_) {
+        if (u.state == Unit::State::waiting) return false;
         if (u.state == Unit::State::in_flight && (!oldest || u.seq < oldest->seq)) oldest = &u;
+    }
     if (!oldest) return false;
     oldest->state = Unit::State::waiting;
     t = {UnitTask::Kind::wait, int(oldest - units_.data()), 0, oldest->len};

@@ -16,6 +16,7 @@
 #include "system/thread_info.hpp"
 #include "system/signal_names.hpp"
 #include "util/clock.hpp"
+#include "util/cpu_pause.hpp"
 
 namespace xfer {
 namespace {
@@ -144,11 +145,7 @@ int64_t apply_between(const BetweenSpec& spec) {
         case BetweenKind::spin:
             // No system call: the thread stays runnable and on its CPU, so the gap is the
             // duration asked for, not the duration plus a wake-up.
-            while (now_ns() - t0 < spec.sleep_ns) {
-#if defined(__x86_64__) || defined(__i386__)
-                __builtin_ia32_pause();
-#endif
-            }
+            while (now_ns() - t0 < spec.sleep_ns) cpu_pause();
             break;
     }
     return now_ns() - t0;
