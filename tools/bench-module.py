@@ -367,11 +367,11 @@ def bench_source(n, trials, copies, results):
 
 
 def sweep_configs(text):
-    """"T:C[:B[:D]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in MiB: the
-    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C 0: "auto")
-    or "" for the default grid."""
+    """"T:C[:B[:D[:P]]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in MiB:
+    the helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C 0:
+    "auto"; P 1: taper, 0 or absent: not) or "" for the default grid."""
     if not text:
-        return [(t, c, 2, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
+        return [(t, c, 2, 0, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
     for item in text.split(","):
         t, c, *rest = item.split(":")
@@ -382,7 +382,8 @@ def sweep_configs(text):
                      f"CPUs with the sweep's other engines (the large section measures auto)")
         b = int(rest[0]) if rest else 2
         d = int(rest[1]) * MiB if len(rest) > 1 else 0
-        out.append((int(t), int(c) * MiB, b, d))
+        taper = int(rest[2]) if len(rest) > 2 else 0
+        out.append((int(t), int(c) * MiB, b, d, taper))
     return out
 
 
@@ -392,9 +393,9 @@ def bench_sweep(n, trials, copies, results, configs):
     b = Buffers(n, 9)
     rows = results.setdefault("sweep", [])
     engines = {}
-    for t, c, nb, d in configs:
-        engines[(t, c, nb, d)] = xferlab.Engine(device=0, threads=t, chunk=c or "auto",
-                                                buffers=nb, dma=d or "chunk")
+    for t, c, nb, d, p in configs:
+        engines[(t, c, nb, d, p)] = xferlab.Engine(device=0, threads=t, chunk=c or "auto",
+                                                   buffers=nb, dma=d or "chunk", taper=bool(p))
     for e in engines.values():  # warm-up
         e.copy(b.cupy, b.pageable)
         e.copy(b.pageable, b.cupy)
@@ -420,9 +421,11 @@ def bench_sweep(n, trials, copies, results, configs):
             rows.append({"trial": trial, "direction": direction,
                          "threads": cfg[0] if cfg else None, "chunk": cfg[1] if cfg else None,
                          "buffers": cfg[2] if cfg else None, "dma": cfg[3] if cfg else None,
+                         "taper": cfg[4] if cfg else None,
                          "GBps": gbps})
         print(f"sweep: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
-    stats = {k: e.stats()["summary"] for k, e in engines.items()}
+    stats = {k: f"{s['summary']}; {s['pieces']} pieces"
+             for k, s in ((k, e.stats()) for k, e in engines.items())}
     for e in engines.values():
         e.close()
     return stats
@@ -430,10 +433,10 @@ def bench_sweep(n, trials, copies, results, configs):
 
 def setting_label(cfg):
     """An engine setting of the sweeps, (helpers, chunk, buffers, DMA), as its table row says it."""
-    t, c, nb, d = cfg
+    t, c, nb, d, p = cfg
     dma = f"dma {size_text(d)}" if d else "dma = chunk"
     return (f"threads {t:>4} chunk {size_text(c) if c else 'auto':>7} buffers {nb} "
-            f"{dma:>12}")
+            f"{dma:>12}{' taper' if p else ''}")
 
 
 def ratios_to_pinned(rows, direction, same_setting):
@@ -463,7 +466,8 @@ def bench_sweep4(n, trials, copies, results, configs):
     pool = [Buffers(n, s + 11) for s in range(4)]
     rows = results.setdefault("sweep4", [])
     engines = {cfg: xferlab.Engine(device=0, threads=cfg[0], chunk=cfg[1] or "auto",
-                                   buffers=cfg[2], dma=cfg[3] or "chunk") for cfg in configs}
+                                   buffers=cfg[2], dma=cfg[3] or "chunk", taper=bool(cfg[4]))
+               for cfg in configs}
 
     def fn(cfg, h2d):
         if cfg is None:
@@ -494,10 +498,11 @@ def print_sweep(rows, stats):
     print("\n== one caller, 1 engine of T helpers and chunk C: x the page-locked cudaMemcpy of "
           "the same trial (median)")
     def setting_of(r):
-        return None if r["threads"] is None else (r["threads"], r["chunk"], r["buffers"], r["dma"])
+        return None if r["threads"] is None else (r["threads"], r["chunk"], r["buffers"], r["dma"],
+                                                  r["taper"])
 
     def in_flight(cfg):
-        t, c, nb, _ = cfg
+        t, c, nb, *_ = cfg
         return f" ({size_text(t * nb * c)} in flight)" if c else " (auto chunk)"
 
     print_setting_rows(rows, list(stats), setting_of, in_flight)
@@ -512,10 +517,10 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
-    p.add_argument("--sweep", default="", metavar="T:C[:B[:D]],...",
-                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB]], "
+    p.add_argument("--sweep", default="", metavar="T:C[:B[:D[:P]]],...",
+                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1]]], "
                         "comma-separated")
-    p.add_argument("--sweep4", default="", metavar="T:C[:B[:D]],...",
+    p.add_argument("--sweep4", default="", metavar="T:C[:B[:D[:P]]],...",
                    help="settings for four callers sharing one engine (section sweep4, run "
                         "only when given)")
     p.add_argument("--skip", nargs="*", default=[],
@@ -546,8 +551,7 @@ def main():
     if "sweep" not in a.skip:
         stats = bench_sweep(n, a.trials, a.copies, results, sweep_configs(a.sweep))
         print_sweep(results["sweep"], stats)
-        results["sweep_helpers"] = {f"{t} {c} {nb} {d}": s
-                                    for (t, c, nb, d), s in stats.items()}
+        results["sweep_helpers"] = {" ".join(map(str, cfg)): s for cfg, s in stats.items()}
     if a.sweep4:
         bench_sweep4(n, a.trials, a.copies, results, sweep_configs(a.sweep4))
     if a.json:

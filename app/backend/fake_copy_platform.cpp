@@ -87,6 +87,7 @@ class FakeCopyPlatform final : public CopyPlatform {
         c.chunk_from_device = chunks.from_device;
         c.cpus = r.cpus.value_or(std::vector<int>{});
         c.dma_chunk = chunks.dma;
+        c.taper = r.taper;
         auto device = std::make_unique<HostStagingDevice>(staging_layout(c));
         {
             FakeState& s = fake();

@@ -65,8 +65,13 @@ struct StagingConfig {
     // pageable -> buffer on the way to the device, buffer -> pageable on the way back.
     HostStores copy_in = HostStores::cached;
     HostStores copy_out = HostStores::cached;
-    // [staging] taper: a bounced copy's first chunk of each helper is a quarter chunk, and its
-    // last chunks shrink so that the helpers finish together (chunk_length).
+    // [staging] taper: the pipeline fills and drains faster. Buffers per helper: a bounced
+    // copy's first chunk of each helper is a quarter chunk, and its last chunks shrink so that
+    // the helpers finish together (chunk_length). Shared buffers: a buffer whose pieces are
+    // handed out while no DMA is in flight or starting (the link idle: a copy's first buffers
+    // to the device, its last from it) is cut over all the active helpers instead of into
+    // chunks (staging_piece_length), so that the link waits for one helper's share of a buffer
+    // rather than a whole chunk.
     bool taper = false;
     // Chunks of page-locked memory (DMA'd in place, no bounce): 0 = one per helper (the fewest
     // DMA set-ups that keep every helper's stream busy); otherwise this size, so that the DMA
@@ -85,8 +90,8 @@ struct StagingConfig {
     // [staging] dma: bytes per DMA of a bounced copy. 0, or no more than a chunk: each helper
     // DMAs its own chunks from its own buffers. Larger: the page-locked memory is cut into
     // buffers of this size instead (staging_layout) that the helpers fill, or empty, together, a
-    // chunk each, so that DMAs grow without more page-locked memory in flight. Taper and
-    // page_locked_chunk do not apply then.
+    // chunk each, so that DMAs grow without more page-locked memory in flight.
+    // page_locked_chunk does not apply then.
     uint64_t dma_chunk = 0;
     // Shared buffers only: a helper with nothing to take while a request is active spins until
     // the engine has news (a DMA done, a unit freed) instead of sleeping, so that a buffer's
@@ -119,19 +124,26 @@ StagingLayout staging_layout(const StagingConfig& c);
 uint64_t staging_chunk_length(uint64_t offset, uint64_t bytes, uint64_t chunk, int threads,
                               bool taper);
 
+// Shared buffers: the piece a helper copies of a `len`-byte buffer. `chunk`, unless `split`
+// (taper, with the link idle): the buffer cut evenly over `helpers`, in whole 4 KiB pages, no
+// smaller than kMinTaperPiece and no larger than `chunk`.
+inline constexpr uint64_t kMinTaperPiece = uint64_t(64) << 10;
+uint64_t staging_piece_length(uint64_t len, uint64_t chunk, int helpers, bool split);
+
 // A chunk's CUPTI correlation id and the id of the request it belongs to: the report joins every
 // chunk's device interval to the worker's record (first start to last end).
 using CorrelationAlias = std::pair<uint32_t, uint32_t>;
 
 // What an engine has done since start(), summed over its helpers; readable while it runs.
 struct StagingTotals {
-    uint64_t requests = 0;           // copies asked for
-    uint64_t to_device_bytes = 0;    // of finished chunks, by direction
+    uint64_t requests = 0;         // copies asked for
+    uint64_t to_device_bytes = 0;  // of finished chunks, by direction
     uint64_t from_device_bytes = 0;
-    uint64_t direct_bytes = 0;       // page-locked memory DMA'd in place (no bounce)
-    uint64_t chunks = 0;             // finished chunks
-    HelperWork work;                 // bounced bytes and where the helpers' time went
-    int64_t busy_ns = 0;             // helpers busy (from taking work to going idle)
+    uint64_t direct_bytes = 0;  // page-locked memory DMA'd in place (no bounce)
+    uint64_t chunks = 0;        // finished chunks
+    uint64_t pieces = 0;        // shared buffers: the helpers' copies into or out of them
+    HelperWork work;            // bounced bytes and where the helpers' time went
+    int64_t busy_ns = 0;        // helpers busy (from taking work to going idle)
 };
 
 // The larger chunk of `c`'s two directions: the size of one buffer.
@@ -199,6 +211,8 @@ class StagingEngine {
         uint64_t handed = 0;  // bytes of pieces handed out (filling, ready)
         uint64_t done = 0;    // bytes of pieces copied
         uint64_t seq = 0;     // order opened: pieces and waits go to the oldest first
+        uint64_t piece = 0;   // bytes per piece (staging_piece_length), set when it fills or
+                              // becomes ready
         HelperWork work;
     };
     struct UnitTask {
@@ -221,6 +235,8 @@ class StagingEngine {
     // Shared-buffer mode (staging_units.cpp).
     void run_shared(Helper& h);
     bool take_unit_task(UnitTask& t);  // under mutex_
+    // Under mutex_: the piece size of `u` when its pieces are handed out now.
+    uint64_t unit_piece_locked(const Unit& u) const;
     void run_unit_task(Helper& h, const UnitTask& t);
     void start_unit_dma(Helper& h, int unit);
     // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
@@ -245,7 +261,7 @@ class StagingEngine {
     Request* cursor_ = nullptr;         // the request the next chunk comes from
     bool stopping_ = false;
     bool running_ = false;
-    int active_ = 1;  // helpers [0, active_) take chunks (StagingConfig::active_helpers)
+    int active_ = 1;           // helpers [0, active_) take chunks (StagingConfig::active_helpers)
     std::vector<Unit> units_;  // shared-buffer mode only
     uint64_t unit_seq_ = 0;
     int attached_count_ = 0;

@@ -9,7 +9,9 @@
 //                    are copied out by whoever is free; the last piece frees it
 // Page-locked request memory is DMA'd in place, a unit's range at a time (no pieces).
 // A helper prefers pieces of the oldest unit, then opening a unit, then waiting for the oldest
-// DMA, so the DMAs start in about the order of the request and the link stays busy.
+// DMA, so the DMAs start in about the order of the request and the link stays busy. With taper,
+// a unit filled or emptied while the link is idle is cut over all the helpers (the link waits
+// for it alone), otherwise into chunks.
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -37,6 +39,24 @@ void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
 }
 
 }  // namespace
+
+uint64_t staging_piece_length(uint64_t len, uint64_t chunk, int helpers, bool split) {
+    if (!split || helpers <= 1) return chunk;
+    constexpr uint64_t kPage = 4096;
+    const uint64_t share = (len + uint64_t(helpers) - 1) / uint64_t(helpers);
+    const uint64_t pages = (share + kPage - 1) / kPage * kPage;
+    return std::min(chunk, std::max(kMinTaperPiece, pages));
+}
+
+uint64_t StagingEngine::unit_piece_locked(const Unit& u) const {
+    const uint64_t chunk = staging_chunk_of(config_, u.request->to_device);
+    if (!config_.taper) return chunk;
+    const bool link_idle = std::none_of(units_.begin(), units_.end(), [&](const Unit& o) {
+        return &o != &u && (o.state == Unit::State::starting || o.state == Unit::State::in_flight ||
+                            o.state == Unit::State::waiting);
+    });
+    return staging_piece_length(u.len, chunk, active_, link_idle);
+}
 
 void StagingEngine::run_shared(Helper& h) {
     int64_t busy_since = -1;
@@ -78,13 +98,12 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
     // 1. A piece of the oldest unit that has pieces left.
     Unit* oldest = nullptr;
     for (Unit& u : units_)
-        if ((u.state == Unit::State::filling || u.state == Unit::State::ready) && u.handed < u.len &&
-            (!oldest || u.seq < oldest->seq))
+        if ((u.state == Unit::State::filling || u.state == Unit::State::ready) &&
+            u.handed < u.len && (!oldest || u.seq < oldest->seq))
             oldest = &u;
     if (oldest) {
-        const uint64_t piece = staging_chunk_of(config_, oldest->request->to_device);
         t = {UnitTask::Kind::piece, int(oldest - units_.data()), oldest->handed,
-             std::min(piece, oldest->len - oldest->handed)};
+             std::min(oldest->piece, oldest->len - oldest->handed)};
         oldest->handed += t.len;
         return true;
     }
@@ -101,8 +120,8 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
         const int index = int(&u - units_.data());
         if (c.request->to_device && !c.request->direct) {
             u.state = Unit::State::filling;
-            const uint64_t piece = staging_chunk_of(config_, true);
-            t = {UnitTask::Kind::piece, index, 0, std::min(piece, u.len)};
+            u.piece = unit_piece_locked(u);
+            t = {UnitTask::Kind::piece, index, 0, std::min(u.piece, u.len)};
             u.handed = t.len;
         } else {
             u.state = Unit::State::starting;
@@ -162,6 +181,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
         if (error.empty() && !r.to_device && !r.direct) {
             u.state = Unit::State::ready;  // its pieces can be copied out now
             u.handed = u.done = 0;
+            u.piece = unit_piece_locked(u);
             wake_helpers_locked();
         } else {
             free_unit_locked(u, error);
@@ -183,6 +203,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
     {
         std::lock_guard lock(mutex_);
         credit_locked(h, u, mine);
+        ++totals_.pieces;
         u.done += t.len;
         if (u.done < u.len) return;
         if (!r.to_device)

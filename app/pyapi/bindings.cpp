@@ -137,6 +137,8 @@ py::dict stats_of(const ModuleEngine& e) {
                             py::arg("page_locked_in_place") = s.staged.direct_bytes,
                             py::arg("plain") = s.plain_bytes);
     out["chunks"] = s.staged.chunks;
+    out["pieces"] = s.staged.pieces;  // shared buffers: the helpers' copies into or out of them
+    out["taper"] = c.taper;
     out["helpers"] = helpers;
     out["summary"] = fmt::format(
         "{} helper{}, {} chunks; of their busy time copying {:.0f}% ({:.2f} GB/s per helper while "
@@ -224,8 +226,10 @@ pageable host memory and one device through page-locked chunks, at the rate of c
 page-locked memory. xferlab.copy shares one per device; make your own to choose its settings.)doc")
         .def(py::init([](int device, const py::object& threads, const py::object& chunk,
                          int buffers, const py::object& affinity, const py::object& direct_below,
-                         const py::object& dma) {
+                         const py::object& dma, const py::object& taper) {
                  if (buffers < 1) throw py::value_error("buffers: at least 1 per helper");
+                 if (!py::isinstance<py::bool_>(taper))
+                     throw py::type_error("taper: True or False");
                  EngineRequest r;
                  r.device = device;
                  r.threads = threads_argument(threads);
@@ -233,6 +237,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
                  r.buffers = buffers;
                  r.dma = dma_argument(dma);
                  r.cpus = affinity_argument(affinity);
+                 r.taper = taper.cast<bool>();
                  const uint64_t below = direct_below_argument(direct_below);
                  CopyPlatform& platform = current_platform();
                  py::gil_scoped_release release;  // allocating and starting takes a while
@@ -242,7 +247,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
              }),
              py::arg("device") = 0, py::arg("threads") = "auto", py::arg("chunk") = "auto",
              py::arg("buffers") = 2, py::arg("affinity") = "gpu-local",
-             py::arg("direct_below") = "auto", py::arg("dma") = "auto")
+             py::arg("direct_below") = "auto", py::arg("dma") = "auto", py::arg("taper") = false)
         .def(
             "copy",
             [](PyEngine& self, const py::handle& dst, const py::handle& src,

@@ -73,7 +73,7 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
 
     INFO("threads " << c.threads << ", buffers " << c.buffers << ", chunk " << c.chunk << ", dma "
                     << c.dma_chunk << ", workers " << workers << ", bytes " << bytes
-                    << ", page-locked " << page_locked);
+                    << ", page-locked " << page_locked << ", taper " << c.taper);
     CHECK(fake.violations == 0);
     CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
     size_t not_once = 0;
@@ -194,12 +194,16 @@ TEST_CASE("staging.dma: shared buffers as many as the helpers' own would hold, a
 TEST_CASE("staging.dma: helpers filling shared buffers move every byte once, one DMA per range",
           "[staging]") {
     for (StagingConfig c : {shared_config(1, 1, 4096, 8192), shared_config(3, 2, 4096, 3 * 4096),
-                            shared_config(4, 2, 5000, 20000), shared_config(6, 1, 4096, 5 * 4096)}) {
-        for (uint64_t bytes : {uint64_t(1), uint64_t(4095), uint64_t(4096 * 10 + 123),
-                               uint64_t(200001)}) {
-            finishes_within(60, [&] { copy_both_ways(c, 1, bytes, false); });
-            finishes_within(60, [&] { copy_both_ways(c, 4, bytes, false); });
-            finishes_within(60, [&] { copy_both_ways(c, 4, bytes, true); });
+                            shared_config(4, 2, 5000, 20000), shared_config(6, 1, 4096, 5 * 4096),
+                            shared_config(6, 1, 256 << 10, 1 << 20)}) {
+        for (bool taper : {false, true}) {
+            c.taper = taper;  // pieces cut over the helpers while no DMA runs
+            for (uint64_t bytes :
+                 {uint64_t(1), uint64_t(4095), uint64_t(4096 * 10 + 123), uint64_t(200001)}) {
+                finishes_within(60, [&] { copy_both_ways(c, 1, bytes, false); });
+                finishes_within(60, [&] { copy_both_ways(c, 4, bytes, false); });
+                finishes_within(60, [&] { copy_both_ways(c, 4, bytes, true); });
+            }
         }
     }
 }
@@ -258,4 +262,48 @@ TEST_CASE(
     // Four spinning helpers would be charged about 400 ms each (40 ticks at 100 Hz).
     CHECK(spun_ticks >= 0);
     CHECK(spun_ticks <= 4);
+}
+
+TEST_CASE("staging.taper with shared buffers: a piece is the buffer cut over the helpers",
+          "[staging]") {
+    const uint64_t KiB = 1024, MiB = KiB * KiB;
+    CHECK(staging_piece_length(8 * MiB, 2 * MiB, 12, false) == 2 * MiB);
+    CHECK(staging_piece_length(8 * MiB, 2 * MiB, 8, true) == 1 * MiB);
+    CHECK(staging_piece_length(8 * MiB, 2 * MiB, 12, true) == 684 * KiB);  // whole pages
+    CHECK(staging_piece_length(8 * MiB, 2 * MiB, 2, true) == 2 * MiB);     // never past a chunk
+    CHECK(staging_piece_length(100 * KiB, 2 * MiB, 12, true) == kMinTaperPiece);
+    CHECK(staging_piece_length(8 * MiB, 2 * MiB, 1, true) == 2 * MiB);
+}
+
+TEST_CASE(
+    "staging.taper with shared buffers: a buffer filled or emptied while no DMA runs goes to "
+    "every helper",
+    "[staging]") {
+    // One request of exactly one DMA-sized buffer each way: nothing else is in flight, so with
+    // taper its 4 MiB go to the 8 helpers in 512 KiB pieces, without it in 1 MiB chunks.
+    const uint64_t MiB = uint64_t(1) << 20;
+    for (bool taper : {false, true}) {
+        StagingConfig c = shared_config(8, 2, MiB, 4 * MiB);
+        c.taper = taper;
+        auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+        HostStagingDevice& fake = *fake_owner;
+        StagingEngine engine(c, std::move(fake_owner));
+        engine.start();
+        const std::vector<std::byte> source = bytes_pattern(4 * MiB, 5);
+        std::vector<std::byte> device(4 * MiB), back(4 * MiB);
+        finishes_within(60, [&] {
+            engine.to_device(device.data(), source.data(), 4 * MiB, 0, 0);
+            engine.from_device(back.data(), device.data(), 4 * MiB, 0, 0);
+        });
+        const StagingTotals totals = engine.totals();
+        engine.stop();
+        INFO("taper " << taper);
+        CHECK(back == source);
+        CHECK(fake.violations == 0);
+        CHECK(totals.chunks == 2);  // one DMA each way
+        CHECK(totals.pieces == (taper ? 2 * 8 : 2 * 4));
+        uint64_t copied = 0;
+        for (const auto& h : engine.helper_threads()) copied += h.work.copied_bytes;
+        CHECK(copied == 2 * 4 * MiB);
+    }
 }

@@ -146,6 +146,7 @@ class CudaCopyPlatform final : public CopyPlatform {
         t.staging.chunk = chunks.to_device;
         t.staging.buffers = r.buffers;
         t.staging.dma = chunks.dma;
+        t.staging.taper = r.taper;
         t.staging.affinity = r.cpus ? StagingAffinity::none : StagingAffinity::gpu_local;
         cuda::ResolvedStaging resolved = cuda::resolve_staging(t, r.device);
         StagingConfig& c = resolved.config;

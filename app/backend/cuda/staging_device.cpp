@@ -176,10 +176,13 @@ std::string buffers_text(const StagingConfig& c) {
     if (staging_shares_buffers(c))
         return fmt::format(
             "{} shared buffers of {} ({} page-locked; staging.dma), each filled by the helpers "
-            "together in chunks of {}",
-            l.slots, format_size(l.bytes), total, format_size(c.chunk));
-    return fmt::format("{} buffer{} of {} each ({} page-locked)", c.buffers,
-                       c.buffers == 1 ? "" : "s", format_size(c.chunk), total);
+            "together in chunks of {}{}",
+            l.slots, format_size(l.bytes), total, format_size(c.chunk),
+            c.taper ? " (while no DMA runs, cut over all the helpers: staging.taper)" : "");
+    return fmt::format(
+        "{} buffer{} of {} each ({} page-locked){}", c.buffers, c.buffers == 1 ? "" : "s",
+        format_size(c.chunk), total,
+        c.taper ? ", each helper's first and last chunks shorter (staging.taper)" : "");
 }
 
 }  // namespace

@@ -151,6 +151,25 @@ def test_by_default_the_helpers_fill_dmas_of_four_chunks_together():
     assert s["dma"] == "chunk" and s["chunks"] == 2 * -(-n // 65536)
 
 
+def test_taper_cuts_a_buffer_over_every_helper_while_no_dma_runs():
+    # One copy of exactly one DMA-sized buffer each way, nothing else in flight: with taper its
+    # 1 MiB goes to the 8 helpers in 128 KiB pieces, without it in 256 KiB chunks.
+    n = 1 << 20
+    for taper, pieces in ((False, 2 * 4), (True, 2 * 8)):
+        with xferlab.Engine(threads=8, chunk="256KiB", dma="1MiB", direct_below=0,
+                            taper=taper) as e:
+            round_trip(n, e)
+            s = e.stats()
+        assert s["taper"] is taper
+        assert s["chunks"] == 2 and s["pieces"] == pieces
+        assert s["helpers"]["copied_bytes"] == 2 * n
+    with xferlab.Engine(threads=3, taper=True, direct_below=0) as e:  # odd sizes, many DMAs
+        round_trip((3 << 20) + 123, e)
+    with pytest.raises(TypeError) as raised:
+        xferlab.Engine(taper="yes")
+    assert "taper: True or False" in str(raised.value)
+
+
 def test_small_copies_and_page_locked_memory_skip_the_helpers():
     with xferlab.Engine() as e:
         round_trip((1 << 20) - 1, e)  # below the threshold: one plain copy each way
