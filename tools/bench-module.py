@@ -8,10 +8,7 @@ Sections, each with trials interleaved (every method once per trial, in a shuffl
 nothing timed before a method's first (warm-up) copy:
   large   NumPy pageable -> CuPy array and torch tensor and back, 1 and 4 threads, each thread
           its own buffers; aggregate GB/s of xferlab.copy, CuPy ndarray.set/get, torch copy_,
-          and cudaMemcpy from page-locked memory in the same process (the rate to reach); and
-          the host leg alone: as many threads as the engine has helpers copy the same bytes
-          between the pageable and a page-locked buffer (numpy.copyto, GIL released), no
-          device involved: what the helpers' memory could carry in that trial.
+          and cudaMemcpy from page-locked memory in the same process (the rate to reach).
   small   one thread, 4 KiB to 32 MiB: time per copy of a plain cudaMemcpy from the same
           pageable buffer, the same followed by a device synchronize (a pageable cudaMemcpy
           to a device may return before its bytes arrive; xferlab.copy returns after), xferlab.copy
@@ -76,24 +73,8 @@ class Buffers:
         self.host_tensor = torch.from_numpy(self.pageable)
 
 
-HOST_LEG = "host leg: numpy.copyto"
-
-
-def host_leg(dst, src, threads):
-    """Copies src into dst (NumPy arrays of bytes) in `threads` slices at once; NumPy releases
-    the GIL while it copies, so the threads copy in parallel as the engine's helpers do."""
-    edges = [len(src) * i // threads for i in range(threads + 1)]
-    ts = [threading.Thread(target=np.copyto, args=(dst[a:b], src[a:b]))
-          for a, b in zip(edges, edges[1:])]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-
-
 def large_methods():
-    """name -> (h2d(b), d2h(b)): one copy of one thread's buffers, returning when done.
-    A buffer's `host_threads` says how many threads its host leg copies with."""
+    """name -> (h2d(b), d2h(b)): one copy of one thread's buffers, returning when done."""
     def sync():
         cupy.cuda.get_current_stream().synchronize()
 
@@ -109,8 +90,6 @@ def large_methods():
                                  lambda b: (b.cupy.get(out=b.pageable), sync())),
         "torch copy_": (lambda b: (b.torch.copy_(b.host_tensor), torch.cuda.synchronize()),
                         lambda b: (b.host_tensor.copy_(b.torch), torch.cuda.synchronize())),
-        HOST_LEG: (lambda b: host_leg(b.pinned, b.pageable, b.host_threads),
-                   lambda b: host_leg(b.pageable, b.pinned, b.host_threads)),
     }
 
 
@@ -141,19 +120,12 @@ def timed_threads(fn, buffers, copies):
     return took
 
 
-def bench_large(n, trials, copies, results, helpers):
-    """`helpers`: the shared engine's helper count; the host leg copies with as many threads."""
+def bench_large(n, trials, copies, results):
     methods = large_methods()
     pool = [Buffers(n, s + 1) for s in range(4)]
     rows = results.setdefault("large", [])
-
-    def use(threads):
-        for b in pool[:threads]:
-            b.host_threads = max(1, helpers // threads)
-        return pool[:threads]
-
     for threads in (1, 4):
-        bufs = use(threads)
+        bufs = pool[:threads]
         for name, fns in methods.items():  # warm-up: the first copy after allocation
             for fn in fns:
                 timed_threads(fn, bufs, 1)
@@ -162,7 +134,7 @@ def bench_large(n, trials, copies, results, helpers):
         random.Random(trial).shuffle(order)
         for threads, direction, name in order:
             fn = methods[name][0 if direction == "h2d" else 1]
-            took = timed_threads(fn, use(threads), copies)
+            took = timed_threads(fn, pool[:threads], copies)
             gbps = threads * copies * n / took / 1e9
             rows.append({"trial": trial, "threads": threads, "direction": direction,
                          "method": name, "bytes": n, "copies": copies, "seconds": took,
@@ -203,23 +175,6 @@ def print_large(summary, trials):
         print(f"{s['threads']:>7} {s['direction']:>4} {s['method']:<24} {s['GBps_median']:7.1f} "
               f"({s['GBps_min']:6.1f}-{s['GBps_max']:5.1f}) {s['x_pinned_median']:9.3f} "
               f"({s['x_pinned_min']:.3f}-{s['x_pinned_max']:.3f}) {100 * s['cv']:5.1f}%")
-
-
-def print_host_leg(rows):
-    """Per trial, the host leg's rate beside xferlab.copy's ratios to the pinned rate: whether a
-    trial where staging fell behind was one where the helpers' memory carried less."""
-    print("\n== per trial: the host leg alone (GB/s) and xferlab.copy (x pinned, cupy / torch)")
-    for threads in (1, 4):
-        for direction in ("h2d", "d2h"):
-            sel = [r for r in rows if (r["threads"], r["direction"]) == (threads, direction)]
-            by = {(r["trial"], r["method"]): r["GBps"] for r in sel}
-            cells = []
-            for trial in sorted({r["trial"] for r in sel}):
-                pinned = by[(trial, "cudaMemcpy page-locked")]
-                cells.append(f"{by[(trial, HOST_LEG)]:5.1f} "
-                             f"{by[(trial, 'xferlab.copy -> cupy')] / pinned:.3f}/"
-                             f"{by[(trial, 'xferlab.copy -> torch')] / pinned:.3f}")
-            print(f"{threads:>2} {direction}: " + "  ".join(cells))
 
 
 def bench_small(trials, results):
@@ -539,10 +494,9 @@ def main():
           f"PyTorch {torch.__version__}, NumPy {np.__version__}")
     print(f"shared engine: {results['engine']['note']}")
     if "large" not in a.skip:
-        bench_large(n, a.trials, a.copies, results, results["engine"]["threads"])
+        bench_large(n, a.trials, a.copies, results)
         results["large_summary"] = summarize_large(results["large"])
         print_large(results["large_summary"], a.trials)
-        print_host_leg(results["large"])
     if "small" not in a.skip:
         bench_small(a.trials, results)
         results["small_summary"] = print_small(results["small"], a.trials)
