@@ -18,6 +18,9 @@ nothing timed before a method's first (warm-up) copy:
   sweep   one thread, 1 GiB: Engine(threads=T, chunk=C, buffers=B) against the pinned rate, to
           show what moves a single caller's rate (--sweep picks the settings).
   sweep4  (only with --sweep4) four threads sharing one engine per setting, the same way.
+  sizes   (only with --sizes) one caller at several sizes per setting, every size in every
+          trial: a line through time per copy against size splits a shortfall into a rate (the
+          slope) and a cost per copy (the intercept).
 Prints a table per section and writes everything (every trial's value) as JSON.
 """
 import argparse
@@ -386,6 +389,88 @@ def bench_sweep(n, trials, copies, results, configs):
     return stats
 
 
+def parse_size(text):
+    units = {"GiB": GiB, "MiB": MiB, "KiB": KiB}
+    return next((int(text[:-3]) * u for s, u in units.items() if text.endswith(s)), None) or \
+        int(text)
+
+
+def fit_line(xs, ys):
+    """Least squares y = a + b x: (a, b)."""
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return my - b * mx, b
+
+
+def bench_sizes(sizes, trials, results, configs):
+    """One caller, every size in every trial (interleaved): the time per copy against its size,
+    fitted per trial to a line, splits a setting's shortfall into a rate (the slope: what a long
+    copy reaches) and a cost per copy (the intercept: filling and draining the pipeline, waking
+    the helpers, returning to the caller)."""
+    top = max(sizes)
+    b = Buffers(top, 21)
+    rows = results.setdefault("sizes", [])
+    engines = {cfg: xferlab.Engine(device=0, threads=cfg[0], chunk=cfg[1] or "auto",
+                                   buffers=cfg[2], dma=cfg[3] or "chunk", taper=bool(cfg[4]),
+                                   direct_below=0)
+               for cfg in configs}
+
+    def fn(cfg, h2d, n):
+        dev, host = b.cupy[:n], b.pageable[:n]
+        if cfg is None:
+            return (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D)) if h2d \
+                else (lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H))
+        e = engines[cfg]
+        return (lambda: e.copy(dev, host)) if h2d else (lambda: e.copy(host, dev))
+
+    for cfg in [None] + configs:  # warm-up
+        for h2d in (True, False):
+            fn(cfg, h2d, top)()
+    for trial in range(trials):
+        order = [(d, cfg, n) for d in ("h2d", "d2h") for cfg in [None] + configs for n in sizes]
+        random.Random(500 + trial).shuffle(order)
+        for direction, cfg, n in order:
+            f = fn(cfg, direction == "h2d", n)
+            reps = max(2, (3 * GiB) // n)
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                f()
+            rows.append({"trial": trial, "direction": direction, "config": cfg, "bytes": n,
+                         "seconds_per_copy": (time.perf_counter() - t0) / reps})
+        print(f"sizes: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    for e in engines.values():
+        e.close()
+    print("\n== one caller at several sizes, every size in every trial: x the page-locked "
+          "cudaMemcpy of the same size and trial (median, min-max); per trial a line through "
+          "time per copy against size: its slope as GB/s (x pinned's) and its intercept, the cost "
+          "per copy (median, min-max)")
+    med = statistics.median
+    fits = []
+    for direction in ("h2d", "d2h"):
+        def per(cfg):
+            return {(r["trial"], r["bytes"]): r["seconds_per_copy"] for r in rows
+                    if r["direction"] == direction and r["config"] == cfg}
+        pinned = per(None)
+        pinned_fit = {t: fit_line(sizes, [pinned[(t, n)] for n in sizes]) for t in range(trials)}
+        print(f"{direction}: pinned {med(1e-9 / f[1] for f in pinned_fit.values()):.1f} GB/s, "
+              f"{med(1e6 * f[0] for f in pinned_fit.values()):.0f} us per copy")
+        for cfg in configs:
+            mine = per(cfg)
+            cells = []
+            for n in sizes:
+                x = [pinned[(t, n)] / mine[(t, n)] for t in range(trials)]
+                cells.append(f"{size_text(n)} {med(x):.3f} ({min(x):.3f}-{max(x):.3f})")
+            fit = {t: fit_line(sizes, [mine[(t, n)] for n in sizes]) for t in range(trials)}
+            rate = [pinned_fit[t][1] / fit[t][1] for t in range(trials)]
+            cost = [1e6 * fit[t][0] for t in range(trials)]
+            print(f"  {setting_label(cfg)}: " + ", ".join(cells))
+            print(f"    slope {med(rate):.3f} ({min(rate):.3f}-{max(rate):.3f}) x pinned's, "
+                  f"cost per copy {med(cost):.0f} us ({min(cost):.0f}-{max(cost):.0f})")
+            fits.append({"direction": direction, "config": cfg, "x_pinned_slope": rate,
+                         "cost_per_copy_us": cost})
+    results["sizes_fit"] = fits
+
+
 def setting_label(cfg):
     """An engine setting of the sweeps, (helpers, chunk, buffers, DMA), as its table row says it."""
     t, c, nb, d, p = cfg
@@ -478,12 +563,16 @@ def main():
     p.add_argument("--sweep4", default="", metavar="T:C[:B[:D[:P]]],...",
                    help="settings for four callers sharing one engine (section sweep4, run "
                         "only when given)")
+    p.add_argument("--sizes", default="", metavar="SIZE,...",
+                   help="section sizes (run only when given): one caller at these sizes, e.g. "
+                        "128MiB,256MiB,1GiB,2GiB, with the settings of --sizes-sweep")
+    p.add_argument("--sizes-sweep", default="12:0:2:8:0,12:0:2:8:1", metavar="T:C[:B[:D[:P]]],...",
+                   help="the settings section sizes compares (default: the module's, with and "
+                        "without taper, 12 helpers)")
     p.add_argument("--skip", nargs="*", default=[],
                    choices=["large", "small", "source", "sweep"])
     a = p.parse_args()
-    units = {"GiB": GiB, "MiB": MiB, "KiB": KiB}
-    n = next((int(a.bytes[:-3]) * u for s, u in units.items() if a.bytes.endswith(s)), None)
-    n = n or int(a.bytes)
+    n = parse_size(a.bytes)
     results = {"bytes": n, "trials": a.trials, "copies": a.copies,
                "xferlab": xferlab.__version__, "cupy": cupy.__version__,
                "torch": torch.__version__, "numpy": np.__version__,
@@ -508,6 +597,9 @@ def main():
         results["sweep_helpers"] = {" ".join(map(str, cfg)): s for cfg, s in stats.items()}
     if a.sweep4:
         bench_sweep4(n, a.trials, a.copies, results, sweep_configs(a.sweep4))
+    if a.sizes:
+        bench_sizes([parse_size(x) for x in a.sizes.split(",")], a.trials, results,
+                    sweep_configs(a.sizes_sweep))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
