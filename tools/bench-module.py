@@ -325,11 +325,11 @@ def bench_source(n, trials, copies, results):
 
 
 def sweep_configs(text):
-    """"T:C[:B[:D[:P]]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in MiB:
-    the helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C 0:
-    "auto"; P 1: taper, 0 or absent: not) or "" for the default grid."""
+    """"T:C[:B[:D[:P[:L]]]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in
+    MiB: the helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C 0:
+    "auto"; P 1: taper, 0 or absent: not; L: linger_us, absent: 0) or "" for the default grid."""
     if not text:
-        return [(t, c, 2, 0, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
+        return [(t, c, 2, 0, 0, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
     for item in text.split(","):
         t, c, *rest = item.split(":")
@@ -341,8 +341,16 @@ def sweep_configs(text):
         b = int(rest[0]) if rest else 2
         d = int(rest[1]) * MiB if len(rest) > 1 else 0
         taper = int(rest[2]) if len(rest) > 2 else 0
-        out.append((int(t), int(c) * MiB, b, d, taper))
+        linger = int(rest[3]) if len(rest) > 3 else 0
+        out.append((int(t), int(c) * MiB, b, d, taper, linger))
     return out
+
+
+def make_engine(cfg, **extra):
+    """The engine of a sweep setting (sweep_configs)."""
+    t, c, nb, d, p, linger = cfg
+    return xferlab.Engine(device=0, threads=t, chunk=c or "auto", buffers=nb, dma=d or "chunk",
+                          taper=bool(p), linger_us=linger, **extra)
 
 
 def bench_sweep(n, trials, copies, results, configs):
@@ -350,10 +358,7 @@ def bench_sweep(n, trials, copies, results, configs):
     The page-locked buffers in flight are helpers x buffers x chunk."""
     b = Buffers(n, 9)
     rows = results.setdefault("sweep", [])
-    engines = {}
-    for t, c, nb, d, p in configs:
-        engines[(t, c, nb, d, p)] = xferlab.Engine(device=0, threads=t, chunk=c or "auto",
-                                                   buffers=nb, dma=d or "chunk", taper=bool(p))
+    engines = {cfg: make_engine(cfg) for cfg in configs}
     for e in engines.values():  # warm-up
         e.copy(b.cupy, b.pageable)
         e.copy(b.pageable, b.cupy)
@@ -379,7 +384,7 @@ def bench_sweep(n, trials, copies, results, configs):
             rows.append({"trial": trial, "direction": direction,
                          "threads": cfg[0] if cfg else None, "chunk": cfg[1] if cfg else None,
                          "buffers": cfg[2] if cfg else None, "dma": cfg[3] if cfg else None,
-                         "taper": cfg[4] if cfg else None,
+                         "taper": cfg[4] if cfg else None, "linger": cfg[5] if cfg else None,
                          "GBps": gbps})
         print(f"sweep: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     stats = {k: f"{s['summary']}; {s['pieces']} pieces"
@@ -410,10 +415,7 @@ def bench_sizes(sizes, trials, results, configs):
     top = max(sizes)
     b = Buffers(top, 21)
     rows = results.setdefault("sizes", [])
-    engines = {cfg: xferlab.Engine(device=0, threads=cfg[0], chunk=cfg[1] or "auto",
-                                   buffers=cfg[2], dma=cfg[3] or "chunk", taper=bool(cfg[4]),
-                                   direct_below=0)
-               for cfg in configs}
+    engines = {cfg: make_engine(cfg, direct_below=0) for cfg in configs}
 
     def fn(cfg, h2d, n):
         dev, host = b.cupy[:n], b.pageable[:n]
@@ -473,10 +475,10 @@ def bench_sizes(sizes, trials, results, configs):
 
 def setting_label(cfg):
     """An engine setting of the sweeps, (helpers, chunk, buffers, DMA), as its table row says it."""
-    t, c, nb, d, p = cfg
+    t, c, nb, d, p, linger = cfg
     dma = f"dma {size_text(d)}" if d else "dma = chunk"
     return (f"threads {t:>4} chunk {size_text(c) if c else 'auto':>7} buffers {nb} "
-            f"{dma:>12}{' taper' if p else ''}")
+            f"{dma:>12}{' taper' if p else ''}{f' linger {linger} us' if linger else ''}")
 
 
 def ratios_to_pinned(rows, direction, same_setting):
@@ -505,9 +507,7 @@ def bench_sweep4(n, trials, copies, results, configs):
     threads share one), against four callers' page-locked cudaMemcpy of the same trial."""
     pool = [Buffers(n, s + 11) for s in range(4)]
     rows = results.setdefault("sweep4", [])
-    engines = {cfg: xferlab.Engine(device=0, threads=cfg[0], chunk=cfg[1] or "auto",
-                                   buffers=cfg[2], dma=cfg[3] or "chunk", taper=bool(cfg[4]))
-               for cfg in configs}
+    engines = {cfg: make_engine(cfg) for cfg in configs}
 
     def fn(cfg, h2d):
         if cfg is None:
@@ -539,7 +539,7 @@ def print_sweep(rows, stats):
           "the same trial (median)")
     def setting_of(r):
         return None if r["threads"] is None else (r["threads"], r["chunk"], r["buffers"], r["dma"],
-                                                  r["taper"])
+                                                  r["taper"], r["linger"])
 
     def in_flight(cfg):
         t, c, nb, *_ = cfg
@@ -557,16 +557,16 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
-    p.add_argument("--sweep", default="", metavar="T:C[:B[:D[:P]]],...",
-                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1]]], "
+    p.add_argument("--sweep", default="", metavar="T:C[:B[:D[:P[:L]]]],...",
+                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1[:linger us]]]], "
                         "comma-separated")
-    p.add_argument("--sweep4", default="", metavar="T:C[:B[:D[:P]]],...",
+    p.add_argument("--sweep4", default="", metavar="T:C[:B[:D[:P[:L]]]],...",
                    help="settings for four callers sharing one engine (section sweep4, run "
                         "only when given)")
     p.add_argument("--sizes", default="", metavar="SIZE,...",
                    help="section sizes (run only when given): one caller at these sizes, e.g. "
                         "128MiB,256MiB,1GiB,2GiB, with the settings of --sizes-sweep")
-    p.add_argument("--sizes-sweep", default="12:0:2:8:0,12:0:2:8:1", metavar="T:C[:B[:D[:P]]],...",
+    p.add_argument("--sizes-sweep", default="12:0:2:8:0,12:0:2:8:1", metavar="T:C[:B[:D[:P[:L]]]],...",
                    help="the settings section sizes compares (default: the module's, with and "
                         "without taper, 12 helpers)")
     p.add_argument("--skip", nargs="*", default=[],

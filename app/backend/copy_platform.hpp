@@ -35,7 +35,8 @@ struct EngineRequest {
     uint64_t dma = kEngineDmaAuto;
     // nullopt: the CPUs local to the device (those this process may use); empty: not pinned.
     std::optional<std::vector<int>> cpus;
-    bool taper = false;  // StagingConfig::taper
+    bool taper = false;     // StagingConfig::taper
+    int64_t linger_ns = 0;  // StagingConfig::linger_ns
 };
 
 // What a request's "auto" settings become on a platform whose auto chunk is `auto_piece` with

@@ -98,6 +98,11 @@ struct StagingConfig {
     // pieces are taken as soon as its DMA ends rather than after the helpers' wake-ups
     // ([staging] wait = "spin"; "block" sleeps).
     bool idle_spin = true;
+    // Shared buffers with idle_spin: once the engine's last buffer is freed, idle helpers go on
+    // spinning this long before they sleep, so that a copy that follows at once finds them
+    // awake instead of waking them (Engine(linger_us=...); 0: sleep at once). Not counted as
+    // busy: the helpers' accounting shows copies, DMAs and waits only.
+    int64_t linger_ns = 0;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -264,6 +269,7 @@ class StagingEngine {
     int active_ = 1;           // helpers [0, active_) take chunks (StagingConfig::active_helpers)
     std::vector<Unit> units_;  // shared-buffer mode only
     uint64_t unit_seq_ = 0;
+    int64_t last_unit_freed_ns_ = 0;  // StagingConfig::linger_ns counts from here
     int attached_count_ = 0;
     std::string attach_error_;
     StagingTotals totals_;  // guarded by mutex_

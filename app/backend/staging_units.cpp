@@ -38,6 +38,18 @@ void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
     }
 }
 
+// The same, giving up at `deadline` (now_ns()).
+void spin_until_news_or(const std::atomic<uint64_t>& news, uint64_t seen, int64_t deadline) {
+    for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
+        if (turn % 64 != 0) {
+            cpu_pause();
+            continue;
+        }
+        if (now_ns() >= deadline) return;
+        std::this_thread::yield();
+    }
+}
+
 }  // namespace
 
 uint64_t staging_piece_length(uint64_t len, uint64_t chunk, int helpers, bool split) {
@@ -86,6 +98,16 @@ void StagingEngine::run_shared(Helper& h) {
                 }
                 go_idle_locked(h, busy_since);
                 if (stopping_) return;
+                // Lingering: awake a while after the last buffer was freed (linger_ns).
+                if (const int64_t until = last_unit_freed_ns_ + config_.linger_ns;
+                    config_.idle_spin && config_.linger_ns > 0 && h.index < active_ &&
+                    now_ns() < until) {
+                    const uint64_t seen = news_.load(std::memory_order_acquire);
+                    lock.unlock();
+                    spin_until_news_or(news_, seen, until);
+                    lock.lock();
+                    continue;
+                }
                 work_.wait(lock);
             }
         }
@@ -147,6 +169,7 @@ void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
     retire_locked(Chunk{u.request, u.offset, u.len, u.work}, error);
     u.state = Unit::State::free;
     u.request = nullptr;
+    if (config_.linger_ns > 0) last_unit_freed_ns_ = now_ns();
     wake_helpers_locked();  // a unit to open
 }
 

@@ -307,3 +307,34 @@ TEST_CASE(
         CHECK(copied == 2 * 4 * MiB);
     }
 }
+
+TEST_CASE("staging linger: idle helpers stay awake that long after a copy, then sleep",
+          "[staging]") {
+    StagingConfig c = shared_config(4, 1, 4096, 2 * 4096);
+    c.idle_spin = true;
+    c.linger_ns = 300'000'000;  // 300 ms
+    long lingering = -1, asleep = -1;
+    finishes_within(60, [&] {
+        copy_with_slow_dmas(c, 1, 8 * 2 * 4096, std::chrono::microseconds(200),
+                            [&](Waited& running) {
+                                auto ticks = [&] {
+                                    long n = 0;
+                                    for (int tid : running.tids) n += thread_cpu_ticks(tid);
+                                    return n;
+                                };
+                                const long t0 = ticks();
+                                std::this_thread::sleep_for(std::chrono::milliseconds(150));
+                                const long t1 = ticks();
+                                std::this_thread::sleep_for(std::chrono::milliseconds(250));
+                                const long t2 = ticks();
+                                std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                                lingering = t1 - t0;
+                                asleep = ticks() - t2;
+                            });
+    });
+    // Four helpers spinning for 150 ms: 60 ticks at 100 Hz on four free CPUs, at least a CPU's
+    // 15 on one; asleep they are charged nothing.
+    CHECK(lingering >= 5);
+    CHECK(asleep >= 0);
+    CHECK(asleep <= 4);
+}

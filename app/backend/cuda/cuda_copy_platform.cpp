@@ -151,6 +151,7 @@ class CudaCopyPlatform final : public CopyPlatform {
         cuda::ResolvedStaging resolved = cuda::resolve_staging(t, r.device);
         StagingConfig& c = resolved.config;
         c.chunk_from_device = chunks.from_device;
+        c.linger_ns = r.linger_ns;
         c.cpus = r.cpus ? *r.cpus : usable_local_cpus(r.device);
         MadeEngine out;
         out.engine = std::make_unique<StagingEngine>(c, cuda::make_cuda_staging_device(resolved));

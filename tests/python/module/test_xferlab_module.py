@@ -170,6 +170,20 @@ def test_taper_cuts_a_buffer_over_every_helper_while_no_dma_runs():
     assert "taper: True or False" in str(raised.value)
 
 
+def test_linger_keeps_the_helpers_awake_between_copies_and_is_checked():
+    with xferlab.Engine(threads=2, linger_us=200, direct_below=0) as e:
+        round_trip((1 << 20) + 5, e)
+        round_trip((1 << 20) + 5, e)
+        assert e.stats()["linger_us"] == 200
+    with xferlab.Engine(threads=2) as e:
+        assert e.stats()["linger_us"] == 0
+    for bad in (-1, 2_000_000):
+        with pytest.raises(ValueError) as raised:
+            xferlab.Engine(linger_us=bad)
+        assert "linger_us: microseconds the idle helpers stay awake after a copy" in \
+            str(raised.value)
+
+
 def test_small_copies_and_page_locked_memory_skip_the_helpers():
     with xferlab.Engine() as e:
         round_trip((1 << 20) - 1, e)  # below the threshold: one plain copy each way
