@@ -440,6 +440,15 @@ def bench_sizes(sizes, trials, results, configs):
             rows.append({"trial": trial, "direction": direction, "config": cfg, "bytes": n,
                          "seconds_per_copy": (time.perf_counter() - t0) / reps})
         print(f"sizes: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    # The bytes arrived: every setting once more each way through a fresh pattern.
+    for cfg in configs:
+        seed = np.random.default_rng(cfg[5]).integers(0, 256, 1_000_003, dtype=np.uint8)
+        np.copyto(b.pageable, np.resize(seed, top))  # a period of a prime: no offset hides
+        fn(cfg, True, top)()
+        assert bool((b.cupy == cupy.asarray(b.pageable)).all()), f"{cfg}: to the device"
+        b.pageable[...] = 0
+        fn(cfg, False, top)()
+        assert bool((b.cupy == cupy.asarray(b.pageable)).all()), f"{cfg}: from the device"
     for e in engines.values():
         e.close()
     print("\n== one caller at several sizes, every size in every trial: x the page-locked "
