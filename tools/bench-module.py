@@ -440,6 +440,7 @@ def bench_sizes(sizes, trials, results, configs):
             rows.append({"trial": trial, "direction": direction, "config": cfg, "bytes": n,
                          "seconds_per_copy": (time.perf_counter() - t0) / reps})
         print(f"sizes: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
+    edges = {cfg: e.stats()["edges"] for cfg, e in engines.items()}  # all sizes, both ways
     # The bytes arrived: every setting once more each way through a fresh pattern.
     for cfg in configs:
         seed = np.random.default_rng(cfg[5]).integers(0, 256, 1_000_003, dtype=np.uint8)
@@ -480,6 +481,11 @@ def bench_sizes(sizes, trials, results, configs):
             fits.append({"direction": direction, "config": cfg, "x_pinned_slope": rate,
                          "cost_per_copy_us": cost})
     results["sizes_fit"] = fits
+    print("a copy's edges, every size and both ways (mean): before its first DMA, after its last")
+    for cfg, e in edges.items():
+        print(f"  {setting_label(cfg)}: {e['to_first_dma_us']:.0f} us, "
+              f"{e['after_last_dma_us']:.0f} us ({e['copies']} copies)")
+    results["sizes_edges"] = [{"config": cfg, **e} for cfg, e in edges.items()]
 
 
 def setting_label(cfg):

@@ -1,5 +1,4 @@
 #include "backend/staging_engine.hpp"
-#include "backend/staging_engine_parts.hpp"
 
 #include <fmt/format.h>
 #include <pthread.h>
@@ -9,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "backend/staging_engine_parts.hpp"
 #include "system/thread_probe.hpp"
 #include "util/clock.hpp"
 
@@ -172,6 +172,7 @@ void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uin
 
 void StagingEngine::run_request(Request& r) {
     if (r.bytes == 0) return;
+    r.arrived_ns = now_ns();
     // Outside the engine's lock: may rescan the engine registry (when another engine came or
     // went).
     r.helpers = config_.active_helpers ? std::clamp(config_.active_helpers(), 1, config_.threads)
@@ -206,6 +207,11 @@ void StagingEngine::run_request(Request& r) {
     work_.notify_all();
     lock.lock();
     r.done.wait(lock, [&] { return r.finished(); });
+    if (!r.failed && r.first_dma_ns > 0 && r.last_dma_done_ns > 0) {
+        ++totals_.edged;
+        totals_.to_first_dma_ns += r.first_dma_ns - r.arrived_ns;
+        totals_.after_last_dma_ns += now_ns() - r.last_dma_done_ns;
+    }
     // Unlink (the ring is short: one entry per worker copying to this device right now).
     Request** p = &first_;
     while (*p != &r) p = &(*p)->link;
@@ -355,10 +361,12 @@ void StagingEngine::issue(Helper& h, int slot, const Chunk& c) {
         } else {
             device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
         }
-        mine.start_ns += now_ns() - t;
+        const int64_t started = now_ns();
+        mine.start_ns += started - t;
         ++mine.chunks;
         h.info.work += mine;
         h.slots[size_t(slot)].work = mine;
+        h.slots[size_t(slot)].dma_started_ns = started;
         // Kept only for a traced request (a run's): a long-lived engine would grow without end.
         if (uint32_t id = device_->last_correlation(); id && r.tag) {
             std::lock_guard own(h.aliases_mutex);
@@ -386,6 +394,7 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
         device_->wait(h.index, slot);
         const int64_t waited = now_ns();
         mine.wait_ns += waited - t;
+        done.dma_done_ns = waited;
         if (!c.request->to_device && !c.request->direct) {
             host_copy(config_.copy_out, c.request->host + c.offset, device_->buffer(h.index, slot),
                       c.len);
@@ -409,6 +418,9 @@ void StagingEngine::retire(const Chunk& c, const std::string& error) {
 void StagingEngine::retire_locked(const Chunk& c, const std::string& error) {
     Request& r = *c.request;
     if (error.empty()) count_locked(c);
+    if (c.dma_started_ns > 0 && (r.first_dma_ns == 0 || c.dma_started_ns < r.first_dma_ns))
+        r.first_dma_ns = c.dma_started_ns;
+    r.last_dma_done_ns = std::max(r.last_dma_done_ns, c.dma_done_ns);
     --r.outstanding;
     if (!error.empty() && !r.failed) {
         r.failed = true;

@@ -149,6 +149,13 @@ struct StagingTotals {
     uint64_t pieces = 0;        // shared buffers: the helpers' copies into or out of them
     HelperWork work;            // bounced bytes and where the helpers' time went
     int64_t busy_ns = 0;        // helpers busy (from taking work to going idle)
+    // A copy's edges, summed over the `edged` requests that had a DMA: from the call to its
+    // first DMA issued (the pipeline's fill: to the device, the first buffer's copy) and from
+    // a helper seeing its last DMA done to the caller woken (the drain: from the device, the
+    // last buffer's copy out). What a copy costs beyond its bytes is about their sum.
+    uint64_t edged = 0;
+    int64_t to_first_dma_ns = 0;
+    int64_t after_last_dma_ns = 0;
 };
 
 // The larger chunk of `c`'s two directions: the size of one buffer.
@@ -201,7 +208,9 @@ class StagingEngine {
         Request* request = nullptr;
         uint64_t offset = 0;
         uint64_t len = 0;
-        HelperWork work;  // this chunk's share, added to the totals when it retires
+        HelperWork work;             // this chunk's share, added to the totals when it retires
+        int64_t dma_started_ns = 0;  // its DMA issued (now_ns; 0: none)
+        int64_t dma_done_ns = 0;     // a helper saw its DMA done
     };
     struct Helper;
     // Shared-buffer mode (staging_shares_buffers): one DMA-sized buffer and the request range
@@ -219,6 +228,8 @@ class StagingEngine {
         uint64_t piece = 0;   // bytes per piece (staging_piece_length), set when it fills or
                               // becomes ready
         HelperWork work;
+        int64_t dma_started_ns = 0;
+        int64_t dma_done_ns = 0;
     };
     struct UnitTask {
         enum class Kind { piece, start, wait } kind = Kind::piece;

@@ -27,7 +27,10 @@ struct StagingEngine::Request {
     uint64_t next = 0;         // offset of the next chunk to hand out
     uint64_t outstanding = 0;  // chunks handed out and not yet retired
     bool failed = false;
-    std::string error;  // the first failure (assigned off the timed path only on failure)
+    std::string error;         // the first failure (assigned off the timed path only on failure)
+    int64_t arrived_ns = 0;    // the call (now_ns)
+    int64_t first_dma_ns = 0;  // its first DMA issued (0: none yet)
+    int64_t last_dma_done_ns = 0;  // the latest a helper saw one of its DMAs done
     std::condition_variable done;
     Request* link = nullptr;  // the next active request
 

@@ -166,7 +166,8 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
 }
 
 void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
-    retire_locked(Chunk{u.request, u.offset, u.len, u.work}, error);
+    retire_locked(Chunk{u.request, u.offset, u.len, u.work, u.dma_started_ns, u.dma_done_ns},
+                  error);
     u.state = Unit::State::free;
     u.request = nullptr;
     if (config_.linger_ns > 0) last_unit_freed_ns_ = now_ns();
@@ -198,9 +199,11 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
         } catch (const std::exception& e) {
             error = unit_error(u, e.what());
         }
-        mine.wait_ns += now_ns() - t0;
+        const int64_t waited = now_ns();
+        mine.wait_ns += waited - t0;
         std::lock_guard lock(mutex_);
         credit_locked(h, u, mine);
+        u.dma_done_ns = waited;
         if (error.empty() && !r.to_device && !r.direct) {
             u.state = Unit::State::ready;  // its pieces can be copied out now
             u.handed = u.done = 0;
@@ -263,9 +266,11 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
     } catch (const std::exception& e) {
         error = unit_error(u, e.what());
     }
-    mine.start_ns += now_ns() - t0;
+    const int64_t started = now_ns();
+    mine.start_ns += started - t0;
     std::lock_guard lock(mutex_);
     credit_locked(h, u, mine);
+    u.dma_started_ns = started;
     if (!error.empty()) {
         free_unit_locked(u, error);  // nothing started: nothing to wait for
         return;

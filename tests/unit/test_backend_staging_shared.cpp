@@ -338,3 +338,45 @@ TEST_CASE("staging linger: idle helpers stay awake that long after a copy, then 
     CHECK(asleep >= 0);
     CHECK(asleep <= 4);
 }
+
+TEST_CASE("staging: a copy's edges are the time before its first DMA and after its last",
+          "[staging]") {
+    // Every DMA of the fake takes 200 ms inside wait(): a copy lasts at least that, but neither
+    // edge holds it (a DMA's end is taken when its wait returns), with shared buffers or not.
+    const auto delay = std::chrono::milliseconds(200);
+    for (uint64_t dma : {uint64_t(0), uint64_t(4 * 4096)}) {
+        StagingConfig c = shared_config(3, 2, 4096, dma);
+        auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+        fake_owner->wait_delay = delay;
+        StagingEngine engine(c, std::move(fake_owner));
+        engine.start();
+        const uint64_t bytes = dma > 0 ? dma : 4096;  // one DMA
+        const std::vector<std::byte> source = bytes_pattern(bytes, 3);
+        std::vector<std::byte> device(bytes), back(bytes);
+        for (bool to_device : {true, false}) {
+            INFO("dma " << dma << (to_device ? ", to the device" : ", from the device"));
+            const StagingTotals before = engine.totals();
+            const auto t0 = std::chrono::steady_clock::now();
+            finishes_within(60, [&] {
+                if (to_device)
+                    engine.to_device(device.data(), source.data(), bytes, 0, 0);
+                else
+                    engine.from_device(back.data(), device.data(), bytes, 0, 0);
+            });
+            const int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now() - t0)
+                                     .count();
+            const StagingTotals after = engine.totals();
+            const int64_t first = after.to_first_dma_ns - before.to_first_dma_ns;
+            const int64_t last = after.after_last_dma_ns - before.after_last_dma_ns;
+            CHECK(after.edged == before.edged + 1);
+            CHECK(wall >= std::chrono::nanoseconds(delay).count());
+            CHECK(first >= 0);
+            CHECK(last >= 0);
+            CHECK(first < std::chrono::nanoseconds(delay).count() / 2);
+            CHECK(last < std::chrono::nanoseconds(delay).count() / 2);
+        }
+        engine.stop();
+        CHECK(back == source);
+    }
+}
