@@ -96,6 +96,18 @@ def large_methods():
     }
 
 
+def copy_fn(b, engine, h2d, n=None):
+    """One copy of the first `n` bytes (default: all) of b's buffers, as a call without
+    arguments: page-locked cudaMemcpy when `engine` is None, else engine.copy of the pageable
+    buffer."""
+    n = b.n if n is None else n
+    if engine is None:
+        return (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D)) if h2d \
+            else (lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H))
+    dev, host = (b.cupy, b.pageable) if n == b.n else (b.cupy[:n], b.pageable[:n])
+    return (lambda: engine.copy(dev, host)) if h2d else (lambda: engine.copy(host, dev))
+
+
 def timed_threads(fn, buffers, copies):
     """Every thread makes `copies` copies after a common start; returns the wall seconds from
     the start to the last thread's end."""
@@ -338,11 +350,8 @@ def sweep_configs(text):
             # the CPUs with the others through the engine registry (0.45-0.53x on H200).
             sys.exit(f"bench-module: {item}: name the helpers' count; \"auto\" would share the "
                      f"CPUs with the sweep's other engines (the large section measures auto)")
-        b = int(rest[0]) if rest else 2
-        d = int(rest[1]) * MiB if len(rest) > 1 else 0
-        taper = int(rest[2]) if len(rest) > 2 else 0
-        linger = int(rest[3]) if len(rest) > 3 else 0
-        out.append((int(t), int(c) * MiB, b, d, taper, linger))
+        b, d, taper, linger = ([int(x) for x in rest] + [2, 0, 0, 0][len(rest):])[:4]
+        out.append((int(t), int(c) * MiB, b, d * MiB, taper, linger))
     return out
 
 
@@ -359,24 +368,14 @@ def bench_sweep(n, trials, copies, results, configs):
     b = Buffers(n, 9)
     rows = results.setdefault("sweep", [])
     engines = {cfg: make_engine(cfg) for cfg in configs}
-    for e in engines.values():  # warm-up
-        e.copy(b.cupy, b.pageable)
-        e.copy(b.pageable, b.cupy)
-    for fn in (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D),
-               lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H)):
-        fn()
+    for e in [None] + list(engines.values()):  # warm-up
+        for h2d in (True, False):
+            copy_fn(b, e, h2d)()
     for trial in range(trials):
         order = [(d, cfg) for d in ("h2d", "d2h") for cfg in [None] + configs]
         random.Random(200 + trial).shuffle(order)
         for direction, cfg in order:
-            h2d = direction == "h2d"
-            if cfg is None:
-                fn = (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D)) if h2d \
-                    else (lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H))
-            else:
-                e = engines[cfg]
-                fn = (lambda: e.copy(b.cupy, b.pageable)) if h2d \
-                    else (lambda: e.copy(b.pageable, b.cupy))
+            fn = copy_fn(b, engines.get(cfg), direction == "h2d")
             t0 = time.perf_counter()
             for _ in range(copies):
                 fn()
@@ -418,12 +417,7 @@ def bench_sizes(sizes, trials, results, configs):
     engines = {cfg: make_engine(cfg, direct_below=0) for cfg in configs}
 
     def fn(cfg, h2d, n):
-        dev, host = b.cupy[:n], b.pageable[:n]
-        if cfg is None:
-            return (lambda: memcpy(b.cupy.data.ptr, b.pinned.ctypes.data, n, H2D)) if h2d \
-                else (lambda: memcpy(b.pinned.ctypes.data, b.cupy.data.ptr, n, D2H))
-        e = engines[cfg]
-        return (lambda: e.copy(dev, host)) if h2d else (lambda: e.copy(host, dev))
+        return copy_fn(b, engines.get(cfg), h2d, n)
 
     for cfg in [None] + configs:  # warm-up
         for h2d in (True, False):
@@ -572,16 +566,17 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
-    p.add_argument("--sweep", default="", metavar="T:C[:B[:D[:P[:L]]]],...",
-                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1[:linger us]]]], "
-                        "comma-separated")
-    p.add_argument("--sweep4", default="", metavar="T:C[:B[:D[:P[:L]]]],...",
+    settings = "T:C[:B[:D[:P[:L]]]],..."  # sweep_configs
+    p.add_argument("--sweep", default="", metavar=settings,
+                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1"
+                        "[:linger us]]]], comma-separated")
+    p.add_argument("--sweep4", default="", metavar=settings,
                    help="settings for four callers sharing one engine (section sweep4, run "
                         "only when given)")
     p.add_argument("--sizes", default="", metavar="SIZE,...",
                    help="section sizes (run only when given): one caller at these sizes, e.g. "
                         "128MiB,256MiB,1GiB,2GiB, with the settings of --sizes-sweep")
-    p.add_argument("--sizes-sweep", default="12:0:2:8:0,12:0:2:8:1", metavar="T:C[:B[:D[:P[:L]]]],...",
+    p.add_argument("--sizes-sweep", default="12:0:2:8:0,12:0:2:8:1", metavar=settings,
                    help="the settings section sizes compares (default: the module's, with and "
                         "without taper, 12 helpers)")
     p.add_argument("--skip", nargs="*", default=[],

@@ -216,20 +216,16 @@ class StagingEngine {
     // Shared-buffer mode (staging_shares_buffers): one DMA-sized buffer and the request range
     // it holds; the helpers copy its chunks ("pieces") in or out, and whoever finishes the last
     // piece starts (to the device) or whoever waited for the DMA hands out (from the device).
-    struct Unit {
+    // Its range of the request (offset, len), the helpers' work on it and its DMA's times are
+    // a Chunk's: it retires as one.
+    struct Unit : Chunk {
         enum class State { free, filling, starting, in_flight, waiting, ready };
         State state = State::free;
-        Request* request = nullptr;
-        uint64_t offset = 0;  // in the request
-        uint64_t len = 0;
         uint64_t handed = 0;  // bytes of pieces handed out (filling, ready)
         uint64_t done = 0;    // bytes of pieces copied
         uint64_t seq = 0;     // order opened: pieces and waits go to the oldest first
         uint64_t piece = 0;   // bytes per piece (staging_piece_length), set when it fills or
                               // becomes ready
-        HelperWork work;
-        int64_t dma_started_ns = 0;
-        int64_t dma_done_ns = 0;
     };
     struct UnitTask {
         enum class Kind { piece, start, wait } kind = Kind::piece;

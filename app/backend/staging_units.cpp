@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -27,25 +28,18 @@ namespace xfer {
 
 namespace {
 
-// Until `news` moves past `seen`: a pause per turn, and now and then a yield, so that a machine
-// with fewer CPUs than threads still runs the rest.
-void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
-    for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
-        if (turn % 64 == 0)
-            std::this_thread::yield();
-        else
-            cpu_pause();
-    }
-}
+constexpr int64_t kNoDeadline = std::numeric_limits<int64_t>::max();
 
-// The same, giving up at `deadline` (now_ns()).
-void spin_until_news_or(const std::atomic<uint64_t>& news, uint64_t seen, int64_t deadline) {
+// Until `news` moves past `seen`, or `deadline` (now_ns()) passes: a pause per turn, and now and
+// then a yield, so that a machine with fewer CPUs than threads still runs the rest.
+void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen,
+                     int64_t deadline = kNoDeadline) {
     for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
         if (turn % 64 != 0) {
             cpu_pause();
             continue;
         }
-        if (now_ns() >= deadline) return;
+        if (deadline != kNoDeadline && now_ns() >= deadline) return;
         std::this_thread::yield();
     }
 }
@@ -104,7 +98,7 @@ void StagingEngine::run_shared(Helper& h) {
                     now_ns() < until) {
                     const uint64_t seen = news_.load(std::memory_order_acquire);
                     lock.unlock();
-                    spin_until_news_or(news_, seen, until);
+                    spin_until_news(news_, seen, until);
                     lock.lock();
                     continue;
                 }
@@ -135,9 +129,7 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
         Chunk c;
         if (!take_chunk(c)) break;
         u = Unit{};
-        u.request = c.request;
-        u.offset = c.offset;
-        u.len = c.len;
+        static_cast<Chunk&>(u) = c;
         u.seq = ++unit_seq_;
         const int index = int(&u - units_.data());
         if (c.request->to_device && !c.request->direct) {
@@ -166,8 +158,7 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
 }
 
 void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
-    retire_locked(Chunk{u.request, u.offset, u.len, u.work, u.dma_started_ns, u.dma_done_ns},
-                  error);
+    retire_locked(u, error);
     u.state = Unit::State::free;
     u.request = nullptr;
     if (config_.linger_ns > 0) last_unit_freed_ns_ = now_ns();
@@ -180,7 +171,7 @@ void StagingEngine::credit_locked(Helper& h, Unit& u, const HelperWork& work) {
 }
 
 std::string StagingEngine::unit_error(const Unit& u, const char* what) const {
-    return chunk_error(Chunk{u.request, u.offset, u.len, {}}, what);
+    return chunk_error(u, what);
 }
 
 void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
