@@ -428,13 +428,16 @@ def bench_sizes(sizes, trials, results, configs):
         for direction, cfg, n in order:
             f = fn(cfg, direction == "h2d", n)
             reps = max(2, (3 * GiB) // n)
+            before = edge_totals(engines.get(cfg))
             t0 = time.perf_counter()
             for _ in range(reps):
                 f()
+            seconds = (time.perf_counter() - t0) / reps
+            after = edge_totals(engines.get(cfg))
             rows.append({"trial": trial, "direction": direction, "config": cfg, "bytes": n,
-                         "seconds_per_copy": (time.perf_counter() - t0) / reps})
+                         "seconds_per_copy": seconds,
+                         **{k: (after[k] - before[k]) / reps for k in after}})
         print(f"sizes: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
-    edges = {cfg: e.stats()["edges"] for cfg, e in engines.items()}  # all sizes, both ways
     # The bytes arrived: every setting once more each way through a fresh pattern.
     for cfg in configs:
         seed = np.random.default_rng(cfg[5]).integers(0, 256, 1_000_003, dtype=np.uint8)
@@ -475,11 +478,31 @@ def bench_sizes(sizes, trials, results, configs):
             fits.append({"direction": direction, "config": cfg, "x_pinned_slope": rate,
                          "cost_per_copy_us": cost})
     results["sizes_fit"] = fits
-    print("a copy's edges, every size and both ways (mean): before its first DMA, after its last")
-    for cfg, e in edges.items():
-        print(f"  {setting_label(cfg)}: {e['to_first_dma_us']:.0f} us, "
-              f"{e['after_last_dma_us']:.0f} us ({e['copies']} copies)")
-    results["sizes_edges"] = [{"config": cfg, **e} for cfg, e in edges.items()]
+    print("a copy's parts (median over trials, us): before its first DMA | from it to its last "
+          "DMA seen done, and pinned's time per copy over that span (1.000: the link never "
+          "idled) | after its last DMA")
+    for direction in ("h2d", "d2h"):
+        pinned = {(r["trial"], r["bytes"]): r["seconds_per_copy"] for r in rows
+                  if r["direction"] == direction and r["config"] is None}
+        for cfg in configs:
+            mine = [r for r in rows if r["direction"] == direction and r["config"] == cfg]
+            cells = []
+            for n in sizes:
+                at = [r for r in mine if r["bytes"] == n]
+                busy = [pinned[(r["trial"], n)] / r["dma_span_us"] * 1e6 for r in at]
+                cells.append(f"{size_text(n)} {med(r['to_first_dma_us'] for r in at):.0f} | "
+                             f"{med(r['dma_span_us'] for r in at):.0f} ({med(busy):.3f}) | "
+                             f"{med(r['after_last_dma_us'] for r in at):.0f}")
+            print(f"  {direction} {setting_label(cfg)}: " + ", ".join(cells))
+
+
+def edge_totals(engine):
+    """The engine's edges summed over its copies so far (stats() gives means), in us."""
+    keys = ("to_first_dma_us", "dma_span_us", "after_last_dma_us")
+    if engine is None:
+        return dict.fromkeys(keys, 0.0)
+    e = engine.stats()["edges"]
+    return {k: e[k] * e["copies"] for k in keys}
 
 
 def setting_label(cfg):

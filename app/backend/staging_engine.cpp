@@ -211,6 +211,7 @@ void StagingEngine::run_request(Request& r) {
         ++totals_.edged;
         totals_.to_first_dma_ns += r.first_dma_ns - r.arrived_ns;
         totals_.after_last_dma_ns += now_ns() - r.last_dma_done_ns;
+        totals_.dma_span_ns += r.last_dma_done_ns - r.first_dma_ns;
     }
     // Unlink (the ring is short: one entry per worker copying to this device right now).
     Request** p = &first_;

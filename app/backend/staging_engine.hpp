@@ -152,10 +152,13 @@ struct StagingTotals {
     // A copy's edges, summed over the `edged` requests that had a DMA: from the call to its
     // first DMA issued (the pipeline's fill: to the device, the first buffer's copy) and from
     // a helper seeing its last DMA done to the caller woken (the drain: from the device, the
-    // last buffer's copy out). What a copy costs beyond its bytes is about their sum.
+    // last buffer's copy out). What a copy costs beyond its bytes is about their sum. Between
+    // them, from its first DMA issued to its last seen done: the span in which the link carried
+    // it (against its bytes at the pinned rate: whether the link idled mid-copy).
     uint64_t edged = 0;
     int64_t to_first_dma_ns = 0;
     int64_t after_last_dma_ns = 0;
+    int64_t dma_span_ns = 0;
 };
 
 // The larger chunk of `c`'s two directions: the size of one buffer.

@@ -342,7 +342,8 @@ TEST_CASE("staging linger: idle helpers stay awake that long after a copy, then 
 TEST_CASE("staging: a copy's edges are the time before its first DMA and after its last",
           "[staging]") {
     // Every DMA of the fake takes 200 ms inside wait(): a copy lasts at least that, but neither
-    // edge holds it (a DMA's end is taken when its wait returns), with shared buffers or not.
+    // edge holds it (a DMA's end is taken when its wait returns): the span between them does,
+    // with shared buffers or not.
     const auto delay = std::chrono::milliseconds(200);
     for (uint64_t dma : {uint64_t(0), uint64_t(4 * 4096)}) {
         StagingConfig c = shared_config(3, 2, 4096, dma);
@@ -369,7 +370,10 @@ TEST_CASE("staging: a copy's edges are the time before its first DMA and after i
             const StagingTotals after = engine.totals();
             const int64_t first = after.to_first_dma_ns - before.to_first_dma_ns;
             const int64_t last = after.after_last_dma_ns - before.after_last_dma_ns;
+            const int64_t span = after.dma_span_ns - before.dma_span_ns;
             CHECK(after.edged == before.edged + 1);
+            CHECK(span >= std::chrono::nanoseconds(delay).count());
+            CHECK(first + span + last <= wall);
             CHECK(wall >= std::chrono::nanoseconds(delay).count());
             CHECK(first >= 0);
             CHECK(last >= 0);
