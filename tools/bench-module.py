@@ -337,11 +337,12 @@ def bench_source(n, trials, copies, results):
 
 
 def sweep_configs(text):
-    """"T:C[:B[:D[:P[:L]]]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA in
-    MiB: the helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C 0:
-    "auto"; P 1: taper, 0 or absent: not; L: linger_us, absent: 0) or "" for the default grid."""
+    """"T:C[:B[:D[:P[:L[:R]]]]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA
+    in MiB: the helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C
+    0: "auto"; P 1: taper, 0 or absent: not; L: linger_us, absent: 0; R 1: ramp, 0 or absent: not)
+    or "" for the default grid."""
     if not text:
-        return [(t, c, 2, 0, 0, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
+        return [(t, c, 2, 0, 0, 0, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
     for item in text.split(","):
         t, c, *rest = item.split(":")
@@ -350,16 +351,16 @@ def sweep_configs(text):
             # the CPUs with the others through the engine registry (0.45-0.53x on H200).
             sys.exit(f"bench-module: {item}: name the helpers' count; \"auto\" would share the "
                      f"CPUs with the sweep's other engines (the large section measures auto)")
-        b, d, taper, linger = ([int(x) for x in rest] + [2, 0, 0, 0][len(rest):])[:4]
-        out.append((int(t), int(c) * MiB, b, d * MiB, taper, linger))
+        b, d, taper, linger, ramp = ([int(x) for x in rest] + [2, 0, 0, 0, 0][len(rest):])[:5]
+        out.append((int(t), int(c) * MiB, b, d * MiB, taper, linger, ramp))
     return out
 
 
 def make_engine(cfg, **extra):
     """The engine of a sweep setting (sweep_configs)."""
-    t, c, nb, d, p, linger = cfg
+    t, c, nb, d, p, linger, ramp = cfg
     return xferlab.Engine(device=0, threads=t, chunk=c or "auto", buffers=nb, dma=d or "chunk",
-                          taper=bool(p), linger_us=linger, **extra)
+                          taper=bool(p), linger_us=linger, ramp=bool(ramp), **extra)
 
 
 def bench_sweep(n, trials, copies, results, configs):
@@ -384,6 +385,7 @@ def bench_sweep(n, trials, copies, results, configs):
                          "threads": cfg[0] if cfg else None, "chunk": cfg[1] if cfg else None,
                          "buffers": cfg[2] if cfg else None, "dma": cfg[3] if cfg else None,
                          "taper": cfg[4] if cfg else None, "linger": cfg[5] if cfg else None,
+                         "ramp": cfg[6] if cfg else None,
                          "GBps": gbps})
         print(f"sweep: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     stats = {k: f"{s['summary']}; {s['pieces']} pieces"
@@ -439,8 +441,8 @@ def bench_sizes(sizes, trials, results, configs):
                          **{k: (after[k] - before[k]) / reps for k in after}})
         print(f"sizes: trial {trial + 1} of {trials} done", file=sys.stderr, flush=True)
     # The bytes arrived: every setting once more each way through a fresh pattern.
-    for cfg in configs:
-        seed = np.random.default_rng(cfg[5]).integers(0, 256, 1_000_003, dtype=np.uint8)
+    for index, cfg in enumerate(configs):
+        seed = np.random.default_rng(index).integers(0, 256, 1_000_003, dtype=np.uint8)
         np.copyto(b.pageable, np.resize(seed, top))  # a period of a prime: no offset hides
         fn(cfg, True, top)()
         assert bool((b.cupy == cupy.asarray(b.pageable)).all()), f"{cfg}: to the device"
@@ -450,9 +452,9 @@ def bench_sizes(sizes, trials, results, configs):
     for e in engines.values():
         e.close()
     print("\n== one caller at several sizes, every size in every trial: x the page-locked "
-          "cudaMemcpy of the same size and trial (median, min-max); per trial a line through "
-          "time per copy against size: its slope as GB/s (x pinned's) and its intercept, the cost "
-          "per copy (median, min-max)")
+          "cudaMemcpy of the same size and trial (median, min-max; k/N: faster than the first "
+          "setting in k of N trials); per trial a line through time per copy against size: its "
+          "slope as GB/s (x pinned's) and its intercept, the cost per copy (median, min-max)")
     med = statistics.median
     fits = []
     for direction in ("h2d", "d2h"):
@@ -463,12 +465,16 @@ def bench_sizes(sizes, trials, results, configs):
         pinned_fit = {t: fit_line(sizes, [pinned[(t, n)] for n in sizes]) for t in range(trials)}
         print(f"{direction}: pinned {med(1e-9 / f[1] for f in pinned_fit.values()):.1f} GB/s, "
               f"{med(1e6 * f[0] for f in pinned_fit.values()):.0f} us per copy")
+        first = per(configs[0])
         for cfg in configs:
             mine = per(cfg)
             cells = []
             for n in sizes:
                 x = [pinned[(t, n)] / mine[(t, n)] for t in range(trials)]
-                cells.append(f"{size_text(n)} {med(x):.3f} ({min(x):.3f}-{max(x):.3f})")
+                # Paired with the first setting: in how many trials this one was faster.
+                wins = sum(mine[(t, n)] < first[(t, n)] for t in range(trials))
+                cells.append(f"{size_text(n)} {med(x):.3f} ({min(x):.3f}-{max(x):.3f})"
+                             + (f" {wins}/{trials}" if cfg != configs[0] else ""))
             fit = {t: fit_line(sizes, [mine[(t, n)] for n in sizes]) for t in range(trials)}
             rate = [pinned_fit[t][1] / fit[t][1] for t in range(trials)]
             cost = [1e6 * fit[t][0] for t in range(trials)]
@@ -507,10 +513,11 @@ def edge_totals(engine):
 
 def setting_label(cfg):
     """An engine setting of the sweeps, (helpers, chunk, buffers, DMA), as its table row says it."""
-    t, c, nb, d, p, linger = cfg
+    t, c, nb, d, p, linger, ramp = cfg
     dma = f"dma {size_text(d)}" if d else "dma = chunk"
     return (f"threads {t:>4} chunk {size_text(c) if c else 'auto':>7} buffers {nb} "
-            f"{dma:>12}{' taper' if p else ''}{f' linger {linger} us' if linger else ''}")
+            f"{dma:>12}{' taper' if p else ''}{f' linger {linger} us' if linger else ''}"
+            f"{' ramp' if ramp else ''}")
 
 
 def ratios_to_pinned(rows, direction, same_setting):
@@ -571,7 +578,7 @@ def print_sweep(rows, stats):
           "the same trial (median)")
     def setting_of(r):
         return None if r["threads"] is None else (r["threads"], r["chunk"], r["buffers"], r["dma"],
-                                                  r["taper"], r["linger"])
+                                                  r["taper"], r["linger"], r.get("ramp", 0))
 
     def in_flight(cfg):
         t, c, nb, *_ = cfg
@@ -589,10 +596,10 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--copies", type=int, default=3, help="copies per thread and measurement")
     p.add_argument("--json", help="write every value here")
-    settings = "T:C[:B[:D[:P[:L]]]],..."  # sweep_configs
+    settings = "T:C[:B[:D[:P[:L[:R]]]]],..."  # sweep_configs
     p.add_argument("--sweep", default="", metavar=settings,
                    help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1"
-                        "[:linger us]]]], comma-separated")
+                        "[:linger us[:ramp 0|1]]]]], comma-separated")
     p.add_argument("--sweep4", default="", metavar=settings,
                    help="settings for four callers sharing one engine (section sweep4, run "
                         "only when given)")

@@ -36,6 +36,7 @@ struct EngineRequest {
     // nullopt: the CPUs local to the device (those this process may use); empty: not pinned.
     std::optional<std::vector<int>> cpus;
     bool taper = false;     // StagingConfig::taper
+    bool ramp = false;      // StagingConfig::ramp
     int64_t linger_ns = 0;  // StagingConfig::linger_ns
 };
 

@@ -88,6 +88,7 @@ class FakeCopyPlatform final : public CopyPlatform {
         c.cpus = r.cpus.value_or(std::vector<int>{});
         c.dma_chunk = chunks.dma;
         c.taper = r.taper;
+        c.ramp = r.ramp;
         c.linger_ns = r.linger_ns;
         auto device = std::make_unique<HostStagingDevice>(staging_layout(c));
         {

@@ -247,8 +247,10 @@ bool StagingEngine::take_chunk(Chunk& c) {
         if (!r->failed && r->next < r->bytes) {
             c.request = r;
             c.offset = r->next;
-            c.len = staging_chunk_length(r->next, r->bytes, r->chunk, r->helpers,
-                                         config_.taper && !r->direct && units_.empty());
+            c.len = !units_.empty() && !r->direct
+                        ? staging_unit_length(r->next, r->bytes, r->chunk, config_.ramp)
+                        : staging_chunk_length(r->next, r->bytes, r->chunk, r->helpers,
+                                               config_.taper && !r->direct);
             r->next += c.len;
             ++r->outstanding;
             Request* after = r->link ? r->link : first_;

@@ -103,6 +103,11 @@ struct StagingConfig {
     // awake instead of waking them (Engine(linger_us=...); 0: sleep at once). Not counted as
     // busy: the helpers' accounting shows copies, DMAs and waits only.
     int64_t linger_ns = 0;
+    // Shared buffers: a bounced copy's first DMAs and its last are shorter (staging_unit_length),
+    // each cut over the active helpers, so that the link starts after a small buffer is filled
+    // (to the device) and the copy ends soon after its last DMA (from it): the whole-buffer fill
+    // and drain that a copy pays once shrink to a small buffer's (Engine(ramp=...)).
+    bool ramp = false;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -134,6 +139,14 @@ uint64_t staging_chunk_length(uint64_t offset, uint64_t bytes, uint64_t chunk, i
 // smaller than kMinTaperPiece and no larger than `chunk`.
 inline constexpr uint64_t kMinTaperPiece = uint64_t(64) << 10;
 uint64_t staging_piece_length(uint64_t len, uint64_t chunk, int helpers, bool split);
+
+// Shared buffers: the DMA that starts at `offset` of a `bytes`-long copy through buffers of `dma`
+// bytes. Without ramp: `dma` (the rest at the end). With ramp: the first is dma /
+// kRampDivisor and each next one doubles up to `dma`; near the end each takes half of what is
+// left, down to dma / kRampDivisor again (the last one at most 1.5 times that). Whole 4 KiB pages
+// except the copy's last.
+inline constexpr uint64_t kRampDivisor = 8;
+uint64_t staging_unit_length(uint64_t offset, uint64_t bytes, uint64_t dma, bool ramp);
 
 // A chunk's CUPTI correlation id and the id of the request it belongs to: the report joins every
 // chunk's device interval to the worker's record (first start to last end).

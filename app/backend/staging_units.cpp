@@ -54,8 +54,23 @@ uint64_t staging_piece_length(uint64_t len, uint64_t chunk, int helpers, bool sp
     return std::min(chunk, std::max(kMinTaperPiece, pages));
 }
 
+uint64_t staging_unit_length(uint64_t offset, uint64_t bytes, uint64_t dma, bool ramp) {
+    const uint64_t left = bytes - offset;
+    if (!ramp) return std::min(dma, left);
+    constexpr uint64_t kPage = 4096;
+    const uint64_t least = std::max(kPage, dma / kRampDivisor / kPage * kPage);
+    const uint64_t head = offset + least;  // least, 2 least, 4 least, ... from the start
+    const uint64_t tail = (left / 2 + kPage - 1) / kPage * kPage;  // half the rest at the end
+    const uint64_t len = std::min(left, std::max(least, std::min({dma, head, tail})));
+    // No sliver after it: a last DMA of less than half the least is joined to this one.
+    return left - len < least / 2 && left <= dma ? left : len;
+}
+
 uint64_t StagingEngine::unit_piece_locked(const Unit& u) const {
     const uint64_t chunk = staging_chunk_of(config_, u.request->to_device);
+    // A ramp's short buffer is there to start (or end) the link sooner: all hands on it.
+    if (config_.ramp && u.len < config_.dma_chunk)
+        return staging_piece_length(u.len, chunk, active_, true);
     if (!config_.taper) return chunk;
     const bool link_idle = std::none_of(units_.begin(), units_.end(), [&](const Unit& o) {
         return &o != &u && (o.state == Unit::State::starting || o.state == Unit::State::in_flight ||

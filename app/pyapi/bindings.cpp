@@ -139,6 +139,7 @@ py::dict stats_of(const ModuleEngine& e) {
     out["chunks"] = s.staged.chunks;
     out["pieces"] = s.staged.pieces;  // shared buffers: the helpers' copies into or out of them
     out["taper"] = c.taper;
+    out["ramp"] = c.ramp;
     out["linger_us"] = c.linger_ns / 1000;
     out["helpers"] = helpers;
     // A staged copy's edges, averaged (StagingTotals): the fill before its first DMA and the
@@ -235,10 +236,12 @@ pageable host memory and one device through page-locked chunks, at the rate of c
 page-locked memory. xferlab.copy shares one per device; make your own to choose its settings.)doc")
         .def(py::init([](int device, const py::object& threads, const py::object& chunk,
                          int buffers, const py::object& affinity, const py::object& direct_below,
-                         const py::object& dma, const py::object& taper, int64_t linger_us) {
+                         const py::object& dma, const py::object& taper, int64_t linger_us,
+                         const py::object& ramp) {
                  if (buffers < 1) throw py::value_error("buffers: at least 1 per helper");
                  if (!py::isinstance<py::bool_>(taper))
                      throw py::type_error("taper: True or False");
+                 if (!py::isinstance<py::bool_>(ramp)) throw py::type_error("ramp: True or False");
                  if (linger_us < 0 || linger_us > 1'000'000)
                      throw py::value_error(
                          "linger_us: microseconds the idle helpers stay awake after a copy, 0 "
@@ -251,6 +254,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
                  r.dma = dma_argument(dma);
                  r.cpus = affinity_argument(affinity);
                  r.taper = taper.cast<bool>();
+                 r.ramp = ramp.cast<bool>();
                  r.linger_ns = linger_us * 1000;
                  const uint64_t below = direct_below_argument(direct_below);
                  CopyPlatform& platform = current_platform();
@@ -262,7 +266,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
              py::arg("device") = 0, py::arg("threads") = "auto", py::arg("chunk") = "auto",
              py::arg("buffers") = 2, py::arg("affinity") = "gpu-local",
              py::arg("direct_below") = "auto", py::arg("dma") = "auto", py::arg("taper") = false,
-             py::arg("linger_us") = 0)
+             py::arg("linger_us") = 0, py::arg("ramp") = false)
         .def(
             "copy",
             [](PyEngine& self, const py::handle& dst, const py::handle& src,

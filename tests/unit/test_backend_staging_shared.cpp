@@ -73,7 +73,8 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
 
     INFO("threads " << c.threads << ", buffers " << c.buffers << ", chunk " << c.chunk << ", dma "
                     << c.dma_chunk << ", workers " << workers << ", bytes " << bytes
-                    << ", page-locked " << page_locked << ", taper " << c.taper);
+                    << ", page-locked " << page_locked << ", taper " << c.taper << ", ramp "
+                    << c.ramp);
     CHECK(fake.violations == 0);
     CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
     size_t not_once = 0;
@@ -85,11 +86,17 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
         CHECK(back[size_t(w)] == sources[size_t(w)]);
     }
     // One DMA per DMA-sized range of a bounced request: its length is staging.dma, not the
-    // chunk; page-locked memory is DMA'd in place in one range per helper.
+    // chunk (with ramp, the ranges staging_unit_length gives); page-locked memory is DMA'd in
+    // place in one range per helper.
     const uint64_t per_helper = (bytes + uint64_t(c.threads) - 1) / uint64_t(c.threads);
     const uint64_t range =
         page_locked ? std::max<uint64_t>(c.chunk, (per_helper + 4095) / 4096 * 4096) : c.dma_chunk;
-    const uint64_t dmas = (bytes + range - 1) / range;
+    uint64_t dmas = (bytes + range - 1) / range;
+    if (!page_locked && c.ramp) {
+        dmas = 0;
+        for (uint64_t off = 0; off < bytes; ++dmas)
+            off += staging_unit_length(off, bytes, range, true);
+    }
     CHECK(engine.chunks_issued() == 2 * dmas * uint64_t(workers));
     CHECK(fake.bounced == (page_locked ? 0 : 2 * dmas * uint64_t(workers)));
     const auto aliases = engine.correlations();
@@ -196,8 +203,9 @@ TEST_CASE("staging.dma: helpers filling shared buffers move every byte once, one
     for (StagingConfig c : {shared_config(1, 1, 4096, 8192), shared_config(3, 2, 4096, 3 * 4096),
                             shared_config(4, 2, 5000, 20000), shared_config(6, 1, 4096, 5 * 4096),
                             shared_config(6, 1, 256 << 10, 1 << 20)}) {
-        for (bool taper : {false, true}) {
-            c.taper = taper;  // pieces cut over the helpers while no DMA runs
+        for (int mode = 0; mode < 4; ++mode) {
+            c.taper = mode & 1;  // pieces cut over the helpers while no DMA runs
+            c.ramp = mode & 2;   // shorter first and last DMAs, cut over the helpers
             for (uint64_t bytes :
                  {uint64_t(1), uint64_t(4095), uint64_t(4096 * 10 + 123), uint64_t(200001)}) {
                 finishes_within(60, [&] { copy_both_ways(c, 1, bytes, false); });
@@ -273,6 +281,78 @@ TEST_CASE("staging.taper with shared buffers: a piece is the buffer cut over the
     CHECK(staging_piece_length(8 * MiB, 2 * MiB, 2, true) == 2 * MiB);     // never past a chunk
     CHECK(staging_piece_length(100 * KiB, 2 * MiB, 12, true) == kMinTaperPiece);
     CHECK(staging_piece_length(8 * MiB, 2 * MiB, 1, true) == 2 * MiB);
+}
+
+TEST_CASE("staging ramp: a copy's DMAs start at an eighth, double, and halve towards the end",
+          "[staging]") {
+    const uint64_t KiB = 1024, MiB = KiB * KiB, dma = 8 * MiB;
+    for (uint64_t bytes : {uint64_t(1), 4095 * KiB, 1 * MiB, 9 * MiB + 5, 64 * MiB, 1024 * MiB + 3,
+                           uint64_t(2048) * MiB}) {
+        INFO("bytes " << bytes);
+        std::vector<uint64_t> lens;
+        for (uint64_t off = 0; off < bytes;) {
+            lens.push_back(staging_unit_length(off, bytes, dma, true));
+            REQUIRE(lens.back() > 0);
+            off += lens.back();
+            REQUIRE(off <= bytes);
+        }
+        for (size_t i = 0; i + 1 < lens.size(); ++i) {
+            CHECK(lens[i] % 4096 == 0);
+            CHECK(lens[i] <= dma);
+            CHECK(lens[i] >= dma / kRampDivisor);
+        }
+        CHECK(lens.back() <= dma);
+        CHECK(lens.front() == std::min(bytes, dma / kRampDivisor));
+        if (bytes >= 64 * MiB) {
+            CHECK(std::vector<uint64_t>(lens.begin(), lens.begin() + 5) ==
+                  std::vector<uint64_t>{1 * MiB, 2 * MiB, 4 * MiB, 8 * MiB, 8 * MiB});
+            // The end: each DMA half the rest (never larger than the one before), the last no
+            // more than 1.5 eighths; at most log2(8) + 3 more DMAs than whole buffers.
+            for (size_t i = lens.size() - 6; i + 1 < lens.size(); ++i)
+                CHECK(lens[i + 1] <= lens[i]);
+            CHECK(lens[lens.size() - 4] < dma);
+            CHECK(lens[lens.size() - 2] <= dma / 4);
+            CHECK(lens.back() <= dma / kRampDivisor * 3 / 2);
+            CHECK(lens.size() <= bytes / dma + 6);
+        }
+    }
+    // Without ramp: whole buffers, the rest at the end.
+    CHECK(staging_unit_length(0, 20 * MiB, dma, false) == dma);
+    CHECK(staging_unit_length(16 * MiB, 20 * MiB, dma, false) == 4 * MiB);
+}
+
+TEST_CASE("staging ramp: the short buffers go to every helper, full ones in chunks", "[staging]") {
+    // 8 helpers, 1 MiB chunks, 8 MiB DMAs, one 64 MiB copy each way: the engine's pieces are
+    // the ramp's short buffers cut over the 8 helpers plus the full buffers in 1 MiB chunks.
+    const uint64_t KiB = 1024, MiB = KiB * KiB, bytes = 64 * MiB + 12345;
+    StagingConfig c = shared_config(8, 2, MiB, 8 * MiB);
+    c.ramp = true;
+    uint64_t units = 0, pieces = 0;
+    for (uint64_t off = 0; off < bytes; ++units) {
+        const uint64_t len = staging_unit_length(off, bytes, c.dma_chunk, true);
+        const uint64_t piece =
+            len < c.dma_chunk ? staging_piece_length(len, c.chunk, c.threads, true) : c.chunk;
+        pieces += (len + piece - 1) / piece;
+        off += len;
+    }
+    auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+    HostStagingDevice& fake = *fake_owner;
+    StagingEngine engine(c, std::move(fake_owner));
+    engine.start();
+    const std::vector<std::byte> source = bytes_pattern(bytes, 9);
+    std::vector<std::byte> device(bytes), back(bytes);
+    finishes_within(60, [&] {
+        engine.to_device(device.data(), source.data(), bytes, 0, 0);
+        engine.from_device(back.data(), device.data(), bytes, 0, 0);
+    });
+    const StagingTotals totals = engine.totals();
+    engine.stop();
+    CHECK(back == source);
+    CHECK(fake.violations == 0);
+    CHECK(totals.chunks == 2 * units);
+    CHECK(totals.pieces == 2 * pieces);
+    CHECK(units > 8);  // 64 MiB in whole buffers would be 9 DMAs
+    CHECK(pieces > units * 1);
 }
 
 TEST_CASE(

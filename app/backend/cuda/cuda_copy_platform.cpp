@@ -152,6 +152,7 @@ class CudaCopyPlatform final : public CopyPlatform {
         StagingConfig& c = resolved.config;
         c.chunk_from_device = chunks.from_device;
         c.linger_ns = r.linger_ns;
+        c.ramp = r.ramp;
         c.cpus = r.cpus ? *r.cpus : usable_local_cpus(r.device);
         MadeEngine out;
         out.engine = std::make_unique<StagingEngine>(c, cuda::make_cuda_staging_device(resolved));
@@ -160,6 +161,8 @@ class CudaCopyPlatform final : public CopyPlatform {
                        ? resolved.note
                        : resolved.note + fmt::format("; from the device in chunks of {} KiB",
                                                      c.chunk_from_device >> 10);
+        if (c.ramp && staging_shares_buffers(c))
+            out.note += "; a copy's first and last DMAs shorter, each cut over the helpers (ramp)";
         return out;
     }
 };

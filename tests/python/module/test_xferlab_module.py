@@ -170,6 +170,22 @@ def test_taper_cuts_a_buffer_over_every_helper_while_no_dma_runs():
     assert "taper: True or False" in str(raised.value)
 
 
+def test_ramp_moves_every_byte_in_more_dmas_and_is_checked():
+    n = (24 << 20) + 4099  # the fake's 1 MiB chunks, 4 MiB DMAs: a ramp at both ends
+    dmas = {}
+    for ramp in (False, True):
+        with xferlab.Engine(threads=3, dma="4MiB", ramp=ramp, direct_below=0) as e:
+            round_trip(n, e)
+            s = e.stats()
+        assert s["ramp"] is ramp
+        dmas[ramp] = s["chunks"]
+    assert dmas[False] == 2 * 7  # 6 whole buffers and the rest, each way
+    assert dmas[True] > dmas[False]
+    with pytest.raises(TypeError) as raised:
+        xferlab.Engine(ramp=1)
+    assert "ramp: True or False" in str(raised.value)
+
+
 def test_stats_give_a_staged_copys_edges():
     with xferlab.Engine(threads=2, direct_below=0) as e:
         assert e.stats()["edges"] == {"copies": 0, "to_first_dma_us": 0.0,
