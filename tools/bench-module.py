@@ -486,7 +486,8 @@ def bench_sizes(sizes, trials, results, configs):
     results["sizes_fit"] = fits
     print("a copy's parts (median over trials, us): before its first DMA | from it to its last "
           "DMA seen done, and pinned's time per copy over that span (1.000: the link never "
-          "idled) | after its last DMA")
+          "idled) | after its last DMA | [the link waiting for the helpers: no DMA queued while "
+          "a buffer filled or emptied, the wait for the first DMA included]")
     for direction in ("h2d", "d2h"):
         pinned = {(r["trial"], r["bytes"]): r["seconds_per_copy"] for r in rows
                   if r["direction"] == direction and r["config"] is None}
@@ -498,13 +499,14 @@ def bench_sizes(sizes, trials, results, configs):
                 busy = [pinned[(r["trial"], n)] / r["dma_span_us"] * 1e6 for r in at]
                 cells.append(f"{size_text(n)} {med(r['to_first_dma_us'] for r in at):.0f} | "
                              f"{med(r['dma_span_us'] for r in at):.0f} ({med(busy):.3f}) | "
-                             f"{med(r['after_last_dma_us'] for r in at):.0f}")
+                             f"{med(r['after_last_dma_us'] for r in at):.0f} "
+                             f"[{med(r['link_starved_us'] for r in at):.0f}]")
             print(f"  {direction} {setting_label(cfg)}: " + ", ".join(cells))
 
 
 def edge_totals(engine):
     """The engine's edges summed over its copies so far (stats() gives means), in us."""
-    keys = ("to_first_dma_us", "dma_span_us", "after_last_dma_us")
+    keys = ("to_first_dma_us", "dma_span_us", "after_last_dma_us", "link_starved_us")
     if engine is None:
         return dict.fromkeys(keys, 0.0)
     e = engine.stats()["edges"]

@@ -172,6 +172,11 @@ struct StagingTotals {
     int64_t to_first_dma_ns = 0;
     int64_t after_last_dma_ns = 0;
     int64_t dma_span_ns = 0;
+    // Shared buffers: time in which a buffer held a copy's bytes (filling, or waiting to be
+    // emptied) while no DMA of the engine was starting, in flight or waited for: the link waited
+    // for the helpers (to the device: the fill; from it: the copies out, which keep every buffer
+    // from the next DMA). Includes the fill before a copy's first DMA.
+    int64_t link_starved_ns = 0;
 };
 
 // The larger chunk of `c`'s two directions: the size of one buffer.
@@ -269,6 +274,9 @@ class StagingEngine {
     void start_unit_dma(Helper& h, int unit);
     // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
     void free_unit_locked(Unit& u, const std::string& error);
+    // Under mutex_, after a unit changed state: opens or closes a span of
+    // StagingTotals::link_starved_ns.
+    void track_link_locked();
     // Under mutex_: a unit task's work, into its helper's totals and its unit's (which the
     // engine's totals get when the unit retires).
     static void credit_locked(Helper& h, Unit& u, const HelperWork& work);
@@ -293,6 +301,7 @@ class StagingEngine {
     std::vector<Unit> units_;  // shared-buffer mode only
     uint64_t unit_seq_ = 0;
     int64_t last_unit_freed_ns_ = 0;  // StagingConfig::linger_ns counts from here
+    int64_t starved_since_ = -1;      // track_link_locked(): the link starved since (-1: not)
     int attached_count_ = 0;
     std::string attach_error_;
     StagingTotals totals_;  // guarded by mutex_

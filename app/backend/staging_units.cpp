@@ -156,6 +156,7 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
             u.state = Unit::State::starting;
             t = {UnitTask::Kind::start, index, 0, u.len};
         }
+        track_link_locked();
         return true;
     }
     // 3. Wait for the oldest DMA in flight, one helper at a time: the DMAs end in about the
@@ -176,6 +177,7 @@ void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
     retire_locked(u, error);
     u.state = Unit::State::free;
     u.request = nullptr;
+    track_link_locked();
     if (config_.linger_ns > 0) last_unit_freed_ns_ = now_ns();
     wake_helpers_locked();  // a unit to open
 }
@@ -214,6 +216,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
             u.state = Unit::State::ready;  // its pieces can be copied out now
             u.handed = u.done = 0;
             u.piece = unit_piece_locked(u);
+            track_link_locked();
             wake_helpers_locked();
         } else {
             free_unit_locked(u, error);
@@ -244,6 +247,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
             free_unit_locked(u, r.error);  // abandoned with its request: nothing counted
         else {
             u.state = Unit::State::starting;
+            track_link_locked();
             start = true;
         }
     }
@@ -283,6 +287,24 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
     }
     u.state = Unit::State::in_flight;
     wake_helpers_locked();  // somebody may wait for it
+}
+
+void StagingEngine::track_link_locked() {
+    bool dma = false, held = false;
+    for (const Unit& u : units_) {
+        dma = dma || u.state == Unit::State::starting || u.state == Unit::State::in_flight ||
+              u.state == Unit::State::waiting;
+        held = held || u.state == Unit::State::filling || u.state == Unit::State::ready;
+    }
+    const bool starved = held && !dma;
+    if (starved == (starved_since_ >= 0)) return;
+    const int64_t now = now_ns();
+    if (starved) {
+        starved_since_ = now;
+    } else {
+        totals_.link_starved_ns += now - starved_since_;
+        starved_since_ = -1;
+    }
 }
 
 }  // namespace xfer

@@ -143,13 +143,15 @@ py::dict stats_of(const ModuleEngine& e) {
     out["linger_us"] = c.linger_ns / 1000;
     out["helpers"] = helpers;
     // A staged copy's edges, averaged (StagingTotals): the fill before its first DMA and the
-    // drain after its last, where the link carries nothing of it, and the span between.
+    // drain after its last, where the link carries nothing of it, and the span between; and
+    // how long the link waited for the helpers (shared buffers, the engine's copies together).
     const double edged = double(std::max<uint64_t>(s.staged.edged, 1));
     out["edges"] =
         py::dict(py::arg("copies") = s.staged.edged,
                  py::arg("to_first_dma_us") = double(s.staged.to_first_dma_ns) / edged / 1e3,
                  py::arg("after_last_dma_us") = double(s.staged.after_last_dma_ns) / edged / 1e3,
-                 py::arg("dma_span_us") = double(s.staged.dma_span_ns) / edged / 1e3);
+                 py::arg("dma_span_us") = double(s.staged.dma_span_ns) / edged / 1e3,
+                 py::arg("link_starved_us") = double(s.staged.link_starved_ns) / edged / 1e3);
     out["summary"] = fmt::format(
         "{} helper{}, {} chunks; of their busy time copying {:.0f}% ({:.2f} GB/s per helper while "
         "copying), starting DMAs {:.1f}%, waiting for DMAs {:.0f}%, taking work {:.1f}%",

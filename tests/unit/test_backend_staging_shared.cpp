@@ -423,7 +423,7 @@ TEST_CASE("staging: a copy's edges are the time before its first DMA and after i
           "[staging]") {
     // Every DMA of the fake takes 200 ms inside wait(): a copy lasts at least that, but neither
     // edge holds it (a DMA's end is taken when its wait returns): the span between them does,
-    // with shared buffers or not.
+    // with shared buffers or not; nor does the time the link waited for the helpers.
     const auto delay = std::chrono::milliseconds(200);
     for (uint64_t dma : {uint64_t(0), uint64_t(4 * 4096)}) {
         StagingConfig c = shared_config(3, 2, 4096, dma);
@@ -451,9 +451,15 @@ TEST_CASE("staging: a copy's edges are the time before its first DMA and after i
             const int64_t first = after.to_first_dma_ns - before.to_first_dma_ns;
             const int64_t last = after.after_last_dma_ns - before.after_last_dma_ns;
             const int64_t span = after.dma_span_ns - before.dma_span_ns;
+            const int64_t starved = after.link_starved_ns - before.link_starved_ns;
             CHECK(after.edged == before.edged + 1);
             CHECK(span >= std::chrono::nanoseconds(delay).count());
             CHECK(first + span + last <= wall);
+            // One buffer: the link waits for the helpers only while they fill it (inside the
+            // time before the DMA) or empty it (after); never while the DMA runs.
+            CHECK(starved >= 0);
+            if (dma == 0) CHECK(starved == 0);  // own buffers: not tracked
+            CHECK(starved <= (to_device ? first : last));
             CHECK(wall >= std::chrono::nanoseconds(delay).count());
             CHECK(first >= 0);
             CHECK(last >= 0);

@@ -189,12 +189,13 @@ def test_ramp_moves_every_byte_in_more_dmas_and_is_checked():
 def test_stats_give_a_staged_copys_edges():
     with xferlab.Engine(threads=2, direct_below=0) as e:
         assert e.stats()["edges"] == {"copies": 0, "to_first_dma_us": 0.0,
-                                      "after_last_dma_us": 0.0, "dma_span_us": 0.0}
+                                      "after_last_dma_us": 0.0, "dma_span_us": 0.0,
+                                      "link_starved_us": 0.0}
         round_trip((1 << 20) + 5, e)
         edges = e.stats()["edges"]
     assert edges["copies"] == 2  # both ways
     assert edges["to_first_dma_us"] >= 0 and edges["after_last_dma_us"] >= 0
-    assert edges["dma_span_us"] >= 0
+    assert edges["dma_span_us"] >= 0 and edges["link_starved_us"] >= 0
 
 
 def test_linger_keeps_the_helpers_awake_between_copies_and_is_checked():
