@@ -29,6 +29,9 @@ class HostStagingDevice final : public StagingDevice {
     std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
     std::atomic<int> most_waiting{0};    // the most helpers inside wait() for a DMA at one time
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
+    // finished(): every DMA started counts as finished at once (a link that is never the limit;
+    // the bytes still move at wait()). Off: none counts as finished before its wait.
+    bool reports_finished = false;
     const std::byte* landed_base = nullptr;
 
     void attach_helper(int helper) override;
@@ -38,6 +41,7 @@ class HostStagingDevice final : public StagingDevice {
     void start_from_device(int helper, int slot, std::byte* dst, const void* src,
                            uint64_t len) override;
     void wait(int helper, int slot) override;
+    bool finished(int, int) override { return reports_finished; }
     uint32_t last_correlation() override;
 
   private:

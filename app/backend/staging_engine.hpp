@@ -51,6 +51,9 @@ class StagingDevice {
                                    const void* device_src, uint64_t len) = 0;
     // Returns when the slot's last DMA has finished. Throws on a device error.
     virtual void wait(int helper, int slot) = 0;
+    // Whether the slot's last DMA has finished, without waiting; false when not known (errors
+    // are wait()'s to report). Only for the engine's accounting (link_starved_ns).
+    virtual bool finished(int /*helper*/, int /*slot*/) { return false; }
     // The CUPTI correlation id of the last DMA this thread started (0: not traced).
     virtual uint32_t last_correlation() { return 0; }
 };
@@ -173,9 +176,10 @@ struct StagingTotals {
     int64_t after_last_dma_ns = 0;
     int64_t dma_span_ns = 0;
     // Shared buffers: time in which a buffer held a copy's bytes (filling, or waiting to be
-    // emptied) while no DMA of the engine was starting, in flight or waited for: the link waited
-    // for the helpers (to the device: the fill; from it: the copies out, which keep every buffer
-    // from the next DMA). Includes the fill before a copy's first DMA.
+    // emptied) while every DMA the engine had issued was finished (StagingDevice::finished, asked
+    // whenever a piece is done or a buffer changes hands, so a span starts up to a piece's time
+    // late): the link waited for the helpers (to the device: the fill; from it: the copies out,
+    // which keep every buffer from the next DMA). Includes the fill before a copy's first DMA.
     int64_t link_starved_ns = 0;
 };
 
@@ -274,7 +278,7 @@ class StagingEngine {
     void start_unit_dma(Helper& h, int unit);
     // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
     void free_unit_locked(Unit& u, const std::string& error);
-    // Under mutex_, after a unit changed state: opens or closes a span of
+    // Under mutex_, after a unit changed state or a piece was done: opens or closes a span of
     // StagingTotals::link_starved_ns.
     void track_link_locked();
     // Under mutex_: a unit task's work, into its helper's totals and its unit's (which the

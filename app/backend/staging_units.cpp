@@ -240,7 +240,10 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
         credit_locked(h, u, mine);
         ++totals_.pieces;
         u.done += t.len;
-        if (u.done < u.len) return;
+        if (u.done < u.len) {
+            track_link_locked();  // a DMA may have ended meanwhile
+            return;
+        }
         if (!r.to_device)
             free_unit_locked(u, {});  // the last piece is out: the bytes have arrived
         else if (r.failed)
@@ -291,11 +294,17 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
 
 void StagingEngine::track_link_locked() {
     bool dma = false, held = false;
+    const Unit* newest = nullptr;  // of the DMAs issued and not yet seen done
     for (const Unit& u : units_) {
-        dma = dma || u.state == Unit::State::starting || u.state == Unit::State::in_flight ||
-              u.state == Unit::State::waiting;
+        dma = dma || u.state == Unit::State::starting;
+        if ((u.state == Unit::State::in_flight || u.state == Unit::State::waiting) &&
+            (!newest || u.seq > newest->seq))
+            newest = &u;
         held = held || u.state == Unit::State::filling || u.state == Unit::State::ready;
     }
+    // The units' DMAs share one stream and finish in order: the newest done, all are. Seen done
+    // is later (the one waiting helper takes them oldest first, and only when no piece is left).
+    if (held && !dma && newest) dma = !device_->finished(0, int(newest - units_.data()));
     const bool starved = held && !dma;
     if (starved == (starved_since_ >= 0)) return;
     const int64_t now = now_ns();

@@ -388,6 +388,38 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("staging: the link's wait for the helpers counts only while no DMA is running",
+          "[staging]") {
+    // One helper, 16 KiB DMAs, 16 MiB to the device: it fills a buffer while the one before is
+    // in flight. A device that calls every DMA finished at once leaves the link waiting for each
+    // fill (about half the copy: the fake's DMA is a memcpy as long as the fill); one that never
+    // does leaves only the fill before the first DMA.
+    const uint64_t bytes = uint64_t(16) << 20;
+    const std::vector<std::byte> source = bytes_pattern(bytes, 4);
+    for (bool reports : {false, true}) {
+        INFO("DMAs reported finished at once: " << reports);
+        StagingConfig c = shared_config(1, 2, 4096, 4 * 4096);
+        auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+        fake_owner->reports_finished = reports;
+        StagingEngine engine(c, std::move(fake_owner));
+        engine.start();
+        std::vector<std::byte> device(bytes);
+        const auto t0 = std::chrono::steady_clock::now();
+        finishes_within(60, [&] { engine.to_device(device.data(), source.data(), bytes, 0, 0); });
+        const int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - t0)
+                                 .count();
+        const StagingTotals totals = engine.totals();
+        engine.stop();
+        CHECK(device == source);
+        CHECK(totals.link_starved_ns <= wall);
+        if (reports)
+            CHECK(totals.link_starved_ns > wall / 4);
+        else
+            CHECK(totals.link_starved_ns <= totals.to_first_dma_ns);
+    }
+}
+
 TEST_CASE("staging linger: idle helpers stay awake that long after a copy, then sleep",
           "[staging]") {
     StagingConfig c = shared_config(4, 1, 4096, 2 * 4096);

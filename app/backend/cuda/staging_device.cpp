@@ -81,6 +81,12 @@ class CudaStagingDevice final : public StagingDevice {
     void wait(int helper, int slot) override {
         check(cudaEventSynchronize(events_[index(helper, slot)]), "cudaEventSynchronize");
     }
+    bool finished(int helper, int slot) override {
+        const cudaError_t err = cudaEventQuery(events_[index(helper, slot)]);
+        if (err == cudaSuccess) return true;
+        if (err != cudaErrorNotReady) (void)cudaGetLastError();  // wait() reports it
+        return false;
+    }
     uint32_t last_correlation() override { return correlation_; }
 
   private:
