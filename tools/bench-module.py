@@ -486,8 +486,9 @@ def bench_sizes(sizes, trials, results, configs):
     results["sizes_fit"] = fits
     print("a copy's parts (median over trials, us): before its first DMA | from it to its last "
           "DMA seen done, and pinned's time per copy over that span (1.000: the link never "
-          "idled) | after its last DMA | [the link waiting for the helpers: no DMA queued while "
-          "a buffer filled or emptied, the wait for the first DMA included]")
+          "idled) | after its last DMA | [the link waiting for the helpers: every DMA issued "
+          "finished while a buffer filled or emptied, the wait for the first DMA and the end "
+          "after the last included; waits shorter than the time between two pieces unseen]")
     for direction in ("h2d", "d2h"):
         pinned = {(r["trial"], r["bytes"]): r["seconds_per_copy"] for r in rows
                   if r["direction"] == direction and r["config"] is None}
