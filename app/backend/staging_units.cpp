@@ -294,16 +294,17 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
 
 void StagingEngine::track_link_locked() {
     bool dma = false, held = false;
-    const Unit* newest = nullptr;  // of the DMAs issued and not yet seen done
+    const Unit* newest = nullptr;  // the DMA issued last of those not yet seen done
     for (const Unit& u : units_) {
         dma = dma || u.state == Unit::State::starting;
         if ((u.state == Unit::State::in_flight || u.state == Unit::State::waiting) &&
-            (!newest || u.seq > newest->seq))
+            (!newest || u.dma_started_ns > newest->dma_started_ns))
             newest = &u;
         held = held || u.state == Unit::State::filling || u.state == Unit::State::ready;
     }
-    // The units' DMAs share one stream and finish in order: the newest done, all are. Seen done
-    // is later (the one waiting helper takes them oldest first, and only when no piece is left).
+    // The units' DMAs share one stream and finish in the order issued (not opened: buffers fill
+    // in parallel): the last one done, all are. Seen done is later (the one waiting helper takes
+    // them oldest first, and only when no piece is left).
     if (held && !dma && newest) dma = !device_->finished(0, int(newest - units_.data()));
     const bool starved = held && !dma;
     if (starved == (starved_since_ >= 0)) return;
