@@ -11,7 +11,9 @@
 // A helper prefers pieces of the oldest unit, then opening a unit, then waiting for the oldest
 // DMA, so the DMAs start in about the order of the request and the link stays busy. With taper,
 // a unit filled or emptied while the link is idle is cut over all the helpers (the link waits
-// for it alone), otherwise into chunks.
+// for it alone), otherwise into chunks. With ramp, a copy's first and last units are shorter and
+// cut over all the helpers too. The engine also times how long the link waits for the helpers
+// (track_link_locked): what the measurements of one caller's copy rest on.
 #include <algorithm>
 #include <atomic>
 #include <exception>
