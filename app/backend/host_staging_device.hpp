@@ -29,10 +29,10 @@ class HostStagingDevice final : public StagingDevice {
     std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
     std::atomic<int> most_waiting{0};    // the most helpers inside wait() for a DMA at one time
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
+    const std::byte* landed_base = nullptr;
     // finished(): every DMA started counts as finished at once (a link that is never the limit;
     // the bytes still move at wait()). Off: none counts as finished before its wait.
     bool reports_finished = false;
-    const std::byte* landed_base = nullptr;
 
     void attach_helper(int helper) override;
     std::byte* buffer(int helper, int slot) override;
