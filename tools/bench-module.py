@@ -337,10 +337,10 @@ def bench_source(n, trials, copies, results):
 
 
 def sweep_configs(text):
-    """"T:C[:B[:D[:P[:L[:R]]]]],..." (helpers, chunk in MiB, buffers per helper, bytes per DMA
-    in MiB: the helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C
-    0: "auto"; P 1: taper, 0 or absent: not; L: linger_us, absent: 0; R 1: ramp, 0 or absent: not)
-    or "" for the default grid."""
+    """"T:C[:B[:D[:P[:L[:R]]]]],..." (helpers, chunk, buffers per helper, bytes per DMA: the
+    helpers fill DMA-sized shared buffers together; 0 or absent: one chunk per DMA; C and D a
+    number of MiB or a size such as 512KiB; C 0: "auto"; P 1: taper, 0 or absent: not; L:
+    linger_us, absent: 0; R 1: ramp, 0 or absent: not) or "" for the default grid."""
     if not text:
         return [(t, c, 2, 0, 0, 0, 0) for t in (2, 4, 6, 8, 12) for c in (MiB, 4 * MiB, 16 * MiB)]
     out = []
@@ -351,9 +351,16 @@ def sweep_configs(text):
             # the CPUs with the others through the engine registry (0.45-0.53x on H200).
             sys.exit(f"bench-module: {item}: name the helpers' count; \"auto\" would share the "
                      f"CPUs with the sweep's other engines (the large section measures auto)")
-        b, d, taper, linger, ramp = ([int(x) for x in rest] + [2, 0, 0, 0, 0][len(rest):])[:5]
-        out.append((int(t), int(c) * MiB, b, d * MiB, taper, linger, ramp))
+        d = mib_or_size(rest[1]) if len(rest) > 1 else 0
+        rest = [int(x) for i, x in enumerate(rest) if i != 1]
+        b, taper, linger, ramp = (rest + [2, 0, 0, 0][len(rest):])[:4]
+        out.append((int(t), mib_or_size(c), b, d, taper, linger, ramp))
     return out
+
+
+def mib_or_size(text):
+    """A sweep setting's chunk or DMA: a number of MiB ("8") or a size ("512KiB")."""
+    return int(text) * MiB if text.isdigit() else parse_size(text)
 
 
 def make_engine(cfg, **extra):
@@ -601,7 +608,7 @@ def main():
     p.add_argument("--json", help="write every value here")
     settings = "T:C[:B[:D[:P[:L[:R]]]]],..."  # sweep_configs
     p.add_argument("--sweep", default="", metavar=settings,
-                   help="the sweep's settings: helpers:chunk MiB[:buffers[:DMA MiB[:taper 0|1"
+                   help="the sweep's settings: helpers:chunk MiB or size[:buffers[:DMA MiB or size[:taper 0|1"
                         "[:linger us[:ramp 0|1]]]]], comma-separated")
     p.add_argument("--sweep4", default="", metavar=settings,
                    help="settings for four callers sharing one engine (section sweep4, run "
