@@ -616,7 +616,7 @@ def main():
     p.add_argument("--sizes", default="", metavar="SIZE,...",
                    help="section sizes (run only when given): one caller at these sizes, e.g. "
                         "128MiB,256MiB,1GiB,2GiB, with the settings of --sizes-sweep")
-    p.add_argument("--sizes-sweep", default="12:0:2:8:0,12:0:2:8:1", metavar=settings,
+    p.add_argument("--sizes-sweep", default="12:1:4:8:0,12:1:4:8:1", metavar=settings,
                    help="the settings section sizes compares (default: the module's, with and "
                         "without taper, 12 helpers)")
     p.add_argument("--skip", nargs="*", default=[],

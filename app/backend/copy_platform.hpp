@@ -22,14 +22,19 @@ struct PointerPlace {
 // Engine(dma="auto"): EngineRequest::dma's default.
 constexpr uint64_t kEngineDmaAuto = ~uint64_t(0);
 // The module's auto DMA: this many chunks, filled (or emptied) by the helpers together.
-constexpr uint64_t kEngineChunksPerDma = 4;
+constexpr uint64_t kEngineChunksPerDma = 8;
+// Engine(buffers="auto") with shared DMAs: chunks per helper, half a DMA's worth, so that the
+// page-locked memory holds two DMAs per four helpers (48 MiB with 12 helpers, 1 MiB chunks).
+constexpr int kEngineAutoBuffersShared = int(kEngineChunksPerDma / 2);
+// Engine(buffers="auto") with a DMA per chunk.
+constexpr int kEngineAutoBuffers = 2;
 
 // An engine as the module's Engine(...) asks for it.
 struct EngineRequest {
     int device = 0;
     int threads = 0;     // 0: auto
     uint64_t chunk = 0;  // 0: auto (engine_chunks)
-    int buffers = 2;
+    int buffers = 0;     // 0: auto (engine_chunks)
     // Bytes per DMA filled by the helpers together; 0: one chunk per DMA; kEngineDmaAuto:
     // kEngineChunksPerDma chunks.
     uint64_t dma = kEngineDmaAuto;
@@ -46,6 +51,7 @@ struct EngineChunks {
     uint64_t to_device = 0;
     uint64_t from_device = 0;
     uint64_t dma = 0;  // StagingConfig::dma_chunk (no larger than a chunk: a DMA per chunk)
+    int buffers = 0;   // StagingConfig::buffers
 };
 EngineChunks engine_chunks(const EngineRequest& r, uint64_t auto_piece, uint64_t auto_to_device,
                            uint64_t auto_from_device);

@@ -81,8 +81,8 @@ class FakeCopyPlatform final : public CopyPlatform {
         StagingConfig c;
         c.device = r.device;
         c.threads = r.threads > 0 ? r.threads : kFakeThreads;
-        c.buffers = r.buffers;
         const EngineChunks chunks = engine_chunks(r, kFakeChunk, kFakeChunk, kFakeChunk);
+        c.buffers = chunks.buffers;
         c.chunk = chunks.to_device;
         c.chunk_from_device = chunks.from_device;
         c.cpus = r.cpus.value_or(std::vector<int>{});

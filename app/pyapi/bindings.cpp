@@ -80,13 +80,21 @@ uint64_t chunk_argument(const py::object& v) {
     throw py::value_error("chunk: \"auto\" or a size of at least 4 KiB (4096, \"4MiB\")");
 }
 
+// Engine(buffers=...): "auto" (0: engine_chunks decides) or chunk buffers per helper.
+int buffers_argument(const py::object& v) {
+    if (py::isinstance<py::str>(v) && v.cast<std::string>() == "auto") return 0;
+    if (py::isinstance<py::int_>(v) && v.cast<int64_t>() >= 1 && v.cast<int64_t>() <= 64)
+        return v.cast<int>();
+    throw py::value_error("buffers: \"auto\" or page-locked chunks per helper, 1 to 64");
+}
+
 // Engine(dma=...): "auto", "chunk" or the bytes per DMA of shared buffers
 // (StagingConfig::dma_chunk).
 uint64_t dma_argument(const py::object& v) {
     if (py::isinstance<py::str>(v) && v.cast<std::string>() == "auto") return kEngineDmaAuto;
     if (auto size = size_or_word(v, "chunk", 0, 4096)) return *size;
     throw py::value_error(
-        "dma: \"auto\" (4 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at least "
+        "dma: \"auto\" (8 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at least "
         "4 KiB (\"16MiB\") that the helpers fill together");
 }
 
@@ -237,10 +245,9 @@ void bind_engine(py::module_& m) {
 pageable host memory and one device through page-locked chunks, at the rate of copies from
 page-locked memory. xferlab.copy shares one per device; make your own to choose its settings.)doc")
         .def(py::init([](int device, const py::object& threads, const py::object& chunk,
-                         int buffers, const py::object& affinity, const py::object& direct_below,
+                         const py::object& buffers, const py::object& affinity, const py::object& direct_below,
                          const py::object& dma, const py::object& taper, int64_t linger_us,
                          const py::object& ramp) {
-                 if (buffers < 1) throw py::value_error("buffers: at least 1 per helper");
                  if (!py::isinstance<py::bool_>(taper))
                      throw py::type_error("taper: True or False");
                  if (!py::isinstance<py::bool_>(ramp)) throw py::type_error("ramp: True or False");
@@ -252,7 +259,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
                  r.device = device;
                  r.threads = threads_argument(threads);
                  r.chunk = chunk_argument(chunk);
-                 r.buffers = buffers;
+                 r.buffers = buffers_argument(buffers);
                  r.dma = dma_argument(dma);
                  r.cpus = affinity_argument(affinity);
                  r.taper = taper.cast<bool>();
@@ -266,7 +273,7 @@ page-locked memory. xferlab.copy shares one per device; make your own to choose 
                  return PyEngine{std::move(engine)};
              }),
              py::arg("device") = 0, py::arg("threads") = "auto", py::arg("chunk") = "auto",
-             py::arg("buffers") = 2, py::arg("affinity") = "gpu-local",
+             py::arg("buffers") = "auto", py::arg("affinity") = "gpu-local",
              py::arg("direct_below") = "auto", py::arg("dma") = "auto", py::arg("taper") = false,
              py::arg("linger_us") = 0, py::arg("ramp") = false)
         .def(

@@ -19,9 +19,9 @@ namespace xfer {
 
 namespace {
 
-// Engine(chunk="auto") with shared DMAs (the module's default): measured on H200 with four
-// callers, docs/results/h200-module.md (pass 8).
-constexpr uint64_t kEnginePiece = uint64_t(2) << 20;
+// Engine(chunk="auto") with shared DMAs (the module's default): eight to a DMA of 8 MiB,
+// measured on H200 with one and four callers, docs/results/h200-module.md (passes 8 and 11).
+constexpr uint64_t kEnginePiece = uint64_t(1) << 20;
 
 // The calling thread's current device, restored when this goes out of scope.
 class KeepCurrentDevice {
@@ -144,7 +144,7 @@ class CudaCopyPlatform final : public CopyPlatform {
         t.bytes = kLarge;
         t.staging.threads = r.threads;
         t.staging.chunk = chunks.to_device;
-        t.staging.buffers = r.buffers;
+        t.staging.buffers = chunks.buffers;
         t.staging.dma = chunks.dma;
         t.staging.taper = r.taper;
         t.staging.affinity = r.cpus ? StagingAffinity::none : StagingAffinity::gpu_local;

@@ -128,27 +128,33 @@ def test_dma_sized_buffers_filled_by_the_helpers_together():
     assert s["dma"] == 32768
     with pytest.raises(ValueError) as raised:
         xferlab.Engine(dma="1KiB")
-    assert ("dma: \"auto\" (4 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at "
+    assert ("dma: \"auto\" (8 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at "
             "least 4 KiB") in str(raised.value)
 
 
-def test_by_default_the_helpers_fill_dmas_of_four_chunks_together():
-    # The fake platform's auto chunk is 64 KiB: pieces of 64 KiB both ways in DMAs of 256 KiB.
+def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
+    # The fake platform's auto chunk is 64 KiB: pieces of 64 KiB both ways in DMAs of 512 KiB,
+    # four chunks of page-locked memory per helper (half a DMA).
     n = (3 << 20) + 123
     with xferlab.Engine(threads=3, direct_below=0) as e:
         round_trip(n, e)
         s = e.stats()
-    assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (65536, 65536, 262144)
-    assert s["chunks"] == 2 * -(-n // 262144)  # the DMAs, both ways
+    assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (65536, 65536, 524288)
+    assert s["buffers"] == 4
+    assert s["chunks"] == 2 * -(-n // 524288)  # the DMAs, both ways
     assert s["helpers"]["copied_bytes"] == 2 * n
-    assert "DMAs of 262144 bytes filled together" in s["note"]
-    # An explicit chunk keeps four per DMA; "chunk" turns the shared DMAs off.
+    assert "DMAs of 524288 bytes filled together" in s["note"]
+    # An explicit chunk keeps eight per DMA and four per helper; explicit buffers stay.
     with xferlab.Engine(threads=3, chunk="16KiB", direct_below=0) as e:
-        assert e.stats()["dma"] == 65536
+        assert (e.stats()["dma"], e.stats()["buffers"]) == (131072, 4)
+    with xferlab.Engine(threads=3, buffers=3, direct_below=0) as e:
+        assert e.stats()["buffers"] == 3
+    # "chunk" turns the shared DMAs off, and auto buffers are two per helper again.
     with xferlab.Engine(threads=3, dma="chunk", direct_below=0) as e:
         round_trip(n, e)
         s = e.stats()
     assert s["dma"] == "chunk" and s["chunks"] == 2 * -(-n // 65536)
+    assert s["buffers"] == 2
 
 
 def test_taper_cuts_a_buffer_over_every_helper_while_no_dma_runs():
@@ -338,7 +344,9 @@ def test_a_device_that_does_not_exist_and_a_closed_engine():
 
 def test_bad_engine_settings():
     for kwargs, words in [({"threads": 0}, "threads:"), ({"chunk": 100}, "chunk:"),
-                          ({"buffers": 0}, "buffers:"), ({"affinity": "fast"}, "affinity:")]:
+                          ({"buffers": 0}, "buffers:"), ({"buffers": 65}, "buffers:"),
+                          ({"buffers": "many"}, "buffers: \"auto\" or page-locked chunks"),
+                          ({"affinity": "fast"}, "affinity:")]:
         with pytest.raises(ValueError, match=words):
             xferlab.Engine(**kwargs)
     with xferlab.Engine(chunk="16KiB", affinity="none", threads=1) as e:
