@@ -245,7 +245,7 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
         const double one = memcpy_gbps(c.chunk);
         const int cap =
             std::min<int>(kMaxAutoStagingThreads, local.empty() ? hardware : int(local.size()));
-        const int want = one > 0 ? int(std::ceil(1.5 * link / one)) : cap;
+        const int want = one > 0 ? int(std::ceil(kAutoHelpersPerLinkShare * link / one)) : cap;
         c.threads = std::clamp(want, 1, std::max(cap, 1));
         claim.helpers = c.threads;
         claim.cap = std::max(cap, 1);
@@ -254,13 +254,13 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
         out.registration = registration;
         threads_why = fmt::format(
             "auto: the link carries {:.1f} GB/s ({}), one thread's memcpy into page-locked memory "
-            "{:.1f} GB/s (1.5x as many helpers as that needs), {} CPUs local to the device, at "
+            "{:.1f} GB/s ({:g}x as many helpers as that needs), {} CPUs local to the device, at "
             "most {}; {}",
             link,
             lane > 0 ? fmt::format("PCIe gen {} x{}", topo.link.current_generation,
                                    topo.link.current_width)
                      : "link unknown: assumed PCIe 5 x16",
-            one, local.size(), kMaxAutoStagingThreads,
+            one, kAutoHelpersPerLinkShare, local.size(), kMaxAutoStagingThreads,
             registration->registered()
                 ? fmt::format("as many take work as their share of the CPUs with the other "
                               "engines of the registry {} (the run's notes say how many)",
