@@ -23,7 +23,9 @@ EngineChunks engine_chunks(const EngineRequest& r, uint64_t auto_piece, uint64_t
         out.from_device = auto_from_device;
     }
     const bool shared = out.dma > std::max(out.to_device, out.from_device);
-    out.buffers = r.buffers > 0 ? r.buffers : shared ? kEngineAutoBuffersShared : kEngineAutoBuffers;
+    out.buffers = r.buffers > 0 ? r.buffers
+                  : shared      ? kEngineAutoBuffersShared
+                                : kEngineAutoBuffers;
     return out;
 }
 

@@ -245,9 +245,9 @@ void bind_engine(py::module_& m) {
 pageable host memory and one device through page-locked chunks, at the rate of copies from
 page-locked memory. xferlab.copy shares one per device; make your own to choose its settings.)doc")
         .def(py::init([](int device, const py::object& threads, const py::object& chunk,
-                         const py::object& buffers, const py::object& affinity, const py::object& direct_below,
-                         const py::object& dma, const py::object& taper, int64_t linger_us,
-                         const py::object& ramp) {
+                         const py::object& buffers, const py::object& affinity,
+                         const py::object& direct_below, const py::object& dma,
+                         const py::object& taper, int64_t linger_us, const py::object& ramp) {
                  if (!py::isinstance<py::bool_>(taper))
                      throw py::type_error("taper: True or False");
                  if (!py::isinstance<py::bool_>(ramp)) throw py::type_error("ramp: True or False");

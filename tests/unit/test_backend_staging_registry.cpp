@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/auto_helpers.hpp"
 #include "backend/staging_engine.hpp"
 #include "backend/staging_registry.hpp"
 #include "support/catch.hpp"
@@ -250,6 +251,23 @@ void reg_copy_both_ways(StagingEngine& engine, int workers, uint64_t bytes) {
 }
 
 }  // namespace
+
+TEST_CASE("auto helpers: twice the link's share of one thread's probe, within the cap",
+          "[staging][registry]") {
+    // The H200 hosts of pass 11: a PCIe 5 x16 link (63 GB/s) and probes of 6.8-11.3 GB/s all
+    // get the cap of 12 (1.5x gave 9 at 11.1 GB/s, and copies from the device ran slower).
+    for (double probe : {6.8, 9.1, 10.6, 11.0, 11.1, 11.3})
+        CHECK(auto_helper_count(63.0, probe, 12) == 12);
+    // A link half as fast needs half the helpers: ceil(2 x 31.5 / 11) = 6.
+    CHECK(auto_helper_count(31.5, 11.0, 12) == 6);
+    CHECK(auto_helper_count(63.0, 21.0, 12) == 6);
+    // Never more than the cap (the CPUs near the device), never fewer than one.
+    CHECK(auto_helper_count(63.0, 1.0, 4) == 4);
+    CHECK(auto_helper_count(1.0, 100.0, 12) == 1);
+    CHECK(auto_helper_count(63.0, 11.0, 0) == 1);
+    // No probe: the cap.
+    CHECK(auto_helper_count(63.0, 0.0, 12) == 12);
+}
 
 TEST_CASE("staging registry: the share of the CPUs", "[staging][registry]") {
     // clamp(floor((cap - fixed_others) / auto_engines), 1, want)

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/auto_helpers.hpp"
 #include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_errors.hpp"
@@ -245,8 +246,7 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
         const double one = memcpy_gbps(c.chunk);
         const int cap =
             std::min<int>(kMaxAutoStagingThreads, local.empty() ? hardware : int(local.size()));
-        const int want = one > 0 ? int(std::ceil(kAutoHelpersPerLinkShare * link / one)) : cap;
-        c.threads = std::clamp(want, 1, std::max(cap, 1));
+        c.threads = auto_helper_count(link, one, cap);
         claim.helpers = c.threads;
         claim.cap = std::max(cap, 1);
         auto registration = std::make_shared<EngineRegistration>(std::move(claim));

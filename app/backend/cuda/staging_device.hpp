@@ -13,10 +13,9 @@
 namespace xfer::cuda {
 
 // The resolved configuration of a device's engine for `t`, and why (for the run's notes):
-// threads = "auto" becomes kAutoHelpersPerLinkShare times the helpers that would feed the
-// device's link at one memcpy thread's measured rate into page-locked memory (helpers copying
-// together while the DMA runs share the memory bandwidth), at most the CPUs local to the device
-// and at most kMaxAutoStagingThreads (12: 16 helpers were no faster there);
+// threads = "auto" becomes auto_helper_count (backend/auto_helpers.hpp) of the device's link and
+// one memcpy thread's measured rate, at most the CPUs local to the device and at most
+// kMaxAutoStagingThreads (12: 16 helpers were no faster there);
 // chunk = "auto" becomes default_staging_chunk (by direction), at most the copy.
 // Every engine registers in the machine's engine registry (backend/staging_registry.hpp): an
 // "auto" engine starts that many helpers (with their buffers) but lets only its share of the
@@ -43,11 +42,5 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
 std::unique_ptr<StagingDevice> make_cuda_staging_device(const ResolvedStaging& r);
 
 constexpr int kMaxAutoStagingThreads = 12;
-// Helpers per link share of one thread's probe. Copying out of page-locked memory while the DMA
-// fills the next buffer, 9 helpers on an H200 host whose probe read 11.1 GB/s moved about half
-// that each (0.88x pinned from the device against 0.96x with 12, every trial; 8 against 12 on
-// another: 0.82x against 0.95x; docs/results/h200-module.md, passes 10 and 11). 1.5 gave those
-// hosts 8-9 helpers; 2 gives them the 12 that were measured best both ways.
-constexpr double kAutoHelpersPerLinkShare = 2.0;
 
 }  // namespace xfer::cuda
