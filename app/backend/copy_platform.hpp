@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/staging_engine.hpp"
+#include "backend/staging_registry.hpp"
 
 namespace xfer {
 
@@ -59,6 +60,9 @@ EngineChunks engine_chunks(const EngineRequest& r, uint64_t auto_piece, uint64_t
 struct MadeEngine {
     std::unique_ptr<StagingEngine> engine;  // started
     std::string note;                       // how threads and chunk were resolved, and why
+    // The engine's slot in the machine's engine registry (backend/staging_registry.hpp); nullptr
+    // when the engine takes no part in it (the fake, unless a test gives it a registry).
+    std::shared_ptr<EngineRegistration> registration;
 };
 
 class CopyPlatform {
@@ -90,6 +94,9 @@ void fake_register(const void* p, uint64_t bytes, int device, bool page_locked =
 void fake_unregister(const void* p);
 // Engines the fake makes from now on fail the DMA that touches `device_byte` (nullptr: none).
 void fake_fail_dma_at(const void* device_byte);
+// Engines the fake makes from now on with threads "auto" join the engine registry at `path`
+// (a test's own file), as CUDA engines join the machine's; empty: they join none (the default).
+void fake_use_engine_registry(const std::string& path);
 // Streams the fake waited for, in order (the tests check that a stream is waited for first).
 std::vector<uintptr_t> fake_waited_streams();
 

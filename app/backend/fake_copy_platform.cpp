@@ -22,6 +22,7 @@ struct FakeState {
     std::map<uintptr_t, Range> ranges;  // by start address
     const void* fail_at = nullptr;
     std::vector<uintptr_t> waited;
+    std::string registry;  // fake_use_engine_registry
 };
 
 FakeState& fake() {
@@ -91,12 +92,28 @@ class FakeCopyPlatform final : public CopyPlatform {
         c.ramp = r.ramp;
         c.linger_ns = r.linger_ns;
         auto device = std::make_unique<HostStagingDevice>(staging_layout(c));
+        std::string registry;
         {
             FakeState& s = fake();
             std::lock_guard lock(s.mutex);
             device->fail_at = static_cast<const std::byte*>(s.fail_at);
+            registry = s.registry;
         }
         MadeEngine out;
+        if (!registry.empty()) {
+            // As a CUDA engine claims its helpers (cuda/staging_device.cpp): "auto" ones share,
+            // with the fake's auto count as both what one wants and the device's cap; a fixed
+            // count is registered as fixed helpers.
+            const bool automatic = r.threads == 0;
+            EngineClaim claim{.device = r.device,
+                              .helpers = c.threads,
+                              .automatic = automatic,
+                              .cap = kFakeThreads,
+                              .cpus = c.cpus};
+            auto registration = std::make_shared<EngineRegistration>(std::move(claim), registry);
+            if (automatic) c.active_helpers = [registration] { return registration->active(); };
+            out.registration = std::move(registration);
+        }
         out.engine = std::make_unique<StagingEngine>(c, std::move(device));
         out.engine->start();
         out.note = "fake device " + std::to_string(r.device) + ": " + std::to_string(c.threads) +
@@ -131,6 +148,12 @@ void fake_fail_dma_at(const void* device_byte) {
     FakeState& s = fake();
     std::lock_guard lock(s.mutex);
     s.fail_at = device_byte;
+}
+
+void fake_use_engine_registry(const std::string& path) {
+    FakeState& s = fake();
+    std::lock_guard lock(s.mutex);
+    s.registry = path;
 }
 
 std::vector<uintptr_t> fake_waited_streams() {

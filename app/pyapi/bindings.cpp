@@ -109,6 +109,22 @@ std::optional<std::vector<int>> affinity_argument(const py::object& v) {
     throw py::value_error("affinity: \"gpu-local\", \"none\" or a list of CPU numbers");
 }
 
+// Engine.stats()["registry"]: None for an engine without a slot in the machine's engine
+// registry; else where the registry is and the share of the CPUs this engine's helpers take.
+py::object registry_of(const ModuleEngine& e) {
+    const std::optional<EngineRegistryView> v = e.registry();
+    if (!v) return py::none();
+    py::dict out;
+    out["path"] = v->path;
+    out["registered"] = v->why.empty();
+    if (!v->why.empty()) out["why"] = v->why;
+    out["engines"] = v->share.engines;  // live engines sharing CPUs with it, itself included
+    out["helpers"] = v->share.active;   // helpers that may take work now
+    out["wanted"] = v->share.want;      // helpers it would take alone
+    out["cap"] = v->share.cap;          // helpers the sharing engines take together
+    return out;
+}
+
 // Engine.stats(): what the engine did and where its helpers' time went, as the report says it.
 py::dict stats_of(const ModuleEngine& e) {
     const EngineStats s = e.stats();
@@ -150,6 +166,7 @@ py::dict stats_of(const ModuleEngine& e) {
     out["ramp"] = c.ramp;
     out["linger_us"] = c.linger_ns / 1000;
     out["helpers"] = helpers;
+    out["registry"] = registry_of(e);
     // A staged copy's edges, averaged (StagingTotals): the fill before its first DMA and the
     // drain after its last, where the link carries nothing of it, and the span between; and
     // how long the link waited for the helpers (shared buffers, the engine's copies together).
@@ -233,6 +250,9 @@ void bind_testing(py::module_& m) {
         py::arg("address"),
         "Engines made from now on fail the DMA touching this device address (0: none).");
     t.def("waited_streams", &fake_waited_streams, "The streams the fake waited for, in order.");
+    t.def("use_engine_registry", &fake_use_engine_registry, py::arg("path"),
+          "Engines the fake makes from now on with threads \"auto\" join the engine registry "
+          "in this file, as CUDA engines join the machine's (\"\": none, the default).");
 }
 
 // xferlab.Engine: a ModuleEngine the user owns.

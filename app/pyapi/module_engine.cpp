@@ -48,6 +48,7 @@ ModuleEngine::ModuleEngine(CopyPlatform& platform, const EngineRequest& request)
         MadeEngine made = platform_.make_engine(request);
         engine_ = std::move(made.engine);
         note_ = std::move(made.note);
+        registration_ = std::move(made.registration);
         config_ = engine_->config();
         config_.active_helpers = nullptr;  // holds the registry slot, which close() gives back
     } catch (const std::exception& e) {
@@ -128,6 +129,19 @@ int ModuleEngine::active_helpers() const {
     return engine_ ? engine_->active_helpers() : 0;
 }
 
+std::optional<EngineRegistryView> ModuleEngine::registry() const {
+    std::shared_ptr<EngineRegistration> r;
+    {
+        std::lock_guard lock(mutex_);
+        r = registration_;
+    }
+    if (!r) return std::nullopt;
+    EngineRegistryView v{.path = r->path(), .why = r->why()};
+    if (process_id() == pid_) r->active();  // rescans when due; a forked child's copy does not
+    v.share = r->summary();
+    return v;
+}
+
 void ModuleEngine::close() {
     {
         std::unique_lock lock(mutex_);
@@ -138,7 +152,8 @@ void ModuleEngine::close() {
     // In a forked child the helper threads do not exist: nothing to join, and the slot in the
     // engine registry is the parent's. Left as it is (a deliberate leak in the child).
     if (process_id() != pid_) {
-        (void)engine_.release();
+        (void)engine_.release();  // its active_helpers hook keeps the registration alive too
+        registration_.reset();
         return;
     }
     engine_->stop();
@@ -149,6 +164,7 @@ void ModuleEngine::close() {
         std::lock_guard lock(mutex_);
         closed_totals_ = engine_->totals();
         gone = std::move(engine_);
+        registration_.reset();
     }
 }
 

@@ -33,6 +33,13 @@ inline constexpr uint64_t kDirectBelowToDevice = uint64_t(12) << 20;
 inline constexpr uint64_t kDirectBelowFromDevice = uint64_t(4) << 20;
 inline constexpr uint64_t kDirectBelowAuto = ~uint64_t(0);  // each direction its own
 
+// The engine's place in the machine's engine registry (Engine.stats()["registry"]).
+struct EngineRegistryView {
+    std::string path;   // the registry file
+    std::string why;    // non-empty: the registry could not be used, the engine runs alone
+    EngineShare share;  // as of now (rescanned when due)
+};
+
 // What an engine has done, for Engine.stats().
 struct EngineStats {
     StagingTotals staged;       // through the helpers
@@ -78,6 +85,8 @@ class ModuleEngine {
     // The helpers the latest staged copy let take work: fewer than config().threads while other
     // engines on the machine share the CPUs (threads="auto"); 0 once closed.
     int active_helpers() const;
+    // Its registry slot and share; nullopt when it has none (closed, or made without one).
+    std::optional<EngineRegistryView> registry() const;
     // Waits for the copies in flight, stops the helpers and frees the buffers. Idempotent.
     void close();
     bool closed() const;
@@ -91,6 +100,7 @@ class ModuleEngine {
     EngineRequest request_;
     std::unique_ptr<StagingEngine> engine_;
     std::string note_;
+    std::shared_ptr<EngineRegistration> registration_;  // the slot, given back by close()
     pid_t pid_ = 0;
     uint64_t direct_below_ = kDirectBelowAuto;
     StagingConfig config_;         // the engine's, without its registry hook

@@ -166,17 +166,25 @@ def test_engines_share_the_cpus_and_a_closed_one_gives_its_share_back():
     with xferlab.Engine(device=0) as mine:
         mine.copy(dev, src)
         alone = mine.stats()["active_helpers"]
+        alone_registry = mine.stats()["registry"]  # the shared engine of earlier tests counts
         other = xferlab.Engine(device=0)
         other.copy(dev, src)
         mine.copy(dev, src)
         shared = mine.stats()["active_helpers"]
+        shared_registry = mine.stats()["registry"]
         other.close()
         assert other.stats()["active_helpers"] == 0
+        assert other.stats()["registry"] is None
         import time
         time.sleep(1.1)  # the registry is read again when it changed, or after a second
         mine.copy(dev, src)
         again = mine.stats()["active_helpers"]
+        again_registry = mine.stats()["registry"]
         threads = mine.stats()["threads"]
     assert 1 <= shared < alone <= threads
     assert again == alone
+    assert alone_registry["registered"], alone_registry
+    assert shared_registry["engines"] == alone_registry["engines"] + 1
+    assert shared_registry["helpers"] == shared
+    assert (again_registry["engines"], again_registry["helpers"]) == (alone_registry["engines"], alone)
     assert np.array_equal(cupy.asnumpy(dev), src)

@@ -157,6 +157,7 @@ class CudaCopyPlatform final : public CopyPlatform {
         MadeEngine out;
         out.engine = std::make_unique<StagingEngine>(c, cuda::make_cuda_staging_device(resolved));
         out.engine->start();
+        out.registration = resolved.registration;
         out.note = c.chunk_from_device == c.chunk
                        ? resolved.note
                        : resolved.note + fmt::format("; from the device in chunks of {} KiB",

@@ -3,7 +3,11 @@ treats as device memory, copied through the same staging engine as on a GPU (its
 chunks). Run by ctest with the build's python/ folder on PYTHONPATH (tests/CMakeLists.txt);
 tests/gpu_module/ holds the same checks on a real device with CuPy and PyTorch."""
 import array
+import json
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -22,6 +26,7 @@ def fake_device():
     testing.use_fake_device(True)
     testing.fail_dma_at(0)
     yield
+    testing.use_engine_registry("")
     testing.use_fake_device(False)
 
 
@@ -490,3 +495,90 @@ def test_helpers_import_their_framework_lazily():
         with pytest.raises(ImportError, match=words):
             fn(*args)
         assert framework not in sys.modules
+
+
+# The engine registry (issue #27): engines with threads "auto" in several processes share the
+# CPUs. The fake's auto engine wants 3 helpers and its device's cap is 3, so n engines let
+# max(1, 3 // n) helpers take work each.
+REGISTRY_CHILD = """
+import json, sys
+from xferlab import _core
+_core._testing.use_fake_device(True)
+_core._testing.use_engine_registry(sys.argv[1])
+import xferlab
+engine = xferlab.Engine()
+print("ready", flush=True)
+for line in sys.stdin:
+    print(json.dumps(engine.stats()["registry"]), flush=True)
+"""
+
+
+def ask_registry(proc):
+    proc.stdin.write("\n")
+    proc.stdin.flush()
+    return json.loads(proc.stdout.readline())
+
+
+def wait_for_engines(procs, engines, timeout_s=10):
+    """Every process's share once it counts `engines` live engines (a death bumps no
+    generation: the survivors find the dead slot at their recheck, within a second)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        shares = [ask_registry(p) for p in procs]
+        if all(s["engines"] == engines for s in shares) or time.monotonic() > deadline:
+            return shares
+        time.sleep(0.1)
+
+
+def test_an_engine_has_no_registry_share_unless_it_joined_a_registry():
+    with xferlab.Engine() as e:
+        assert e.stats()["registry"] is None
+
+
+def test_engines_of_one_process_share_and_a_closed_one_gives_its_share_back(tmp_path):
+    testing.use_engine_registry(str(tmp_path / "engines"))
+    with xferlab.Engine(direct_below=0) as a:  # every copy staged
+        alone = a.stats()["registry"]
+        assert alone["registered"] and alone["path"] == str(tmp_path / "engines")
+        assert (alone["engines"], alone["helpers"], alone["wanted"]) == (1, 3, 3)
+        with xferlab.Engine() as b:
+            assert a.stats()["registry"]["engines"] == 2
+            assert [x.stats()["registry"]["helpers"] for x in (a, b)] == [1, 1]
+            round_trip(CHUNK * 5 + 3, engine=a)  # copies still arrive with one helper at work
+            assert a.stats()["active_helpers"] == 1  # what the copies just let take work
+        back = a.stats()["registry"]
+        assert (back["engines"], back["helpers"]) == (1, 3)
+        with xferlab.Engine(threads=2):  # fixed helpers: registered, not shared
+            shared = a.stats()["registry"]
+            assert (shared["engines"], shared["helpers"]) == (2, 1)
+    with xferlab.Engine() as c:
+        assert c.stats()["registry"]["engines"] == 1  # the closed engines left no slot
+
+
+def test_engines_in_four_processes_share_and_killed_ones_leave_no_stale_share(tmp_path):
+    path = str(tmp_path / "engines")
+    procs = [subprocess.Popen([sys.executable, "-c", REGISTRY_CHILD, path], text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+             for _ in range(4)]
+    try:
+        for p in procs:
+            assert p.stdout.readline().strip() == "ready"
+        four = wait_for_engines(procs, 4)
+        assert [(s["engines"], s["helpers"], s["wanted"]) for s in four] == [(4, 1, 3)] * 4
+        assert all(s["registered"] and s["path"] == path for s in four)
+
+        victim = procs.pop(0)
+        victim.send_signal(signal.SIGKILL)  # no destructor runs: the kernel drops its lock
+        assert victim.wait() == -signal.SIGKILL
+        assert [s["engines"] for s in wait_for_engines(procs, 3)] == [3] * 3
+
+        for p in procs[:2]:
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+        last = wait_for_engines(procs[2:], 1)[0]
+        assert (last["engines"], last["helpers"]) == (1, 3)  # its whole share back
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
