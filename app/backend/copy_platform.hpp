@@ -94,8 +94,8 @@ void fake_register(const void* p, uint64_t bytes, int device, bool page_locked =
 void fake_unregister(const void* p);
 // Engines the fake makes from now on fail the DMA that touches `device_byte` (nullptr: none).
 void fake_fail_dma_at(const void* device_byte);
-// Engines the fake makes from now on with threads "auto" join the engine registry at `path`
-// (a test's own file), as CUDA engines join the machine's; empty: they join none (the default).
+// Engines the fake makes from now on join the engine registry at `path` (a test's own file), as
+// CUDA engines join the machine's: "auto" ones share, fixed ones count; empty: none (default).
 void fake_use_engine_registry(const std::string& path);
 // Streams the fake waited for, in order (the tests check that a stream is waited for first).
 std::vector<uintptr_t> fake_waited_streams();

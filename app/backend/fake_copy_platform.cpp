@@ -104,15 +104,12 @@ class FakeCopyPlatform final : public CopyPlatform {
             // As a CUDA engine claims its helpers (cuda/staging_device.cpp): "auto" ones share,
             // with the fake's auto count as both what one wants and the device's cap; a fixed
             // count is registered as fixed helpers.
-            const bool automatic = r.threads == 0;
             EngineClaim claim{.device = r.device,
                               .helpers = c.threads,
-                              .automatic = automatic,
+                              .automatic = r.threads == 0,
                               .cap = kFakeThreads,
                               .cpus = c.cpus};
-            auto registration = std::make_shared<EngineRegistration>(std::move(claim), registry);
-            if (automatic) c.active_helpers = [registration] { return registration->active(); };
-            out.registration = std::move(registration);
+            out.registration = join_engine_registry(std::move(claim), c.active_helpers, registry);
         }
         out.engine = std::make_unique<StagingEngine>(c, std::move(device));
         out.engine->start();

@@ -431,4 +431,13 @@ std::vector<RegisteredEngine> registry_engines(const std::string& path) {
     return out;
 }
 
+std::shared_ptr<EngineRegistration> join_engine_registry(EngineClaim claim,
+                                                         std::function<int()>& active_helpers,
+                                                         std::string path) {
+    const bool automatic = claim.automatic;
+    auto registration = std::make_shared<EngineRegistration>(std::move(claim), std::move(path));
+    if (automatic) active_helpers = [registration] { return registration->active(); };
+    return registration;
+}
+
 }  // namespace xfer

@@ -17,7 +17,9 @@
 // POSIX only; no CUDA and no Python here (the CUDA backend and the Python module both use it).
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -155,5 +157,12 @@ std::vector<RegisteredEngine> registry_engines(const std::string& path = {});
 
 // "0-15", "0-3,8-11"; "" for none.
 std::string format_cpu_ranges(const std::vector<int>& cpus);
+
+// Registers an engine: a slot for `claim` in the registry at `path` (empty: the default), and
+// for an "auto" claim `active_helpers` (the engine's StagingConfig::active_helpers) set to ask
+// it at every request. The slot lives while the returned pointer or the hook does.
+std::shared_ptr<EngineRegistration> join_engine_registry(EngineClaim claim,
+                                                         std::function<int()>& active_helpers,
+                                                         std::string path = {});
 
 }  // namespace xfer

@@ -251,8 +251,8 @@ void bind_testing(py::module_& m) {
         "Engines made from now on fail the DMA touching this device address (0: none).");
     t.def("waited_streams", &fake_waited_streams, "The streams the fake waited for, in order.");
     t.def("use_engine_registry", &fake_use_engine_registry, py::arg("path"),
-          "Engines the fake makes from now on with threads \"auto\" join the engine registry "
-          "in this file, as CUDA engines join the machine's (\"\": none, the default).");
+          "Engines the fake makes from now on join the engine registry in this file, as CUDA "
+          "engines join the machine's (\"\": none, the default).");
 }
 
 // xferlab.Engine: a ModuleEngine the user owns.

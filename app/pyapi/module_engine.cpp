@@ -136,10 +136,8 @@ std::optional<EngineRegistryView> ModuleEngine::registry() const {
         r = registration_;
     }
     if (!r) return std::nullopt;
-    EngineRegistryView v{.path = r->path(), .why = r->why()};
-    if (process_id() == pid_) r->active();  // rescans when due; a forked child's copy does not
-    v.share = r->summary();
-    return v;
+    r->active();  // rescans when due (never in a forked child: the slot is the parent's)
+    return EngineRegistryView{.path = r->path(), .why = r->why(), .share = r->summary()};
 }
 
 void ModuleEngine::close() {

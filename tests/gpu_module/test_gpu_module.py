@@ -186,5 +186,6 @@ def test_engines_share_the_cpus_and_a_closed_one_gives_its_share_back():
     assert alone_registry["registered"], alone_registry
     assert shared_registry["engines"] == alone_registry["engines"] + 1
     assert shared_registry["helpers"] == shared
-    assert (again_registry["engines"], again_registry["helpers"]) == (alone_registry["engines"], alone)
+    assert again_registry["engines"] == alone_registry["engines"]
+    assert again_registry["helpers"] == alone
     assert np.array_equal(cupy.asnumpy(dev), src)

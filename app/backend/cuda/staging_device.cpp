@@ -236,7 +236,7 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
         threads_why = "staging.threads";
         claim.helpers = c.threads;
         claim.automatic = false;
-        out.registration = std::make_shared<EngineRegistration>(std::move(claim));
+        out.registration = join_engine_registry(std::move(claim), c.active_helpers);
     } else {
         const DeviceTopology topo = device_topology(device);
         const double lane = lane_gbps(topo.link.current_generation);
@@ -249,8 +249,7 @@ ResolvedStaging resolve_staging(const StagingSpec& s, Direction direction, uint6
         c.threads = auto_helper_count(link, one, cap);
         claim.helpers = c.threads;
         claim.cap = std::max(cap, 1);
-        auto registration = std::make_shared<EngineRegistration>(std::move(claim));
-        c.active_helpers = [registration] { return registration->active(); };
+        auto registration = join_engine_registry(std::move(claim), c.active_helpers);
         out.registration = registration;
         threads_why = fmt::format(
             "auto: the link carries {:.1f} GB/s ({}), one thread's memcpy into page-locked memory "
