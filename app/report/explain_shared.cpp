@@ -53,10 +53,6 @@ std::optional<double> serialized_handoff_rate(const RunAnalysis& a) {
     return sum / n;
 }
 
-std::string runs_list(const std::vector<int>& runs) {
-    return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
-}
-
 std::string worker_list(const std::vector<int>& w) {
     return fmt::format("worker{} {}", w.size() == 1 ? "" : "s", fmt::join(w, ", "));
 }

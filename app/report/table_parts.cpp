@@ -102,7 +102,7 @@ std::string report_legend() {
 std::string summary_block(const Analysis& analysis) {
     if (analysis.summary.empty()) return "";
     std::string out = "\nSummary\n";
-    for (const auto& s : analysis.summary) out += wrap(s, kWidth, "  - ", "    ");
+    for (const Finding& f : analysis.summary) out += wrap(f.text(), kWidth, "  - ", "    ");
     return out;
 }
 

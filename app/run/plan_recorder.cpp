@@ -34,7 +34,7 @@ std::string store_analysis(const Results& results, const Analysis& analysis, con
     try {
         std::vector<nlohmann::json> per_run(analysis.runs.begin(), analysis.runs.end());
         RecordStore(dir / kRecordStoreFile, false)
-            .write_analysis(results, per_run, analysis.summary);
+            .write_analysis(results, per_run, texts(analysis.summary));
     } catch (const std::exception& e) {
         return std::string(kRecordStoreFile) + ": the analysis could not be added: " + e.what();
     }
