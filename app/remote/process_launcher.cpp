@@ -330,10 +330,13 @@ class ProcessLauncher final : public Launcher {
         // A worker that dies must not take xferlab down with a SIGPIPE when it is written to.
         std::signal(SIGPIPE, SIG_IGN);
         ProcessRun(ctx).execute();
+        // "merged" only where there was something to merge (a skipped run sends none).
+        const char* records = ctx.remote_records.empty()
+                                  ? "no records came back"
+                                  : "records merged on the shared CLOCK_MONOTONIC";
         ctx.notes.push_back(fmt::format(
-            "{} worker processes (xferlab worker), each with its own {} context; records merged "
-            "on the shared CLOCK_MONOTONIC",
-            ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend"));
+            "{} worker processes (xferlab worker), each with its own {} context; {}",
+            ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend", records));
     }
 };
 

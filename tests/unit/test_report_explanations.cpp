@@ -572,3 +572,49 @@ TEST_CASE("#15 kept and handed off need their bands and enough copies", "[report
     CHECK(says(apart.findings, "worker 1 handed it off after about one copy"));
     CHECK(says(apart.findings, "the workers that returned sooner kept it"));
 }
+
+TEST_CASE("waiting-not-moving only where another transfer held the device during the wait",
+          "[report][explain]") {
+    // Fires: four calls at once, the device busy with one of them throughout every wait.
+    const Analysis queued = analyzed({queued_on_one_device(0, 4, 3, 10 * kMs)});
+    CHECK(queued.runs[0].devices[0].wait_busy_fraction == 1.0);
+    CHECK(says(queued.runs[0].findings,
+               "another transfer on it for 100% of that wait, so per-copy bandwidth there "
+               "measures waiting"));
+    // Silent: four calls at once, but each transfer of 2 ms comes late, the device idle for
+    // most of every wait (12 of 92 ms): the calls waited, not for the device.
+    RunResult late = run(0, "python", 4);
+    late.backend = "cuda";
+    for (int k = 0; k < 2; ++k)
+        for (int w = 0; w < 4; ++w) {
+            const int64_t t0 = k * 40 * kMs, dev1 = t0 + (10 * w + 10) * kMs;
+            late.records.push_back(on_device(0, w, k, t0, dev1, dev1 - 2 * kMs, dev1));
+        }
+    const Analysis an = analyzed({late});
+    const DeviceStats& d = an.runs[0].devices[0];
+    CHECK(d.host_concurrency >= 1.5);
+    CHECK(d.peak_in_flight == 1);
+    CHECK(std::abs(d.wait_busy_fraction - 12.0 / 92) < 1e-9);
+    CHECK_FALSE(says(an.runs[0].findings, "measures waiting"));
+    CHECK(says(an.runs[0].findings, "calls wait "));  // the observation alone
+}
+
+TEST_CASE("idle window: the share of the window with no call in flight, and the start spread",
+          "[report][explain]") {
+    // Worker 1 starts 800 ms after worker 0, whose copies end at 200 ms: 60 % of 1 s idle.
+    RunResult free_start = run(0, "host", 2);
+    back_to_back(free_start, 0, 0, {100 * kMs, 100 * kMs});
+    back_to_back(free_start, 1, 800 * kMs, {100 * kMs, 100 * kMs});
+    const RunAnalysis a = analyzed({free_start}).runs[0];
+    CHECK(std::abs(a.idle_fraction - 0.6) < 1e-9);
+    CHECK(says(a.findings,
+               "no copy call was in flight for 60% of the measurement window (the workers' first "
+               "calls spread over 800 ms): the aggregate divides by time in which nothing moved"));
+    // Silent: both start together (a barrier), no gap in the window.
+    RunResult barrier = run(0, "host", 2);
+    back_to_back(barrier, 0, 0, {100 * kMs, 100 * kMs});
+    back_to_back(barrier, 1, 0, {100 * kMs, 100 * kMs});
+    const RunAnalysis b = analyzed({barrier}).runs[0];
+    CHECK(b.idle_fraction == 0);
+    CHECK_FALSE(says(b.findings, "in flight for"));
+}
