@@ -4,6 +4,7 @@
 
 #include "report/explain_rules_internal.hpp"
 #include "report/text_table.hpp"
+#include "report/trial_analysis.hpp"
 
 namespace xfer {
 
@@ -260,6 +261,9 @@ const std::vector<RuleConstant>& rule_constants() {
         {"notable_others", kNotableOthers, "other processes' busy CPUs worth a line"},
         {"notable_steal", kNotableSteal, "steal time worth a line"},
         {"steal_ticks_per_cpu", kStealTicksPerCpu, "... over a window of this many ticks per CPU"},
+        {"verdict_level", 1 - kTrialLevel, "a verdict across trials needs p below this"},
+        {"negligible_ratio", kNegligibleRatio, "a difference found below this (1 %) is negligible"},
+        {"suggested_trials", double(kSuggestedTrials), "the trials --trials suggests"},
     };
     return constants;
 }
