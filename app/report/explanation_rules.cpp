@@ -14,7 +14,7 @@ const std::vector<ExplanationRule>& explanation_rules() {
     // Per run, then the summary; each: id, sentence, data, switch (or observation), margin.
     static const std::vector<ExplanationRule> rules = {
         {{"no-copies", "no measured copies", "measured copies of a run that was not skipped",
-          "observation", "none: zero is exact"},
+          "observation", "none: zero is exact; a run without measured copies says nothing else"},
          true,
          no_copies},
         {{"calls-one-at-a-time",
@@ -24,7 +24,7 @@ const std::vector<ExplanationRule>& explanation_rules() {
           "peak of calls in flight on the host clock, warm-ups included",
           "the GIL only with a gil switch whose release run overlapped (peak >= 2) in every "
           "trial; gil = hold without one says no cause is named; otherwise no cause",
-          "2+ workers with 2+ measured copies; the peak is exact"},
+          "2+ workers with 2+ measured copies; the peak is exact; not where calls-short says it"},
          true,
          calls_one_at_a_time},
         {{"calls-short",
