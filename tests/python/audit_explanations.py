@@ -17,8 +17,10 @@ audit_catalogue.py). It renders the report three ways (`xferlab report FILE`, `-
   run list holds the run's own reference), and every summary line by a summary finding;
 - every finding the derivation requires is printed for its run in each view (--brief: those of
   shared-machine only), every summary finding in each view's Summary;
-- and the tables: the runs table's aggregate verdicts, the trials table's runs and verdicts, the
-  bandwidth tables' figures, each run's notes.
+- and what else names runs (audit_tables.py): the runs table's verdicts within each run, the
+  trials table's runs and verdicts across trials, the bandwidth tables' figures, --full's
+  per-copy verdicts, every note and error under its own run, and every run number of Why and
+  Summary in a default table.
 
 One line per finding of the audit:
 
@@ -272,7 +274,7 @@ def expectations(path):
 def audit_texts(name, results, texts, constants, expected=None):
     """The audit's findings for one results file and the texts rendered from it."""
     audit = FileAudit(name, results, constants)
-    problems = audit.audit(texts)
+    audit.audit(texts)
     if expected:
         audit.check_expected(expected)
     return audit.problems

@@ -288,10 +288,7 @@ class RunFacts:
     @functools.cached_property
     def devices(self):
         """Devices with a measured device-timed copy, as DeviceFacts by device."""
-        out = {}
-        for d in sorted({r.device for r in self.timed_measured}):
-            out[d] = self.device_facts(d)
-        return out
+        return {d: self.device_facts(d) for d in sorted({r.device for r in self.timed_measured})}
 
     def device_facts(self, d):
         mine = [r for r in self.timed_measured if r.device == d]
@@ -340,10 +337,7 @@ class RunFacts:
     @functools.cached_property
     def handoffs(self):
         """Hand-off sequence of every device with a measured copy on it."""
-        out = {}
-        for d in sorted({r.device for r in self.measured}):
-            out[d] = self.handoff_of(d)
-        return out
+        return {d: self.handoff_of(d) for d in sorted({r.device for r in self.measured})}
 
     def handoff_of(self, d):
         on_d = [r for r in self.records if r.device == d]
