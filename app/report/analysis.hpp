@@ -115,6 +115,7 @@ struct RunAnalysis {
     Distribution per_copy_ns;                         // host-timed duration of each copy
     std::optional<Distribution> device_per_copy_Bps;  // device-timed, when records have it
     std::optional<Distribution> pre_device_ns;        // call start -> device start
+    std::optional<double> timed_call_p50_ns;  // median call of the same (device-timed) copies
     // Each worker's bytes / that worker's own window (first call .. last return). With a fixed
     // repetition count every worker moves the same bytes, so dividing by the run's window would
     // make every worker equal; the own window shows who was served faster.
@@ -124,8 +125,9 @@ struct RunAnalysis {
     // while served. Not over per_worker_Bps: with a fixed repetition count every worker moves
     // the same bytes, and who went first is not who was served worse.
     double fairness = 1;
-    // The same without the run's slowest measured call (nullopt when that leaves a worker that
-    // had copies with none): a verdict of unequal service must not hinge on one copy.
+    // The same without the copy served slowest (its transfer time, or its call without device
+    // times; nullopt when that leaves a worker that had copies with none): a verdict of unequal
+    // service must not hinge on one copy.
     std::optional<double> fairness_without_slowest;
     int least_served_worker = -1;  // the worker with the lowest service_Bps (-1: no workers)
     // The share of the window during which no call was in flight (every call overlapping it,

@@ -147,18 +147,20 @@ void waiting_not_moving(const RuleInput& in, std::vector<Finding>& out) {
 
 void calls_wait(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
-    if (!a.pre_device_ns || a.per_copy_ns.p50 <= 0 ||
-        a.pre_device_ns->p50 < kWaitFraction * a.per_copy_ns.p50)
+    // The wait against the calls it belongs to: the device-timed ones.
+    if (!a.pre_device_ns || !a.timed_call_p50_ns || *a.timed_call_p50_ns <= 0 ||
+        a.pre_device_ns->p50 < kWaitFraction * *a.timed_call_p50_ns)
         return;
     for (const DeviceStats& d : a.devices)
         if (waits_on_device(d)) return;  // waiting-not-moving said it, device by device
-    const double share = a.pre_device_ns->p50 / a.per_copy_ns.p50;
+    const double call = *a.timed_call_p50_ns;
+    const double share = a.pre_device_ns->p50 / call;
     out.push_back(Finding{}
                       .say("calls wait {wait} (p50) before the device starts moving bytes: "
                            "{share} of a call's p50 {call}")
                       .figure("wait", a.pre_device_ns->p50, fmtx::duration(a.pre_device_ns->p50))
                       .figure("share", share, fmtx::percent(share))
-                      .figure("call", a.per_copy_ns.p50, fmtx::duration(a.per_copy_ns.p50)));
+                      .figure("call", call, fmtx::duration(call)));
 }
 
 void idle_window(const RuleInput& in, std::vector<Finding>& out) {

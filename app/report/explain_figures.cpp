@@ -105,7 +105,7 @@ namespace {
 
 bool without_copies(const WorkerStats& w) { return w.copies == 0; }
 
-// Whether run `a` served its workers unequally whatever its slowest call did: a worker with no
+// Whether run `a` served its workers unequally whatever its slowest-served copy did: a worker with no
 // measured copy at all, or Jain below the margin with and without that call.
 bool unequal_without_slowest(const RunAnalysis& a) {
     if (a.workers.size() < 2 || a.copies == 0 || a.fairness >= kUnequalJain) return false;
@@ -143,11 +143,11 @@ void unequal_service(const RuleInput& in, std::vector<Finding>& out) {
         return;
     }
     if (a.fairness_without_slowest)
-        f.say("unequal service in {trials}, also without the slowest call: " + jain +
+        f.say("unequal service in {trials}, also without the copy served slowest: " + jain +
               " ({without} without it); ")
             .figure("without", *a.fairness_without_slowest,
                     fmt::format("{:.2f}", *a.fairness_without_slowest));
-    else  // a worker without copies; the slowest call was its worker's only one
+    else  // a worker without copies; the copy served slowest was its worker's only one
         f.say("unequal service in {trials}: " + jain + "; ");
     if (least.size() > 1) {
         f.say("the worker served least differed between trials ({least})")

@@ -126,7 +126,8 @@ void per_context_in_run(const RuleInput& in, std::vector<Finding>& out) {
     for (const HandoffStats& h : a.handoffs) {
         const DeviceStats* d = device_stats(a, h.device);
         // Within a context of one worker nothing could overlap anyway: it shows nothing.
-        if (!d || h.contexts < 2 || h.context_peak != 1 || d->peak < 2 || h.context_workers < 2)
+        if (!d || h.contexts < 2 || h.context_peak != 1 || d->peak_in_flight < 2 ||
+            h.context_workers < 2)
             continue;
         out.push_back(Finding{}
                           .say("device {device}: transfers of {contexts} CUDA contexts overlapped "
@@ -134,7 +135,7 @@ void per_context_in_run(const RuleInput& in, std::vector<Finding>& out) {
                                "held up to {workers} workers")
                           .claim("device", std::to_string(h.device))
                           .figure("contexts", h.contexts, std::to_string(h.contexts))
-                          .figure("peak", d->peak, std::to_string(d->peak))
+                          .figure("peak", d->peak_in_flight, std::to_string(d->peak_in_flight))
                           .figure("workers", h.context_workers, std::to_string(h.context_workers)));
     }
 }

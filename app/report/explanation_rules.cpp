@@ -136,15 +136,16 @@ const std::vector<ExplanationRule>& explanation_rules() {
          true,
          slowest_call},
         {{"unequal-service",
-          "unequal service in every trial (N) | its one trial, also without the slowest call: "
+          "unequal service in every trial (N) | its one trial, also without the copy served slowest: "
           "Jain J over the workers' bytes per second of their own transfer time (J' without it); "
           "worker W moved its bytes at P of the workers' mean rate | worker W made no measured "
           "copy | the worker served least differed between trials (workers ...)",
           "per worker: measured bytes / the sum of its transfer durations (device time when every "
-          "copy has it, else its calls); Jain's index over them, with and without the run's "
-          "slowest measured call; the same in every trial of the run's label",
+          "copy has it, else its calls); Jain's index over them, with and without the copy "
+          "served slowest (the longest of those durations); the same in every trial of the "
+          "run's label",
           "observation; who started first is not service (each worker moves the same bytes)",
-          "2+ workers; Jain < 0.9 (unequal_jain) with and without the slowest call, in every "
+          "2+ workers; Jain < 0.9 (unequal_jain) with and without the copy served slowest, in every "
           "trial; a worker named only where it is the least served in every trial"},
          true,
          unequal_service},

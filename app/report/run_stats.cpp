@@ -164,17 +164,19 @@ void device_figures(const std::vector<Record>& records, const std::vector<const 
                     int64_t first, int64_t last, RunAnalysis& a) {
     std::map<int, std::vector<const Record*>> by_device;
     std::vector<stats::Interval> all;
-    std::vector<double> pre, transfer;
+    std::vector<double> pre, transfer, calls;
     for (const Record* r : measured) {
         if (!r->has_device_time()) continue;
         by_device[r->device].push_back(r);
         all.push_back({r->device_start_ns, r->device_end_ns});
         pre.push_back(double(r->pre_device_ns()));
+        calls.push_back(double(r->host_duration_ns()));
         transfer.push_back(double(r->device_duration_ns()));
     }
     if (by_device.empty()) return;
     a.device_per_copy_Bps = device_bandwidths(measured);
     a.pre_device_ns = distribution(std::move(pre));
+    a.timed_call_p50_ns = median_of(std::move(calls));
     a.transfer_ns = distribution(std::move(transfer));
     double sum = 0;
     int peak = 0;
@@ -209,19 +211,29 @@ double idle_fraction(const std::vector<Record>& records, int64_t first, int64_t 
     return 1.0 - double(covered) / double(last - first);
 }
 
-// Jain's index over the workers' service rates without the slowest measured call (by host
-// duration); nullopt when that call was its worker's only one.
+// Jain's index over the workers' service rates without the copy served slowest: the one whose
+// service time (as worker_stats counts it: its transfer when every copy of its worker has device
+// times, else its call) is longest. A call that only waited behind another is not that copy.
+// Nullopt when that copy was its worker's only one.
 std::optional<double> fairness_without_slowest(
     const std::vector<std::vector<const Record*>>& by_worker) {
     size_t slow_worker = 0, slow_at = 0;
     int64_t slowest = -1;
-    for (size_t w = 0; w < by_worker.size(); ++w)
-        for (size_t k = 0; k < by_worker[w].size(); ++k)
-            if (by_worker[w][k]->host_duration_ns() > slowest) {
-                slowest = by_worker[w][k]->host_duration_ns();
+    for (size_t w = 0; w < by_worker.size(); ++w) {
+        const auto& mine = by_worker[w];
+        const bool device_timed = std::all_of(mine.begin(), mine.end(), [](const Record* r) {
+            return r->has_device_time();
+        });
+        for (size_t k = 0; k < mine.size(); ++k) {
+            const int64_t served =
+                device_timed ? mine[k]->device_duration_ns() : mine[k]->host_duration_ns();
+            if (served > slowest) {
+                slowest = served;
                 slow_worker = w;
                 slow_at = k;
             }
+        }
+    }
     if (slowest < 0 || by_worker[slow_worker].size() < 2) return std::nullopt;
     std::vector<double> served;
     for (size_t w = 0; w < by_worker.size(); ++w) {

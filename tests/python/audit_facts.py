@@ -434,18 +434,22 @@ class RunFacts:
 
     @functools.cached_property
     def slowest_of_workers(self):
-        """The slowest measured call, the first of equals by worker then records' order (the
-        one the Jain without it leaves out)."""
-        best = None
+        """The copy served slowest, the one the Jain without it leaves out: the longest service
+        time as service_rates counts it (its transfer where every copy of its worker has device
+        times, else its call); the first of equals by worker, then records' order."""
+        best, best_time = None, -1
         for w in self.workers:
-            for r in sorted(self.copies_by_worker.get(w, []), key=lambda r: r.order):
-                if best is None or r.he - r.hs > best.he - best.hs:
-                    best = r
+            rs = sorted(self.copies_by_worker.get(w, []), key=lambda r: r.order)
+            device = all(r.timed for r in rs)
+            for r in rs:
+                served = (r.de - r.ds) if device else (r.he - r.hs)
+                if served > best_time:
+                    best, best_time = r, served
         return best
 
     @functools.cached_property
     def jain_without_slowest(self):
-        """Jain without the slowest call; None when it was its worker's only copy."""
+        """Jain without the copy served slowest; None when it was its worker's only copy."""
         s = self.slowest_of_workers
         if s is None or len(self.copies_by_worker[s.worker]) < 2:
             return None
@@ -457,8 +461,8 @@ class RunFacts:
         return min(rates, key=lambda w: (rates[w], w)) if rates else None
 
     def unequal(self, limit):
-        """Unequal service whatever the slowest call did: 2+ workers, copies, Jain below the
-        limit, and also without the slowest call (a worker without copies needs no second
+        """Unequal service whatever the copy served slowest did: 2+ workers, copies, Jain below the
+        limit, and also without the copy served slowest (a worker without copies needs no second
         look)."""
         if len(self.workers) < 2 or not self.copies or self.jain >= limit:
             return False

@@ -322,7 +322,7 @@ def unequal_service(plan, run):
                                                                              "f2")]
     f = Found("unequal-service").claim("trials", where).figure("jain", run.jain, "f2")
     if run.jain_without_slowest is not None:
-        f.say("unequal service in {trials}, also without the slowest call: " + JAIN_TEXT +
+        f.say("unequal service in {trials}, also without the copy served slowest: " + JAIN_TEXT +
               " ({without} without it); ").figure("without", run.jain_without_slowest, "f2")
     else:
         f.say("unequal service in {trials}: " + JAIN_TEXT + "; ")

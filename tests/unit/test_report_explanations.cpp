@@ -343,12 +343,12 @@ TEST_CASE("#7 unequal service is about the rate served, not who started first",
     const auto slow_one = [](int w, int) { return w == 1 ? 400 : 100; };
     const RunAnalysis unequal = analyzed({two_served(0, 1, slow_one)}).runs[0];
     CHECK(says(unequal.findings,
-               "unequal service in its one trial, also without the slowest call: Jain 0.74 over "
+               "unequal service in its one trial, also without the copy served slowest: Jain 0.74 over "
                "the workers' bytes per second of their own transfer time (0.74 without it); "
                "worker 1 moved its bytes at 40% of the workers' mean rate"));
 }
 
-TEST_CASE("#7 unequal service holds without the slowest call and in every trial",
+TEST_CASE("#7 unequal service holds without the copy served slowest and in every trial",
           "[report][explain]") {
     // One call of worker 1 took 30 times as long as the others: Jain 0.80 with it, 1.00 without.
     const auto one_call = [](int w, int k) { return w == 1 && k == 2 ? 3000 : 100; };
@@ -366,7 +366,7 @@ TEST_CASE("#7 unequal service holds without the slowest call and in every trial"
     const auto slow_zero = [](int w, int) { return w == 0 ? 400 : 100; };
     const Analysis swapped = analyzed({two_served(0, 1, slow_one), two_served(1, 2, slow_zero)});
     CHECK(says(swapped.runs[0].findings,
-               "unequal service in every trial (2), also without the slowest call"));
+               "unequal service in every trial (2), also without the copy served slowest"));
     CHECK(says(swapped.runs[0].findings,
                "the worker served least differed between trials (workers 0, 1)"));
     CHECK_FALSE(says(swapped.runs[0].findings, "moved its bytes at"));
