@@ -9,10 +9,10 @@
 #include <stdexcept>
 
 #include "backend/cuda/correlation_slot.hpp"
-#include "backend/cuda/cuda_check.hpp"
-#include "backend/cuda/cuda_errors.hpp"
+#include "backend/cuda/cupti_check.hpp"
+#include "backend/cuda/cupti_errors.hpp"
 #include "backend/gil_probe.hpp"
-#include "backend/timed_block_hooks.hpp"
+#include "engine/timed_block_hooks.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -268,7 +268,8 @@ static void join_to_capture(const std::vector<CorrelationAlias>& aliases) {
 
 void CuptiTracer::begin_capture(uint32_t tag) {
     // The Python module's engine joins the DMAs its helpers make for this block.
-    static const bool hooked = (set_timed_block_hooks({&open_capture_tag, &join_to_capture}), true);
+    static const bool hooked =
+        (set_timed_block_hooks({&open_capture_tag, &join_to_capture, &correlation::take}), true);
     (void)hooked;
     TimedCapture& c = tl_capture;
     c = TimedCapture{};
