@@ -94,7 +94,9 @@ void bind_engine(py::module_& m) {
 
 void bind_transfer_api(py::module_& m) {
     static py::exception<EngineError> error(m, "Error", PyExc_RuntimeError);
-    py::register_exception_translator([](std::exception_ptr p) {
+    // Local to this module: another build of xferlab loaded beside it (its own EngineError of the
+    // same name) must not turn this one's errors into its own Error type.
+    py::register_local_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const EngineError& e) {
