@@ -237,6 +237,16 @@ void StagingEngine::helper_main(int index) {
         run_own(h);
 }
 
+void StagingEngine::mark_busy(Helper& h) {
+    if (!h.busy && probe_) probe_->helper_busy(h.index, now_ns());
+    h.busy = true;
+}
+
+void StagingEngine::mark_idle(Helper& h) {
+    if (h.busy && probe_) probe_->helper_idle(h.index, now_ns());
+    h.busy = false;
+}
+
 // Each helper with buffers of its own: takes chunks while a slot is free, else finishes its
 // oldest chunk in flight.
 void StagingEngine::run_own(Helper& h) {
@@ -252,14 +262,12 @@ void StagingEngine::run_own(Helper& h) {
                     break;
                 }
                 if (h.head != h.tail) break;  // nothing to start: finish the oldest in flight
-                if (h.busy && probe_) probe_->helper_idle(h.index, now_ns());
-                h.busy = false;
+                mark_idle(h);
                 if (stopping_) return;
                 work_.wait(lock);
             }
         }
-        if (!h.busy && probe_) probe_->helper_busy(h.index, now_ns());
-        h.busy = true;
+        mark_busy(h);
         if (got) {
             const int slot = int(h.head % ring);
             h.slots[size_t(slot)] = c;

@@ -165,6 +165,9 @@ class StagingEngine {
     void complete(Helper& h, int slot, const Chunk& c);
     void retire(const Chunk& c, const std::string& error);
     void retire_locked(const Chunk& c, const std::string& error);
+    // The helper took work after being idle, or went idle: told to the probe once each.
+    void mark_busy(Helper& h);
+    void mark_idle(Helper& h);
     // Under mutex_: there may be work for the helpers (news for the spinning ones too).
     void wake_helpers_locked();
     // Per-helper buffers (staging_engine.cpp) and shared ones (staging_units.cpp).

@@ -59,22 +59,19 @@ void StagingEngine::run_shared(Helper& h) {
                                 [](const Unit& u) { return u.state != Unit::State::free; })) {
                     const uint64_t seen = news_.load(std::memory_order_acquire);
                     lock.unlock();
+                    mark_busy(h);
                     const int64_t t0 = stamp();
-                    if (!h.busy && probe_) probe_->helper_busy(h.index, t0);
-                    h.busy = true;
                     spin_until_news(news_, seen);
                     if (probe_) probe_->spun(h.index, t0, now_ns());
                     lock.lock();
                     continue;
                 }
-                if (h.busy && probe_) probe_->helper_idle(h.index, now_ns());
-                h.busy = false;
+                mark_idle(h);
                 if (stopping_) return;
                 work_.wait(lock);
             }
         }
-        if (!h.busy && probe_) probe_->helper_busy(h.index, now_ns());
-        h.busy = true;
+        mark_busy(h);
         run_unit_task(h, t);
     }
 }

@@ -8,11 +8,10 @@ cudaMemcpy from page-locked memory in the same trial:
 Every engine takes part in an engine registry of its own, so none takes CPUs from another
 while idle engines sit beside it. Summary: x pinned per method, and new against old paired by
 trial (in how many trials new was faster)."""
-import random
 import statistics
 
-from .common import Buffers, band, make_engine, progress, timed_threads
-from .large import print_summary, summarize
+from .common import band, make_engine
+from .large import print_summary, run_methods, summarize
 
 
 def methods(ctx, streaming):
@@ -34,33 +33,14 @@ def methods(ctx, streaming):
 
 
 def run(ctx, results):
-    n, trials, copies = ctx.n, ctx.trials, ctx.copies
     streaming = make_engine(ctx.xferlab, (("stores", "streaming"),), "streaming")
-    fns = methods(ctx, streaming)
-    pool = [Buffers(ctx.cupy, ctx.torch, n, s + 31) for s in range(4)]
-    rows = results.setdefault("engines", [])
-    for threads in (1, 4):
-        for pair in fns.values():  # warm-up: the first copy after allocation
-            for fn in pair:
-                timed_threads(fn, pool[:threads], 1)
-    for trial in range(trials):
-        order = [(t, d, m) for t in (1, 4) for d in ("h2d", "d2h") for m in fns]
-        random.Random(4500 + trial).shuffle(order)
-        for threads, direction, name in order:
-            fn = fns[name][0 if direction == "h2d" else 1]
-            took = timed_threads(fn, pool[:threads], copies)
-            rows.append({"trial": trial, "threads": threads, "direction": direction,
-                         "method": name, "bytes": n, "copies": copies, "seconds": took,
-                         "GBps": threads * copies * n / took / 1e9})
-        progress("engines", trial, trials)
-    for b in pool:  # the bytes arrived both ways
-        assert b.cupy[:16].get().tolist() == [b.pageable[0]] * 16
-        assert int(b.torch[-1].item()) == int(b.pageable[-1])
+    rows = run_methods(ctx, methods(ctx, streaming), "engines", seed=4500)
+    results["engines"] = rows
     results["engines_streaming_note"] = streaming.stats()["note"]
     streaming.close()
     results["engines_summary"] = summarize(rows, reference="pinned")
-    print_summary(results["engines_summary"], trials, "the engine as shipped (issue #45)")
-    results["engines_paired"] = print_paired(rows, trials)
+    print_summary(results["engines_summary"], ctx.trials, "the engine as shipped (issue #45)")
+    results["engines_paired"] = print_paired(rows, ctx.trials)
 
 
 def print_paired(rows, trials):

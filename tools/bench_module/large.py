@@ -28,28 +28,37 @@ def methods(ctx):
 
 
 def run(ctx, results):
+    rows = run_methods(ctx, methods(ctx), "large", seed=0)
+    results["large"] = rows
+    results["large_summary"] = summarize(rows)
+    print_summary(results["large_summary"], ctx.trials)
+
+
+def run_methods(ctx, fns, section, seed):
+    """Every method (name -> (h2d(b), d2h(b))) with 1 and 4 threads, each its own buffers, both
+    ways, in a shuffled order per trial; returns a row per trial, threads, way and method. The
+    bytes are checked at the end."""
     n, trials, copies = ctx.n, ctx.trials, ctx.copies
-    fns = methods(ctx)
-    pool = [Buffers(ctx.cupy, ctx.torch, n, s + 1) for s in range(4)]
-    rows = results.setdefault("large", [])
+    pool = [Buffers(ctx.cupy, ctx.torch, n, s + 1 + seed % 200) for s in range(4)]
+    rows = []
     for threads in (1, 4):
         for pair in fns.values():  # warm-up: the first copy after allocation
             for fn in pair:
                 timed_threads(fn, pool[:threads], 1)
     for trial in range(trials):
         order = [(t, d, m) for t in (1, 4) for d in ("h2d", "d2h") for m in fns]
-        random.Random(trial).shuffle(order)
+        random.Random(seed + trial).shuffle(order)
         for threads, direction, name in order:
             fn = fns[name][0 if direction == "h2d" else 1]
             took = timed_threads(fn, pool[:threads], copies)
             rows.append({"trial": trial, "threads": threads, "direction": direction,
                          "method": name, "bytes": n, "copies": copies, "seconds": took,
                          "GBps": threads * copies * n / took / 1e9})
-        progress("large", trial, trials)
-    # the bytes arrived: the last copies were d2h or h2d of the same pattern
-    assert all(b.cupy[:16].get().tolist() == [b.pageable[0]] * 16 for b in pool)
-    results["large_summary"] = summarize(rows)
-    print_summary(results["large_summary"], trials)
+        progress(section, trial, trials)
+    for b in pool:  # the bytes arrived both ways: the last copies were of the same pattern
+        assert b.cupy[:16].get().tolist() == [b.pageable[0]] * 16
+        assert int(b.torch[-1].item()) == int(b.pageable[-1])
+    return rows
 
 
 def summarize(rows, reference="cudaMemcpy page-locked"):
