@@ -100,6 +100,7 @@ void StagingEngine::stop() {
         news_.fetch_add(1, std::memory_order_release);
     }
     work_.notify_all();
+    standby_.notify_all();
     for (auto& t : threads_) t.join();
     threads_.clear();
     std::lock_guard lock(mutex_);
@@ -157,9 +158,11 @@ void StagingEngine::run_request(Request& r) {
     ++totals_.requests;
     r.id = ++request_seq_;
     if (probe_) probe_->request_started(r.id, now_ns());
-    // Helpers [r.helpers, threads) finish what they have in flight and then sleep; the
-    // notify below wakes the ones let in again.
+    // Helpers [r.helpers, threads) finish what they have in flight and then sleep on standby_;
+    // those let in again are woken there.
+    const bool more = r.helpers > active_;
     active_ = r.helpers;
+    if (more) standby_.notify_all();
     // Link at the ring's head; helpers serve the ring in turn starting from cursor_.
     r.link = first_;
     first_ = &r;
@@ -195,6 +198,13 @@ bool StagingEngine::take_chunk(Chunk& c) {
         r = r->link ? r->link : first_;
     } while (r != start);
     return false;
+}
+
+void StagingEngine::wait_for_work_locked(const Helper& h, std::unique_lock<std::mutex>& lock) {
+    if (h.index < active_)
+        work_.wait(lock);
+    else
+        standby_.wait(lock);
 }
 
 void StagingEngine::wake_helpers_locked() {
@@ -264,7 +274,7 @@ void StagingEngine::run_own(Helper& h) {
                 if (h.head != h.tail) break;  // nothing to start: finish the oldest in flight
                 mark_idle(h);
                 if (stopping_) return;
-                work_.wait(lock);
+                wait_for_work_locked(h, lock);
             }
         }
         mark_busy(h);

@@ -170,6 +170,8 @@ class StagingEngine {
     void mark_idle(Helper& h);
     // Under mutex_: there may be work for the helpers (news for the spinning ones too).
     void wake_helpers_locked();
+    // Sleeps until there may be work for `h`: on work_ while it may take work, else on standby_.
+    void wait_for_work_locked(const Helper& h, std::unique_lock<std::mutex>& lock);
     // Per-helper buffers (staging_engine.cpp) and shared ones (staging_units.cpp).
     void run_own(Helper& h);
     void run_shared(Helper& h);
@@ -194,6 +196,11 @@ class StagingEngine {
 
     mutable std::mutex mutex_;
     std::condition_variable work_;      // helpers: a request arrived, or stop
+    // Helpers past active_ (an "auto" engine sharing the CPUs with others) wait here, not on
+    // work_: woken only when they are let in again or at stop, never by the news of every piece
+    // (four processes of twelve helpers, three let in each, spent 47 % of their helpers' busy
+    // time taking work, where three helpers each spent 0.7 %).
+    std::condition_variable standby_;
     std::atomic<uint64_t> news_{0};     // counts wake_helpers_locked(): what spinners watch
     std::condition_variable attached_;  // start(): a helper attached (or failed to)
     Request* first_ = nullptr;          // active requests, a ring served in turn

@@ -68,7 +68,7 @@ void StagingEngine::run_shared(Helper& h) {
                 }
                 mark_idle(h);
                 if (stopping_) return;
-                work_.wait(lock);
+                wait_for_work_locked(h, lock);
             }
         }
         mark_busy(h);
