@@ -205,5 +205,6 @@ TEST_CASE("xferlab worker started by hand says what it is for, exit 2", "[integr
     auto r = run_command(xferlab() + " worker 3<&-");  // no job pipe on fd 3
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("xferlab worker: ") != std::string::npos);
-    CHECK(r.err.find("started by launcher \"process\", not by hand") != std::string::npos);
+    CHECK(r.err.find("started by launchers \"process\", \"python-ft\" and \"python-subinterp\", "
+                     "not by hand") != std::string::npos);
 }
