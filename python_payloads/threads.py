@@ -18,6 +18,9 @@ ctx.params (the scenario's [params] table), all optional:
                          every interpreter, however fast it runs there)
 With work, a note gives each worker's work per copy as it took while the others ran (p50, p90).
 """
+import fcntl
+import os
+import tempfile
 import threading
 import time
 
@@ -32,7 +35,19 @@ def python_work(iterations):
 
 def iterations_for(work_us):
     """How many iterations of python_work take `work_us` on this thread alone: the median of
-    five timings of a batch long enough (>= 20 ms) for the clock not to matter."""
+    five timings of a batch long enough (>= 20 ms) for the clock not to matter. Calibrations take
+    turns through a file lock: under python-subinterp every worker's interpreter calibrates at
+    once, and on a machine with fewer CPUs than workers they would time each other."""
+    lock = os.path.join(tempfile.gettempdir(), "xferlab-python-work-calibration.lock")
+    with open(lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            return _calibrate(work_us)
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _calibrate(work_us):
     n = 1000
     while True:
         t0 = time.perf_counter_ns()
