@@ -13,6 +13,7 @@
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
+#include "support/run_records.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
@@ -78,14 +79,6 @@ Outcome run_scenario(const std::string& runs, const std::string& tag, int worker
                             "/tests/payloads'");
     o.results = json::parse(slurp(dir / "out" / "results.json"));
     return o;
-}
-
-// worker -> measured copies
-std::map<int, int> measured_per_worker(const json& run) {
-    std::map<int, int> out;
-    for (const auto& r : run["records"])
-        if (!r["warmup"].get<bool>()) out[r["worker"].get<int>()]++;
-    return out;
 }
 
 std::string notes_of(const json& run) { return run["notes"].dump(); }
