@@ -18,11 +18,14 @@ ctx.params (the scenario's [params] table), all optional:
                          every interpreter, however fast it runs there)
 With work, a note gives each worker's work per copy as it took while the others ran (p50, p90).
 """
-import fcntl
 import os
-import tempfile
 import threading
 import time
+
+try:
+    import fcntl  # to take turns calibrating (iterations_for); not essential
+except ImportError:
+    fcntl = None
 
 
 def python_work(iterations):
@@ -38,7 +41,9 @@ def iterations_for(work_us):
     five timings of a batch long enough (>= 20 ms) for the clock not to matter. Calibrations take
     turns through a file lock: under python-subinterp every worker's interpreter calibrates at
     once, and on a machine with fewer CPUs than workers they would time each other."""
-    lock = os.path.join(tempfile.gettempdir(), "xferlab-python-work-calibration.lock")
+    if fcntl is None:
+        return _calibrate(work_us)
+    lock = os.path.join(os.environ.get("TMPDIR") or "/tmp", "xferlab-python-work-calibration.lock")
     with open(lock, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
