@@ -14,6 +14,7 @@
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 #include "support/run_records.hpp"
+#include "support/siblings.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
@@ -21,14 +22,9 @@ using json = nlohmann::json;
 
 namespace {
 
-// The sibling executables this build was configured to make (cmake/sibling_builds.cmake).
-json configured_siblings() {
-    return json::parse(slurp(fs::path(XFER_BINARY).parent_path() / "siblings.json"));
-}
-
 // Whether launcher python-ft can run here: this build made xferlab-ft (then it must be there).
 bool free_threaded_expected() {
-    if (!configured_siblings().contains("xferlab-ft")) {
+    if (!sibling_configured("xferlab-ft")) {
         WARN(
             "skipped: this build has no xferlab-ft (configured without "
             "XFER_FREE_THREADED_PYTHON, as sanitizer builds are)");
@@ -47,7 +43,7 @@ std::string own_subinterpreters() {
 // Whether launcher python-subinterp can run here: in this xferlab, or in xferlab-py313.
 bool subinterpreters_expected() {
     if (own_subinterpreters() == "supported") return true;
-    if (!configured_siblings().contains("xferlab-py313")) {
+    if (!sibling_configured("xferlab-py313")) {
         WARN("skipped: this xferlab cannot run sub-interpreters with their own GIL ("
              << own_subinterpreters() << ") and this build has no xferlab-py313");
         return false;
