@@ -8,7 +8,9 @@
 #       here: DIR (default .cache/gpu-carry) gets python3.13-trimmed.tar.xz (Debian trixie's
 #       CPython 3.13 source without its test suite, docs and Windows/macOS folders, ~11 MB) and
 #       pybind11/ (include/ and lib/cmake/ of .cache/pybind11, ~1.4 MB); prints the size that
-#       travels. Needs tools/build-free-threaded-python.sh and tools/fetch-pybind11.sh to have run.
+#       travels. Needs the unpacked source of tools/build-free-threaded-python.sh and the package
+#       of tools/fetch-pybind11.sh, in their caches ($XFER_CPYTHON_CACHE, $XFER_PYBIND11_CACHE:
+#       another checkout's .cache serves as well).
 #   tools/gpu-interpreters.sh measure [--carry DIR] [--trials N] [--set KEY=VALUE]... [--out DIR]
 #       there: builds the free-threaded CPython from DIR's tarball into .cache/cpython (about a
 #       minute on 16 CPUs), configures build-interp against .deps and the venv's Python 3.12
@@ -25,10 +27,11 @@ cd "$root" || exit 2
 
 pack() {
     local dir=${1:-.cache/gpu-carry}
+    local cpython=${XFER_CPYTHON_CACHE:-.cache/cpython} pybind11=${XFER_PYBIND11_CACHE:-.cache/pybind11}
     local src
-    src=$(find .cache/cpython/src -maxdepth 1 -type d -name 'Python-3.13*' | head -1)
-    [ -n "$src" ] || { echo "no CPython source under .cache/cpython/src: run tools/build-free-threaded-python.sh" >&2; exit 2; }
-    [ -d .cache/pybind11/usr/include/pybind11 ] || { echo "no .cache/pybind11: run tools/fetch-pybind11.sh" >&2; exit 2; }
+    src=$(find "$cpython/src" -maxdepth 1 -type d -name 'Python-3.13*' 2>/dev/null | head -1)
+    [ -n "$src" ] || { echo "no CPython source under $cpython/src: run tools/build-free-threaded-python.sh" >&2; exit 2; }
+    [ -d "$pybind11/usr/include/pybind11" ] || { echo "no pybind11 in $pybind11: run tools/fetch-pybind11.sh" >&2; exit 2; }
     mkdir -p "$dir"
     local name
     name=$(basename "$src")
@@ -40,8 +43,8 @@ pack() {
         --exclude="$name/Lib/tkinter" --exclude="$name/Misc/NEWS" "$name" |
         xz -T0 -6 >"$dir/python3.13-trimmed.tar.xz"
     rm -rf "$dir/pybind11" && mkdir -p "$dir/pybind11/lib"
-    cp -r .cache/pybind11/usr/include "$dir/pybind11/"
-    cp -r .cache/pybind11/usr/lib/cmake "$dir/pybind11/lib/"
+    cp -r "$pybind11/usr/include" "$dir/pybind11/"
+    cp -r "$pybind11/usr/lib/cmake" "$dir/pybind11/lib/"
     du -sh "$dir" .deps 2>/dev/null
     echo "tracked tree: $(git ls-files -z | xargs -0 du -cb | tail -1 | cut -f1) bytes"
     echo "carry: $dir (and .deps); the device tool takes 64 MiB in all"
