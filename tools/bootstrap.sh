@@ -7,7 +7,10 @@
 #                             # checks: the suite under ASan+UBSan and under TSan
 #                             # (tools/ci-sanitizers.sh), each fuzz target for a minute
 #                             # (tools/ci-fuzz.sh)
-# Both install the bash completion after building (tools/install-completion.sh).
+#   tools/bootstrap.sh build  # install, build (test and build also build, once per machine,
+#                             # the CPython 3.13 interpreters of launchers python-ft and
+#                             # python-subinterp into .cache, and xferlab-ft / xferlab-py313)
+# All install the bash completion after building (tools/install-completion.sh).
 # Environment: BUILD_DIR (default build; the checks use ${BUILD_DIR}-asan, -tsan, -fuzz),
 # JOBS (default: nproc), FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -72,7 +75,7 @@ if [ "$mode" != demo ]; then
         free_threaded=$(sed -n 's/^free-threaded: //p' <<<"$prefixes")
         gil=$(sed -n 's/^gil: //p' <<<"$prefixes")
         sibling_args=("-DXFER_FREE_THREADED_PYTHON=$free_threaded/bin/python3.13t"
-            "-DXFER_SIBLING_PYBIND11_DIR=$pybind11_dir")
+            "-DXFER_SIBLING_PYBIND11_DIR=$pybind11_dir" "-DXFER_SIBLING_JOBS=$jobs")
         [ -z "$gil" ] || sibling_args+=("-DXFER_SUBINTERPRETER_PYTHON=$gil/bin/python3.13")
     elif [ "$mode" = test ]; then
         echo "== bootstrap: the interpreters for python-ft and python-subinterp could not be built" >&2
