@@ -18,7 +18,15 @@ std::atomic<bool> g_gil_off{false};
 }  // namespace
 
 bool this_thread_holds_interpreter_lock() {
+#if PY_VERSION_HEX >= 0x030C0000
+    // From 3.12 the current thread state is the calling thread's own (thread-local): attached
+    // means holding its interpreter's GIL, whichever interpreter that is.
     return py::detail::get_thread_state_unchecked() != nullptr;
+#else
+    // Before 3.12 the "current" thread state is the GIL holder's, process-wide: ask whether it is
+    // this thread's. (No sub-interpreter runs in such a build, so PyGILState_Check is right.)
+    return PyGILState_Check() != 0;
+#endif
 }
 
 bool interpreter_has_gil() {

@@ -7,8 +7,8 @@
 namespace xfer {
 
 // Whether the calling thread holds its interpreter's GIL, i.e. has a thread state attached.
-// Safe from any thread, GIL or not. (PyGILState_Check is not used: it knows only the main
-// interpreter, and once a sub-interpreter exists it answers 1 for every thread.)
+// Safe from any thread, GIL or not. (From 3.12 PyGILState_Check is not used: it knows only the
+// main interpreter, and once a sub-interpreter exists it answers 1 for every thread.)
 bool this_thread_holds_interpreter_lock();
 
 // Whether the calling thread's interpreter has a GIL at all: false in a free-threaded build
