@@ -67,10 +67,9 @@ class InterpreterProcessLauncher final : public Launcher {
         std::iota(host.plan.workers.begin(), host.plan.workers.end(), 0);
         run_worker_processes(ctx, {host.plan});
         ctx.notes.push_back(fmt::format(
-            "1 worker process ({} worker) ran the run's {} workers {}, with one {} context; "
-            "records merged on the shared CLOCK_MONOTONIC",
+            "1 worker process ({} worker) ran the run's {} workers {}, with one {} context; {}",
             host.plan.name, ctx.run.threads.count, how_,
-            ctx.backend.name() == "cuda" ? "CUDA" : "backend"));
+            ctx.backend.name() == "cuda" ? "CUDA" : "backend", how_records_came_back(ctx)));
     }
 
   private:

@@ -19,9 +19,9 @@ class ProcessLauncher final : public Launcher {
             plans.push_back({.executable = "/proc/self/exe", .name = "xferlab", .workers = {i}});
         run_worker_processes(ctx, plans);
         ctx.notes.push_back(fmt::format(
-            "{} worker processes (xferlab worker), each with its own {} context; records merged "
-            "on the shared CLOCK_MONOTONIC",
-            ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend"));
+            "{} worker processes (xferlab worker), each with its own {} context; {}",
+            ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend",
+            how_records_came_back(ctx)));
     }
 };
 

@@ -339,4 +339,9 @@ void run_worker_processes(RunContext& ctx, const std::vector<WorkerProcessPlan>&
     ProcessRun(ctx).execute(plans);
 }
 
+const char* how_records_came_back(const RunContext& ctx) {
+    return ctx.remote_records.empty() ? "no records came back"
+                                      : "records merged on the shared CLOCK_MONOTONIC";
+}
+
 }  // namespace xfer

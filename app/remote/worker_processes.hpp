@@ -27,4 +27,8 @@ struct WorkerProcessPlan {
 // the batches it sent are kept.
 void run_worker_processes(RunContext& ctx, const std::vector<WorkerProcessPlan>& plans);
 
+// For the launcher's note: "records merged on the shared CLOCK_MONOTONIC", or "no records came
+// back" (a skipped run sends none: "merged" only where there was something to merge).
+const char* how_records_came_back(const RunContext& ctx);
+
 }  // namespace xfer

@@ -10,32 +10,33 @@
 namespace xfer::explain {
 
 // Per run (explain_calls.cpp).
-void no_copies(const RuleInput& in, std::vector<std::string>& out);
-void calls_one_at_a_time(const RuleInput& in, std::vector<std::string>& out);
-void calls_short(const RuleInput& in, std::vector<std::string>& out);
-void device_one_at_a_time(const RuleInput& in, std::vector<std::string>& out);
-void waiting_not_moving(const RuleInput& in, std::vector<std::string>& out);
-void calls_wait(const RuleInput& in, std::vector<std::string>& out);
+void no_copies(const RuleInput& in, std::vector<Finding>& out);
+void calls_one_at_a_time(const RuleInput& in, std::vector<Finding>& out);
+void calls_short(const RuleInput& in, std::vector<Finding>& out);
+void device_one_at_a_time(const RuleInput& in, std::vector<Finding>& out);
+void waiting_not_moving(const RuleInput& in, std::vector<Finding>& out);
+void calls_wait(const RuleInput& in, std::vector<Finding>& out);
+void idle_window(const RuleInput& in, std::vector<Finding>& out);
 // Per run (explain_handoff.cpp).
-void hand_off(const RuleInput& in, std::vector<std::string>& out);
-void returned_sooner_kept(const RuleInput& in, std::vector<std::string>& out);
-void gil_released(const RuleInput& in, std::vector<std::string>& out);
-void per_context_in_run(const RuleInput& in, std::vector<std::string>& out);
+void hand_off(const RuleInput& in, std::vector<Finding>& out);
+void returned_sooner_kept(const RuleInput& in, std::vector<Finding>& out);
+void gil_released(const RuleInput& in, std::vector<Finding>& out);
+void per_context_in_run(const RuleInput& in, std::vector<Finding>& out);
 // Per run (explain_figures.cpp).
-void same_aggregate_slower_copies(const RuleInput& in, std::vector<std::string>& out);
-void slowest_call(const RuleInput& in, std::vector<std::string>& out);
-void unequal_service(const RuleInput& in, std::vector<std::string>& out);
-void scaling(const RuleInput& in, std::vector<std::string>& out);
-void shared_machine(const RuleInput& in, std::vector<std::string>& out);
+void same_aggregate_slower_copies(const RuleInput& in, std::vector<Finding>& out);
+void slowest_call(const RuleInput& in, std::vector<Finding>& out);
+void unequal_service(const RuleInput& in, std::vector<Finding>& out);
+void scaling(const RuleInput& in, std::vector<Finding>& out);
+void shared_machine(const RuleInput& in, std::vector<Finding>& out);
 // Across runs (explain_summary.cpp, explain_switches.cpp).
-void bookkeeping(const RuleInput& in, std::vector<std::string>& out);
-void verdicts(const RuleInput& in, std::vector<std::string>& out);
-void noise_lists(const RuleInput& in, std::vector<std::string>& out);
-void gap_vs_handoff(const RuleInput& in, std::vector<std::string>& out);
-void gap_decides(const RuleInput& in, std::vector<std::string>& out);
-void context_switch(const RuleInput& in, std::vector<std::string>& out);
-void warmups_in_window(const RuleInput& in, std::vector<std::string>& out);
-void failed_runs(const RuleInput& in, std::vector<std::string>& out);
+void bookkeeping(const RuleInput& in, std::vector<Finding>& out);
+void verdicts(const RuleInput& in, std::vector<Finding>& out);
+void noise_lists(const RuleInput& in, std::vector<Finding>& out);
+void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out);
+void gap_decides(const RuleInput& in, std::vector<Finding>& out);
+void context_switch(const RuleInput& in, std::vector<Finding>& out);
+void warmups_in_window(const RuleInput& in, std::vector<Finding>& out);
+void failed_runs(const RuleInput& in, std::vector<Finding>& out);
 
 // --- shared ---
 // The run's gil when its workers took the GIL around their copies; nullopt when no GIL was
@@ -50,7 +51,6 @@ bool serialized(const RunAnalysis& a, const HandoffStats& h);
 bool devices_took_turns(const RunAnalysis& a);
 // The mean hand-off rate over the run's serialized devices; nullopt without one.
 std::optional<double> serialized_handoff_rate(const RunAnalysis& a);
-std::string runs_list(const std::vector<int>& runs);
 std::string worker_list(const std::vector<int>& workers);
 // Positions of the runs that share `run`'s label: its trials (itself included).
 std::vector<size_t> trials_of(const Results& results, size_t run);
@@ -59,6 +59,8 @@ std::vector<size_t> trials_of(const Results& results, size_t run);
 inline constexpr double kOverlapHostMin = 1.5;    // host-side concurrency that is overlap
 inline constexpr double kOverlapFactor = 1.5;     // ... and that many times the device's
 inline constexpr double kWaitFraction = 0.25;     // a pre-device wait that is waiting
+inline constexpr double kWaitBusy = 0.5;          // ... with another transfer on the device
+inline constexpr double kIdleShare = 0.2;         // a window this idle is worth a line
 inline constexpr double kSlowFactor = 5;          // a call this much slower than the median
 inline constexpr double kQueuedTransfer = 2;      // its transfer within this of the median
 inline constexpr double kUnequalJain = 0.9;       // Jain below this is unequal service
@@ -69,6 +71,7 @@ inline constexpr size_t kMinGaps = 5;             // gaps to compare a worker's 
 inline constexpr double kGapApart = 1.5;          // keepers' gaps this much shorter
 inline constexpr double kHandoffHigh = 0.5;       // a rate that is taking turns
 inline constexpr double kPracticalRatio = 0.01;   // differences below 1 % are no difference
+inline constexpr size_t kMinScalingTrials = 3;    // paired trials for a scaling direction
 inline constexpr double kSwitchLowRate = 0.25;    // gap-decides: the keepers' hand-off rate
 inline constexpr double kSwitchHighRate = 0.75;   // ... and the handers'
 inline constexpr double kSwitchGapApart = 2;      // ... with gaps this far apart

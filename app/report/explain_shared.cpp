@@ -30,8 +30,10 @@ const DeviceStats* device_stats(const RunAnalysis& a, int device) {
 }
 
 bool serialized(const RunAnalysis& a, const HandoffStats& h) {
+    // Workers as the catalogue counts them on a device: those with a measured device-timed copy
+    // there (a warm-up of a worker in the sequence does not make it a second worker).
     const DeviceStats* d = device_stats(a, h.device);
-    return h.clock == "device" && h.workers >= 2 && d && d->peak_in_flight == 1;
+    return h.clock == "device" && d && d->workers >= 2 && d->peak_in_flight == 1;
 }
 
 bool devices_took_turns(const RunAnalysis& a) {
@@ -51,10 +53,6 @@ std::optional<double> serialized_handoff_rate(const RunAnalysis& a) {
     }
     if (n == 0) return std::nullopt;
     return sum / n;
-}
-
-std::string runs_list(const std::vector<int>& runs) {
-    return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
 }
 
 std::string worker_list(const std::vector<int>& w) {

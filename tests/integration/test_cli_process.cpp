@@ -201,3 +201,20 @@ TEST_CASE("xferlab worker started by hand says what it is for, exit 2", "[integr
     CHECK(r.err.find("started by launchers \"process\", \"python-ft\" and \"python-subinterp\", "
                      "not by hand") != std::string::npos);
 }
+
+TEST_CASE("process launcher: a skipped run's note says no records came back, not that they merged",
+          "[integration][process]") {
+    auto o = run_scenario("[[run]]\nlauncher = \"process\"\npayload = \"skip.py\"\n", "skip");
+    INFO(o.command.err);
+    CHECK(o.command.exit_code == 0);
+    CHECK(o.run["status"].get<std::string>() == "skipped");
+    CHECK(o.run["records"].empty());
+    const std::string notes = o.run["notes"].dump();
+    CHECK(notes.find("no records came back") != std::string::npos);
+    CHECK(notes.find("merged") == std::string::npos);
+    // With records the note says they were merged.
+    auto ok = run_scenario("[[run]]\nlauncher = \"process\"\n", "merged");
+    CHECK(ok.run["notes"].dump().find("records merged on the shared CLOCK_MONOTONIC") !=
+          std::string::npos);
+}
+
