@@ -18,10 +18,10 @@ class ProcessLauncher final : public Launcher {
         for (int i = 0; i < ctx.run.threads.count; ++i)
             plans.push_back({.executable = "/proc/self/exe", .name = "xferlab", .workers = {i}});
         run_worker_processes(ctx, plans);
-        ctx.notes.push_back(fmt::format(
-            "{} worker processes (xferlab worker), each with its own {} context; {}",
-            ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend",
-            how_records_came_back(ctx)));
+        ctx.notes.push_back(
+            fmt::format("{} worker processes (xferlab worker), each with its own {} context; {}",
+                        ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend",
+                        how_records_came_back(ctx)));
     }
 };
 
