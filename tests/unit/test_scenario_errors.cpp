@@ -204,7 +204,7 @@ TEST_CASE("run table errors: launcher, payload, gil and mimic", "[errors]") {
     CHECK(contains(
         only_error("[[run]]\nlauncher = \"openmp\"\nparams = { a = 1 }\n", 3, 10, "run[1].params"),
         "launcher \"openmp\" runs no payload to read them; params are for launchers "
-        "\"python\", \"process\" and \"mpi\""));
+        "\"python\", \"process\", \"mpi\", \"python-ft\" and \"python-subinterp\""));
 }
 
 TEST_CASE("two [[run]]s with one label: an error at the second", "[errors]") {
