@@ -1,11 +1,13 @@
 #pragma once
 // The rules' functions, one per catalogue entry (explanation_rules.cpp lists them with their
 // texts), and what several of them share. Only report/explain*.cpp include this.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "report/explanation_rules.hpp"
+#include "report/switches.hpp"
 
 namespace xfer::explain {
 
@@ -35,6 +37,9 @@ void noise_lists(const RuleInput& in, std::vector<Finding>& out);
 void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out);
 void gap_decides(const RuleInput& in, std::vector<Finding>& out);
 void context_switch(const RuleInput& in, std::vector<Finding>& out);
+// Across runs (explain_interpreters.cpp).
+void interpreter_gap(const RuleInput& in, std::vector<Finding>& out);
+void gil_serializes_work(const RuleInput& in, std::vector<Finding>& out);
 void warmups_in_window(const RuleInput& in, std::vector<Finding>& out);
 void failed_runs(const RuleInput& in, std::vector<Finding>& out);
 
@@ -54,6 +59,35 @@ std::optional<double> serialized_handoff_rate(const RunAnalysis& a);
 std::string worker_list(const std::vector<int>& workers);
 // Positions of the runs that share `run`'s label: its trials (itself included).
 std::vector<size_t> trials_of(const Results& results, size_t run);
+
+// Two labels of the plan that differ in one setting, with their runs paired trial by trial.
+struct SwitchPair {
+    std::string label_a, label_b;
+    std::vector<std::pair<size_t, size_t>> trials;  // (run of a, run of b), same trial
+};
+
+// Every pair of labels whose runs differ in `key` alone (report/switches.hpp), each pair once,
+// in label order.
+template <class Field>
+std::vector<SwitchPair> switch_pairs(const Results& results, Field key) {
+    std::map<std::pair<std::string, std::string>, SwitchPair> pairs;
+    for (size_t i = 0; i < results.runs.size(); ++i) {
+        for (size_t j : switched_runs(results, i, key)) {
+            const RunResult &a = results.runs[i], &b = results.runs[j];
+            if (a.label >= b.label) continue;  // each pair once, in label order
+            SwitchPair& p = pairs[{a.label, b.label}];
+            p.label_a = a.label;
+            p.label_b = b.label;
+            p.trials.emplace_back(i, j);
+        }
+    }
+    std::vector<SwitchPair> out;
+    for (auto& [labels, p] : pairs) out.push_back(std::move(p));
+    return out;
+}
+
+// The plan numbers of the runs at positions `runs`.
+std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs);
 
 // Thresholds named once (the catalogue quotes them).
 inline constexpr double kOverlapHostMin = 1.5;    // host-side concurrency that is overlap
@@ -75,6 +109,8 @@ inline constexpr size_t kMinScalingTrials = 3;    // paired trials for a scaling
 inline constexpr double kSwitchLowRate = 0.25;    // gap-decides: the keepers' hand-off rate
 inline constexpr double kSwitchHighRate = 0.75;   // ... and the handers'
 inline constexpr double kSwitchGapApart = 2;      // ... with gaps this far apart
+inline constexpr double kInterpreterGapApart = 1.5;  // interpreter-gap: gap p50s this far apart
+inline constexpr double kWorkTurns = 1.5;  // gil-serializes-work: one GIL's added gap this larger
 inline constexpr double kTickSeconds = 0.010;     // /proc/stat's USER_HZ tick
 inline constexpr double kNotableOthers = 0.5;     // other processes' CPUs worth a line
 inline constexpr double kNotableSteal = 0.01;     // steal worth a line

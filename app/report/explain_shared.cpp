@@ -59,6 +59,12 @@ std::string worker_list(const std::vector<int>& w) {
     return fmt::format("worker{} {}", w.size() == 1 ? "" : "s", fmt::join(w, ", "));
 }
 
+std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs) {
+    std::vector<int> out;
+    for (size_t r : runs) out.push_back(results.runs[r].index);
+    return out;
+}
+
 std::vector<size_t> trials_of(const Results& results, size_t run) {
     std::vector<size_t> out;
     for (size_t i = 0; i < results.runs.size(); ++i)

@@ -16,37 +16,6 @@ namespace xfer::explain {
 
 namespace {
 
-// Two labels of the plan that differ in one setting, with their runs paired trial by trial.
-struct SwitchPair {
-    std::string label_a, label_b;
-    std::vector<std::pair<size_t, size_t>> trials;  // (run of a, run of b), same trial
-};
-
-// Every pair of labels whose runs differ in `key` alone, each pair once.
-template <class Field>
-std::vector<SwitchPair> switch_pairs(const Results& results, Field key) {
-    std::map<std::pair<std::string, std::string>, SwitchPair> pairs;
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        for (size_t j : switched_runs(results, i, key)) {
-            const RunResult &a = results.runs[i], &b = results.runs[j];
-            if (a.label >= b.label) continue;  // each pair once, in label order
-            SwitchPair& p = pairs[{a.label, b.label}];
-            p.label_a = a.label;
-            p.label_b = b.label;
-            p.trials.emplace_back(i, j);
-        }
-    }
-    std::vector<SwitchPair> out;
-    for (auto& [labels, p] : pairs) out.push_back(std::move(p));
-    return out;
-}
-
-std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs) {
-    std::vector<int> out;
-    for (size_t r : runs) out.push_back(results.runs[r].index);
-    return out;
-}
-
 int device_peak_in_flight(const RunAnalysis& a) {
     int peak = 0;
     for (const DeviceStats& d : a.devices) peak = std::max(peak, d.peak_in_flight);

@@ -221,6 +221,33 @@ const std::vector<ExplanationRule>& explanation_rules() {
           "every trial: primary peak 1 with 2+ threads, per-worker peak >= 2"},
          false,
          context_switch},
+        {{"interpreter-gap",
+          "runs A (launcher: its GIL) called again after a copy in p50 T against U for runs B "
+          "(launcher: its GIL), at least 1.5x sooner in every trial (N); the runs differ in the "
+          "launcher alone, so the interpreter the threads ran in moved the gap[; the device "
+          "changed hands at rate X against Y]",
+          "gap p50 of each run (every worker's gaps after a copy, host clock), per trial; the "
+          "mean hand-off rate over each run's serialized devices",
+          "cause: the launcher switch between python (one GIL for the process), python-ft (no "
+          "GIL) and python-subinterp (a GIL per worker); they also differ in the Python build "
+          "they embed, which the launcher names",
+          "2+ trials; in every trial the sooner side's gap p50 x 1.5 (interpreter_gap_apart) <= "
+          "the other's, and every trial of it below every trial of the other; the hand-off clause "
+          "only with rates <= 0.25 and >= 0.75 in every trial"},
+         false,
+         interpreter_gap},
+        {{"gil-serializes-work",
+          "Python work between copies (params.work_us = W) lengthened the gap after a copy by D1 "
+          "under python (one GIL for the process; runs ...) and by D2 under python-ft | "
+          "python-subinterp (...; runs ...), medians of N trials, at least 1.5x more under one "
+          "GIL in every trial: under one GIL the workers' Python work took turns",
+          "per launcher, the gap p50 of the runs with and without work (params.work_us W and 0, "
+          "nothing else different), its difference per trial",
+          "cause: two switches, params.work_us within each launcher and the launcher between "
+          "them (python against python-ft or python-subinterp, the same work)",
+          "2+ trials; in every trial D1 > 0 and D1 >= 1.5 (work_turns) x the larger of D2 and 0"},
+         false,
+         gil_serializes_work},
         {{"warmups-in-window",
           "N warm-up copies overlapped the measurement window (runs ...): the aggregate counts "
           "the bytes they moved inside it[; on runs ..., whose devices never had two transfers "
@@ -258,6 +285,10 @@ const std::vector<RuleConstant>& rule_constants() {
         {"switch_low_rate", kSwitchLowRate, "gap-decides: the keepers' hand-off rate at most"},
         {"switch_high_rate", kSwitchHighRate, "gap-decides: the handers' hand-off rate at least"},
         {"switch_gap_apart", kSwitchGapApart, "gap-decides: gap p50s this many times apart"},
+        {"interpreter_gap_apart", kInterpreterGapApart,
+         "interpreter-gap: one launcher's gap p50 this many times shorter"},
+        {"work_turns", kWorkTurns,
+         "gil-serializes-work: the gap work added under one GIL, this many times the other's"},
         {"tick_seconds", kTickSeconds, "/proc/stat's tick (USER_HZ 100)"},
         {"notable_others", kNotableOthers, "other processes' busy CPUs worth a line"},
         {"notable_steal", kNotableSteal, "steal time worth a line"},

@@ -17,7 +17,7 @@ NEEDED = (
     "min_sequence_copies", "min_gaps", "gap_apart", "handoff_high", "practical_ratio",
     "min_scaling_trials", "switch_low_rate", "switch_high_rate", "switch_gap_apart",
     "tick_seconds", "notable_others", "notable_steal", "steal_ticks_per_cpu", "verdict_level",
-    "negligible_ratio", "suggested_trials",
+    "negligible_ratio", "suggested_trials", "interpreter_gap_apart", "work_turns",
 )
 
 ROW = re.compile(r"^\|\s*`(?P<name>[A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*(?P<value>[^|]+?)\s*\|")
@@ -136,6 +136,8 @@ SUMMARY_OPENINGS = [
     ("gap-vs-handoff", None, r"serialized devices, gap after a copy vs hand-off: "),
     ("gap-decides", None, r"runs? [0-9, ]+ \(threads\.between = "),
     ("context-switch", None, r"with transfer\.context = "),
+    ("interpreter-gap", None, r"runs? [0-9, ]+ \(python(-ft|-subinterp)?: [^)]*\) called again "),
+    ("gil-serializes-work", None, r"Python work between copies \(params\.work_us = "),
     ("warmups-in-window", None, r"\d+ warm-up cop(y|ies) overlapped the measurement window"),
     ("failed-runs", None, r"run \d+ \(.*\) (failed|interrupted|skipped)(: |$)"),
 ]

@@ -15,9 +15,9 @@ from audit_stats import (covered, cv, jain, mann_whitney_p, mean_concurrency, me
                          noise_bound, overlaps, peak, share_inside, shift_interval,
                          smallest_p, standard_error, union, within)
 
-# docs: "a run has one [gil] where its workers take the GIL: launcher python and host+gil always,
-# process and mpi only with a payload".
-GIL_ALWAYS = {"python", "host+gil"}
+# docs: "a run has one [gil] where its workers take the GIL: launcher python, python-subinterp
+# and host+gil always, python-ft never, process and mpi only with a payload".
+GIL_ALWAYS = {"python", "python-subinterp", "host+gil"}
 GIL_WITH_PAYLOAD = {"process", "mpi"}
 MPI_LAUNCHERS = {"mpi"}
 

@@ -655,5 +655,114 @@ def failed_runs(plan, run_findings):
     return out
 
 
+# The Python launchers and what their threads share of the GIL (catalogue: interpreter-gap).
+INTERPRETER_GIL = {"python": "one GIL for the process", "python-ft": "no GIL",
+                   "python-subinterp": "a GIL per worker"}
+
+
+def interpreter_gap(plan, run_findings):
+    """Runs differing in the launcher alone, both Python launchers: in every trial (2+) one side's
+    gap p50 at least interpreter_gap_apart shorter, every trial of it below every trial of the
+    other."""
+    c, out = plan.c, []
+    for trial_pairs in plan.switch_pairs("launcher").values():
+        a_runs = [a for a, _ in trial_pairs]
+        b_runs = [b for _, b in trial_pairs]
+        if (len(trial_pairs) < 2 or a_runs[0].launcher not in INTERPRETER_GIL
+                or b_runs[0].launcher not in INTERPRETER_GIL
+                or any(not r.gaps for r in a_runs + b_runs)):
+            continue
+        ga = [median(r.gaps) for r in a_runs]
+        gb = [median(r.gaps) for r in b_runs]
+        for s_runs, sg, l_runs, lg in ((a_runs, ga, b_runs, gb), (b_runs, gb, a_runs, ga)):
+            if max(sg) < min(lg) and all(x * c.interpreter_gap_apart <= y
+                                          for x, y in zip(sg, lg)):
+                out.append(interpreter_gap_finding(plan, s_runs, sg, l_runs, lg))
+                break
+    return out
+
+
+def interpreter_gap_finding(plan, s_runs, sg, l_runs, lg):
+    c = plan.c
+    f = Found("interpreter-gap").say(
+        "{sooner} ({sooner_launcher}: {sooner_gil}) called again after a copy in p50 {sooner_gap} "
+        "against {later_gap} for {later} ({later_launcher}: {later_gil}), at least "
+        f"{c.interpreter_gap_apart:.1f}x sooner in every trial ({{trials}}); the runs differ in "
+        "the launcher alone, so the interpreter the threads ran in moved the gap")
+    f.runs("sooner", [r.index for r in s_runs]).claim("sooner_launcher", s_runs[0].launcher)
+    f.claim("sooner_gil", INTERPRETER_GIL[s_runs[0].launcher]).figure("sooner_gap", median(sg),
+                                                                      "duration")
+    f.figure("later_gap", median(lg), "duration").runs("later", [r.index for r in l_runs])
+    f.claim("later_launcher", l_runs[0].launcher).claim("later_gil",
+                                                        INTERPRETER_GIL[l_runs[0].launcher])
+    f.figure("trials", len(s_runs), "int")
+    kept = [r.serialized_rate for r in s_runs]
+    handed = [r.serialized_rate for r in l_runs]
+    if all(k is not None and h is not None and k <= c.switch_low_rate and h >= c.switch_high_rate
+           for k, h in zip(kept, handed)):
+        f.say("; the device changed hands at rate {sooner_rate} against {later_rate}")
+        f.figure("sooner_rate", median(kept), "f2").figure("later_rate", median(handed), "f2")
+    return f
+
+
+def work_us(run):
+    value = (run.settings.get("params") or {}).get("work_us", 0)
+    return value if isinstance(value, (int, float)) else 0
+
+
+def work_pairs(plan):
+    """Per Python launcher: (launcher, W, runs without work, runs with work W) for labels whose
+    runs differ in params.work_us alone (0 against W > 0), by trial."""
+    out = []
+    for trial_pairs in plan.switch_pairs("params").values():
+        a, b = trial_pairs[0]
+        pa = {k: v for k, v in (a.settings.get("params") or {}).items() if k != "work_us"}
+        pb = {k: v for k, v in (b.settings.get("params") or {}).items() if k != "work_us"}
+        if a.launcher not in INTERPRETER_GIL or pa != pb or 0 not in (work_us(a), work_us(b)) \
+                or work_us(a) == work_us(b):
+            continue
+        idle_first = work_us(a) == 0
+        idle = [x if idle_first else y for x, y in trial_pairs]
+        working = [y if idle_first else x for x, y in trial_pairs]
+        out.append((a.launcher, work_us(working[0]), idle, working))
+    return out
+
+
+def added_gaps(idle, working):
+    if any(not r.gaps for r in idle + working):
+        return None
+    return [median(w.gaps) - median(i.gaps) for i, w in zip(idle, working)]
+
+
+def gil_serializes_work(plan, run_findings):
+    c, out = plan.c, []
+    pairs = work_pairs(plan)
+    for launcher, work, idle, working in pairs:
+        if launcher != "python":
+            continue
+        for other, other_work, o_idle, o_working in pairs:
+            if other == "python" or len(o_idle) < 2 or len(o_idle) != len(idle) or not all(
+                    plan.differ_only_in(x, y, "launcher")
+                    for x, y in zip(idle + working, o_idle + o_working)):
+                continue
+            d1, d2 = added_gaps(idle, working), added_gaps(o_idle, o_working)
+            if d1 is None or d2 is None or not all(
+                    x > 0 and x >= c.work_turns * max(y, 0) for x, y in zip(d1, d2)):
+                continue
+            out.append(Found("gil-serializes-work").say(
+                "Python work between copies (params.work_us = {work}) lengthened the gap after a "
+                "copy by {shared_added} under python (one GIL for the process; {shared_runs}) and "
+                "by {own_added} under {own_launcher} ({own_gil}; {own_runs}), medians of {trials} "
+                f"trials, at least {c.work_turns:.1f}x more under one GIL in every trial: under "
+                "one GIL the workers' Python work took turns")
+                .claim("work", f"{work:g}").figure("shared_added", median(d1), "duration")
+                .runs("shared_runs", [r.index for r in working])
+                .figure("own_added", median(d2), "duration").claim("own_launcher", other)
+                .claim("own_gil", INTERPRETER_GIL[other])
+                .runs("own_runs", [r.index for r in o_working])
+                .figure("trials", len(d1), "int"))
+    return out
+
+
 SUMMARY = [bookkeeping, verdicts, noise_lists, gap_vs_handoff, gap_decides, context_switch,
-           warmups_in_window, failed_runs]
+           interpreter_gap, gil_serializes_work, warmups_in_window, failed_runs]

@@ -618,3 +618,82 @@ TEST_CASE("idle window: the share of the window with no call in flight, and the 
     CHECK(b.idle_fraction == 0);
     CHECK_FALSE(says(b.findings, "in flight for"));
 }
+
+namespace {
+
+// Trial `trial` of a python-family run: two workers copying back to back, `gap` apart after each
+// copy, with `work_us` in its params; settings differ between such runs in launcher and params
+// alone.
+RunResult interpreter_run(int index, int trial, const std::string& launcher, int work_us,
+                          int64_t gap) {
+    RunResult r = run(index, launcher, 2);
+    r.label = launcher + " work " + std::to_string(work_us);
+    r.trial = trial;
+    const nlohmann::json settings = {{"launcher", launcher},
+                                     {"payload", "threads.py"},
+                                     {"params", {{"work_us", work_us}}}};
+    r.settings = settings;
+    r.scaling_key = settings.dump();
+    for (int w = 0; w < 2; ++w) {
+        int64_t t = w * kMs / 2;
+        for (int k = 0; k < 8; ++k) {
+            r.records.push_back(record(index, w, k, t, t + kMs, kGB / 1000));
+            t += kMs + gap;
+        }
+    }
+    return r;
+}
+
+// The four runs of each trial: python and `other`, without and with work, `gaps` in that order.
+Analysis interpreters(const std::string& other, const std::vector<std::vector<int64_t>>& gaps) {
+    std::vector<RunResult> runs;
+    for (size_t t = 0; t < gaps.size(); ++t) {
+        const int trial = int(t) + 1;
+        runs.push_back(interpreter_run(int(runs.size()), trial, "python", 0, gaps[t][0]));
+        runs.push_back(interpreter_run(int(runs.size()), trial, other, 0, gaps[t][1]));
+        runs.push_back(interpreter_run(int(runs.size()), trial, "python", 50, gaps[t][2]));
+        runs.push_back(interpreter_run(int(runs.size()), trial, other, 50, gaps[t][3]));
+    }
+    return analyzed(runs);
+}
+
+}  // namespace
+
+TEST_CASE("interpreter-gap: the launcher alone moved the gap, in every trial and clearly apart",
+          "[report][explain]") {
+    // python's threads come back after 40 us, python-ft's after 10 us, in both trials.
+    const Analysis apart =
+        interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs},
+                                   {42 * kUs, 11 * kUs, 42 * kUs, 11 * kUs}});
+    CHECK(says(apart.summary,
+               "runs 1, 5 (python-ft: no GIL) called again after a copy in p50 10.5 us against "
+               "41 us for runs 0, 4 (python: one GIL for the process), at least 1.5x sooner in "
+               "every trial (2); the runs differ in the launcher alone"));
+    // One trial: nothing across runs.
+    const Analysis one = interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs}});
+    CHECK_FALSE(says(one.summary, "called again after a copy"));
+    // 1.3x apart in the second trial: no claim.
+    const Analysis close =
+        interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs},
+                                   {40 * kUs, 31 * kUs, 40 * kUs, 31 * kUs}});
+    CHECK_FALSE(says(close.summary, "called again after a copy"));
+}
+
+TEST_CASE("gil-serializes-work: work between copies lengthens the gap more under one GIL",
+          "[report][explain]") {
+    // Work adds 240 us under python and 50 us under python-subinterp, in both trials.
+    const Analysis turns =
+        interpreters("python-subinterp", {{10 * kUs, 10 * kUs, 250 * kUs, 60 * kUs},
+                                          {12 * kUs, 11 * kUs, 262 * kUs, 61 * kUs}});
+    CHECK(says(turns.summary,
+               "Python work between copies (params.work_us = 50) lengthened the gap after a copy "
+               "by 245 us under python (one GIL for the process; runs 2, 6) and by 50 us under "
+               "python-subinterp (a GIL per worker; runs 3, 7), medians of 2 trials, at least "
+               "1.5x more under one GIL in every trial: under one GIL the workers' Python work "
+               "took turns"));
+    // Work adds about as much either way: silent.
+    const Analysis alike =
+        interpreters("python-subinterp", {{10 * kUs, 10 * kUs, 250 * kUs, 200 * kUs},
+                                          {12 * kUs, 11 * kUs, 262 * kUs, 211 * kUs}});
+    CHECK_FALSE(says(alike.summary, "took turns"));
+}
