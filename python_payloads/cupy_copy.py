@@ -11,7 +11,7 @@ that run, see framework_support.run_params):
                         d2h: cupy.asnumpy(dev), a new host array per copy
         "memcpy"        cupy.cuda.runtime.memcpy on the arrays' pointers (synchronous)
         "xferlab"       xferlab.copy(dev, host) / xferlab.copy(host, dev): the Python module's
-                        staging engine (README, "Use the cure in your own program"); its
+                        staging engine (docs/module.md); its
                         helpers' chunk DMAs join the block's record (CUPTI)
   direction = "h2d" | "d2h"
   synchronize = true    the stream is synchronized inside the timed block, so that the block

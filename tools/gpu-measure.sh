@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The measurements behind docs/results/h200.md, in one call on the GPU host (after
+# The measurements behind docs/results/h200-seed.md, in one call on the GPU host (after
 # tools/gpu-host.sh has built build-gpu). Each variant is one `xferlab run`; reports and
 # results go to DIR/<variant>/, everything is packed into DIR/measure.tar.gz at the end.
 #   tools/gpu-measure.sh DIR [variant ...]     (default: every variant below)

@@ -1,5 +1,6 @@
 #pragma once
-// The process's exit codes (documented in README.md): `run` decides them, cli returns them.
+// The process's exit codes (documented in docs/command-line.md): `run` decides them, cli returns
+// them.
 namespace xfer {
 
 enum ExitCode : int {

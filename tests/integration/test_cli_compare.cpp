@@ -5,6 +5,7 @@
 #include <string>
 
 #include "support/catch.hpp"
+#include "support/committed_results.hpp"
 #include "support/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -12,17 +13,20 @@ using namespace xfer::test;
 
 namespace {
 
-const fs::path kResults = fs::path(XFER_SOURCE_DIR) / "docs" / "results";
-const std::string kOneGpu = (kResults / "h200-processes" / "processes-1gpu.results.json").string();
-const std::string kPerGpu =
-    (kResults / "h200-processes" / "processes-per-gpu.results.json").string();
-const std::string kSeed =
-    (kResults / "2026-11-30-h200x2-validation" / "seed-256MiB.results.json").string();
+// Runs measured on the H200 hosts (tests/fixtures/measured), decompressed for xferlab.
+std::string compare_one_gpu() { return measured_fixture("h200-processes.processes-1gpu").string(); }
+std::string compare_per_gpu() {
+    return measured_fixture("h200-processes.processes-per-gpu").string();
+}
+std::string compare_seed_256mib() {
+    return measured_fixture("h200x2-validation.seed-256MiB").string();
+}
 
 }  // namespace
 
 TEST_CASE("compare pairs two results files' runs by label", "[cli][compare]") {
-    const auto r = run_command(xferlab() + " compare '" + kOneGpu + "' '" + kPerGpu + "'");
+    const auto r =
+        run_command(xferlab() + " compare '" + compare_one_gpu() + "' '" + compare_per_gpu() + "'");
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("Runs paired by label (B against A)") != std::string::npos);
     // One trial a side: not tested, not "no difference found".
@@ -34,8 +38,8 @@ TEST_CASE("compare pairs two results files' runs by label", "[cli][compare]") {
 }
 
 TEST_CASE("compare lists the runs found in one file only, and writes JSON", "[cli][compare]") {
-    const auto r =
-        run_command(xferlab() + " compare --format json '" + kOneGpu + "' '" + kSeed + "'");
+    const auto r = run_command(xferlab() + " compare --format json '" + compare_one_gpu() + "' '" +
+                               compare_seed_256mib() + "'");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["pairs"].size() == 2);
@@ -46,7 +50,8 @@ TEST_CASE("compare lists the runs found in one file only, and writes JSON", "[cl
     CHECK(j["only_in_b"] == nlohmann::json({"openmp", "python gil=hold", "host+gil gil=release"}));
     CHECK(j["summary"]["pairs"] == 2);
 
-    const auto bad = run_command(xferlab() + " compare '" + kOneGpu + "' /nonexistent.json");
+    const auto bad =
+        run_command(xferlab() + " compare '" + compare_one_gpu() + "' /nonexistent.json");
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("/nonexistent.json cannot be opened") != std::string::npos);
 }

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "support/catch.hpp"
+#include "support/committed_results.hpp"
 #include "support/run_command.hpp"
 #include "support/text.hpp"
 
@@ -178,12 +179,11 @@ TEST_CASE("plot draws hand-off rate against the measured gap where threads.betwe
         return;
     }
     auto dir = fresh_temp_dir("plot-handoff");
-    const fs::path results = fs::path(XFER_SOURCE_DIR) / "docs" / "results" /
-                             "2026-12-01-h200-restructure-cause" / "isolate-handoff.results.json";
+    const fs::path results = measured_fixture("h200-restructure-cause.isolate-handoff");
     auto r = plot(results, "--format svg --out '" + dir.string() + "'");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    const fs::path figure = dir / "isolate-handoff.handoff.svg";
+    const fs::path figure = dir / "h200-restructure-cause.isolate-handoff.handoff.svg";
     CHECK(contains(r.out, figure.string() + "\n"));
     auto ids = svg_group_ids(figure);
     INFO(ids.err);

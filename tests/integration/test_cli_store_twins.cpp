@@ -3,6 +3,7 @@
 // trials, and with them its grouping and verdicts).
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "support/catch.hpp"
 #include "support/committed_results.hpp"
@@ -14,13 +15,14 @@ using namespace xfer::test;
 namespace {
 
 // Small committed results with what a careless store loses: trials (3 of each run), a failed
-// run and its errors, payload timed blocks and their device copies, staging helpers.
-const char* const kTwinFixtures[] = {
-    "tests/fixtures/plots/trials.results.json",
-    "tests/fixtures/plots/failed.results.json",
-    "docs/results/2026-12-01-h200-frameworks/frameworks.results.json",
-    "docs/results/2026-12-01-h200-cure2/staged-mpi.results.json",
-};
+// run and its errors (tests/fixtures/plots), payload timed blocks and their device copies,
+// staging helpers (two runs measured on H200, tests/fixtures/measured, decompressed).
+std::vector<fs::path> twin_fixtures() {
+    const fs::path plots = fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures" / "plots";
+    return {plots / "trials.results.json", plots / "failed.results.json",
+            measured_fixture("h200-frameworks.frameworks"),
+            measured_fixture("h200-cure2.staged-mpi")};
+}
 
 // `xferlab ARGS`, which must succeed.
 CommandResult twin_xferlab(const std::string& args) {
@@ -69,8 +71,7 @@ TEST_CASE(
     "results.sqlite twin",
     "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store-twins");
-    for (const char* fixture : kTwinFixtures) {
-        const fs::path json = fs::path(XFER_SOURCE_DIR) / fixture;
+    for (const fs::path& json : twin_fixtures()) {
         INFO(json.string());
         const fs::path store = dir / (json.stem().string() + ".sqlite");
         write_store_twin(committed_results(json), store);

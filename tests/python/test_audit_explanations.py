@@ -25,8 +25,9 @@ from audit_stats import (mann_whitney_p, mean_concurrency, peak, percentile, shi
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "explanations")
-REVIEW = os.path.join(ROOT, "docs", "results", "2026-11-30-h200x2-review",
-                      "isolate-gil-1gpu-256MiB.results.json")
+# A real report to plant errors in: isolate-gil on a 2-GPU H200 host (tests/fixtures/measured).
+REVIEW = os.path.join(ROOT, "tests", "fixtures", "measured",
+                      "h200x2-review.isolate-gil-1gpu-256MiB.results.json.xz")
 MS = 1_000_000
 C = load_constants()
 

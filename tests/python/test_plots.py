@@ -4,6 +4,7 @@ the copies handed over as columns (and, where matplotlib is there, the figures d
 Run by ctest (tests/CMakeLists.txt) with the embedded Python's interpreter."""
 import importlib.util
 import json
+import lzma
 import os
 import re
 import struct
@@ -277,8 +278,8 @@ class ColumnFormFigures(unittest.TestCase):
                 self.assertEqual(new_notes, old_notes)
 
 
-HANDOFF = os.path.join(SOURCE, "docs", "results", "2026-12-01-h200-restructure-cause",
-                       "isolate-handoff.results.json")
+HANDOFF = os.path.join(SOURCE, "tests", "fixtures", "measured",
+                       "h200-restructure-cause.isolate-handoff.results.json.xz")
 
 
 class Handoff(unittest.TestCase):
@@ -286,7 +287,7 @@ class Handoff(unittest.TestCase):
     (docs/results/h200-cause.md's table)."""
 
     def load(self, trials=1):
-        with open(HANDOFF, "rb") as f:
+        with lzma.open(HANDOFF, "rb") as f:
             doc = json.load(f)
         runs = doc["runs"]
         for t in range(2, trials + 1):

@@ -1,7 +1,11 @@
 #pragma once
-// The results.json files committed to the repository (docs/results/**, tests/fixtures/**), read
-// as text (the *.results.json.xz ones through `xz -dc`), and the results.sqlite twin of a
-// Results, written as `run` writes one: for the tests that the two files hold the same results.
+// The results.json files the tests own (tests/fixtures/**: the hand-built fixtures and the runs
+// measured on the GPU hosts, fixtures/measured), read as text (the *.results.json.xz ones through
+// `xz -dc`), and the results.sqlite twin of a Results, written as `run` writes one: for the tests
+// that the two files hold the same results. The pages' copies under docs/results are not read:
+// they are there for readers, and may go when a page no longer cites them.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,14 +31,14 @@ inline bool is_committed_results_name(const std::string& name) {
     return false;
 }
 
-// Every *.results.json and *.results.json.xz under docs/results and tests/fixtures, sorted.
+// Every *.results.json and *.results.json.xz under tests/fixtures, sorted.
 inline std::vector<std::filesystem::path> committed_results_files() {
     namespace fs = std::filesystem;
     std::vector<fs::path> files;
-    for (const char* dir : {"docs/results", "tests/fixtures"})
-        for (const auto& e : fs::recursive_directory_iterator(fs::path(XFER_SOURCE_DIR) / dir))
-            if (e.is_regular_file() && is_committed_results_name(e.path().filename().string()))
-                files.push_back(e.path());
+    for (const auto& e :
+         fs::recursive_directory_iterator(fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures"))
+        if (e.is_regular_file() && is_committed_results_name(e.path().filename().string()))
+            files.push_back(e.path());
     std::sort(files.begin(), files.end());
     return files;
 }
@@ -56,6 +60,35 @@ inline std::optional<std::string> committed_results_text(const std::filesystem::
     char buffer[1 << 16];
     for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
     return ::pclose(pipe) == 0 ? std::optional<std::string>(std::move(text)) : std::nullopt;
+}
+
+// tests/fixtures/measured/NAME.results.json.xz decompressed, for a command that reads a
+// results.json (xferlab itself reads no .xz): a file NAME.results.json in a folder of this
+// process under the temporary directory, written at the first call and reused after; the
+// folder goes when the process ends.
+inline std::filesystem::path measured_fixture(const std::string& name) {
+    namespace fs = std::filesystem;
+    struct Folder {
+        fs::path path;
+        ~Folder() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    };
+    static const Folder folder{fs::temp_directory_path() /
+                               ("xfer-measured-" + std::to_string(::getpid()))};
+    const fs::path xz =
+        fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures" / "measured" / (name + ".results.json.xz");
+    const fs::path& dir = folder.path;
+    const fs::path out = dir / (name + ".results.json");
+    if (fs::exists(out)) return out;
+    const std::optional<std::string> text = committed_results_text(xz);
+    if (!text) throw std::runtime_error(xz.string() + " cannot be read (is xz installed?)");
+    fs::create_directories(dir);
+    const fs::path tmp = dir / (name + ".results.json.tmp");
+    std::ofstream(tmp, std::ios::binary) << *text;
+    fs::rename(tmp, out);
+    return out;
 }
 
 inline Results committed_results(const std::filesystem::path& file) {

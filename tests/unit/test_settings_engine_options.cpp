@@ -10,8 +10,9 @@ using nlohmann::json;
 
 TEST_CASE("engine options: results that recorded a retired key keep and write it back",
           "[settings]") {
-    // A staged run of tools/measure/staged-taper.toml as the H200 recorded it (2026-12-01):
-    // [staging] had taper and no dma, streams or wait.
+    // A staged run of staged-taper.toml (tools/measure/, removed with taper in issue #45) as the
+    // H200 recorded it on 2026-12-01 (its results: tests/fixtures/measured, h200-cure2.staged-
+    // taper): [staging] had taper and no dma, streams or wait.
     const json recorded = json::parse(R"({"index": 1, "label": "staged taper",
         "transfer": {"path": "staged"},
         "staging": {"threads": "auto", "chunk": "auto", "chunk_bytes": 0, "buffers": 2,
