@@ -18,8 +18,8 @@
 #       beside it, builds both (tests left out), runs the scenario on the CUDA backend with
 #       --trials N (default 5) and the --set values, and writes into --out (default $OUT):
 #       summary.txt (per run: gap after a copy p50/p90, hand-off rate, aggregate and per-copy
-#       rates; tools/interpreter-summary.py), report.txt (--full), steps.log, and
-#       interpreters.tar.gz (the results folder, the logs and the machine's description).
+#       rates; tools/interpreter-summary.py), report.txt (--full), steps.log, results.json.xz
+#       and interpreters.tar.gz (the logs and the machine's description).
 # Exit status: 0 when every step succeeded.
 set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -118,7 +118,11 @@ measure() {
             python3 tools/interpreter-summary.py "$work/results/results.json"
     } >"$out/summary.txt" 2>&1
     cp "$work/steps.log" "$out/steps.log"
-    tar -czf "$out/interpreters.tar.gz" -C "$out" interp && rm -rf "$work"
+    # The results file on its own, compressed: the device tool returns files of 16 MiB at most,
+    # and the folder's trace, CSVs and SQLite twin are all rendered again from it.
+    [ ! -f "$work/results/results.json" ] ||
+        xz -T0 -9 -c "$work/results/results.json" >"$out/results.json.xz"
+    tar -czf "$out/interpreters.tar.gz" -C "$out" --exclude=interp/results interp && rm -rf "$work"
     cat "$out/summary.txt"
     return $failed
 }
