@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "cli/common_options.hpp"
 #include "cli/config_loading.hpp"
 #include "cli/report_input.hpp"
 #include "python/python.hpp"
@@ -73,9 +74,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
         ->required();
     cmd->add_option("--out", options.out, "Folder for the figures (default: the file's folder)");
     cmd->add_option("--format", options.format, "png | svg")->check(CLI::IsMember(plot_formats));
-    cmd->add_option("--run", options.runs, "A run to draw, by index or label (repeatable)")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    one_value_per_flag(
+        cmd->add_option("--run", options.runs, "A run to draw, by index or label (repeatable)"));
     cmd->add_option("--config", options.config,
                     "Config file read after config/xferlab.toml (its python.executable draws)")
         ->type_name("FILE.toml");

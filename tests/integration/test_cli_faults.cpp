@@ -10,16 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "support/catch.hpp"
-#include "support/text.hpp"
 #include "support/run_command.hpp"
 #include "support/sanitizer_build.hpp"
+#include "support/text.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
 using nlohmann::json;
 
 namespace {
-
 
 std::string payload_dir() { return (fs::path(XFER_SOURCE_DIR) / "tests" / "payloads").string(); }
 
@@ -42,8 +41,6 @@ CommandResult run_in(const fs::path& scenario, const fs::path& out,
     return run_command(prefix + xferlab() + " run '" + scenario.string() + "' --payload-dir '" +
                        payload_dir() + "' --quiet --out '" + out.string() + "'");
 }
-
-json results_of(const fs::path& out) { return json::parse(slurp(out / "results.json")); }
 
 uint64_t mem_available() {
     std::ifstream in("/proc/meminfo");
