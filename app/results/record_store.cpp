@@ -3,10 +3,15 @@
 // are NULL here, which also keeps a host copy's row small (~60 bytes).
 #include "results/record_store.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <optional>
+#include <stdexcept>
 
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
+#include "util/no_follow.hpp"
 
 namespace xfer {
 
@@ -183,8 +188,22 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
 
 }  // namespace
 
+namespace {
+
+// The empty file SQLite then makes a database of: created here, exclusively and not through
+// a link, because SQLite's own create follows a dangling link to wherever it points.
+const std::string& created_exclusively(const std::string& path, bool create) {
+    if (!create) return path;
+    const OpenedNoFollow opened = open_no_follow(path, O_WRONLY | O_CREAT | O_EXCL);
+    if (opened.fd < 0) throw std::runtime_error(open_failure(path, opened));
+    ::close(opened.fd);
+    return path;
+}
+
+}  // namespace
+
 RecordStore::RecordStore(const std::string& path, bool create)
-    : db_(std::make_unique<SqliteDb>(path, false)) {
+    : db_(std::make_unique<SqliteDb>(created_exclusively(path, create), false)) {
     // NORMAL sync: no fsync per commit beyond what WAL needs (a power cut may lose the last
     // runs, a crash none); set first, so that creating the file costs fewer fsyncs too.
     db_->exec("PRAGMA synchronous=NORMAL");

@@ -17,9 +17,12 @@ namespace {
 SqliteDb::SqliteDb(const std::string& path, bool read_only) : path_(path) {
     // NOMUTEX: one connection is used by one thread at a time (the recorder holds its own
     // lock); SQLite's per-call mutexes cost ~15% of writing a million rows.
+    // A database xferlab writes is never reached through a link (NOFOLLOW); one it reads may
+    // be (`report LINK`).
     const int flags =
         SQLITE_OPEN_NOMUTEX |
-        (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        (read_only ? SQLITE_OPEN_READONLY
+                   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW);
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);

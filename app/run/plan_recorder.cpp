@@ -92,7 +92,7 @@ void PlanRecorder::journal_locked() {
     // After a failed append the journal is left as it was: a later line would follow a gap.
     if (journal_runs_ + 1 != results_.runs.size()) return;
     try {
-        append_journal(dir_, results_, results_.runs.back());
+        append_journal(dir_, results_, results_.runs.back(), journal_runs_ == 0);
         ++journal_runs_;
     } catch (const std::exception& e) {
         failed_locked(e.what());

@@ -131,6 +131,8 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
 // `quiet_busy` a folder in use or holding output is passed over silently (default names).
 std::optional<OutputLock> take_folder(const fs::path& dir, const RunFilesOptions& options,
                                       bool quiet_busy, bool& created) {
+    if (const std::string problem = output_folder_problem(dir); !problem.empty())
+        throw std::runtime_error(problem);
     std::error_code ec;
     created = fs::create_directories(dir, ec);
     if (ec)
