@@ -10,6 +10,7 @@
 
 #include "results/journal_reader.hpp"
 #include "results/record_store.hpp"
+#include "results/results_checks.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -64,6 +65,8 @@ bool read_journal_file(const std::string& file, std::istream& in, Results& resul
                      "before they did): both are reported as unknown\n";
         journal.results.tool_version = journal.results.git_describe = "unknown";
     }
+    if (const std::string problem = results_problem(journal.results); !problem.empty())
+        return refuse(file, "is not a journal of one plan: " + problem);
     results = std::move(journal.results);
     results.notes.insert(results.notes.end(), notes.begin(), notes.end());
     results.complete = false;  // a journal alone never says whether the plan finished
@@ -98,7 +101,7 @@ bool read_results_json(const std::string& file, const std::string& text, Results
         "is JSON but not an xferlab results.json (it has no schema_version): give ";
     if (!j.is_object() || !j.contains("schema_version")) return refuse(file, kOtherJson + instead);
     try {
-        results = j.get<Results>();
+        results = results_from_json(j);
     } catch (const std::exception& e) {
         return refuse(file, "is not a readable xferlab results.json: " + json_error_text(e.what()));
     }
@@ -141,6 +144,9 @@ bool load_records_kept_apart(const std::string& file, Results& results) {
         return refuse(file, "keeps the records of its larger runs in " + store +
                                 ", which cannot be read: " + e.what());
     }
+    if (const std::string problem = results_problem(results); !problem.empty())
+        return refuse(file, "keeps the records of its larger runs in " + store +
+                                ", which holds what no plan can: " + problem);
     return true;
 }
 

@@ -13,6 +13,7 @@ namespace {
 
 constexpr const char* kNeverThrough =
     ": xferlab never writes through a link in a folder it writes into; remove it";
+constexpr const char* kOwnFile = ": xferlab writes a regular file of its own there; remove it";
 
 std::string link_target(const fs::path& path) {
     std::error_code ec;
@@ -32,7 +33,7 @@ std::string kind_of(mode_t mode) {
 std::string problem_of(const fs::path& path, const struct stat& st) {
     if (S_ISLNK(st.st_mode))
         return path.string() + " is a symbolic link (to " + link_target(path) + ")" + kNeverThrough;
-    if (!S_ISREG(st.st_mode)) return path.string() + " is " + kind_of(st.st_mode) + kNeverThrough;
+    if (!S_ISREG(st.st_mode)) return path.string() + " is " + kind_of(st.st_mode) + kOwnFile;
     if (st.st_nlink > 1)
         return path.string() + " has another name (a hard link: " + std::to_string(st.st_nlink) +
                " names)" + kNeverThrough;
