@@ -298,6 +298,11 @@ RunResult PlanRunner::run(const Run& plan_run) {
         execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
     result.host_activity =
         host_activity_of(activity.stop(), outcome.records, launcher->traits().workers_elsewhere);
+    if (!activity.thread_failure().empty())
+        result.notes.push_back(
+            "host activity was read at the run's start and end only, not around its copies: "
+            "the thread that samples it could not start (" +
+            activity.thread_failure() + ")");
     if (!outcome.started) return failed_before_start(std::move(result), outcome.errors.front());
 
     result.records = std::move(outcome.records);

@@ -7,6 +7,7 @@
 
 #include "report/run_stats.hpp"
 #include "run/skip_note.hpp"
+#include "util/thread_start.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
@@ -30,19 +31,24 @@ void Progress::begin(const Run& run) {
     started_ = std::chrono::steady_clock::now();
     if (!tty_) return;
     ticking_ = true;
-    ticker_ = std::thread([this] {
-        while (ticking_) {
-            double s =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-            {
-                std::lock_guard lock(mutex_);
-                std::fprintf(stderr, "\r\033[K%s ... %.1f s", current_.c_str(), s);
-                std::fflush(stderr);
+    // Where no thread can start the live line is left out: the run's own line still comes.
+    std::string no_thread;
+    ticker_ = start_thread(
+        [this] {
+            while (ticking_) {
+                double s =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started_)
+                        .count();
+                {
+                    std::lock_guard lock(mutex_);
+                    std::fprintf(stderr, "\r\033[K%s ... %.1f s", current_.c_str(), s);
+                    std::fflush(stderr);
+                }
+                for (int i = 0; i < 5 && ticking_; ++i)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
-            for (int i = 0; i < 5 && ticking_; ++i)
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    });
+        },
+        no_thread);
 }
 
 void Progress::end(const RunResult& result) {
