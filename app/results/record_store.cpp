@@ -210,7 +210,7 @@ RecordStore::RecordStore(const std::string& path, bool create)
     if (!create) return;
     // WAL: a committed run survives the process being killed.
     db_->exec("PRAGMA journal_mode=WAL");
-    db_->exec(std::string("BEGIN;") + kSchema + "COMMIT;");
+    db_->transaction([&] { db_->exec(kSchema); });
 }
 
 RecordStore::~RecordStore() = default;
@@ -233,38 +233,33 @@ void RecordStore::write_plan(const Results& plan) {
         {"notes", plan.notes},
         {"command", command_to_json(plan.command)},
     };
-    db_->exec("BEGIN");
-    SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");
-    for (const auto& [key, value] : rows) s.bind(1, key).bind(2, compact_json(value)).run();
-    db_->exec("COMMIT");
+    db_->transaction([&] {
+        SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");
+        for (const auto& [key, value] : rows) s.bind(1, key).bind(2, compact_json(value)).run();
+    });
 }
 
 void RecordStore::add_run(const RunResult& run) {
-    db_->exec("BEGIN");
-    try {
+    db_->transaction([&] {
         insert_run(*db_, run);
         insert_threads(*db_, run.index, run.threads_info, run.helper_threads);
         insert_notes(*db_, run);
         insert_copies(*db_, run);
         insert_device_copies(*db_, run);
-        db_->exec("COMMIT");
-    } catch (...) {
-        db_->exec("ROLLBACK");
-        throw;
-    }
+    });
 }
 
 void RecordStore::end_plan() { db_->exec("PRAGMA journal_mode=DELETE"); }
 
 void RecordStore::write_analysis(const Results& results, const std::vector<json>& per_run,
                                  const json& summary) {
-    db_->exec("BEGIN");
-    SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
-    for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
-        s.bind(1, results.runs[i].index).bind(2, compact_json(per_run[i])).run();
-    SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
-    m.bind(1, compact_json(summary)).run();
-    db_->exec("COMMIT");
+    db_->transaction([&] {
+        SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
+        for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
+            s.bind(1, results.runs[i].index).bind(2, compact_json(per_run[i])).run();
+        SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
+        m.bind(1, compact_json(summary)).run();
+    });
 }
 
 }  // namespace xfer

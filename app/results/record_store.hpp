@@ -55,6 +55,10 @@ class RecordStore {
 // xferlab results.sqlite.
 Results read_record_store(const std::string& path);
 
+// How many runs the store at `path` holds (what a failed plan's last message counts). Throws
+// like read_record_store.
+int64_t stored_run_count(const std::string& path);
+
 // Fills the records of every run in `results` whose records_file names the store (results.json
 // past output.inline_records) from the store at `path`. Throws like read_record_store, and
 // when the store lacks one of those runs.

@@ -293,6 +293,18 @@ Results read_record_store(const std::string& path) {
     return r;
 }
 
+int64_t stored_run_count(const std::string& path) {
+    const auto db = open_store(path);
+    {  // a store whose creation failed part way holds no table yet: no run
+        SqliteStatement has(*db, "SELECT count(*) FROM sqlite_master WHERE name = 'runs'");
+        has.step();
+        if (has.integer(0) == 0) return 0;
+    }
+    SqliteStatement s(*db, "SELECT count(*) FROM runs");
+    s.step();
+    return s.integer(0);
+}
+
 void load_stored_records(const std::string& path, Results& results) {
     const auto db = open_store(path);
     const int schema = read_meta(*db).at("schema_version").get<int>();

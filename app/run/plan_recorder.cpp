@@ -65,22 +65,12 @@ std::string PlanRecorder::write_failure() const {
     return write_failure_;
 }
 
-std::string PlanRecorder::runs_on_disk() const {
-    std::lock_guard lock(mutex_);
-    return fmt::format(
-        "{} completed run(s): {} in {}, {} in {}, {} in results.json and the other report files "
-        "(as last rewritten)",
-        results_.runs.size(), journal_runs_, (dir_ / kJournalFile).string(), stored_runs_,
-        kRecordStoreFile, file_runs_);
-}
-
 void PlanRecorder::store_locked(RunResult& result) {
     if (!store_) return;
     if (int64_t(result.records.size()) > config_.inline_records)
         result.records_file = kRecordStoreFile;
     try {
         store_->add_run(result);
-        ++stored_runs_;
     } catch (const std::exception& e) {
         result.records_file.clear();  // results.json keeps them after all
         failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.index));
@@ -110,7 +100,6 @@ void PlanRecorder::rewrite_files_locked() {
         return;
     const auto failures = write_report_files(results_, config_, dir_);
     for (const auto& f : failures) failed_locked(f);
-    if (failures.empty()) file_runs_ = results_.runs.size();
     last_write_end_ns_ = now_ns();
     last_write_cost_ns_ = last_write_end_ns_ - start;
 }

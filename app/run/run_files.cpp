@@ -19,6 +19,7 @@
 #include "run/plan_execution.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/plan_runner.hpp"
+#include "run/runs_on_disk.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "system/stop_signal.hpp"
@@ -225,12 +226,14 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
         write_reports(results, config, dir, format, !options.quiet, options.detail);
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
+        // Read back from the files after the final write: what a reader of the folder finds.
         std::cerr << fmt::format(
             "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
             "the plan {}. On disk: {}{}\n",
             execution.write_failure.empty() ? failures.front() : execution.write_failure,
             results.runs.size(), p.plan.size(),
-            execution.write_failure.empty() ? "completed" : "stopped there", execution.runs_on_disk,
+            execution.write_failure.empty() ? "completed" : "stopped there",
+            runs_on_disk(dir, results.runs.size()),
             failures.empty() ? "; the final report files were written"
                              : "; the final write failed too (" + join_names(failures, "; ") + ")");
         return exit_write_failed;
