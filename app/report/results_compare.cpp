@@ -130,6 +130,7 @@ ResultsComparison compare_results(const Results& a_results, const Analysis& a,
             ++out.not_measured;
         } else {
             p.comparison = compare_groups(*gb, ga, 0);
+            p.comparison->verdict += suspect_trials(b_results, *gb, a_results, ga);
             ++out.findings[p.comparison->finding];
             log_sum += std::log(p.comparison->ratio);
             ++ratios;

@@ -61,6 +61,22 @@ void trial_medians(const Results& results, const std::vector<RunAnalysis>& runs,
     if (device.size() == cv.size()) g.device_concurrency = stats::median(device);
 }
 
+// The trials of `g` that ran beside threads left running by an earlier run.
+std::vector<int> trials_beside_strays(const Results& results, const TrialGroup& g) {
+    std::vector<int> trials;
+    for (int k : g.runs)
+        if (!results.runs[size_t(k)].stray_threads.empty())
+            trials.push_back(results.runs[size_t(k)].trial);
+    return trials;
+}
+
+std::string trial_list(const std::vector<int>& trials) {
+    std::string out = trials.size() == 1 ? "trial " : "trials ";
+    for (size_t i = 0; i < trials.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(trials[i]);
+    return out;
+}
+
 std::string configured_baseline(const Results& results) {
     const auto& s = results.scenario;
     if (!s.is_object() || !s.contains("scenario") || !s["scenario"].is_object()) return "";
@@ -156,6 +172,17 @@ std::string trial_verdict(const TrialComparison& c) {
                        c.trials, c.baseline_trials);
 }
 
+std::string suspect_trials(const Results& results, const TrialGroup& run,
+                           const Results& baseline_results, const TrialGroup& baseline) {
+    const std::vector<int> here = trials_beside_strays(results, run);
+    const std::vector<int> there = trials_beside_strays(baseline_results, baseline);
+    if (here.empty() && there.empty()) return "";
+    std::string which = here.empty() ? "" : trial_list(here) + " here";
+    if (!there.empty()) which += (which.empty() ? "" : " and ") + trial_list(there) + " of the baseline";
+    return "; suspect: " + which + (here.size() + there.size() == 1 ? " was" : " were") +
+           " measured beside threads left running by an earlier run";
+}
+
 TrialComparison compare_groups(const TrialGroup& run, const TrialGroup& baseline, int baseline_at) {
     using Finding = TrialComparison::Finding;
     TrialComparison c;
@@ -220,6 +247,8 @@ void compare_trials(const Results& results, std::vector<TrialGroup>& groups) {
         for (size_t j : point) {
             if (j == *base || groups[j].aggregate_Bps.empty()) continue;
             groups[j].vs_baseline = compare_groups(groups[j], groups[*base], int(*base));
+            groups[j].vs_baseline->verdict +=
+                suspect_trials(results, groups[j], results, groups[*base]);
         }
     }
 }

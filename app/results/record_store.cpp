@@ -26,7 +26,7 @@ CREATE TABLE runs(
     bytes_per_copy INTEGER, direction TEXT, host_memory TEXT, sweep_point TEXT,
     scaling_key TEXT, trial INTEGER, base_label TEXT, settings TEXT, payload TEXT,
     status TEXT, start_ns INTEGER, end_ns INTEGER, records_file TEXT, copy_count INTEGER,
-    timed_blocks TEXT, host_activity TEXT);
+    timed_blocks TEXT, host_activity TEXT, stray_threads TEXT);
 CREATE TABLE threads(
     run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
@@ -145,8 +145,8 @@ void insert_notes(const SqliteDb& db, const RunResult& run) {
 constexpr const char* kInsertRun =
     "INSERT INTO runs(run, label, launcher, backend, threads, bytes_per_copy, direction, "
     "host_memory, sweep_point, scaling_key, trial, base_label, settings, payload, status, "
-    "start_ns, end_ns, records_file, copy_count, timed_blocks, host_activity) "
-    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "start_ns, end_ns, records_file, copy_count, timed_blocks, host_activity, stray_threads) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 void bind_json_or_null(SqliteStatement& s, int i, const std::optional<json>& j) {
     if (j) {
@@ -183,6 +183,8 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     bind_json_or_null(s, 20, timed_blocks_json(r));
     bind_json_or_null(s, 21,
                       r.host_activity ? std::optional(json(*r.host_activity)) : std::nullopt);
+    bind_json_or_null(s, 22,
+                      r.stray_threads.empty() ? std::nullopt : std::optional(json(r.stray_threads)));
     s.run();
 }
 

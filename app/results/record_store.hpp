@@ -19,9 +19,10 @@ namespace xfer {
 inline constexpr const char* kRecordStoreFile = "results.sqlite";
 // 2: copies gained source, device_calls, gil_held_calls, failed (payloads' w.timed blocks)
 // and the device_copies table. 3: runs gained host_activity. 4: runs gained trial and
-// base_label, meta the plan's notes: the store holds everything results.json holds. Files of
-// schemas 1 to 3 are still read.
-inline constexpr int kRecordStoreSchema = 4;
+// base_label, meta the plan's notes: the store holds everything results.json holds. 5: runs
+// gained stray_threads (threads left running by earlier runs, alive while the run measured).
+// Files of schemas 1 to 4 are still read.
+inline constexpr int kRecordStoreSchema = 5;
 
 class SqliteDb;
 

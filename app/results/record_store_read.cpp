@@ -189,6 +189,7 @@ std::string run_columns(int schema) {
     columns += schema >= 2 ? ", timed_blocks" : ", NULL";
     columns += schema >= 3 ? ", host_activity" : ", NULL";
     columns += schema >= 4 ? ", trial, base_label" : ", NULL, NULL";
+    columns += schema >= 5 ? ", stray_threads" : ", NULL";
     return columns;
 }
 
@@ -233,6 +234,7 @@ RunResult run_from(const SqliteStatement& s) {
     }
     if (!s.is_null(17)) r.host_activity = parse(s.text(17)).get<HostActivity>();  // schema 3
     trial_from(s, r);
+    if (!s.is_null(20)) parse(s.text(20)).get_to(r.stray_threads);  // schema 5
     return r;
 }
 

@@ -252,6 +252,7 @@ void to_json(json& j, const RunResult& r) {
     if (!r.payload_verified.empty())
         j["payload_verified"] = worker_texts_to_json(r.payload_verified);
     if (r.host_activity) j["host_activity"] = *r.host_activity;
+    if (!r.stray_threads.empty()) j["stray_threads"] = r.stray_threads;
     if (r.records_file.empty()) {
         j["records"] = r.records;
     } else {  // no "records" key: an older reader fails instead of finding none
@@ -302,6 +303,8 @@ void from_json(const json& j, RunResult& r) {
     // Absent in results written before it was recorded, or where /proc/stat was unreadable.
     if (auto a = j.find("host_activity"); a != j.end() && a->is_object())
         r.host_activity = a->get<HostActivity>();
+    // Absent for a run measured without threads left running, and in results from before.
+    if (auto t = j.find("stray_threads"); t != j.end()) t->get_to(r.stray_threads);
     // Absent in results written before payloads were recorded.
     if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
         r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),
