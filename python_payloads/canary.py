@@ -1,9 +1,11 @@
 """GIL canary. Worker 0 copies while a pure-Python thread does nothing but read the clock. A
 canary sample that falls inside a copy's [host_start, host_end] window was taken while the
-copying thread was in the copy: possible only when the copy released the GIL (gil = "release");
-with gil = "hold" no sample can land inside a copy.
+copying thread was in the copy: possible only when the copy released the GIL (gil = "release")
+or there is no GIL (launcher python-ft: ctx.gil is "none"); with gil = "hold" no sample can
+land inside a copy.
 
-The result is a note on the run ("canary: N of M samples inside K copies") and, when
+The result is a note on the run ("canary: N of M samples inside K copies (gil=release)", or
+"(no GIL)") and, when
 ctx.params["samples_out"] names a file, a JSON file with the copy windows, the number of
 samples inside each, and a few of those samples.
 
@@ -60,8 +62,9 @@ def main(ctx):
     # A few of the samples inside each window, for whoever wants to check them.
     examples = [list(samples[bisect.bisect_left(samples, a):bisect.bisect_right(samples, b)][:16])
                 for a, b in windows]
+    lock = "no GIL" if ctx.gil == "none" else f"gil={ctx.gil}"
     ctx.note(f"canary: {sum(per_copy)} of {len(samples)} samples inside {len(windows)} copies "
-             f"(gil={ctx.gil})")
+             f"({lock})")
     out = ctx.params.get("samples_out")
     if out:
         with open(out, "w") as f:

@@ -7,7 +7,10 @@
 #                             # checks: the suite under ASan+UBSan and under TSan
 #                             # (tools/ci-sanitizers.sh), each fuzz target for a minute
 #                             # (tools/ci-fuzz.sh)
-# Both install the bash completion after building (tools/install-completion.sh).
+#   tools/bootstrap.sh build  # install, build (test and build also build, once per machine,
+#                             # the CPython 3.13 interpreters of launchers python-ft and
+#                             # python-subinterp into .cache, and xferlab-ft / xferlab-py313)
+# All install the bash completion after building (tools/install-completion.sh).
 # Environment: BUILD_DIR (default build; the checks use ${BUILD_DIR}-asan, -tsan, -fuzz),
 # JOBS (default: nproc), FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -55,6 +58,34 @@ step() {
     [ -z "$step_name" ] || echo "== bootstrap: $step_name" >&2
 }
 
+# Launchers python-ft and python-subinterp run their workers in sibling executables built
+# against CPython 3.13 (cmake/sibling_builds.cmake): the free-threaded interpreter, and where
+# Debian's Python is older than 3.12 (Debian 12: 3.11) a second build of the same source with
+# its GIL for sub-interpreters, built once per machine into .cache/cpython (265 s each on a
+# 2-core machine; reused afterwards), and pybind11 3 from Debian's archive into .cache/pybind11.
+# `test` needs them (their tests must run); `build` goes on without them, saying so, and their
+# runs are then skipped with the reason; `demo` runs none of them.
+sibling_args=()
+if [ "$mode" != demo ]; then
+    step "interpreters for python-ft and python-subinterp (.cache, built once per machine)"
+    with_gil=()
+    /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 12))' || with_gil=(--with-gil)
+    if prefixes=$(tools/build-free-threaded-python.sh --jobs "$jobs" "${with_gil[@]}") &&
+        pybind11_dir=$(tools/fetch-pybind11.sh); then
+        free_threaded=$(sed -n 's/^free-threaded: //p' <<<"$prefixes")
+        gil=$(sed -n 's/^gil: //p' <<<"$prefixes")
+        sibling_args=("-DXFER_FREE_THREADED_PYTHON=$free_threaded/bin/python3.13t"
+            "-DXFER_SIBLING_PYBIND11_DIR=$pybind11_dir" "-DXFER_SIBLING_JOBS=$jobs")
+        [ -z "$gil" ] || sibling_args+=("-DXFER_SUBINTERPRETER_PYTHON=$gil/bin/python3.13")
+    elif [ "$mode" = test ]; then
+        echo "== bootstrap: the interpreters for python-ft and python-subinterp could not be built" >&2
+        exit 1
+    else
+        echo "== bootstrap: building without xferlab-ft and xferlab-py313: runs of python-ft" \
+            "and python-subinterp will be skipped with the reason" >&2
+    fi
+fi
+
 # Debian's own Python (python3-dev) is embedded, whatever `python3` is first on PATH.
 # -g1 (line tables and function names: backtraces with file:line, no local variables) instead
 # of RelWithDebInfo's -g: a third less compile time (docs/reliability.md).
@@ -62,7 +93,8 @@ step "build $build_dir"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
     "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-    -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 >&2
+    -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 \
+    "${sibling_args[@]}" >&2
 # The demo needs the program alone; the tests are most of the build's time.
 targets=()
 [ "$mode" != demo ] || targets=(--target xferlab)

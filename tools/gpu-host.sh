@@ -13,6 +13,8 @@
 #                    bench,module-bench,pip,runs (default: all but pip, in that order; pip:
 #                    `pip install .` into a throw-away folder, then one copy with what it made)
 #   --jobs N         parallel build and ctest jobs (default: nproc)
+#   --targets LIST   build only these targets (space-separated, e.g. "test_gpu xferlab_core
+#                    xferlab_core_testing"); default: everything
 #   --set KEY=VALUE  passed to every `xferlab run` (repeatable), e.g. --set transfer.bytes=1GiB
 #   --gpu-args ARGS  extra arguments for the GPU test binary, e.g. "[matrix]"
 #   --bench NAME     run build-gpu/tests/NAME (a benchmark) as step "bench NAME" (repeatable;
@@ -38,6 +40,7 @@ gpu_args=""
 step_timeout=540
 pack=1
 scenarios=()
+targets=""
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -45,13 +48,14 @@ while [ $# -gt 0 ]; do
         --build-dir) build_dir=$2; shift 2 ;;
         --steps) steps=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
+        --targets) targets=$2; shift 2 ;;
         --set) sets+=(--set "$2"); shift 2 ;;
         --gpu-args) gpu_args=$2; shift 2 ;;
         --bench) benches+=("$2"); shift 2 ;;
         --step-timeout) step_timeout=$2; shift 2 ;;
         --bench-args) bench_args=$2; shift 2 ;;
         --no-pack) pack=0; shift ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         -*) echo "gpu-host.sh: unknown option $1" >&2; exit 2 ;;
         *) scenarios+=("$(readlink -f "$1")"); shift ;;  # before the cd below
     esac
@@ -162,7 +166,9 @@ fi
 
 if wants build; then
     # -k 0: a target that fails does not stop the others (the module, the GPU tests)
-    step build "$work/build.log" cmake --build "$build_dir" -j "$jobs" -- -k 0
+    target_args=()
+    for t in $targets; do target_args+=(--target "$t"); done
+    step build "$work/build.log" cmake --build "$build_dir" -j "$jobs" "${target_args[@]}" -- -k 0
 fi
 
 if wants ctest; then
@@ -178,12 +184,21 @@ if wants gpu; then
     step gpu-tests "$work/gpu-tests.log" "$build_dir/tests/test_gpu" -d yes $gpu_args
 fi
 
+# The extension module built above, imported by the venv's python3 next to CuPy and PyTorch:
+# the fake-device suite on the module's test build (python-testing: the same module with the
+# fake device bound in), then the GPU suite on the module as it is installed (-rs: every skip
+# with its reason).
+# shellcheck disable=SC2317  # called through step()
+module_tests() {
+    timeout --kill-after=15 300 env PYTHONPATH="$build_dir/python-testing" PYTHONDONTWRITEBYTECODE=1 \
+        XFERLAB_BINARY="$build_dir/xferlab" \
+        python3 -m pytest -v -rs -p no:cacheprovider tests/python/module || return
+    timeout --kill-after=15 300 env PYTHONPATH="$build_dir/python" PYTHONDONTWRITEBYTECODE=1 \
+        python3 -m pytest -v -rs -p no:cacheprovider tests/gpu_module
+}
+
 if wants module; then
-    # The extension module built above, imported by the venv's python3 next to CuPy and PyTorch:
-    # its fake-device suite and its GPU suite (-rs: every skip with its reason).
-    step module "$work/module-tests.log" \
-        env PYTHONPATH="$build_dir/python" PYTHONDONTWRITEBYTECODE=1 \
-        python3 -m pytest -v -rs -p no:cacheprovider tests/python/module tests/gpu_module
+    step module "$work/module-tests.log" module_tests
 fi
 
 if wants devices; then

@@ -27,7 +27,9 @@ int64_t StartGate::arrive_and_wait(int worker) {
     } else {
         if (arrived_ >= parties_) cv_.notify_all();  // wakes the coordinator
         cv_.wait(lock, [&] { return open_ || aborted_; });
-        if (aborted_) return -1;
+        // Released is released: an abort after the opening (a sub-interpreter whose run ended
+        // first, launcher python-subinterp) must not turn back a waiter not yet awake.
+        if (!open_) return -1;
     }
     if (spec_.kind == StartKind::barrier) return release_ns_;
 

@@ -20,7 +20,8 @@ class StartGate {
     // Blocks per the discipline. Returns the host time (ns) at which the worker was released,
     // -1 when the gate was aborted. `worker` is the worker's index in the whole run.
     int64_t arrive_and_wait(int worker);
-    // Releases every waiter (used when a run is aborted).
+    // Releases every waiter not released yet, with -1 (used when a run is aborted); a waiter of a
+    // barrier that opened before is released as it was.
     void abort();
     bool aborted() const;
 

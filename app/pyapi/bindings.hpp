@@ -3,7 +3,8 @@
 // the extension module a user's program imports (app/pyapi/ext/core.cpp: xferlab._core), and
 // the module built into `xferlab run` (app/python/module.cpp), so that a payload and a user's
 // program are written alike. Adds to `m`: copy(dst, src, *, stream=None), class Engine, Error
-// (a RuntimeError), _shutdown, and the submodule _testing (the fake device of the tests).
+// (a RuntimeError) and _shutdown. The tests' fake device is bound only into the test build's
+// module (pyapi/testing/).
 #include <pybind11/pybind11.h>
 
 namespace xfer::pyapi {

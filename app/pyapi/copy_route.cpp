@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "engine/engine_resolve.hpp"
+
 namespace py = pybind11;
 
 namespace xfer::pyapi {
@@ -41,6 +43,7 @@ Side side_of(CopyPlatform& platform, const MemoryView& v, const char* role) {
         dst.kind(), src.kind()));
 }
 
+// The shared engine's is the default's (it is made with default options, EngineOptions{}).
 uint64_t direct_below(const ModuleEngine* engine, bool to_device) {
     if (engine) return engine->direct_below(to_device);
     return to_device ? kDirectBelowToDevice : kDirectBelowFromDevice;
@@ -55,6 +58,12 @@ CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleE
             "the larger one, or view both as bytes)",
             dst.kind(), dst.bytes, src.kind(), src.bytes));
     CopyRoute route;
+    // Nothing to move: no pointer is looked up (an empty CuPy array's is 0, which no device
+    // owns), and no engine is made.
+    if (dst.bytes == 0) {
+        route.kind = CopyRoute::Kind::nothing;
+        return route;
+    }
     // Host memory on both sides needs no device and no platform.
     if (!dst.device_side && !src.device_side && !engine) return route;
     CopyPlatform& platform = engine ? engine->platform() : current_platform();
@@ -89,6 +98,7 @@ CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleE
 
 void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& src,
               ModuleEngine* engine, uintptr_t stream) {
+    if (route.kind == CopyRoute::Kind::nothing) return;
     if (route.kind == CopyRoute::Kind::host_to_host) {
         std::memcpy(dst.data, src.data, dst.bytes);
         if (engine) engine->count_host_copy();
@@ -99,11 +109,14 @@ void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& s
         shared = shared_engine(route.device);  // made on first use: its start takes a while
         engine = shared.get();
     }
+    // Where the device reads pageable memory through the host's page tables, a plain copy of
+    // it runs at about the page-locked rate: staging would only add host memory traffic.
+    const bool plain = route.plain || engine->pageable_direct();
     // The producers' own streams first: their work on the arrays must be done. A plain copy on
     // a default stream (the caller's per-thread one, or the legacy one) is ordered after the
     // legacy stream's work by CUDA itself: no wait for a producer on the legacy stream (1, as
     // CuPy and PyTorch say it by default) there. The helpers' streams are non-blocking.
-    const bool ordered_after_legacy = route.plain && stream <= 2;
+    const bool ordered_after_legacy = plain && stream <= 2;
     try {
         for (const MemoryView* v : {&dst, &src})
             if (v->stream && !(*v->stream == 1 && ordered_after_legacy))
@@ -112,8 +125,7 @@ void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& s
         throw EngineError(e.what());
     }
     const bool to_device = route.kind == CopyRoute::Kind::to_device;
-    if (dst.bytes == 0) return;
-    if (route.plain) {
+    if (plain) {
         engine->plain(dst.data, src.data, dst.bytes, to_device, stream);
         return;
     }

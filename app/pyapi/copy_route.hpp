@@ -9,10 +9,13 @@
 namespace xfer::pyapi {
 
 struct CopyRoute {
-    enum class Kind { host_to_host, to_device, from_device } kind = Kind::host_to_host;
+    // nothing: zero bytes, a no-op whatever the two sides are (as cudaMemcpy and memcpy of none).
+    enum class Kind { nothing, host_to_host, to_device, from_device } kind = Kind::host_to_host;
     int device = -1;
     bool page_locked_host = false;
-    bool plain = false;  // no staging: the host side is page-locked, or the copy is small
+    // No staging: the host side is page-locked, or the copy is small. (Where the engine reads
+    // pageable memory directly, run_copy makes every copy plain.)
+    bool plain = false;
 };
 
 // Checks sizes and directions and finds where each side lives (with the GIL held). `engine`:

@@ -5,17 +5,17 @@
 
 #include <map>
 
-#include "backend/timed_block_hooks.hpp"
+#include "engine/timed_block_hooks.hpp"
 #include "util/process_id.hpp"
 
 namespace xfer::pyapi {
 
 namespace {
 
-// The platform of `current_platform()`: the fake only when the tests ask for it.
+// The platform of `current_platform()`: CUDA unless a test build replaced it.
 struct PlatformChoice {
     std::mutex mutex;
-    bool fake = false;
+    CopyPlatform* replaced = nullptr;
     std::map<int, std::shared_ptr<ModuleEngine>> shared;  // by device
 };
 
@@ -25,7 +25,7 @@ PlatformChoice& choice() {
 }
 
 CopyPlatform& platform_locked(const PlatformChoice& c) {
-    if (c.fake) return fake_copy_platform();
+    if (c.replaced) return *c.replaced;
     if (CopyPlatform* cuda = cuda_copy_platform()) return *cuda;
     throw EngineError(
         "xferlab was built without the CUDA backend (no CUDA toolkit with CUPTI when it was "
@@ -34,23 +34,33 @@ CopyPlatform& platform_locked(const PlatformChoice& c) {
 
 }  // namespace
 
-ModuleEngine::ModuleEngine(CopyPlatform& platform, const EngineRequest& request)
-    : platform_(platform), request_(request), pid_(process_id()) {
+ModuleEngine::ModuleEngine(CopyPlatform& platform, int device, const EngineOptions& options)
+    : platform_(platform), device_(device), options_(options), pid_(process_id()) {
     if (const std::string why = platform_.unavailable(); !why.empty())
         throw EngineError("no CUDA device answers here: " + why);
     const int devices = platform_.device_count();
-    if (request.device < 0 || request.device >= devices)
+    if (device < 0 || device >= devices)
         throw EngineError(
-            fmt::format("device {} does not exist: this machine has {} CUDA device{}{}",
-                        request.device, devices, devices == 1 ? "" : "s",
+            fmt::format("device {} does not exist: this machine has {} CUDA device{}{}", device,
+                        devices, devices == 1 ? "" : "s",
                         devices > 0 ? fmt::format(" (0 to {})", devices - 1) : std::string()));
+    // Inside xferlab run the engine's DMAs join a payload's w.timed() block, which takes their
+    // CUPTI ids: a probe keeps them. Elsewhere a probe only when asked (measure=True).
+    const TimedBlockHooks hooks = timed_block_hooks();
+    const bool probed = options.measure || hooks.correlation;
     try {
-        MadeEngine made = platform_.make_engine(request);
+        MadeEngine made = make_engine(platform_, options, device, [&](int helpers) {
+            std::function<uint32_t()> correlation;
+            if (hooks.correlation) correlation = hooks.correlation;
+            probe_ = probed ? std::make_shared<StatsProbe>(helpers, correlation) : nullptr;
+            return probe_;
+        });
+        made.engine->start();
         engine_ = std::move(made.engine);
-        note_ = std::move(made.note);
+        resolved_ = std::move(made.resolved);
+        resolved_.config.active_helpers =
+            nullptr;  // holds the registry slot, which close() gives back
         registration_ = std::move(made.registration);
-        config_ = engine_->config();
-        config_.active_helpers = nullptr;  // holds the registry slot, which close() gives back
     } catch (const std::exception& e) {
         throw EngineError(e.what());
     }
@@ -64,7 +74,7 @@ void ModuleEngine::enter() {
         throw EngineError(fmt::format(
             "the engine of device {} is closed: make a new xferlab.Engine(device={}), or use "
             "xferlab.copy, whose shared engine stays open",
-            request_.device, request_.device));
+            device_, device_));
     if (process_id() != pid_)
         throw EngineError(fmt::format(
             "this engine was made in process {} and this is process {}, a fork() of it: CUDA "
@@ -82,16 +92,16 @@ void ModuleEngine::staged(std::byte* host, std::byte* device, uint64_t bytes, bo
                           bool page_locked, uintptr_t stream) {
     enter();
     try {
-        if (stream) platform_.wait_stream(stream, request_.device);
+        if (stream) platform_.wait_stream(stream, device_);
         // Inside a payload's w.timed() block (xferlab run), the helpers' DMAs join the block.
         const TimedBlockHooks hooks = timed_block_hooks();
-        const uint32_t tag = hooks.open_tag ? hooks.open_tag() : 0;
+        const uint32_t tag = probe_ && hooks.open_tag ? hooks.open_tag() : 0;
         // Worker -1: the engine's messages name no worker (the caller's thread is the one).
         if (to_device)
             engine_->to_device(device, host, bytes, -1, tag, page_locked);
         else
             engine_->from_device(host, device, bytes, -1, tag, page_locked);
-        if (tag && hooks.join) hooks.join(engine_->take_correlations(tag));
+        if (tag && hooks.join) hooks.join(probe_->take_correlations(tag));
     } catch (const std::exception& e) {
         leave();
         throw EngineError(e.what());
@@ -103,7 +113,7 @@ void ModuleEngine::plain(std::byte* dst, const std::byte* src, uint64_t bytes, b
                          uintptr_t stream) {
     enter();
     try {
-        platform_.copy(dst, src, bytes, to_device, request_.device, stream);
+        platform_.copy(dst, src, bytes, to_device, device_, stream);
     } catch (const std::exception& e) {
         leave();
         throw EngineError(e.what());
@@ -121,6 +131,7 @@ EngineStats ModuleEngine::stats() const {
     s.plain_copies = plain_copies_;
     s.plain_bytes = plain_bytes_;
     s.host_copies = host_copies_;
+    if (probe_) s.measured = probe_->totals();
     return s;
 }
 
@@ -175,11 +186,8 @@ std::shared_ptr<ModuleEngine> shared_engine(int device) {
     PlatformChoice& c = choice();
     std::lock_guard lock(c.mutex);
     auto& engine = c.shared[device];
-    if (!engine || engine->closed()) {
-        EngineRequest request;
-        request.device = device;
-        engine = std::make_shared<ModuleEngine>(platform_locked(c), request);
-    }
+    if (!engine || engine->closed())
+        engine = std::make_shared<ModuleEngine>(platform_locked(c), device, EngineOptions{});
     return engine;
 }
 
@@ -189,11 +197,11 @@ CopyPlatform& current_platform() {
     return platform_locked(c);
 }
 
-void use_fake_platform(bool fake) {
+void replace_platform(CopyPlatform* platform) {
     close_shared_engines();
     PlatformChoice& c = choice();
     std::lock_guard lock(c.mutex);
-    c.fake = fake;
+    c.replaced = platform;
 }
 
 void close_shared_engines() {

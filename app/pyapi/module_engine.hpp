@@ -13,7 +13,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "backend/copy_platform.hpp"
+#include "engine/copy_platform.hpp"
+#include "engine/stats_probe.hpp"
+#include "settings/engine_options.hpp"
 
 namespace xfer::pyapi {
 
@@ -22,16 +24,6 @@ namespace xfer::pyapi {
 struct EngineError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-// Below this many bytes a copy is one plain copy on the caller's stream instead of a staged
-// request: a request of one or two chunks is copied by one helper and then DMA'd, one after the
-// other, and takes longer than the driver's own copy. Measured on H200 (docs/performance.md,
-// "Small copies"): staged to the device won from 12 MiB in every trial of two passes, and at
-// 8 MiB tied in one (1.02x) and lost in the other (1.10-1.21x); from the device (2 MiB chunks)
-// it won from 4 MiB and lost at 2 MiB.
-inline constexpr uint64_t kDirectBelowToDevice = uint64_t(12) << 20;
-inline constexpr uint64_t kDirectBelowFromDevice = uint64_t(4) << 20;
-inline constexpr uint64_t kDirectBelowAuto = ~uint64_t(0);  // each direction its own
 
 // The engine's place in the machine's engine registry (Engine.stats()["registry"]).
 struct EngineRegistryView {
@@ -43,31 +35,36 @@ struct EngineRegistryView {
 // What an engine has done, for Engine.stats().
 struct EngineStats {
     StagingTotals staged;       // through the helpers
-    uint64_t plain_copies = 0;  // page-locked or small: one plain copy each
+    uint64_t plain_copies = 0;  // page-locked, small or pageable read directly: one plain copy
     uint64_t plain_bytes = 0;
     uint64_t host_copies = 0;  // host to host
+    // Engine(measure=True), or inside xferlab run: the helpers' times and a copy's edges.
+    std::optional<ProbeTotals> measured;
 };
 
 class ModuleEngine {
   public:
-    // Makes and starts the engine (allocates its page-locked buffers). Throws EngineError.
-    ModuleEngine(CopyPlatform& platform, const EngineRequest& request);
+    // Makes and starts the engine on `device` (allocates its page-locked buffers). Throws
+    // EngineError.
+    ModuleEngine(CopyPlatform& platform, int device, const EngineOptions& options);
     ~ModuleEngine();
     ModuleEngine(const ModuleEngine&) = delete;
     ModuleEngine& operator=(const ModuleEngine&) = delete;
 
-    int device() const { return request_.device; }
-    const StagingConfig& config() const { return config_; }
-    const std::string& note() const { return note_; }
+    int device() const { return device_; }
+    const EngineOptions& options() const { return options_; }
+    // Its resolved settings (without the registry hook) and the note that explains them.
+    const ResolvedEngine& resolved() const { return resolved_; }
+    const StagingConfig& config() const { return resolved_.config; }
+    const std::string& note() const { return resolved_.note; }
     CopyPlatform& platform() const { return platform_; }
-    // Copies smaller than this are one plain copy (Engine(direct_below=...): kDirectBelowAuto
-    // is kDirectBelowToDevice or kDirectBelowFromDevice by direction).
+    // Copies smaller than this are one plain copy (Engine(direct_below=...)).
     uint64_t direct_below(bool to_device) const {
-        if (direct_below_ != kDirectBelowAuto) return direct_below_;
-        return to_device ? kDirectBelowToDevice : kDirectBelowFromDevice;
+        return to_device ? resolved_.direct_below_to_device : resolved_.direct_below_from_device;
     }
-    uint64_t direct_below_setting() const { return direct_below_; }
-    void set_direct_below(uint64_t bytes) { direct_below_ = bytes; }
+    // Pageable memory goes as one plain copy (the device reads it through the host's page
+    // tables, or Engine(pageable="direct")).
+    bool pageable_direct() const { return resolved_.pageable_direct; }
 
     // Staged to or from the device; `stream` (0: none) is waited for first. The GIL must be
     // released. Throws EngineError with the engine's message (device, chunk, offset).
@@ -97,13 +94,13 @@ class ModuleEngine {
     void leave();
 
     CopyPlatform& platform_;
-    EngineRequest request_;
+    int device_;
+    EngineOptions options_;
+    ResolvedEngine resolved_;  // without its registry hook (which holds the registry slot)
     std::unique_ptr<StagingEngine> engine_;
-    std::string note_;
+    std::shared_ptr<StatsProbe> probe_;  // measure=True, or inside xferlab run; else nullptr
     std::shared_ptr<EngineRegistration> registration_;  // the slot, given back by close()
     pid_t pid_ = 0;
-    uint64_t direct_below_ = kDirectBelowAuto;
-    StagingConfig config_;         // the engine's, without its registry hook
     StagingTotals closed_totals_;  // what the engine had done when it was closed
     mutable std::mutex mutex_;
     std::condition_variable idle_;
@@ -115,10 +112,11 @@ class ModuleEngine {
 // The engine of `device` that xferlab.copy shares between every thread of the process, made on
 // first use with automatic settings on the current platform.
 std::shared_ptr<ModuleEngine> shared_engine(int device);
-// The current platform: CUDA, or the fake after use_fake_platform(true) (tests). Switching
-// closes the shared engines.
+// The current platform: CUDA, or the one a test build put in its place.
 CopyPlatform& current_platform();
-void use_fake_platform(bool fake);
+// Copies go to `platform` from now on (nullptr: CUDA again); the shared engines close. Only the
+// test build's module calls it (its fake device, pyapi/testing/).
+void replace_platform(CopyPlatform* platform);
 // Closes every shared engine (atexit; the embedded interpreter's shutdown).
 void close_shared_engines();
 

@@ -12,6 +12,7 @@
 #include "launch/pthread_workers.hpp"
 #include "launch/thread_control.hpp"
 #include "python/interpreter.hpp"
+#include "python/interpreter_lock.hpp"
 #include "python/payload_objects.hpp"
 #include "python/python_launcher.hpp"
 
@@ -25,15 +26,15 @@ namespace {
 // it too).
 class GilHandOff final : public CopyGuard {
   public:
-    explicit GilHandOff(GilPolicy gil) : gil_(gil) {}
+    GilHandOff(GilPolicy gil, bool has_gil) : gil_(gil), has_gil_(has_gil) {}
 
     void copy(Worker& worker) override {
         if (gil_ == GilPolicy::release) {
             py::gil_scoped_release release;
-            observe_gil_during_copy(worker);
+            observe_gil_during_copy(worker, has_gil_);
             worker.copy_once();
         } else {
-            observe_gil_during_copy(worker);
+            observe_gil_during_copy(worker, has_gil_);
             worker.copy_once();
         }
     }
@@ -44,12 +45,13 @@ class GilHandOff final : public CopyGuard {
 
   private:
     GilPolicy gil_;
+    bool has_gil_;
 };
 
 void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, StartGate& gate,
                      const std::atomic<bool>& stop) {
     py::gil_scoped_acquire attach;  // a thread state for this thread, and the GIL
-    GilHandOff hand_off(gil);
+    GilHandOff hand_off(gil, interpreter_has_gil());
     bool released;
     {
         py::gil_scoped_release release;  // set-up and the start gate are not Python's business

@@ -12,10 +12,9 @@
 #include <thread>
 
 #include "backend/gil_probe.hpp"
+#include "python/interpreter_lock.hpp"
+#include "python/interpreter_setup.hpp"
 #include "python/leaks.hpp"
-#include "python/payload_objects.hpp"
-#include "python/payload_output.hpp"
-#include "python/run_state.hpp"
 
 namespace py = pybind11;
 
@@ -23,26 +22,6 @@ namespace xfer {
 namespace {
 
 std::thread::id g_owner;  // the thread that started the interpreter (it must finalize it)
-
-// The worker bound to the calling thread, by its number in the whole run (a worker process
-// has one); -1 when none. GIL held.
-int bound_worker() {
-    const auto& run = current_run();
-    if (!run || !run->open()) return -1;
-    const int local = worker_bound_to_this_thread(run->id);
-    return local >= 0 && local < run->worker_count() ? run->worker(local).index() : -1;
-}
-
-// PayloadStream's sink (GIL held): the prefix names the run and the worker that wrote.
-void emit_payload_output(const std::string& thread, const py::bytes& text, int worker) {
-    const auto& run = current_run();
-    const std::string prefix =
-        run ? payload_output_prefix(run->run.spec.payload, run->run.index, worker, thread)
-            : payload_output_prefix("", 0, -1, thread);
-    std::string lines = text;
-    py::gil_scoped_release nogil;  // a slow stderr must not stall the other Python threads
-    write_payload_output(prefix, lines);
-}
 
 }  // namespace
 
@@ -69,33 +48,9 @@ Interpreter::Interpreter(const std::filesystem::path& payload_dir) {
     py::initialize_interpreter(&config, 0, nullptr, /*add_program_dir_to_path=*/false);
     g_owner = std::this_thread::get_id();
     // The device tracer asks, inside a framework's copy call, whether the thread holds the GIL.
-    set_gil_probe([]() { return PyGILState_Check(); });
-    try {
-        // threading records the thread that imports it first as its main thread, and its
-        // shutdown (run by Py_Finalize) joins from there: import it on the starting thread.
-        py::module_::import("threading");
-        py::module_ xferlab = py::module_::import("xferlab");  // fail here, not in a payload
-        // os._exit ends the process without unwinding anything: route it through xferlab so
-        // that the run is recorded as failed and the results are written first.
-        py::module_::import("os").attr("_exit") = xferlab.attr("_payload_exit");
-        auto sys = py::module_::import("sys");
-        py::list argv;
-        argv.append("xferlab");
-        sys.attr("argv") = argv;
-        // Belt and braces: whatever the Python build, no relative entry (the current
-        // directory) stays in sys.path.
-        py::list path = sys.attr("path");
-        py::list kept;
-        for (auto entry : path) {
-            auto text = entry.cast<std::string>();
-            if (!text.empty() && text.front() == '/') kept.append(entry);
-        }
-        sys.attr("path") = kept;
-        xferlab.attr("_runner").attr("install_output")(py::cpp_function(&emit_payload_output),
-                                                       py::cpp_function(&bound_worker));
-    } catch (const py::error_already_set& e) {
-        throw std::runtime_error(std::string("starting the embedded Python failed: ") + e.what());
-    }
+    interpreter_has_gil();  // the probe answers -1 (no GIL) in a free-threaded build
+    set_gil_probe(&gil_probe_answer);
+    set_up_interpreter({});
     // Release the GIL: from now on every thread (this one included) takes it when it needs it.
     main_thread_state_ = PyEval_SaveThread();
     add_payload_dir(payload_dir);
@@ -158,9 +113,13 @@ namespace {
 
 nlohmann::json describe_choice() {
     const PythonChoice choice = chosen_python();
+    const std::string subinterpreters = subinterpreters_unsupported();
     return {{"executable", choice.executable.string()},
             {"origin", choice.origin},
-            {"embedded_version", embedded_python_version()}};
+            {"embedded_version", embedded_python_version()},
+            {"free_threaded", embedded_python_free_threaded()},
+            // Whether launcher python-subinterp can run its workers in this executable.
+            {"subinterpreters", subinterpreters.empty() ? "supported" : subinterpreters}};
 }
 
 // The entries of sys.path that `site` added as site-packages (a venv's first). GIL held.

@@ -1,5 +1,7 @@
 #include "python/leaks.hpp"
 
+#include <atomic>
+
 #include "python/python.hpp"
 #include "system/stray_threads.hpp"
 
@@ -7,6 +9,8 @@ namespace py = pybind11;
 
 namespace xfer {
 namespace {
+
+std::atomic<bool> g_subinterpreter_leaked{false};
 
 // The list lives in the xferlab module (not in a C++ static) so that it dies with the
 // interpreter, never after it.
@@ -30,7 +34,13 @@ void remember_leaked_threads(const py::list& threads, int run) {
     }
 }
 
+void remember_leaked_subinterpreter() { g_subinterpreter_leaked.store(true); }
+
 bool leaked_threads_alive_with_gil() {
+    return g_subinterpreter_leaked.load() || leaked_threads_alive_in_this_interpreter();
+}
+
+bool leaked_threads_alive_in_this_interpreter() {
     for (auto t : leaked_list())
         if (t.attr("is_alive")().cast<bool>()) return true;
     return false;
@@ -38,6 +48,7 @@ bool leaked_threads_alive_with_gil() {
 
 bool python_threads_leaked() {
     if (!Py_IsInitialized()) return false;
+    if (g_subinterpreter_leaked.load()) return true;
     py::gil_scoped_acquire gil;
     return leaked_threads_alive_with_gil();
 }

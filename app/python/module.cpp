@@ -9,6 +9,8 @@
 
 #include "pyapi/bindings.hpp"
 #include "python/interpreter.hpp"
+#include "python/interpreter_locals.hpp"
+#include "python/interpreter_lock.hpp"
 #include "python/payload_exit.hpp"
 #include "python/payload_objects.hpp"
 #include "python/py_convert.hpp"
@@ -51,13 +53,32 @@ py::dict calling_thread_info() {
         label = "main";
     else if (py::isinstance(current, threading.attr("_DummyThread")))
         label = "native";
-    const auto& run = current_run();
+    const auto run = current_run();
     ThreadInfo info = capture_thread_info(label, run ? worker_bound_to_this_thread(run->id) : -1);
     info.python_thread = label == "python";
-    info.gil_held = PyGILState_Check() != 0;
+    if (interpreter_has_gil()) info.gil_held = this_thread_holds_interpreter_lock();
     py::dict d = thread_info_to_dict(info);
     d["thread_name"] = current.attr("name");
     return d;
+}
+
+// The calling thread's interpreter: which one, and what lock it has.
+py::dict interpreter_info() {
+    PyInterpreterState* here = PyInterpreterState_Get();
+    py::dict d;
+    d["id"] = PyInterpreterState_GetID(here);
+    d["main"] = here == PyInterpreterState_Main();
+    d["gil"] = interpreter_has_gil();
+    d["free_threaded"] = embedded_python_free_threaded();
+    d["version"] = PY_VERSION;
+    return d;
+}
+
+// The transfer API keeps process-wide Python objects (its exception type, interned names) and
+// was written for a GIL: it is bound where one interpreter with a GIL uses it.
+bool binds_transfer_api() {
+    return PyInterpreterState_Get() == PyInterpreterState_Main() &&
+           !embedded_python_free_threaded();
 }
 
 }  // namespace
@@ -66,21 +87,31 @@ void link_xferlab_module() {}
 
 }  // namespace xfer
 
+// Declared safe without a GIL, so that importing it leaves a free-threaded interpreter's GIL off,
+// and safe in sub-interpreters with a GIL of their own (launcher python-subinterp). pybind11
+// before 3 (Debian 12's 2.10) knows neither: its embedded Python has a GIL and no
+// sub-interpreters run in it.
+#if PYBIND11_VERSION_MAJOR >= 3
+PYBIND11_EMBEDDED_MODULE(xferlab, m, py::mod_gil_not_used(),
+                         py::multiple_interpreters::per_interpreter_gil()) {
+#else
 PYBIND11_EMBEDDED_MODULE(xferlab, m) {
+#endif
     using namespace xfer;
     m.doc() =
         "xferlab's payload API: run context, workers whose copy() is the native copy routine "
         "host threads run, thread introspection, host buffers. See docs/payload-api.md.";
     m.attr("__version__") = tool_version();
 
-    // Created once and kept by this module and by the C++ side for the process's lifetime.
+    // Created once per interpreter, kept by this module and by the C++ side
+    // (python/interpreter_locals.hpp) for the interpreter's lifetime.
     PyObject* stopped = PyErr_NewExceptionWithDoc(
         "xferlab.Stopped",
         "Raised by a payload call once its run is stopped (run timeout, SIGINT) or over.",
         PyExc_RuntimeError, nullptr);
     if (stopped == nullptr) throw py::error_already_set();
-    set_stopped_exception_type(stopped);
-    m.attr("Stopped") = py::reinterpret_borrow<py::object>(stopped);
+    set_stopped_exception_type(stopped);  // keeps a reference of its own
+    m.attr("Stopped") = py::reinterpret_steal<py::object>(stopped);
 
     py::class_<PayloadWorker>(m, "Worker",
                               "One worker's buffers; copy() is the native copy routine.")
@@ -136,8 +167,7 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
                                })
         .def_property_readonly("bytes",
                                [](const PayloadContext& c) { return c.run().transfer.bytes; })
-        .def_property_readonly("gil",
-                               [](const PayloadContext& c) { return to_string(c.run().spec.gil); })
+        .def_property_readonly("gil", &PayloadContext::gil)
         .def_property_readonly("run_label", [](const PayloadContext& c) { return c.run().label; })
         .def_property_readonly("run_index", [](const PayloadContext& c) { return c.run().index; })
         .def_property_readonly("payload", &PayloadContext::payload)
@@ -192,18 +222,23 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
 
     // copy(dst, src, *, stream=None), Engine, Error: the same bindings a user's program gets
     // from the extension module, so that a payload and a program are written alike.
-    pyapi::bind_transfer_api(m);
+    if (binds_transfer_api()) pyapi::bind_transfer_api(m);
     // `import xferlab.cupy` / `xferlab.torch`: the package's pure-Python helpers.
     if (const auto dir = xferlab_package_dir(); !dir.empty())
         m.attr("__path__") = py::make_tuple(dir.string()).cast<py::list>();
 
     m.def("now", &now_ns, "The host clock every record uses (CLOCK_MONOTONIC), in ns.");
     m.def("thread_info", &calling_thread_info,
-          "The calling thread's ThreadInfo read from inside it, as a dict (gil_held included).");
+          "The calling thread's ThreadInfo read from inside it, as a dict (gil_held included; "
+          "None where the interpreter has no GIL).");
+    m.def("interpreter", &interpreter_info,
+          "The calling thread's interpreter as a dict: id (0 for the main interpreter), main, "
+          "gil (whether it has one: False in a free-threaded build with the GIL off), "
+          "free_threaded (the build), version.");
     m.def(
         "stop_requested",
         []() {
-            const auto& run = current_run();
+            const auto run = current_run();
             return run != nullptr && (!run->open() || run->stop_requested());
         },
         "True once the current run is stopped (timeout, SIGINT).");

@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "launch/copy_loop.hpp"
+#include "python/interpreter_locals.hpp"
+#include "python/interpreter_lock.hpp"
 #include "python/py_convert.hpp"
 
 namespace py = pybind11;
 
 namespace xfer {
 namespace {
-
-PyObject* g_stopped = nullptr;  // owned by the xferlab module (a reference is kept there too)
 
 // ctx.barrier() without an index finds its worker here.
 struct ThreadBinding {
@@ -66,19 +66,17 @@ HostMemory parse_host_kind(const std::string& kind) {
 
 }  // namespace
 
-PyObject* stopped_exception_type() { return g_stopped; }
-void set_stopped_exception_type(PyObject* type) { g_stopped = type; }
-
 void raise_stopped(const std::string& why) {
-    PyErr_SetString(g_stopped ? g_stopped : PyExc_RuntimeError, why.c_str());
+    PyObject* stopped = stopped_exception_type();
+    PyErr_SetString(stopped ? stopped : PyExc_RuntimeError, why.c_str());
     throw py::error_already_set();
 }
 
-void observe_gil_during_copy(Worker& worker) {
-    // PyGILState_Check is safe without the GIL: it compares this thread's state with the
-    // current holder.
+void observe_gil_during_copy(Worker& worker, bool interpreter_has_gil) {
+    // Without a GIL (a free-threaded build) there is nothing to hold or release: gil_held stays
+    // unset, which reads "no GIL".
     auto& info = worker.thread_info();
-    if (!info.gil_held) info.gil_held = PyGILState_Check() != 0;
+    if (!info.gil_held && interpreter_has_gil) info.gil_held = this_thread_holds_interpreter_lock();
 }
 
 namespace {
@@ -126,12 +124,11 @@ void PayloadWorker::ensure_entered() {
     Worker& w = state_->worker(index_);
     state_->set_entered(index_, true);
     state_->set_owner_name(index_, python_thread_name());
-    InFlight busy(*state_);
     try {
         // ThreadInfo capture and the backend's per-thread set-up (first touch): no Python
         // object involved, so other Python threads may run meanwhile.
         py::gil_scoped_release release;
-        w.enter_thread("python");
+        w.enter_thread(state_->thread_label);
     } catch (...) {
         state_->set_entered(index_, false);
         throw;
@@ -140,6 +137,7 @@ void PayloadWorker::ensure_entered() {
 }
 
 void PayloadWorker::enter() {
+    InFlight busy(*state_);
     checked_worker(true);
     require_owner_thread(*state_, index_, "w.enter()");
     bind_this_thread(state_->id, index_);
@@ -148,6 +146,7 @@ void PayloadWorker::enter() {
 
 void PayloadWorker::copy(int count) {
     if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
+    InFlight busy(*state_);
     Worker* worker = &checked_worker(true);
     require_owner_thread(*state_, index_, "w.copy()");
     if (worker->in_timed_block())
@@ -162,17 +161,17 @@ void PayloadWorker::copy(int count) {
     }
     int done;
     {
-        InFlight busy(*state_);
         // The GIL is released around the whole loop (gaps included) or held across it: what a
-        // native call in the payload's thread would do with it.
+        // native call in the payload's thread would do with it. (Without a GIL, release
+        // detaches the thread from the interpreter, as any native call's release does.)
         CopyGuard plain;
         const BetweenSpec& between = state_->run.threads.between;
         if (state_->run.spec.gil == GilPolicy::release) {
             py::gil_scoped_release release;
-            observe_gil_during_copy(*worker);
+            observe_gil_during_copy(*worker, state_->interpreter_has_gil());
             done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
         } else {
-            observe_gil_during_copy(*worker);
+            observe_gil_during_copy(*worker, state_->interpreter_has_gil());
             done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
         }
     }
@@ -182,6 +181,7 @@ void PayloadWorker::copy(int count) {
 }
 
 void PayloadWorker::barrier() {
+    InFlight busy(*state_);
     checked_worker(true);
     require_owner_thread(*state_, index_, "w.barrier()");
     bind_this_thread(state_->id, index_);
@@ -189,7 +189,6 @@ void PayloadWorker::barrier() {
     checked_worker(true);  // entering released the GIL: the run may have ended
     int64_t released;
     {
-        InFlight busy(*state_);
         py::gil_scoped_release release;
         released = state_->gate().arrive_and_wait(global_);
     }
@@ -199,6 +198,7 @@ void PayloadWorker::barrier() {
 uint64_t PayloadWorker::bytes() const { return state_->run.transfer.bytes; }
 
 PayloadTimedBlock PayloadWorker::timed(const py::object& nbytes, const py::object& label) {
+    InFlight busy(*state_);
     checked_worker(true);
     require_owner_thread(*state_, index_, "w.timed()");
     const uint64_t n = size_argument(nbytes, "w.timed() nbytes");
@@ -209,22 +209,31 @@ PayloadTimedBlock PayloadWorker::timed(const py::object& nbytes, const py::objec
 }
 
 void PayloadWorker::verified(bool ok, const std::string& how) {
+    InFlight busy(*state_);
     checked_worker(false);
     if (how.empty()) throw py::value_error("w.verified(ok, how): say how the bytes were checked");
     state_->set_verified(global_, ok, how);
 }
 
-int PayloadWorker::device() const { return checked_worker(false).transfer().device(); }
+int PayloadWorker::device() const {
+    InFlight busy(*state_);
+    return checked_worker(false).transfer().device();
+}
 
-int PayloadWorker::copies_done() const { return checked_worker(false).copies_done(); }
+int PayloadWorker::copies_done() const {
+    InFlight busy(*state_);
+    return checked_worker(false).copies_done();
+}
 
 py::list PayloadWorker::records() const {
+    InFlight busy(*state_);
     py::list out;
     for (const Record& r : checked_worker(false).records()) out.append(record_to_dict(r));
     return out;
 }
 
 py::dict PayloadWorker::thread_info() const {
+    InFlight busy(*state_);
     return thread_info_to_dict(checked_worker(false).thread_info());
 }
 
@@ -238,6 +247,7 @@ PayloadWorker PayloadContext::worker(int index) {
         throw py::index_error("ctx.worker(" + std::to_string(index) + "): this interpreter runs " +
                               std::to_string(state_->worker_count()) + " worker(s) (0.." +
                               std::to_string(state_->worker_count() - 1) + ")");
+    InFlight busy(*state_);
     if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
     bind_this_thread(state_->id, index);
     return PayloadWorker(state_, index);
@@ -257,16 +267,24 @@ void PayloadContext::barrier(py::object index) {
     worker(i).barrier();
 }
 
+std::string PayloadContext::gil() const {
+    return state_->interpreter_has_gil() ? to_string(state_->run.spec.gil) : "none";
+}
+
 bool PayloadContext::stop_requested() const { return !state_->open() || state_->stop_requested(); }
 
 void PayloadContext::note(const std::string& text) { state_->add_note(text); }
 
 void PayloadContext::skip(const std::string& reason) {
     if (reason.empty()) throw py::value_error("ctx.skip(reason): give the reason");
-    state_->skip(reason);
-    // The other threads stop as they would on a timeout; the launcher reports a skip.
-    state_->request_stop();
-    state_->gate().abort();
+    {
+        InFlight busy(*state_);
+        if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+        state_->skip(reason);
+        // The other threads stop as they would on a timeout; the launcher reports a skip.
+        state_->request_stop();
+        state_->gate().abort();
+    }
     raise_stopped("run skipped: " + reason);
 }
 

@@ -1,6 +1,10 @@
 #pragma once
 // The C++ side of the payload API (module.cpp binds it): a run's Context, its Workers, host
-// buffers. Every method is called from Python, with the GIL held on entry.
+// buffers. Every method is called from Python, with the GIL held on entry (in a free-threaded
+// build: attached, other threads calling at the same time). A method that touches a Worker or
+// the gate counts itself in flight (InFlight) before it checks that the run is open, so that
+// the launcher, which closes the run and then waits for the calls in flight, never frees them
+// under it.
 #include <pybind11/pybind11.h>
 
 #include <memory>
@@ -12,13 +16,13 @@
 
 namespace xfer {
 
-// xferlab.Stopped: raised by a payload call once its run is stopped (timeout, SIGINT) or over.
-PyObject* stopped_exception_type();
-void set_stopped_exception_type(PyObject* type);
+// Raises xferlab.Stopped (of the calling thread's interpreter): a payload call once its run is
+// stopped (timeout, SIGINT) or over.
 [[noreturn]] void raise_stopped(const std::string& why);
 
-// The GIL state seen inside the copy call, recorded once per worker into its ThreadInfo.
-void observe_gil_during_copy(Worker& worker);
+// The GIL state seen inside the copy call, recorded once per worker into its ThreadInfo; left
+// unset where the interpreter has no GIL (interpreter_has_gil false).
+void observe_gil_during_copy(Worker& worker, bool interpreter_has_gil);
 
 // Worker `index` of `state` is used by `call` ("w.copy()") from the thread that entered it, or
 // not entered yet. Otherwise raises RuntimeError naming the worker and both threads: a copy
@@ -67,6 +71,8 @@ class __attribute__((visibility("hidden"))) PayloadContext {
     // Ends the run as skipped with `reason` (stops its other threads); raises xferlab.Stopped.
     [[noreturn]] void skip(const std::string& reason);
     const Run& run() const { return state_->run; }
+    // ctx.gil: the run's policy, "release" or "hold"; "none" where the interpreter has no GIL.
+    std::string gil() const;
     // Workers this interpreter drives: threads.count, or 1 in a worker process.
     int worker_count() const { return state_->worker_count(); }
     pybind11::object params() const { return params_; }

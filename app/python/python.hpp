@@ -28,6 +28,11 @@ struct PythonChoice {
 std::filesystem::path build_python_executable();
 // "3.11": the version of the libpython this build embeds.
 std::string embedded_python_version();
+// Whether that libpython is a free-threaded build (python3.13t: no GIL, PEP 703).
+bool embedded_python_free_threaded();
+// Why this build cannot run each worker in a sub-interpreter with its own GIL (PEP 684: an
+// embedded Python 3.12 or later with a GIL, pybind11 3 or later); empty when it can.
+std::string subinterpreters_unsupported();
 // Why `executable` cannot configure the embedded interpreter ("does not exist", a virtual
 // environment of another Python version, ...); empty when it can.
 std::string python_executable_problem(const std::filesystem::path& executable);

@@ -46,6 +46,14 @@ std::string embedded_python_version() {
     return fmt::format("{}.{}", PY_MAJOR_VERSION, PY_MINOR_VERSION);
 }
 
+bool embedded_python_free_threaded() {
+#ifdef Py_GIL_DISABLED
+    return true;
+#else
+    return false;
+#endif
+}
+
 std::string python_executable_problem(const fs::path& executable) {
     std::error_code ec;
     if (!fs::exists(executable, ec)) return "does not exist";

@@ -13,15 +13,50 @@ std::atomic<uint64_t> g_next_run_id{1};
 
 }  // namespace
 
-RunState::RunState(RunContext& ctx, std::filesystem::path payload_file)
+RunState::RunState(RunContext& ctx, std::filesystem::path payload_file, std::string label,
+                   std::vector<Worker*> workers, std::shared_ptr<CopySources> sources)
     : id(g_next_run_id.fetch_add(1)),
       run(ctx.run),
       payload_path(std::move(payload_file)),
-      entered_(ctx.workers.size(), 0),
-      owner_names_(ctx.workers.size()),
+      thread_label(std::move(label)),
+      workers_(std::move(workers)),
       gate_(&ctx.gate),
-      external_stop_(&ctx.stop) {
-    for (auto& w : ctx.workers) workers_.push_back(w.get());
+      external_stop_(&ctx.stop),
+      sources_(sources ? std::move(sources) : std::make_shared<CopySources>()) {
+    if (workers_.empty())
+        for (auto& w : ctx.workers) workers_.push_back(w.get());
+    entered_ = std::make_unique<std::atomic<bool>[]>(workers_.size());
+    owner_names_.resize(workers_.size());
+}
+
+std::string RunState::owner_name(int i) const {
+    std::lock_guard lock(mutex_);
+    return owner_names_[size_t(i)];
+}
+
+void RunState::set_owner_name(int i, std::string name) {
+    std::lock_guard lock(mutex_);
+    owner_names_[size_t(i)] = std::move(name);
+}
+
+void RunState::skip(std::string reason) {
+    std::lock_guard lock(mutex_);
+    if (skip_reason_.empty()) skip_reason_ = std::move(reason);
+}
+
+std::string RunState::skip_reason() const {
+    std::lock_guard lock(mutex_);
+    return skip_reason_;
+}
+
+std::map<int, std::string> RunState::verified() const {
+    std::lock_guard lock(mutex_);
+    return verified_;
+}
+
+std::vector<std::string> RunState::verification_failures() const {
+    std::lock_guard lock(mutex_);
+    return failed_checks_;
 }
 
 void RunState::wait_no_calls_in_flight() const {
@@ -90,16 +125,23 @@ std::vector<std::string> RunState::notes() {
     return notes_;
 }
 
-uint16_t RunState::copy_source(const std::string& label) {
-    for (size_t i = 0; i < copy_sources_.size(); ++i)
-        if (copy_sources_[i] == label) return uint16_t(i + 1);
-    if (copy_sources_.size() >= 1000)
+uint16_t CopySources::number(const std::string& label) {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < labels_.size(); ++i)
+        if (labels_[i] == label) return uint16_t(i + 1);
+    if (labels_.size() >= 1000)
         throw std::length_error("w.timed(): more than 1000 distinct labels in one run");
-    copy_sources_.push_back(label);
-    return uint16_t(copy_sources_.size());
+    labels_.push_back(label);
+    return uint16_t(labels_.size());
+}
+
+std::vector<std::string> CopySources::labels() const {
+    std::lock_guard lock(mutex_);
+    return labels_;
 }
 
 void RunState::set_verified(int global, bool ok, std::string how) {
+    std::lock_guard lock(mutex_);
     if (ok) {
         verified_[global] = std::move(how);
         return;
@@ -108,11 +150,6 @@ void RunState::set_verified(int global, bool ok, std::string how) {
     failed_checks_.push_back("verification failed: worker " + std::to_string(global) +
                              ", the payload's own check (" + how +
                              ") says its bytes did not arrive");
-}
-
-std::shared_ptr<RunState>& current_run() {
-    static std::shared_ptr<RunState> run;
-    return run;
 }
 
 }  // namespace xfer

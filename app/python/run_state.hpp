@@ -23,40 +23,67 @@ struct ThreadError {
     bool stopped = false;   // the exception was xferlab.Stopped
 };
 
+// w.timed() labels in the order first used, numbered from 1 (Record::source): one table per
+// run, shared by the interpreters of a run that has several (launcher python-subinterp), so
+// that their records need no renumbering. Any thread.
+class CopySources {
+  public:
+    // Throws std::length_error past 1000 distinct labels.
+    uint16_t number(const std::string& label);
+    std::vector<std::string> labels() const;
+
+  private:
+    mutable std::mutex mutex_;
+    std::vector<std::string> labels_;
+};
+
 class RunState {
   public:
-    // `payload_file`: the payload as find_payload resolved it.
-    RunState(RunContext& ctx, std::filesystem::path payload_file);
+    // The workers `workers` of `ctx` (empty: all of ctx.workers), driven by one interpreter;
+    // the run's gate and stop flag are ctx's. `payload_file`: the payload as find_payload
+    // resolved it. `thread_label`: ThreadInfo::launcher of the threads that enter the workers.
+    // `sources`: the run's label table when several interpreters share it (null: a new one).
+    RunState(RunContext& ctx, std::filesystem::path payload_file,
+             std::string thread_label = "python", std::vector<Worker*> workers = {},
+             std::shared_ptr<CopySources> sources = nullptr);
 
     const uint64_t id;  // distinct for every run in the process
     const Run run;      // a copy: readable after the run is closed
     const std::filesystem::path payload_path;
+    const std::string thread_label;
 
-    // --- Used with the GIL held (the GIL orders these against close()). ---
-    bool open() const { return open_; }
+    // --- Called from payload threads. With a GIL they take turns; in a free-threaded build
+    // they run at once, so what several threads share is atomic or behind mutex_. ---
+    // False once the run is over (later payload calls raise xferlab.Stopped). A call reads it
+    // only after counting itself in flight (InFlight): close() then waits for it.
+    bool open() const { return open_.load(); }
     Worker& worker(int i) { return *workers_[size_t(i)]; }
     int worker_count() const { return int(workers_.size()); }
     StartGate& gate() { return *gate_; }
-    bool entered(int i) const { return entered_[size_t(i)] != 0; }
-    void set_entered(int i, bool v) { entered_[size_t(i)] = v ? 1 : 0; }
+    bool entered(int i) const { return entered_[size_t(i)].load(); }
+    void set_entered(int i, bool v) { entered_[size_t(i)].store(v); }
     // The Python name of the thread that entered worker i ("" before it was entered): for the
     // message when another thread copies for it.
-    const std::string& owner_name(int i) const { return owner_names_[size_t(i)]; }
-    void set_owner_name(int i, std::string name) { owner_names_[size_t(i)] = std::move(name); }
+    std::string owner_name(int i) const;
+    void set_owner_name(int i, std::string name);
     // Marks the run over: later payload calls raise xferlab.Stopped.
-    void close() { open_ = false; }
-    // w.timed() labels, numbered from 1 in the order first used (Record::source).
-    uint16_t copy_source(const std::string& label);
-    const std::vector<std::string>& copy_sources() const { return copy_sources_; }
+    void close() { open_.store(false); }
+    // w.timed() labels (Record::source), numbered from 1 in the order first used.
+    uint16_t copy_source(const std::string& label) { return sources_->number(label); }
+    std::vector<std::string> copy_sources() const { return sources_->labels(); }
     // w.verified(ok, how): the payload's own check of worker `global` (its index in the run).
     void set_verified(int global, bool ok, std::string how);
-    const std::map<int, std::string>& verified() const { return verified_; }
-    const std::vector<std::string>& verification_failures() const { return failed_checks_; }
+    std::map<int, std::string> verified() const;
+    std::vector<std::string> verification_failures() const;
     // ctx.skip(reason): the first reason wins.
-    void skip(std::string reason) {
-        if (skip_reason_.empty()) skip_reason_ = std::move(reason);
-    }
-    const std::string& skip_reason() const { return skip_reason_; }
+    void skip(std::string reason);
+    std::string skip_reason() const;
+    // Whether the interpreter running the payload has a GIL: false for a free-threaded build
+    // whose GIL is off (sys._is_gil_enabled()), read when the run starts. Without one, a
+    // worker's ThreadInfo::gil_held stays unset ("no GIL", not "released") and ctx.gil says
+    // "none".
+    bool interpreter_has_gil() const { return has_gil_.load(); }
+    void set_interpreter_has_gil(bool has) { has_gil_.store(has); }
 
     // --- Any thread, GIL or not. ---
     // The run's timeout passed, or xferlab was interrupted (SIGINT).
@@ -70,8 +97,8 @@ class RunState {
     bool interrupted() const noexcept { return external_stop_->load(std::memory_order_relaxed); }
     void request_stop() noexcept { stop_.store(true); }
 
-    // Native calls that use a worker or the gate with the GIL released count themselves here;
-    // the launcher waits for zero after close() and before its RunContext goes away.
+    // Native calls that use a worker or the gate count themselves here before they read
+    // open(); the launcher waits for zero after close() and before its RunContext goes away.
     std::atomic<int> in_flight{0};
     void wait_no_calls_in_flight() const;
 
@@ -91,19 +118,20 @@ class RunState {
 
   private:
     std::vector<Worker*> workers_;
-    std::vector<uint8_t> entered_;
-    std::vector<std::string> owner_names_;
+    std::unique_ptr<std::atomic<bool>[]> entered_;
     StartGate* gate_;
     const std::atomic<bool>* external_stop_;  // RunContext::stop, alive until launch() returns
-    bool open_ = true;
+    std::atomic<bool> open_{true};
+    std::atomic<bool> has_gil_{true};
     std::atomic<bool> stop_{false};
-    std::vector<std::string> copy_sources_;
+    std::shared_ptr<CopySources> sources_;
+
+    mutable std::mutex mutex_;  // everything below
+    std::condition_variable cv_;
+    std::vector<std::string> owner_names_;
     std::map<int, std::string> verified_;
     std::vector<std::string> failed_checks_;
     std::string skip_reason_;
-
-    std::mutex mutex_;
-    std::condition_variable cv_;
     bool main_done_ = false;
     bool main_stopped_ = false;
     std::string main_traceback_;
@@ -122,8 +150,5 @@ class InFlight {
   private:
     RunState& state_;
 };
-
-// The run the python launcher is executing now (null between runs). GIL-protected.
-std::shared_ptr<RunState>& current_run();
 
 }  // namespace xfer

@@ -1,9 +1,11 @@
 // What a Python thread gets by default (mimic = "python", `xferlab threads`): one
 // threading.Thread reads its own ThreadInfo, and is joined.
+#include "system/thread_probe.hpp"
+
 #include <pybind11/embed.h>
 
 #include "python/interpreter.hpp"
-#include "system/thread_probe.hpp"
+#include "python/interpreter_lock.hpp"
 
 namespace py = pybind11;
 
@@ -17,7 +19,7 @@ ThreadInfo python_thread_info(const std::filesystem::path& payload_dir) {
     auto probe = py::cpp_function([&info]() {
         info = capture_thread_info("python", -1);
         info.python_thread = true;
-        info.gil_held = PyGILState_Check() != 0;
+        if (interpreter_has_gil()) info.gil_held = this_thread_holds_interpreter_lock();
     });
     py::object thread =
         threading.attr("Thread")(py::arg("target") = probe, py::arg("name") = "xferlab-probe");

@@ -1,7 +1,6 @@
 #include "remote/local_workers.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <memory>
@@ -9,6 +8,7 @@
 #include "launch/copy_loop.hpp"
 #include "launch/pthread_workers.hpp"
 #include "python/python_launcher.hpp"
+#include "python/subinterpreter_launcher.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -37,41 +37,30 @@ class LocalThreads final : public Launcher {
     std::string label_;
 };
 
+// What runs this process's share: the launcher's own workers where it has them here
+// (python-subinterp's sub-interpreters, python-ft's Python threads without a GIL), a payload's
+// threads, or the share's pthreads.
+std::unique_ptr<Launcher> local_launcher(const Run& run, const std::string& label) {
+    if (run.spec.launcher == "python-subinterp") return make_subinterpreter_launcher();
+    if (run.spec.launcher == "python-ft") return make_python_launcher("python-ft");
+    if (!run.spec.payload.empty()) return make_python_launcher();
+    return std::make_unique<LocalThreads>(label);
+}
+
 }  // namespace
 
 LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate,
                                RecordWatcher* watcher) {
-    std::unique_ptr<Launcher> launcher;
-    if (run.spec.payload.empty())
-        launcher = std::make_unique<LocalThreads>(label);
-    else
-        launcher = make_python_launcher();
+    std::unique_ptr<Launcher> launcher = local_launcher(run, label);
+    if (std::string why = launcher->unavailable_reason(); !why.empty()) {
+        LocalOutcome out;
+        out.errors.push_back("launcher " + run.spec.launcher + " cannot run here: " + why);
+        return out;
+    }
     return execute_workers(
         {run, backend, *launcher, indices, payload_dir, stop, coordinate, watcher});
-}
-
-std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,
-                                     const std::string& unit) {
-    std::vector<std::pair<std::string, std::vector<size_t>>> seen;  // note -> processes, in order
-    for (size_t k = 0; k < per_process.size(); ++k)
-        for (const auto& note : per_process[k]) {
-            auto it =
-                std::find_if(seen.begin(), seen.end(), [&](auto& e) { return e.first == note; });
-            if (it == seen.end()) it = seen.insert(seen.end(), {note, {}});
-            if (it->second.empty() || it->second.back() != k) it->second.push_back(k);
-        }
-    std::vector<std::string> out;
-    for (const auto& [note, from] : seen) {
-        if (per_process.size() == 1)
-            out.push_back(note);
-        else if (from.size() == per_process.size())
-            out.push_back(fmt::format("each of {} {}: {}", from.size(), unit, note));
-        else
-            out.push_back(fmt::format("{} {}: {}", unit, fmt::join(from, ", "), note));
-    }
-    return out;
 }
 
 nlohmann::json to_json(const LocalOutcome& o) {

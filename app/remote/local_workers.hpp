@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "launch/execute_workers.hpp"
+#include "launch/merge_notes.hpp"
 #include "results/record.hpp"
 #include "scenario/scenario.hpp"
 #include "system/thread_info.hpp"
@@ -23,19 +24,14 @@ class Backend;
 using LocalOutcome = WorkersOutcome;
 
 // `indices`: the workers (indices in the whole run) this process runs. A payload run executes
-// the payload with those workers in ctx.workers; otherwise each worker gets a pthread with the
-// run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
+// the payload with those workers in ctx.workers (python-ft: in this free-threaded interpreter;
+// python-subinterp: one sub-interpreter per worker); otherwise each worker gets a pthread with
+// the run's thread settings, labelled `label` in its ThreadInfo. Never throws: failures land in
 // the outcome's errors. `watcher` (may be null) sees the records while the workers copy.
 LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vector<int>& indices,
                                const std::filesystem::path& payload_dir, std::atomic<bool>& stop,
                                const std::string& label, const GateCoordinator& coordinate,
                                RecordWatcher* watcher = nullptr);
-
-// The notes of several processes (per_process[k] from process k), one line per distinct note:
-// "each of 4 worker processes: ..." when every process said it, else "worker processes 1, 3: ...".
-// `unit` names a process in the plural ("worker processes", "ranks").
-std::vector<std::string> merge_notes(const std::vector<std::vector<std::string>>& per_process,
-                                     const std::string& unit);
 
 // A worker process's or rank's payload facts (w.timed labels, with its records' Record::source
 // renumbered into the run's, device copies, w.verified, ctx.skip) into the run's context.

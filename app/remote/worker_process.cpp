@@ -1,8 +1,13 @@
-// `xferlab worker` (hidden): one worker of launcher "process". Started by the parent with
+// `xferlab worker` (hidden): the worker process of launchers "process" (one worker each),
+// python-ft and python-subinterp (every worker of the run, in a sibling executable built against
+// another interpreter, or in xferlab itself where its own can). Started by the parent with
 // posix_spawn (never forked from a process that holds CUDA or Python state), it creates its own
-// CUDA context, runs its worker with the run's thread settings, and sends back what it measured.
+// CUDA context, runs its workers with the run's thread settings, and sends back what they
+// measured.
 #include "remote/worker_process.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -59,7 +64,8 @@ int run_worker_process() {
         job = worker_job_from_json(nlohmann::json::parse(*frame));
     } catch (const std::exception& e) {
         std::cerr << "xferlab worker: " << e.what()
-                  << " (this command is started by launcher \"process\", not by hand)\n";
+                  << " (this command is started by launchers \"process\", \"python-ft\" and "
+                     "\"python-subinterp\", not by hand)\n";
         return 2;
     }
     // The parent's stdout carries its report: whatever this process prints (a payload's
@@ -67,28 +73,29 @@ int run_worker_process() {
     // stderr.
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
     set_payload_output_log(job.output_log);
-    choose_python({job.python_executable, job.python_origin});
+    // A sibling executable embeds another interpreter: it starts its own, not the parent's.
+    if (!job.python_executable.empty()) choose_python({job.python_executable, job.python_origin});
     std::unique_ptr<Backend> backend;
     try {
         backend = make_backend(job.backend);  // this process's own CUDA context
     } catch (const std::exception& e) {
-        std::cerr << "xferlab worker " << job.worker << ": backend " << job.backend << ": "
-                  << e.what() << "\n";
+        std::cerr << "xferlab worker " << fmt::format("{}", fmt::join(job.workers, ", "))
+                  << ": backend " << job.backend << ": " << e.what() << "\n";
         return 1;
     }
     // The records go to the parent in batches while the worker copies, so that a kill loses
     // only the last ones.
     RecordStreamer streamer([](const std::string& frame) { send_to_parent(frame); });
     LocalOutcome outcome =
-        run_local_workers(job.run, *backend, {job.worker}, job.payload_dir, stop_requested(),
+        run_local_workers(job.run, *backend, job.workers, job.payload_dir, stop_requested(),
                           "process", coordinate_with_parent, &streamer);
     nlohmann::json message = to_json(outcome);
     message["type"] = "result";
     try {
         send_to_parent(compact_json(message));
     } catch (const std::exception& e) {
-        std::cerr << "xferlab worker " << job.worker << ": cannot send results: " << e.what()
-                  << "\n";
+        std::cerr << "xferlab worker " << fmt::format("{}", fmt::join(job.workers, ", "))
+                  << ": cannot send results: " << e.what() << "\n";
         return 1;
     }
     std::cout.flush();

@@ -1,6 +1,8 @@
 #include "remote/worker_protocol.hpp"
 
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "scenario/run_wire.hpp"
 #include "util/frame.hpp"
@@ -9,7 +11,8 @@ namespace xfer {
 
 nlohmann::json to_json(const WorkerJob& job) {
     return {{"run", run_to_wire(job.run)},
-            {"worker", job.worker},
+            {"workers", job.workers},
+            {"record_size", job.record_size},
             {"backend", job.backend},
             {"payload_dir", job.payload_dir.string()},
             {"output_log", job.output_log.string()},
@@ -20,7 +23,13 @@ nlohmann::json to_json(const WorkerJob& job) {
 WorkerJob worker_job_from_json(const nlohmann::json& j) {
     WorkerJob job;
     job.run = run_from_wire(j.at("run"));
-    job.worker = j.at("worker").get<int>();
+    job.workers = j.at("workers").get<std::vector<int>>();
+    job.record_size = j.at("record_size").get<size_t>();
+    if (job.record_size != sizeof(Record))
+        throw std::runtime_error("the parent's records are " + std::to_string(job.record_size) +
+                                 " bytes and this executable's " + std::to_string(sizeof(Record)) +
+                                 ": parent and worker were built from different trees (rebuild "
+                                 "both)");
     job.backend = j.at("backend").get<std::string>();
     job.payload_dir = j.at("payload_dir").get<std::string>();
     job.output_log = j.value("output_log", std::string());

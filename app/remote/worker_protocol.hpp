@@ -1,5 +1,6 @@
 #pragma once
-// How launcher "process" talks to its worker processes: `xferlab worker` reads frames
+// How launchers "process", python-ft and python-subinterp talk to their worker processes:
+// `xferlab worker` (or a sibling executable's, remote/sibling_executables.hpp) reads frames
 // (util/frame.hpp) of JSON from fd 3 and writes frames to fd 4.
 //   parent -> worker: job, then go | abort (only when the start needs a barrier)
 //   worker -> parent: ready | aborted (its workers wait at the start / failed before it), then
@@ -10,7 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "results/record.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {
@@ -20,16 +23,21 @@ constexpr int kWorkerResultFd = 4;
 
 struct WorkerJob {
     Run run;
-    int worker = 0;       // index in the whole run
-    std::string backend;  // resolved backend name
+    std::vector<int> workers;  // indices in the whole run: one (process), or all (python-ft)
+    std::string backend;       // resolved backend name
     std::filesystem::path payload_dir;
     std::filesystem::path output_log;  // the parent's payload-output.log (empty: none)
-    // The parent's embedded Python (chosen_python): the worker's interpreter is the same one.
+    // The parent's embedded Python (chosen_python), for a worker of the same executable; empty
+    // for a sibling built against another interpreter, which starts its own.
     std::filesystem::path python_executable;
     std::string python_origin;
+    // The bytes of a Record: record batches are Records' bytes, so both ends must be built from
+    // one tree (a sibling executable built from another is refused).
+    size_t record_size = sizeof(Record);
 };
 
 nlohmann::json to_json(const WorkerJob& job);
+// Throws std::runtime_error naming what is missing or differs.
 WorkerJob worker_job_from_json(const nlohmann::json& j);
 
 // {"type": type}

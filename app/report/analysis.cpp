@@ -69,14 +69,31 @@ void compare_within_runs(const Results& results, Analysis& an) {
 }  // namespace
 
 Analysis analyze(const Results& results) {
+    std::vector<RunAnalysis> run_stats;
+    run_stats.reserve(results.runs.size());
+    for (const RunResult& run : results.runs) run_stats.push_back(analyze_run(run));
+    return analyze(results, std::move(run_stats));
+}
+
+Analysis analyze(const Results& results, std::vector<RunAnalysis> run_stats) {
     Analysis an;
-    for (const RunResult& run : results.runs) an.runs.push_back(analyze_run(run));
+    an.runs = std::move(run_stats);
+    // Computed below from the other runs: a reused analysis must not keep an earlier plan's.
+    for (RunAnalysis& a : an.runs) {
+        a.scaling.reset();
+        a.scaling_reference.reset();
+        a.scaling_within_noise.reset();
+        a.is_baseline = false;
+        a.vs_baseline.reset();
+        a.thread_differences.clear();
+        a.findings.clear();
+    }
     compute_scaling(results, an.runs);
     an.groups = group_trials(results, an.runs);
     compare_trials(results, an.groups);
     compare_within_runs(results, an);
     for (size_t i = 0; i < an.runs.size(); ++i) {
-        an.runs[i].explanations = explain_run(results, an, i, &an.runs[i].explanation_rules);
+        an.runs[i].findings = explain_run(results, an, i);
     }
     an.summary = summarize(results, an);
     return an;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report/finding.hpp"
 #include "report/staging_helpers.hpp"
 #include "report/timed_blocks.hpp"
 #include "results/run_result.hpp"
@@ -73,6 +74,9 @@ struct DeviceStats {
     double host_concurrency = 0;  // mean calls in flight of its measured copies (host clock)
     double call_p50_ns = 0;       // median host call of its measured device-timed copies
     double wait_p50_ns = 0;       // median pre-device wait of the same copies
+    // The share of those copies' pre-device waits (summed) during which another transfer was on
+    // this device (warm-ups included): waiting for the device rather than for something else.
+    double wait_busy_fraction = 0;
 };
 
 // Who had a device after whom: the copies on one device in start order (report/handoff.cpp).
@@ -111,6 +115,7 @@ struct RunAnalysis {
     Distribution per_copy_ns;                         // host-timed duration of each copy
     std::optional<Distribution> device_per_copy_Bps;  // device-timed, when records have it
     std::optional<Distribution> pre_device_ns;        // call start -> device start
+    std::optional<double> timed_call_p50_ns;  // median call of the same (device-timed) copies
     // Each worker's bytes / that worker's own window (first call .. last return). With a fixed
     // repetition count every worker moves the same bytes, so dividing by the run's window would
     // make every worker equal; the own window shows who was served faster.
@@ -120,6 +125,14 @@ struct RunAnalysis {
     // while served. Not over per_worker_Bps: with a fixed repetition count every worker moves
     // the same bytes, and who went first is not who was served worse.
     double fairness = 1;
+    // The same without the copy served slowest (its transfer time, or its call without device
+    // times; nullopt when that leaves a worker that had copies with none): a verdict of unequal
+    // service must not hinge on one copy.
+    std::optional<double> fairness_without_slowest;
+    int least_served_worker = -1;  // the worker with the lowest service_Bps (-1: no workers)
+    // The share of the window during which no call was in flight (every call overlapping it,
+    // warm-ups included): time the aggregate divides by while nothing moved.
+    double idle_fraction = 0;
     double host_concurrency = 0;  // mean copies in flight (host intervals) over the window
     int host_peak = 0;            // most copies in flight at one instant (host intervals)
     // Most calls in flight at one instant among every record whose call overlaps the window,
@@ -150,8 +163,7 @@ struct RunAnalysis {
     bool is_baseline = false;
     std::optional<Comparison> vs_baseline;
     std::vector<std::string> thread_differences;  // ThreadInfo vs the baseline's workers
-    std::vector<std::string> explanations;        // plain-language findings
-    std::vector<std::string> explanation_rules;   // the rule id of each (explanation_rules.hpp)
+    std::vector<Finding> findings;                // plain-language findings, as data
     TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
     std::vector<StagingHelperStats> staging_helpers;  // path = "staged": the helpers' work
 };
@@ -210,9 +222,13 @@ struct Analysis {
     // Position in Results::runs of the first ok run with measured copies (the plan index of a
     // run equals its position in a complete plan).
     std::optional<int> baseline_run;
-    std::vector<std::string> summary;  // findings across runs
+    std::vector<Finding> summary;  // findings across runs
 };
 
 Analysis analyze(const Results& results);
+// The same with each run's own figures already computed (`run_stats[i]` is
+// analyze_run(results.runs[i])): a plan being run analyses each run once, as it ends, and reuses
+// that for the progress line and every rewrite of its files.
+Analysis analyze(const Results& results, std::vector<RunAnalysis> run_stats);
 
 }  // namespace xfer

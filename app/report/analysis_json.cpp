@@ -49,8 +49,28 @@ void to_json(json& j, const WorkerStats& w) {
 }
 
 void to_json(json& j, const DeviceStats& d) {
-    j = json{{"device", d.device},     {"workers", d.workers},         {"copies", d.copies},
-             {"window_s", d.window_s}, {"concurrency", d.concurrency}, {"peak", d.peak}};
+    j = json{{"device", d.device},
+             {"workers", d.workers},
+             {"copies", d.copies},
+             {"window_s", d.window_s},
+             {"concurrency", d.concurrency},
+             {"peak", d.peak},
+             {"peak_in_flight", d.peak_in_flight},
+             {"host_concurrency", d.host_concurrency},
+             {"call_p50_ns", d.call_p50_ns},
+             {"wait_p50_ns", d.wait_p50_ns},
+             {"wait_busy_fraction", d.wait_busy_fraction}};
+}
+
+void to_json(json& j, const Finding& f) {
+    json claim = json::object(), figures = json::object(), runs = json::object();
+    for (const FindingField& field : f.fields) switch (field.kind) {
+            case FindingField::Kind::claim: claim[field.name] = field.text; break;
+            case FindingField::Kind::figure: figures[field.name] = field.value; break;
+            case FindingField::Kind::runs: runs[field.name] = field.runs; break;
+        }
+    j = json{{"rule", f.rule}, {"text", f.text()}, {"claim", claim}, {"figures", figures},
+             {"runs", runs}};
 }
 
 void to_json(json& j, const HandoffStats& h) {
@@ -97,7 +117,10 @@ void to_json(json& j, const RunAnalysis& a) {
              {"is_baseline", a.is_baseline},
              {"vs_baseline", optional_json(a.vs_baseline)},
              {"thread_differences", a.thread_differences},
-             {"explanations", a.explanations}};
+             {"idle_fraction", a.idle_fraction},
+             {"fairness_jain_without_slowest", optional_json(a.fairness_without_slowest)},
+             {"explanations", texts(a.findings)},
+             {"findings", a.findings}};
     if (!a.staging_helpers.empty()) j["staging_helpers"] = a.staging_helpers;
     if (!a.timed_blocks.labels.empty()) {
         j["timed_blocks"] = a.timed_blocks;

@@ -12,6 +12,7 @@ void to_json(nlohmann::json& j, const Comparison& c);
 void to_json(nlohmann::json& j, const WorkerStats& w);
 void to_json(nlohmann::json& j, const DeviceStats& d);
 void to_json(nlohmann::json& j, const HandoffStats& h);
+void to_json(nlohmann::json& j, const Finding& f);
 void to_json(nlohmann::json& j, const RunAnalysis& a);
 void to_json(nlohmann::json& j, const TrialComparison& c);
 void to_json(nlohmann::json& j, const TrialGroup& g);

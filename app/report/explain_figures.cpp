@@ -7,87 +7,167 @@
 #include <cmath>
 
 #include "report/explain_rules_internal.hpp"
-#include "results/vocabulary.hpp"
+#include "report/trial_analysis.hpp"
 #include "report/trial_stats.hpp"
+#include "results/vocabulary.hpp"
 #include "util/format.hpp"
 
 namespace xfer::explain {
 
-void same_aggregate_slower_copies(const RuleInput& in, std::vector<std::string>& out) {
+namespace {
+
+using Verdict = TrialComparison::Finding;
+
+// The group of the run at `run` (its label's trials), nullptr when it has none.
+const TrialGroup* group_of(const Analysis& analysis, size_t run) {
+    for (const TrialGroup& g : analysis.groups)
+        if (std::find(g.runs.begin(), g.runs.end(), int(run)) != g.runs.end()) return &g;
+    return nullptr;
+}
+
+// "; the copies took turns on the device (hand-off rate R)" or "; the copies shared the device
+// (device-side concurrency C)": a mechanism only where this run's own numbers show it.
+void say_mechanism(const RunAnalysis& a, Finding& f) {
+    const auto rate = serialized_handoff_rate(a);
+    if (devices_took_turns(a) && rate && *rate >= kHandoffHigh)
+        f.say("; the copies took turns on the device (hand-off rate {rate})")
+            .figure("rate", *rate, fmt::format("{:.2f}", *rate));
+    else if (a.device_concurrency && *a.device_concurrency >= kOverlapHostMin)
+        f.say("; the copies shared the device (device-side concurrency {concurrency})")
+            .figure("concurrency", *a.device_concurrency,
+                    fmt::format("{:.1f}", *a.device_concurrency));
+}
+
+}  // namespace
+
+void same_aggregate_slower_copies(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
     if (!a.vs_baseline || !a.vs_baseline->judged) return;
     const Comparison& c = *a.vs_baseline;
     if (!c.within_noise || c.p50_within_noise || c.p50_ratio <= 0 || c.p50_ratio >= 1) return;
-    std::string line = fmt::format(
-        "aggregate within noise of baseline (run {}) but per-copy p50 {} lower: each copy took "
-        "longer without the bytes per second falling",
-        c.baseline_run, fmtx::ratio(1 / c.p50_ratio));
-    // A mechanism only where this run's own numbers show it.
-    const auto rate = serialized_handoff_rate(a);
-    if (devices_took_turns(a) && rate && *rate >= kHandoffHigh)
-        line += fmt::format("; the copies took turns on the device (hand-off rate {:.2f})", *rate);
-    else if (a.device_concurrency && *a.device_concurrency >= kOverlapHostMin)
-        line += fmt::format("; the copies shared the device (device-side concurrency {:.1f})",
-                            *a.device_concurrency);
-    out.push_back(line);
+    const TrialGroup* g = group_of(in.analysis, in.run);
+    const auto verdict = g && g->vs_baseline ? g->vs_baseline->finding : Verdict::not_tested;
+    // The trials said the aggregates differ: "the same aggregate" would contradict them.
+    if (verdict == Verdict::faster || verdict == Verdict::slower) return;
+    const double lower = 1 / c.p50_ratio;
+    Finding f;
+    if (verdict == Verdict::no_difference || verdict == Verdict::negligible) {
+        f.say("aggregate not different from the baseline's across trials ({verdict}, {trials} "
+              "trials) but per-copy p50 {lower} lower than {baseline}'s: each copy took longer "
+              "without the bytes per second falling")
+            .claim("verdict", finding_name(verdict))
+            .figure("trials", double(g->aggregate_Bps.size()),
+                    std::to_string(g->aggregate_Bps.size()));
+    } else {
+        // One trial's observation: the within-run noise says nothing about drift between runs.
+        f.say("in this trial the aggregate was within the runs' noise (+-{noise}) of "
+              "{baseline}'s while per-copy p50 was {lower} lower; whether the aggregates differ "
+              "is {verdict} with these trials")
+            .claim("verdict", finding_name(verdict))
+            .figure("noise", std::expm1(c.aggregate_noise), fmtx::percent(std::expm1(c.aggregate_noise)));
+    }
+    f.runs("baseline", {c.baseline_run}).figure("lower", lower, fmtx::ratio(lower));
+    say_mechanism(a, f);
+    out.push_back(std::move(f));
 }
 
-void slowest_call(const RuleInput& in, std::vector<std::string>& out) {
+void slowest_call(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
     const Distribution& d = a.per_copy_ns;
     if (d.n < 2 || d.p50 <= 0 || a.slowest_call_ns < kSlowFactor * d.p50) return;
     const double times = a.slowest_call_ns / d.p50;
+    Finding f;
+    f.figure("call", a.slowest_call_ns, fmtx::duration(a.slowest_call_ns))
+        .figure("times", times, fmt::format("{:.0f}x", times))
+        .figure("median", d.p50, fmtx::duration(d.p50));
     if (!a.slowest_transfer_ns || !a.transfer_ns || a.transfer_ns->p50 <= 0) {
-        out.push_back(fmt::format(
-            "the slowest call took {} ({:.0f}x the median {}); without device times waiting and "
-            "moving bytes cannot be told apart",
-            fmtx::duration(a.slowest_call_ns), times, fmtx::duration(d.p50)));
+        out.push_back(f.say("the slowest call took {call} ({times} the median {median}); without "
+                            "device times waiting and moving bytes cannot be told apart"));
         return;
     }
     const double transfer_p50 = a.transfer_ns->p50;
+    f.figure("transfer", *a.slowest_transfer_ns, fmtx::duration(*a.slowest_transfer_ns))
+        .figure("transfer_median", transfer_p50, fmtx::duration(transfer_p50));
     if (*a.slowest_transfer_ns <= kQueuedTransfer * transfer_p50) {
-        out.push_back(fmt::format(
-            "queued: the slowest call took {} ({:.0f}x the median {}): {} waiting before the "
-            "device started, {} moving bytes (a transfer's median is {})",
-            fmtx::duration(a.slowest_call_ns), times, fmtx::duration(d.p50),
-            fmtx::duration(*a.slowest_wait_ns), fmtx::duration(*a.slowest_transfer_ns),
-            fmtx::duration(transfer_p50)));
+        out.push_back(f.say("queued: the slowest call took {call} ({times} the median {median}): "
+                            "{wait} waiting before the device started, {transfer} moving bytes "
+                            "(a transfer's median is {transfer_median})")
+                          .figure("wait", *a.slowest_wait_ns, fmtx::duration(*a.slowest_wait_ns)));
         return;
     }
-    out.push_back(fmt::format(
-        "erratic: the slowest transfer took {} ({:.0f}x the median transfer {}) in a call of {}",
-        fmtx::duration(*a.slowest_transfer_ns), *a.slowest_transfer_ns / transfer_p50,
-        fmtx::duration(transfer_p50), fmtx::duration(a.slowest_call_ns)));
-}
-
-void unequal_service(const RuleInput& in, std::vector<std::string>& out) {
-    const RunAnalysis& a = in.a();
-    if (a.workers.size() < 2 || a.fairness >= kUnequalJain) return;
-    const WorkerStats* low = &a.workers.front();
-    double sum = 0;
-    for (const WorkerStats& w : a.workers) {
-        sum += w.service_Bps;
-        if (w.service_Bps < low->service_Bps) low = &w;
-    }
-    const double mean = sum / double(a.workers.size());
-    const std::string measure = fmt::format(
-        "Jain {:.2f} over the workers' bytes per second of their own transfer time", a.fairness);
-    if (low->copies == 0) {
-        out.push_back(fmt::format("unequal service: worker {} made no measured copy ({})",
-                                  low->worker, measure));
-        return;
-    }
-    out.push_back(
-        fmt::format("unequal service: {}; worker {} moved its bytes at {} of the "
-                    "workers' mean rate",
-                    measure, low->worker, fmtx::percent(low->service_Bps / mean)));
+    const double slower = *a.slowest_transfer_ns / transfer_p50;
+    out.push_back(f.say("erratic: the slowest transfer took {transfer} ({transfer_times} the "
+                        "median transfer {transfer_median}) in a call of {call}")
+                      .figure("transfer_times", slower, fmt::format("{:.0f}x", slower)));
 }
 
 namespace {
 
-// The aggregates of the trials of `run`'s label, and of the one-thread run of each same trial.
+bool without_copies(const WorkerStats& w) { return w.copies == 0; }
+
+// Whether run `a` served its workers unequally whatever its slowest-served copy did: a worker with no
+// measured copy at all, or Jain below the margin with and without that call.
+bool unequal_without_slowest(const RunAnalysis& a) {
+    if (a.workers.size() < 2 || a.copies == 0 || a.fairness >= kUnequalJain) return false;
+    if (std::any_of(a.workers.begin(), a.workers.end(), without_copies)) return true;
+    return a.fairness_without_slowest && *a.fairness_without_slowest < kUnequalJain;
+}
+
+}  // namespace
+
+void unequal_service(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    if (!unequal_without_slowest(a)) return;
+    // Every trial of the run; the worker served least is named only where it is the same one
+    // in every trial.
+    const auto trials = trials_of(in.results, in.run);
+    std::vector<int> least;
+    for (size_t t : trials) {
+        const RunAnalysis& at = in.analysis.runs[t];
+        if (!unequal_without_slowest(at)) return;
+        if (std::find(least.begin(), least.end(), at.least_served_worker) == least.end())
+            least.push_back(at.least_served_worker);
+    }
+    std::sort(least.begin(), least.end());
+    const WorkerStats& low = a.workers[size_t(a.least_served_worker)];
+    Finding f;
+    f.claim("trials", trials.size() == 1 ? "its one trial"
+                                         : fmt::format("every trial ({})", trials.size()))
+        .figure("jain", a.fairness, fmt::format("{:.2f}", a.fairness));
+    const std::string jain =
+        "Jain {jain} over the workers' bytes per second of their own transfer time";
+    if (least.size() == 1 && low.copies == 0) {
+        out.push_back(f.say("unequal service in {trials}: worker {worker} made no measured copy (" +
+                            jain + ")")
+                          .claim("worker", std::to_string(low.worker)));
+        return;
+    }
+    if (a.fairness_without_slowest)
+        f.say("unequal service in {trials}, also without the copy served slowest: " + jain +
+              " ({without} without it); ")
+            .figure("without", *a.fairness_without_slowest,
+                    fmt::format("{:.2f}", *a.fairness_without_slowest));
+    else  // a worker without copies; the copy served slowest was its worker's only one
+        f.say("unequal service in {trials}: " + jain + "; ");
+    if (least.size() > 1) {
+        f.say("the worker served least differed between trials ({least})")
+            .claim("least", worker_list(least));
+    } else {
+        double sum = 0;
+        for (const WorkerStats& w : a.workers) sum += w.service_Bps;
+        const double share = low.service_Bps / (sum / double(a.workers.size()));
+        f.say("worker {worker} moved its bytes at {share} of the workers' mean rate")
+            .claim("worker", std::to_string(low.worker))
+            .figure("share", share, fmtx::percent(share));
+    }
+    out.push_back(std::move(f));
+}
+
+namespace {
+
+// The ratio of each trial of `run`'s label to the one-thread run of that same trial.
 struct ScalingTrials {
-    std::vector<double> many, one, ratios;
+    std::vector<double> ratios;
     std::string reference_label;
 };
 
@@ -96,51 +176,55 @@ ScalingTrials scaling_trials(const RuleInput& in) {
     for (size_t i : trials_of(in.results, in.run)) {
         const RunAnalysis& a = in.analysis.runs[i];
         if (!a.scaling || !a.scaling_reference) continue;
-        const RunResult& ref = in.results.runs[size_t(*a.scaling_reference)];
-        if (ref.trial != in.results.runs[i].trial) continue;  // only same-trial pairs
-        t.reference_label = ref.label;
-        t.many.push_back(a.aggregate_Bps);
-        t.one.push_back(a.aggregate_Bps / *a.scaling);
+        const RunResult* ref = nullptr;
+        for (const RunResult& r : in.results.runs)
+            if (r.index == *a.scaling_reference) ref = &r;
+        if (!ref || ref->trial != in.results.runs[i].trial) continue;  // only same-trial pairs
+        t.reference_label = ref->label;
         t.ratios.push_back(*a.scaling);
     }
     return t;
 }
 
-std::string band(const std::vector<double>& v) {
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    return fmt::format("{}-{}", fmtx::gbps(*lo), fmtx::gbps(*hi));
-}
-
 }  // namespace
 
-void scaling(const RuleInput& in, std::vector<std::string>& out) {
+void scaling(const RuleInput& in, std::vector<Finding>& out) {
     const RunResult& run = in.r();
     if (run.threads <= 1 || !in.a().scaling) return;
     const ScalingTrials t = scaling_trials(in);
     if (t.ratios.size() < 2) return;  // one trial: the table shows the ratio, nothing more
     const double median = stats::median(t.ratios);
-    const std::string bands = fmt::format("{} vs {} GB/s", band(t.many), band(t.one));
-    const double many_lo = *std::min_element(t.many.begin(), t.many.end());
-    const double many_hi = *std::max_element(t.many.begin(), t.many.end());
-    const double one_lo = *std::min_element(t.one.begin(), t.one.end());
-    const double one_hi = *std::max_element(t.one.begin(), t.one.end());
-    const std::string what = fmt::format("{} for {} threads against one thread ('{}')",
-                                         fmtx::ratio(median), run.threads, t.reference_label);
-    const std::string evidence =
-        fmt::format("median of {} trials' ratios; every trial apart: {}", t.ratios.size(), bands);
-    if (many_lo > one_hi && median >= 1 + kPracticalRatio)
-        out.push_back(fmt::format("more threads, more bytes per second: {} ({})", what, evidence));
-    else if (many_hi < one_lo && median <= 1 - kPracticalRatio)
-        out.push_back(fmt::format("more threads, fewer bytes per second: {} ({})", what, evidence));
+    const auto [lo, hi] = std::minmax_element(t.ratios.begin(), t.ratios.end());
+    Finding f;
+    f.claim("threads", std::to_string(run.threads))
+        .claim("reference", t.reference_label)
+        .figure("ratio", median, fmtx::ratio(median))
+        .figure("trials", double(t.ratios.size()), std::to_string(t.ratios.size()))
+        .figure("lo", *lo, fmtx::ratio(*lo))
+        .figure("hi", *hi, fmtx::ratio(*hi));
+    const std::string what = "{ratio} for {threads} threads against one thread ('{reference}')";
+    const bool above = *lo > 1, below = *hi < 1;
+    if (t.ratios.size() < kMinScalingTrials)
+        f.say("scaling " + what +
+              ": not testable with {trials} trials (a direction needs every trial's pair to move "
+              "the same way in " +
+              std::to_string(kMinScalingTrials) + " or more)");
     else if (std::abs(median - 1) < kPracticalRatio)
-        out.push_back(fmt::format("scaling {}: no practical difference (under 1 %)", what));
+        f.say("scaling " + what + ": no practical difference (under 1 %)");
+    else if (above)
+        f.say("more threads, more bytes per second: " + what +
+              " (median of {trials} trials' ratios, each trial's above 1: {lo} to {hi})");
+    else if (below)
+        f.say("more threads, fewer bytes per second: " + what +
+              " (median of {trials} trials' ratios, each trial's below 1: {lo} to {hi})");
     else
-        out.push_back(fmt::format(
-            "scaling {}: the trials overlap ({}): no consistent difference in {} trials", what,
-            bands, t.ratios.size()));
+        f.say("scaling " + what +
+              ": the trials' ratios go both ways ({lo} to {hi}): no consistent difference in "
+              "{trials} trials");
+    out.push_back(std::move(f));
 }
 
-void shared_machine(const RuleInput& in, std::vector<std::string>& out) {
+void shared_machine(const RuleInput& in, std::vector<Finding>& out) {
     const RunResult& run = in.r();
     if (!run.host_activity) return;
     const HostActivity& h = *run.host_activity;
@@ -153,18 +237,23 @@ void shared_machine(const RuleInput& in, std::vector<std::string>& out) {
     const bool steal =
         h.steal_fraction >= kNotableSteal && window_s >= kStealTicksPerCpu * kTickSeconds;
     if (!others && !steal) return;
-    const char* when = h.span == "copies"
+    Finding f;
+    f.say("shared machine: other processes kept {others} of {cpus} CPUs busy while {span} "
+          "(xferlab {own}; +-{resolution} CPUs at /proc/stat's 10 ms ticks over {window}), the "
+          "hypervisor took {steal}% of CPU time (steal)")
+        .figure("others", h.others_cpus, fmt::format("{:.1f}", h.others_cpus))
+        .claim("cpus", std::to_string(h.cpus))
+        .claim("span", h.span == "copies"
                            ? "the copies ran"
-                           : "the run's workers ran (buffers prepared and copies made)";
-    std::string line = fmt::format(
-        "shared machine: other processes kept {:.1f} of {} CPUs busy while {} (xferlab {:.1f}; "
-        "+-{:.2f} CPUs at /proc/stat's 10 ms ticks over {}), the hypervisor took {:.1f}% of CPU "
-        "time (steal)",
-        h.others_cpus, h.cpus, when, h.own_cpus, resolution, fmtx::duration(double(h.window_ns)),
-        h.steal_fraction * 100);
+                           : "the run's workers ran (buffers prepared and copies made)")
+        .figure("own", h.own_cpus, fmt::format("{:.1f}", h.own_cpus))
+        .figure("resolution", resolution, fmt::format("{:.2f}", resolution))
+        .figure("window", double(h.window_ns), fmtx::duration(double(h.window_ns)))
+        .figure("steal", h.steal_fraction * 100, fmt::format("{:.1f}", h.steal_fraction * 100));
     if (const LauncherDescriptor* d = find_launcher(run.launcher); d && d->traits.spans_mpi_ranks)
-        line += "; the other MPI ranks on this host count as other processes";
-    out.push_back(line + ": the copies may have waited for CPUs or memory bandwidth they shared");
+        f.say("; the other MPI ranks on this host count as other processes");
+    out.push_back(
+        f.say(": the copies may have waited for CPUs or memory bandwidth they shared"));
 }
 
 }  // namespace xfer::explain

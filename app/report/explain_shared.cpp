@@ -30,8 +30,10 @@ const DeviceStats* device_stats(const RunAnalysis& a, int device) {
 }
 
 bool serialized(const RunAnalysis& a, const HandoffStats& h) {
+    // Workers as the catalogue counts them on a device: those with a measured device-timed copy
+    // there (a warm-up of a worker in the sequence does not make it a second worker).
     const DeviceStats* d = device_stats(a, h.device);
-    return h.clock == "device" && h.workers >= 2 && d && d->peak_in_flight == 1;
+    return h.clock == "device" && d && d->workers >= 2 && d->peak_in_flight == 1;
 }
 
 bool devices_took_turns(const RunAnalysis& a) {
@@ -53,12 +55,14 @@ std::optional<double> serialized_handoff_rate(const RunAnalysis& a) {
     return sum / n;
 }
 
-std::string runs_list(const std::vector<int>& runs) {
-    return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
-}
-
 std::string worker_list(const std::vector<int>& w) {
     return fmt::format("worker{} {}", w.size() == 1 ? "" : "s", fmt::join(w, ", "));
+}
+
+std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs) {
+    std::vector<int> out;
+    for (size_t r : runs) out.push_back(results.runs[r].index);
+    return out;
 }
 
 std::vector<size_t> trials_of(const Results& results, size_t run) {

@@ -14,7 +14,11 @@ namespace xfer::explain {
 
 namespace {
 
-std::string run_name(const RunResult& r) { return fmt::format("run {} ({})", r.index, r.label); }
+// A line whose text after `head` comes from the results themselves (a note, a label): a claim
+// field, never part of the shape, so that braces in it are text.
+Finding said(const std::string& head, const std::string& text) {
+    return Finding{}.say(head + "{text}").claim("text", text);
+}
 
 // One line of an error for the summary: where the error holds a Python traceback (after a line
 // saying where it came from, such as "exception in payload thread 'x':"), its last line, which
@@ -34,38 +38,44 @@ std::string error_line(const std::string& e) {
     return lines.front();
 }
 
-void incomplete(const Results& results, std::vector<std::string>& out) {
+void incomplete(const Results& results, std::vector<Finding>& out) {
     if (results.complete || results.interrupted) return;
     // Counts first: the table wraps long lines, and this is what a reader looks for.
+    Finding f;
+    f.figure("here", double(results.runs.size()), std::to_string(results.runs.size()));
     if (results.planned_runs > 0)
-        out.push_back(fmt::format(
-            "incomplete: {} of {} planned runs are here; the plan did not finish (xferlab was "
-            "still running, or ended abruptly)",
-            results.runs.size(), results.planned_runs));
+        out.push_back(f.say("incomplete: {here} of {planned} planned runs are here; the plan did "
+                            "not finish (xferlab was still running, or ended abruptly)")
+                          .figure("planned", results.planned_runs,
+                                  std::to_string(results.planned_runs)));
     else
-        out.push_back(fmt::format(
-            "incomplete: {} runs are here; whether the plan finished is not recorded (a journal "
-            "holds completed runs only)",
-            results.runs.size()));
+        out.push_back(f.say("incomplete: {here} runs are here; whether the plan finished is not "
+                            "recorded (a journal holds completed runs only)"));
 }
 
-void baselines(const Results& results, const Analysis& analysis, std::vector<std::string>& out) {
+void baselines(const Results& results, const Analysis& analysis, std::vector<Finding>& out) {
     if (!analysis.baseline_run) {
-        out.push_back("no run finished ok with measured copies: nothing to compare");
+        out.push_back(Finding{}.say("no run finished ok with measured copies: nothing to compare"));
         return;
     }
     std::vector<std::string> bases;
     for (const TrialGroup& g : analysis.groups)
         if (g.is_baseline) bases.push_back("'" + g.label + "'");
-    if (bases.size() > 1)
-        out.push_back(fmt::format("baselines, one per sweep point: {}", fmt::join(bases, ", ")));
-    else
-        out.push_back(
-            fmt::format("baseline: {}", run_name(results.runs[size_t(*analysis.baseline_run)])));
+    if (bases.size() > 1) {
+        out.push_back(Finding{}
+                          .say("baselines, one per sweep point: {labels}")
+                          .claim("labels", fmt::format("{}", fmt::join(bases, ", "))));
+        return;
+    }
+    const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
+    out.push_back(Finding{}
+                      .say("baseline: {run} ({label})")
+                      .runs("run", {base.index})
+                      .claim("label", base.label));
 }
 
 // The highest and lowest aggregate among runs with copies: figures, not a verdict.
-void extremes(const Results& results, const Analysis& analysis, std::vector<std::string>& out) {
+void extremes(const Results& results, const Analysis& analysis, std::vector<Finding>& out) {
     size_t hi = 0, lo = 0, with_copies = 0;
     for (size_t i = 0; i < analysis.runs.size(); ++i) {
         const double agg = analysis.runs[i].aggregate_Bps;
@@ -75,34 +85,41 @@ void extremes(const Results& results, const Analysis& analysis, std::vector<std:
     }
     if (with_copies < 2 || hi == lo) return;
     const double h = analysis.runs[hi].aggregate_Bps, l = analysis.runs[lo].aggregate_Bps;
-    out.push_back(fmt::format("highest aggregate: {} {}; lowest: {} {} ({} apart)",
-                              run_name(results.runs[hi]), fmtx::gbps_unit(h),
-                              run_name(results.runs[lo]), fmtx::gbps_unit(l), fmtx::ratio(h / l)));
+    out.push_back(Finding{}
+                      .say("highest aggregate: {high} ({high_label}) {high_rate}; lowest: {low} "
+                           "({low_label}) {low_rate} ({apart} apart)")
+                      .runs("high", {results.runs[hi].index})
+                      .claim("high_label", results.runs[hi].label)
+                      .figure("high_rate", h, fmtx::gbps_unit(h))
+                      .runs("low", {results.runs[lo].index})
+                      .claim("low_label", results.runs[lo].label)
+                      .figure("low_rate", l, fmtx::gbps_unit(l))
+                      .figure("apart", h / l, fmtx::ratio(h / l)));
 }
 
 }  // namespace
 
-void bookkeeping(const RuleInput& in, std::vector<std::string>& out) {
+void bookkeeping(const RuleInput& in, std::vector<Finding>& out) {
     const Results& results = in.results;
     // What xferlab changed in its input to use it (a --set flag that was not UTF-8).
     if (const auto notes = results.scenario.find("notes");
         notes != results.scenario.end() && notes->is_array())
         for (const auto& n : *notes)
-            if (n.is_string()) out.push_back("input: " + n.get<std::string>());
-    if (results.interrupted) out.push_back("interrupted: the results are partial");
+            if (n.is_string()) out.push_back(said("input: ", n.get<std::string>()));
+    if (results.interrupted) out.push_back(Finding{}.say("interrupted: the results are partial"));
     incomplete(results, out);
     // What reading the results found (a journal's lines left out): beside "incomplete", since
     // both say which runs are missing.
-    out.insert(out.end(), results.notes.begin(), results.notes.end());
+    for (const std::string& note : results.notes) out.push_back(said("", note));
     if (results.sizing.is_object() && results.sizing.value("reduced", false))
-        out.push_back("sized for this machine (--fit): " + results.sizing.value("note", ""));
+        out.push_back(said("sized for this machine (--fit): ", results.sizing.value("note", "")));
     baselines(results, in.analysis, out);
     extremes(results, in.analysis, out);
 }
 
-void verdicts(const RuleInput& in, std::vector<std::string>& out) {
-    using Finding = TrialComparison::Finding;
-    std::map<Finding, std::vector<std::string>> by;
+void verdicts(const RuleInput& in, std::vector<Finding>& out) {
+    using Verdict = TrialComparison::Finding;
+    std::map<Verdict, std::vector<std::string>> by;
     size_t most_trials = 0;
     for (const TrialGroup& g : in.analysis.groups) {
         most_trials = std::max(most_trials, g.aggregate_Bps.size());
@@ -111,65 +128,85 @@ void verdicts(const RuleInput& in, std::vector<std::string>& out) {
                 fmt::format("'{}' {}", g.label, fmtx::ratio(g.vs_baseline->ratio)));
     }
     if (most_trials == 1) {
-        out.push_back(fmt::format(
+        out.push_back(Finding{}.say(fmt::format(
             "one trial per run: drift between runs is unknown, so no run is called faster or "
             "slower; run with --trials {} (or scenario.trials) to judge",
-            kSuggestedTrials));
+            kSuggestedTrials)));
     }
-    const auto line = [&](Finding f, const std::string& head) {
-        if (!by[f].empty()) out.push_back(head + fmt::format("{}", fmt::join(by[f], ", ")));
+    const auto line = [&](Verdict v, const std::string& head) {
+        if (by[v].empty()) return;
+        out.push_back(Finding{}
+                          .say(head + "{groups}")
+                          .claim("verdict", finding_name(v))
+                          .claim("groups", fmt::format("{}", fmt::join(by[v], ", "))));
     };
-    line(Finding::faster, "faster than the baseline of its sweep point: ");
-    line(Finding::slower, "slower than the baseline of its sweep point: ");
-    line(Finding::negligible,
+    line(Verdict::faster, "faster than the baseline of its sweep point: ");
+    line(Verdict::slower, "slower than the baseline of its sweep point: ");
+    line(Verdict::negligible,
          "a difference from the baseline of its sweep point under 1 % (negligible): ");
-    line(Finding::no_difference, "no difference found from the baseline of its sweep point: ");
-    line(Finding::not_testable,
+    line(Verdict::no_difference, "no difference found from the baseline of its sweep point: ");
+    line(Verdict::not_testable,
          fmt::format("not testable with these trial counts (the test cannot reach p < 0.05; run "
                      "with --trials {}): ",
                      kSuggestedTrials));
 }
 
-void noise_lists(const RuleInput& in, std::vector<std::string>& out) {
+namespace {
+
+// Whether run `a` says "same aggregate, slower copies" on the trials' word (its finding cites
+// their verdict), not on one trial's noise alone.
+bool same_aggregate_on_trials(const RunAnalysis& a) {
+    return std::any_of(a.findings.begin(), a.findings.end(), [](const Finding& f) {
+        return f.rule == "same-aggregate-slower-copies" && f.field("trials");
+    });
+}
+
+}  // namespace
+
+void noise_lists(const RuleInput& in, std::vector<Finding>& out) {
     std::vector<int> within, beyond, slower_copies;
     for (const auto& a : in.analysis.runs) {
         if (!a.vs_baseline || !a.vs_baseline->judged) continue;
         (a.vs_baseline->within_noise ? within : beyond).push_back(a.run);
-        if (a.vs_baseline->within_noise && !a.vs_baseline->p50_within_noise &&
-            a.vs_baseline->p50_ratio < 1)
-            slower_copies.push_back(a.run);
+        if (same_aggregate_on_trials(a)) slower_copies.push_back(a.run);
     }
     if (!within.empty())
-        out.push_back(fmt::format(
-            "aggregate inside the noise of its own run and the baseline's: {}", runs_list(within)));
+        out.push_back(Finding{}
+                          .say("aggregate inside the noise of its own run and the baseline's: "
+                               "{runs}")
+                          .runs("runs", within));
     if (!beyond.empty())
-        out.push_back(fmt::format(
-            "aggregate outside the noise of its own run and the baseline's: {} (drift between "
-            "runs not included)",
-            runs_list(beyond)));
-    // Which mechanism, if any, each run's own explanation says.
+        out.push_back(Finding{}
+                          .say("aggregate outside the noise of its own run and the baseline's: "
+                               "{runs} (drift between runs not included)")
+                          .runs("runs", beyond));
     if (!slower_copies.empty())
-        out.push_back(
-            fmt::format("per-copy bandwidth understates {}: same aggregate, slower copies",
-                        runs_list(slower_copies)));
+        out.push_back(Finding{}
+                          .say("per-copy bandwidth understates {runs}: the trials found no "
+                               "difference in the aggregate, the copies were slower")
+                          .runs("runs", slower_copies));
 }
 
-void gap_vs_handoff(const RuleInput& in, std::vector<std::string>& out) {
-    std::vector<std::string> parts;
+void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out) {
+    Finding f;
+    f.say("serialized devices, gap after a copy vs hand-off: ");
+    int parts = 0;
     for (size_t i = 0; i < in.analysis.runs.size(); ++i) {
         const RunAnalysis& a = in.analysis.runs[i];
         const auto rate = serialized_handoff_rate(a);
         if (!a.gap_ns || !rate) continue;
-        parts.push_back(fmt::format("run {} ({}) gap p50 {}, hand-off rate {:.2f}", a.run,
-                                    in.results.runs[i].launcher, fmtx::duration(a.gap_ns->p50),
-                                    *rate));
+        const std::string n = std::to_string(parts++);
+        f.say(fmt::format("{}{{run{}}} ({{launcher{}}}) gap p50 {{gap{}}}, hand-off rate {{rate{}}}",
+                          parts > 1 ? "; " : "", n, n, n, n))
+            .runs("run" + n, {a.run})
+            .claim("launcher" + n, in.results.runs[i].launcher)
+            .figure("gap" + n, a.gap_ns->p50, fmtx::duration(a.gap_ns->p50))
+            .figure("rate" + n, *rate, fmt::format("{:.2f}", *rate));
     }
-    if (parts.size() >= 2)
-        out.push_back(fmt::format("serialized devices, gap after a copy vs hand-off: {}",
-                                  fmt::join(parts, "; ")));
+    if (parts >= 2) out.push_back(std::move(f));
 }
 
-void warmups_in_window(const RuleInput& in, std::vector<std::string>& out) {
+void warmups_in_window(const RuleInput& in, std::vector<Finding>& out) {
     std::vector<int> with, turns;
     size_t total = 0;
     for (const RunAnalysis& a : in.analysis.runs) {
@@ -179,23 +216,29 @@ void warmups_in_window(const RuleInput& in, std::vector<std::string>& out) {
         if (devices_took_turns(a)) turns.push_back(a.run);
     }
     if (with.empty()) return;
-    std::string line = fmt::format(
-        "{} warm-up cop{} overlapped the measurement window ({}): the aggregate counts the bytes "
-        "they moved inside it",
-        total, total == 1 ? "y" : "ies", runs_list(with));
+    Finding f;
+    f.say(fmt::format("{{count}} warm-up cop{} overlapped the measurement window ({{runs}}): the "
+                      "aggregate counts the bytes they moved inside it",
+                      total == 1 ? "y" : "ies"))
+        .figure("count", double(total), std::to_string(total))
+        .runs("runs", with);
     if (!turns.empty())
-        line += fmt::format(
-            "; on {}, whose devices never had two transfers at once, the workers took turns, so "
-            "one worker's warm-up ran inside another's measured copies",
-            runs_list(turns));
-    out.push_back(line);
+        f.say("; on {turns}, whose devices never had two transfers at once, the workers took "
+              "turns, so one worker's warm-up ran inside another's measured copies")
+            .runs("turns", turns);
+    out.push_back(std::move(f));
 }
 
-void failed_runs(const RuleInput& in, std::vector<std::string>& out) {
+void failed_runs(const RuleInput& in, std::vector<Finding>& out) {
     for (const RunResult& r : in.results.runs) {
         if (r.status == RunStatus::ok) continue;
-        out.push_back(fmt::format("{} {}{}", run_name(r), to_string(r.status),
-                                  r.errors.empty() ? "" : ": " + error_line(r.errors.front())));
+        Finding f;
+        f.say("{run} ({label}) {status}")
+            .runs("run", {r.index})
+            .claim("label", r.label)
+            .claim("status", to_string(r.status));
+        if (!r.errors.empty()) f.say(": {error}").claim("error", error_line(r.errors.front()));
+        out.push_back(std::move(f));
     }
 }
 

@@ -16,37 +16,6 @@ namespace xfer::explain {
 
 namespace {
 
-// Two labels of the plan that differ in one setting, with their runs paired trial by trial.
-struct SwitchPair {
-    std::string label_a, label_b;
-    std::vector<std::pair<size_t, size_t>> trials;  // (run of a, run of b), same trial
-};
-
-// Every pair of labels whose runs differ in `key` alone, each pair once.
-template <class Field>
-std::vector<SwitchPair> switch_pairs(const Results& results, Field key) {
-    std::map<std::pair<std::string, std::string>, SwitchPair> pairs;
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        for (size_t j : switched_runs(results, i, key)) {
-            const RunResult &a = results.runs[i], &b = results.runs[j];
-            if (a.label >= b.label) continue;  // each pair once, in label order
-            SwitchPair& p = pairs[{a.label, b.label}];
-            p.label_a = a.label;
-            p.label_b = b.label;
-            p.trials.emplace_back(i, j);
-        }
-    }
-    std::vector<SwitchPair> out;
-    for (auto& [labels, p] : pairs) out.push_back(std::move(p));
-    return out;
-}
-
-std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs) {
-    std::vector<int> out;
-    for (size_t r : runs) out.push_back(results.runs[r].index);
-    return out;
-}
-
 int device_peak_in_flight(const RunAnalysis& a) {
     int peak = 0;
     for (const DeviceStats& d : a.devices) peak = std::max(peak, d.peak_in_flight);
@@ -79,16 +48,24 @@ bool gap_decides_holds(const GapSide& keep, const GapSide& hand) {
     return !keep.runs.empty();
 }
 
-std::string gap_side_text(const RuleInput& in, const GapSide& s, const char* did) {
+// "{keep} (threads.between = {keep_between}, gap p50 {keep_gap}) kept the device (hand-off
+// rate {keep_rate})" for side `name`.
+void say_gap_side(const RuleInput& in, const GapSide& s, const std::string& name, const char* did,
+                  Finding& f) {
     const RunResult& r = in.results.runs[s.runs.front()];
-    return fmt::format("{} (threads.between = {}, gap p50 {}) {} (hand-off rate {:.2f})",
-                       runs_list(indexes(in.results, s.runs)), to_string(r.settings.threads.between),
-                       fmtx::duration(stats::median(s.gaps)), did, stats::median(s.rates));
+    const double gap = stats::median(s.gaps), rate = stats::median(s.rates);
+    f.say(fmt::format("{{{0}}} (threads.between = {{{0}_between}}, gap p50 {{{0}_gap}}) {1} "
+                      "(hand-off rate {{{0}_rate}})",
+                      name, did))
+        .runs(name, indexes(in.results, s.runs))
+        .claim(name + "_between", to_string(r.settings.threads.between))
+        .figure(name + "_gap", gap, fmtx::duration(gap))
+        .figure(name + "_rate", rate, fmt::format("{:.2f}", rate));
 }
 
 }  // namespace
 
-void gap_decides(const RuleInput& in, std::vector<std::string>& out) {
+void gap_decides(const RuleInput& in, std::vector<Finding>& out) {
     for (const SwitchPair& p : switch_pairs(in.results, switch_between)) {
         GapSide a, b;
         bool complete = true;
@@ -98,14 +75,17 @@ void gap_decides(const RuleInput& in, std::vector<std::string>& out) {
         if (!a_keeps && !b_keeps) continue;
         const GapSide& keep = a_keeps ? a : b;
         const GapSide& hand = a_keeps ? b : a;
-        out.push_back(fmt::format(
-            "{} and {}: with nothing else changed, the gap after a copy decides who gets the "
-            "device next",
-            gap_side_text(in, keep, "kept the device"), gap_side_text(in, hand, "handed it over")));
+        Finding f;
+        say_gap_side(in, keep, "keep", "kept the device", f);
+        f.say(" and ");
+        say_gap_side(in, hand, "hand", "handed it over", f);
+        out.push_back(std::move(
+            f.say(": with nothing else changed, the gap after a copy decides who gets the device "
+                  "next")));
     }
 }
 
-void context_switch(const RuleInput& in, std::vector<std::string>& out) {
+void context_switch(const RuleInput& in, std::vector<Finding>& out) {
     for (const SwitchPair& p : switch_pairs(in.results, switch_context)) {
         std::vector<size_t> primary, own;
         bool holds = true;
@@ -119,11 +99,15 @@ void context_switch(const RuleInput& in, std::vector<std::string>& out) {
             own.push_back(rb);
         }
         if (!holds || primary.empty()) continue;
-        out.push_back(fmt::format(
-            "with transfer.context = {} the threads never overlapped on a device ({}), with "
-            "{} contexts they did ({}): the serialization is per context",
-            to_string(ContextKind::primary), runs_list(indexes(in.results, primary)),
-            to_string(ContextKind::per_worker), runs_list(indexes(in.results, own))));
+        out.push_back(Finding{}
+                          .say(fmt::format("with transfer.context = {} the threads never "
+                                           "overlapped on a device ({{primary}}), with {} "
+                                           "contexts they did ({{own}}): the serialization is per "
+                                           "context",
+                                           to_string(ContextKind::primary),
+                                           to_string(ContextKind::per_worker)))
+                          .runs("primary", indexes(in.results, primary))
+                          .runs("own", indexes(in.results, own)));
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "report/explain_rules_internal.hpp"
 #include "report/text_table.hpp"
+#include "report/trial_analysis.hpp"
 
 namespace xfer {
 
@@ -13,7 +14,7 @@ const std::vector<ExplanationRule>& explanation_rules() {
     // Per run, then the summary; each: id, sentence, data, switch (or observation), margin.
     static const std::vector<ExplanationRule> rules = {
         {{"no-copies", "no measured copies", "measured copies of a run that was not skipped",
-          "observation", "none: zero is exact"},
+          "observation", "none: zero is exact; a run without measured copies says nothing else"},
          true,
          no_copies},
         {{"calls-one-at-a-time",
@@ -23,7 +24,7 @@ const std::vector<ExplanationRule>& explanation_rules() {
           "peak of calls in flight on the host clock, warm-ups included",
           "the GIL only with a gil switch whose release run overlapped (peak >= 2) in every "
           "trial; gil = hold without one says no cause is named; otherwise no cause",
-          "2+ workers with 2+ measured copies; the peak is exact"},
+          "2+ workers with 2+ measured copies; the peak is exact; not where calls-short says it"},
          true,
          calls_one_at_a_time},
         {{"calls-short",
@@ -44,20 +45,32 @@ const std::vector<ExplanationRule>& explanation_rules() {
         {{"waiting-not-moving",
           "on device D calls overlapped (host-side concurrency X) but transfers did not "
           "(device-side Y, peak 1): calls waited T (p50, P of a call) before the device started, "
-          "so per-copy bandwidth there measures waiting",
+          "another transfer on it for Q of that wait, so per-copy bandwidth there measures waiting",
           "per device: host concurrency of its measured calls, its device concurrency and peak "
-          "(warm-ups included), the median pre-device wait and call of its measured copies",
+          "(warm-ups included), the median pre-device wait and call of its measured copies, and "
+          "the share of their summed waits during which any transfer was on the device",
           "observation of the same run's numbers",
-          "2+ workers on D; host concurrency >= 1.5 and >= 1.5x the device's; device peak 1; "
-          "wait p50 >= 25 % of the call p50"},
+          "2+ workers on D; host concurrency >= 1.5 (overlap_host_min) and >= 1.5x "
+          "(overlap_factor) the device's; device peak 1; wait p50 >= 25 % (wait_fraction) of the "
+          "call p50; another transfer on the device for >= 50 % (wait_busy) of the waits"},
          true,
          waiting_not_moving},
         {{"calls-wait",
           "calls wait T (p50) before the device starts moving bytes: P of a call's p50 C",
           "median pre-device wait and median call of the measured device-timed copies",
-          "observation", "wait p50 >= 25 % of the call p50; not where waiting-not-moving said it"},
+          "observation",
+          "wait p50 >= 25 % (wait_fraction) of the call p50; not where waiting-not-moving said it"},
          true,
          calls_wait},
+        {{"idle-window",
+          "no copy call was in flight for X of the measurement window (the workers' first calls "
+          "spread over S): the aggregate divides by time in which nothing moved",
+          "the union of every call overlapping the window (warm-ups included) against the window; "
+          "the spread of the workers' first calls",
+          "observation: a start setting (threads.start) is the switch that would show why",
+          "2+ measured copies; idle share >= 20 % (idle_share)"},
+         true,
+         idle_window},
         {{"hand-off",
           "device D changed hands after P of consecutive copies (hand-off rate R, mean run length "
           "L): workers ... kept it (gap p50 T), workers ... handed it off after about one copy "
@@ -96,14 +109,20 @@ const std::vector<ExplanationRule>& explanation_rules() {
          true,
          per_context_in_run},
         {{"same-aggregate-slower-copies",
-          "aggregate within noise of baseline (run B) but per-copy p50 Kx lower: each copy took "
-          "longer without the bytes per second falling[; the copies took turns on the device "
-          "(hand-off rate R) | ; the copies shared the device (device-side concurrency C)]",
-          "the within-run noise comparison with the baseline of the same trial; the run's device "
-          "peaks, hand-off rate and device concurrency",
+          "aggregate not different from the baseline's across trials (V, N trials) but per-copy "
+          "p50 Kx lower than run B's: each copy took longer without the bytes per second falling "
+          "| in this trial the aggregate was within the runs' noise (+-E) of run B's while "
+          "per-copy p50 was Kx lower; whether the aggregates differ is V with these trials[; the "
+          "copies took turns on the device (hand-off rate R) | ; the copies shared the device "
+          "(device-side concurrency C)]",
+          "the within-run noise comparison with the baseline of the same trial; the verdict "
+          "across trials of the run's label; the run's device peaks, hand-off rate and device "
+          "concurrency",
           "observation; a mechanism clause only with its own numbers",
-          "aggregate within noise, p50 beyond noise and lower; turns: every device peak 1 and "
-          "hand-off rate >= 0.5; shared: device concurrency >= 1.5"},
+          "aggregate within noise, p50 beyond noise and lower; never where the trials found the "
+          "run faster or slower; 'without falling' only where they found no difference or a "
+          "negligible one, else worded as one trial's observation; turns: every device peak 1 "
+          "and hand-off rate >= 0.5 (handoff_high); shared: device concurrency >= 1.5"},
          true,
          same_aggregate_slower_copies},
         {{"slowest-call",
@@ -117,23 +136,31 @@ const std::vector<ExplanationRule>& explanation_rules() {
          true,
          slowest_call},
         {{"unequal-service",
-          "unequal service: Jain J over the workers' bytes per second of their own transfer time; "
-          "worker W moved its bytes at P of the workers' mean rate",
+          "unequal service in every trial (N) | its one trial, also without the copy served slowest: "
+          "Jain J over the workers' bytes per second of their own transfer time (J' without it); "
+          "worker W moved its bytes at P of the workers' mean rate | worker W made no measured "
+          "copy | the worker served least differed between trials (workers ...)",
           "per worker: measured bytes / the sum of its transfer durations (device time when every "
-          "copy has it, else its calls); Jain's index over them",
+          "copy has it, else its calls); Jain's index over them, with and without the copy "
+          "served slowest (the longest of those durations); the same in every trial of the "
+          "run's label",
           "observation; who started first is not service (each worker moves the same bytes)",
-          "2+ workers and Jain < 0.9"},
+          "2+ workers; Jain < 0.9 (unequal_jain) with and without the copy served slowest, in every "
+          "trial; a worker named only where it is the least served in every trial"},
          true,
          unequal_service},
         {{"scaling",
           "more threads, more (fewer) bytes per second: Sx for N threads against one thread "
-          "('label') (median of K trials' ratios; every trial apart: a-b vs c-d GB/s) | scaling "
-          "Sx ...: no practical difference (under 1 %) | scaling Sx ...: the trials overlap",
+          "('label') (median of K trials' ratios, each trial's above (below) 1: a to b) | scaling "
+          "Sx ...: no practical difference (under 1 %) | scaling Sx ...: the trials' ratios go "
+          "both ways (a to b): no consistent difference in K trials | scaling Sx ...: not "
+          "testable with K trials",
           "the aggregate of each trial against the one-thread run of the same scaling key and "
-          "the same trial",
+          "the same trial: one ratio per trial (paired)",
           "observation across trials",
-          "2+ paired trials; more or fewer only with every trial apart and 1 %+ between the "
-          "medians; one trial: nothing said"},
+          "2+ paired trials to say anything; a direction needs 3+ (min_scaling_trials) with every "
+          "trial's ratio on the same side of 1 and the median 1 %+ (practical_ratio) from 1; "
+          "one trial: nothing said"},
          true,
          scaling},
         {{"shared-machine",
@@ -162,8 +189,11 @@ const std::vector<ExplanationRule>& explanation_rules() {
          verdicts},
         {{"noise-lists",
           "aggregate inside (outside) the noise of its own run and the baseline's: runs ...; "
-          "per-copy bandwidth understates runs ...: same aggregate, slower copies",
-          "the within-run noise comparisons", "observation", "the noise rule"},
+          "per-copy bandwidth understates runs ...: the trials found no difference in the "
+          "aggregate, the copies were slower",
+          "the within-run noise comparisons; each run's same-aggregate-slower-copies finding",
+          "observation",
+          "the noise rule; understates: the runs whose finding rests on the trials' verdict"},
          false,
          noise_lists},
         {{"gap-vs-handoff",
@@ -191,6 +221,33 @@ const std::vector<ExplanationRule>& explanation_rules() {
           "every trial: primary peak 1 with 2+ threads, per-worker peak >= 2"},
          false,
          context_switch},
+        {{"interpreter-gap",
+          "runs A (launcher: its GIL) called again after a copy in p50 T against U for runs B "
+          "(launcher: its GIL), at least 1.5x sooner in every trial (N); the runs differ in the "
+          "launcher alone, so the interpreter the threads ran in moved the gap[; the device "
+          "changed hands at rate X against Y]",
+          "gap p50 of each run (every worker's gaps after a copy, host clock), per trial; the "
+          "mean hand-off rate over each run's serialized devices",
+          "cause: the launcher switch between python (one GIL for the process), python-ft (no "
+          "GIL) and python-subinterp (a GIL per worker); they also differ in the Python build "
+          "they embed, which the launcher names",
+          "2+ trials; in every trial the sooner side's gap p50 x 1.5 (interpreter_gap_apart) <= "
+          "the other's, and every trial of it below every trial of the other; the hand-off clause "
+          "only with rates <= 0.25 and >= 0.75 in every trial"},
+         false,
+         interpreter_gap},
+        {{"gil-serializes-work",
+          "Python work between copies (params.work_us = W) lengthened the gap after a copy by D1 "
+          "under python (one GIL for the process; runs ...) and by D2 under python-ft | "
+          "python-subinterp (...; runs ...), medians of N trials, at least 1.5x more under one "
+          "GIL in every trial: under one GIL the workers' Python work took turns",
+          "per launcher, the gap p50 of the runs with and without work (params.work_us W and 0, "
+          "nothing else different), its difference per trial",
+          "cause: two switches, params.work_us within each launcher and the launcher between "
+          "them (python against python-ft or python-subinterp, the same work)",
+          "2+ trials; in every trial D1 > 0 and D1 >= 1.5 (work_turns) x the larger of D2 and 0"},
+         false,
+         gil_serializes_work},
         {{"warmups-in-window",
           "N warm-up copies overlapped the measurement window (runs ...): the aggregate counts "
           "the bytes they moved inside it[; on runs ..., whose devices never had two transfers "
@@ -207,6 +264,42 @@ const std::vector<ExplanationRule>& explanation_rules() {
     return rules;
 }
 
+const std::vector<RuleConstant>& rule_constants() {
+    static const std::vector<RuleConstant> constants = {
+        {"overlap_host_min", kOverlapHostMin, "host-side concurrency that counts as overlap"},
+        {"overlap_factor", kOverlapFactor, "... and that many times the device's concurrency"},
+        {"wait_fraction", kWaitFraction, "a pre-device wait p50 that is waiting, of the call p50"},
+        {"wait_busy", kWaitBusy, "share of the waits with another transfer on the device"},
+        {"idle_share", kIdleShare, "share of the window with no call in flight worth a line"},
+        {"slow_factor", kSlowFactor, "a slowest call this many times the median call"},
+        {"queued_transfer", kQueuedTransfer, "its transfer within this many times the median"},
+        {"unequal_jain", kUnequalJain, "Jain's index below this is unequal service"},
+        {"keep_run_length", kKeepRunLength, "mean run length of a worker that kept the device"},
+        {"hand_run_length", kHandRunLength, "mean run length of a worker that handed it off"},
+        {"min_sequence_copies", double(kMinSequenceCopies), "copies on the device to name a worker"},
+        {"min_gaps", double(kMinGaps), "gaps per worker to compare their returns"},
+        {"gap_apart", kGapApart, "keepers' gap p50 this many times shorter than handers'"},
+        {"handoff_high", kHandoffHigh, "a hand-off rate that is taking turns"},
+        {"practical_ratio", kPracticalRatio, "differences below this (1 %) are no difference"},
+        {"min_scaling_trials", double(kMinScalingTrials), "paired trials for a scaling direction"},
+        {"switch_low_rate", kSwitchLowRate, "gap-decides: the keepers' hand-off rate at most"},
+        {"switch_high_rate", kSwitchHighRate, "gap-decides: the handers' hand-off rate at least"},
+        {"switch_gap_apart", kSwitchGapApart, "gap-decides: gap p50s this many times apart"},
+        {"interpreter_gap_apart", kInterpreterGapApart,
+         "interpreter-gap: one launcher's gap p50 this many times shorter"},
+        {"work_turns", kWorkTurns,
+         "gil-serializes-work: the gap work added under one GIL, this many times the other's"},
+        {"tick_seconds", kTickSeconds, "/proc/stat's tick (USER_HZ 100)"},
+        {"notable_others", kNotableOthers, "other processes' busy CPUs worth a line"},
+        {"notable_steal", kNotableSteal, "steal time worth a line"},
+        {"steal_ticks_per_cpu", kStealTicksPerCpu, "... over a window of this many ticks per CPU"},
+        {"verdict_level", 1 - kTrialLevel, "a verdict across trials needs p below this"},
+        {"negligible_ratio", kNegligibleRatio, "a difference found below this (1 %) is negligible"},
+        {"suggested_trials", double(kSuggestedTrials), "the trials --trials suggests"},
+    };
+    return constants;
+}
+
 std::string explanation_catalogue() {
     constexpr size_t kWidth = 100;
     std::string out;
@@ -217,6 +310,9 @@ std::string explanation_catalogue() {
         out += wrap(r.text.cause, kWidth, "  switch:   ", "            ");
         out += wrap(r.text.margin, kWidth, "  margin:   ", "            ");
     }
+    out += "\nconstants (docs/reading-reports.md, \"The catalogue's constants\")\n";
+    for (const RuleConstant& c : rule_constants())
+        out += fmt::format("  {} = {:g}: {}\n", c.name, c.value, c.meaning);
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/analysis.hpp"
+#include "report/finding.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer {
@@ -32,7 +33,8 @@ struct RuleInput {
 struct ExplanationRule {
     RuleText text;
     bool per_run = true;  // a run's explanations; false: the summary across runs
-    void (*apply)(const RuleInput& in, std::vector<std::string>& out) = nullptr;
+    // Appends the rule's findings (their `rule` is filled in by the caller).
+    void (*apply)(const RuleInput& in, std::vector<Finding>& out) = nullptr;
     // A finding that changes how every figure of its run is read (the machine was shared):
     // the brief report keeps it.
     bool changes_reading = false;
@@ -41,7 +43,18 @@ struct ExplanationRule {
 // Every rule, per-run ones first, in the order their sentences are printed.
 const std::vector<ExplanationRule>& explanation_rules();
 
-// The catalogue as text (`xferlab help explanations`): id, sentence, data, switch, margin.
+// The thresholds the rules apply, each with its name and meaning: the catalogue's numbers.
+// docs/reading-reports.md lists the same table (a test compares them), and the independent audit
+// of the explanations (tests/python/audit_explanations.py) reads them from there.
+struct RuleConstant {
+    const char* name;
+    double value;
+    const char* meaning;
+};
+const std::vector<RuleConstant>& rule_constants();
+
+// The catalogue as text (`xferlab help explanations`): id, sentence, data, switch, margin, then
+// the constants.
 std::string explanation_catalogue();
 
 }  // namespace xfer

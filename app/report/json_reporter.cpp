@@ -24,7 +24,7 @@ class JsonReporter : public Reporter {
         j["baseline_run"] =
             analysis.baseline_run ? nlohmann::json(*analysis.baseline_run) : nlohmann::json();
         j["trial_groups"] = analysis.groups;
-        j["summary"] = analysis.summary;
+        j["summary"] = texts(analysis.summary);
         // Invalid UTF-8 (e.g. in a payload's traceback) is replaced, never fatal.
         out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }

@@ -111,6 +111,26 @@ int device_peak_in_flight(const std::vector<Record>& records, int device, int64_
 
 double median_of(std::vector<double> v) { return distribution(std::move(v)).p50; }
 
+// The share of the pre-device waits of `on_device` (its measured calls) during which a transfer
+// on `device` was in flight: any record's, warm-ups included (a call's own transfer starts as
+// its wait ends, so it never counts for itself).
+double wait_busy_fraction(int device, const std::vector<const Record*>& on_device,
+                          const std::vector<Record>& records) {
+    std::vector<stats::Interval> transfers;
+    for (const Record& r : records)
+        if (r.device == device && r.has_device_time() && !r.failed)
+            transfers.push_back({r.device_start_ns, r.device_end_ns});
+    const auto busy = stats::union_of(std::move(transfers));
+    int64_t waited = 0, covered = 0;
+    for (const Record* r : on_device) {
+        const stats::Interval wait{r->host_start_ns, r->device_start_ns};
+        if (wait.end <= wait.start) continue;
+        waited += wait.end - wait.start;
+        covered += stats::covered_within(busy, wait);
+    }
+    return waited > 0 ? double(covered) / double(waited) : 0;
+}
+
 DeviceStats one_device(int device, const std::vector<const Record*>& on_device,
                        const std::vector<Record>& records, int64_t first, int64_t last) {
     DeviceStats d;
@@ -136,6 +156,7 @@ DeviceStats one_device(int device, const std::vector<const Record*>& on_device,
     d.host_concurrency = stats::mean_concurrency(calls);
     d.call_p50_ns = median_of(std::move(call_ns));
     d.wait_p50_ns = median_of(std::move(wait_ns));
+    d.wait_busy_fraction = wait_busy_fraction(device, on_device, records);
     return d;
 }
 
@@ -143,17 +164,19 @@ void device_figures(const std::vector<Record>& records, const std::vector<const 
                     int64_t first, int64_t last, RunAnalysis& a) {
     std::map<int, std::vector<const Record*>> by_device;
     std::vector<stats::Interval> all;
-    std::vector<double> pre, transfer;
+    std::vector<double> pre, transfer, calls;
     for (const Record* r : measured) {
         if (!r->has_device_time()) continue;
         by_device[r->device].push_back(r);
         all.push_back({r->device_start_ns, r->device_end_ns});
         pre.push_back(double(r->pre_device_ns()));
+        calls.push_back(double(r->host_duration_ns()));
         transfer.push_back(double(r->device_duration_ns()));
     }
     if (by_device.empty()) return;
     a.device_per_copy_Bps = device_bandwidths(measured);
     a.pre_device_ns = distribution(std::move(pre));
+    a.timed_call_p50_ns = median_of(std::move(calls));
     a.transfer_ns = distribution(std::move(transfer));
     double sum = 0;
     int peak = 0;
@@ -176,6 +199,49 @@ int calls_peak_in_flight(const std::vector<Record>& records, int64_t first, int6
         if (stats::fraction_in_window(r.host_start_ns, r.host_end_ns, first, last) > 0)
             iv.push_back({r.host_start_ns, r.host_end_ns});
     return stats::peak_concurrency(std::move(iv));
+}
+
+// The share of [first, last] with no call in flight among every record whose call overlaps it
+// (warm-ups and failed blocks are calls too).
+double idle_fraction(const std::vector<Record>& records, int64_t first, int64_t last) {
+    if (last <= first) return 0;
+    std::vector<stats::Interval> calls;
+    for (const Record& r : records) calls.push_back({r.host_start_ns, r.host_end_ns});
+    const int64_t covered = stats::covered_within(stats::union_of(std::move(calls)), {first, last});
+    return 1.0 - double(covered) / double(last - first);
+}
+
+// Jain's index over the workers' service rates without the copy served slowest: the one whose
+// service time (as worker_stats counts it: its transfer when every copy of its worker has device
+// times, else its call) is longest. A call that only waited behind another is not that copy.
+// Nullopt when that copy was its worker's only one.
+std::optional<double> fairness_without_slowest(
+    const std::vector<std::vector<const Record*>>& by_worker) {
+    size_t slow_worker = 0, slow_at = 0;
+    int64_t slowest = -1;
+    for (size_t w = 0; w < by_worker.size(); ++w) {
+        const auto& mine = by_worker[w];
+        const bool device_timed = std::all_of(mine.begin(), mine.end(), [](const Record* r) {
+            return r->has_device_time();
+        });
+        for (size_t k = 0; k < mine.size(); ++k) {
+            const int64_t served =
+                device_timed ? mine[k]->device_duration_ns() : mine[k]->host_duration_ns();
+            if (served > slowest) {
+                slowest = served;
+                slow_worker = w;
+                slow_at = k;
+            }
+        }
+    }
+    if (slowest < 0 || by_worker[slow_worker].size() < 2) return std::nullopt;
+    std::vector<double> served;
+    for (size_t w = 0; w < by_worker.size(); ++w) {
+        std::vector<const Record*> mine = by_worker[w];
+        if (w == slow_worker) mine.erase(mine.begin() + std::ptrdiff_t(slow_at));
+        served.push_back(worker_stats(int(w), std::move(mine)).service_Bps);
+    }
+    return stats::jain_index(served);
 }
 
 // The slowest measured call and, where it has device times, its wait and its transfer.
@@ -241,6 +307,7 @@ RunAnalysis analyze_run(const RunResult& run) {
     a.host_peak = stats::peak_concurrency(std::move(host_intervals));
     if (!measured.empty()) {
         a.host_peak_in_flight = calls_peak_in_flight(run.records, s.first, s.last);
+        a.idle_fraction = idle_fraction(run.records, s.first, s.last);
         device_figures(run.records, measured, s.first, s.last, a);
         slowest_call(measured, a);
     }
@@ -252,6 +319,7 @@ RunAnalysis analyze_run(const RunResult& run) {
     for (const Record* r : measured) {
         if (r->worker >= 0) by_worker[size_t(r->worker)].push_back(r);
     }
+    a.fairness_without_slowest = fairness_without_slowest(by_worker);
     double sum_Bps = 0;
     std::vector<double> served;
     for (int w = 0; w < workers; ++w) {
@@ -262,6 +330,10 @@ RunAnalysis analyze_run(const RunResult& run) {
     }
     for (auto& w : a.workers) w.share = sum_Bps > 0 ? w.Bps / sum_Bps : 0;
     a.fairness = stats::jain_index(served);
+    for (const WorkerStats& w : a.workers)
+        if (a.least_served_worker < 0 ||
+            w.service_Bps < a.workers[size_t(a.least_served_worker)].service_Bps)
+            a.least_served_worker = w.worker;
     if (!measured.empty()) handoff_figures(run, s.first, s.last, a);
     return a;
 }

@@ -46,6 +46,10 @@ void table_keys(const RunSettings& s, std::vector<SettingText>& out) {
             const nlohmann::json v = setting_value(k, s.transfer, s.threads);
             out.push_back({k.dotted(), v.is_string() ? v.get<std::string>() : v.dump()});
         }
+        // Keys an older xferlab recorded and this one retired: shown as they ran.
+        for (const auto& [dotted, v] : s.retired)
+            if (dotted.rfind(table + ".", 0) == 0)
+                out.push_back({dotted, v.is_string() ? v.get<std::string>() : v.dump()});
     }
     if (recorded(s, "params") && s.params.is_object())
         for (const auto& [name, v] : s.params.items())

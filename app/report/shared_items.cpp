@@ -18,7 +18,7 @@ std::vector<RunItem> run_items(const RunResult& run, const RunAnalysis& a) {
     if (a.vs_baseline) {
         for (const auto& d : a.thread_differences) items.push_back({Kind::thread_difference, d});
     }
-    for (const auto& e : a.explanations) items.push_back({Kind::finding, e});
+    for (const Finding& f : a.findings) items.push_back({Kind::finding, f.text()});
     for (const auto& n : run.notes) items.push_back({Kind::note, n});
     return items;
 }

@@ -72,6 +72,31 @@ int peak_concurrency(std::vector<Interval> intervals) {
     return peak;
 }
 
+std::vector<Interval> union_of(std::vector<Interval> intervals) {
+    std::sort(intervals.begin(), intervals.end(),
+              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::vector<Interval> out;
+    for (const Interval& i : intervals) {
+        if (i.end <= i.start) continue;
+        if (!out.empty() && i.start <= out.back().end)
+            out.back().end = std::max(out.back().end, i.end);
+        else
+            out.push_back(i);
+    }
+    return out;
+}
+
+int64_t covered_within(const std::vector<Interval>& covered, Interval span) {
+    if (span.end <= span.start) return 0;
+    // The first piece that ends after the span starts, then every piece up to its end.
+    auto it = std::upper_bound(covered.begin(), covered.end(), span.start,
+                               [](int64_t t, const Interval& i) { return t < i.end; });
+    int64_t total = 0;
+    for (; it != covered.end() && it->start < span.end; ++it)
+        total += std::min(it->end, span.end) - std::max(it->start, span.start);
+    return total;
+}
+
 double fraction_in_window(int64_t begin, int64_t end, int64_t first, int64_t last) {
     if (end <= begin) return begin >= first && begin <= last ? 1.0 : 0.0;
     const int64_t overlap = std::min(end, last) - std::max(begin, first);

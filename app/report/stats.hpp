@@ -36,6 +36,10 @@ double fraction_in_window(int64_t begin, int64_t end, int64_t first, int64_t las
 // Largest number of intervals in flight at one instant (sweep over the endpoints; an interval
 // ending at t and one starting at t do not overlap).
 int peak_concurrency(std::vector<Interval> intervals);
+// The union of the intervals: disjoint, in time order (touching intervals merge).
+std::vector<Interval> union_of(std::vector<Interval> intervals);
+// How much of `span` the union `covered` (from union_of) covers, in ns.
+int64_t covered_within(const std::vector<Interval>& covered, Interval span);
 
 // Noise rule for a ratio of two runs' quantities. Each run's relative standard error is
 // cv / sqrt(n) (of a mean; times sqrt(pi/2) for a median, its asymptotic efficiency under

@@ -51,40 +51,39 @@ std::string notes_block(const Results& results) {
 }
 
 std::string findings_block(const Results& results, const Analysis& analysis, bool reading_only) {
-    // rule id -> the runs it holds for, and the first run's sentence; in rule order.
-    struct Finding {
+    // Findings that make the same claim (claim_key), each with the runs that make it, in rule
+    // order, then in the order each claim is first made. A run is listed only under a claim it
+    // makes itself; figures that differ between the runs print as ranges over them.
+    struct Claim {
         std::vector<int> runs;
-        std::vector<std::string> texts;  // the first run's findings of this rule
-        bool same = true;                // every run says them word for word
+        std::vector<const Finding*> findings;
     };
-    std::map<std::string, Finding> by_rule;
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        const RunAnalysis& a = analysis.runs[i];
-        std::map<std::string, std::vector<std::string>> mine;
-        for (size_t k = 0; k < a.explanations.size() && k < a.explanation_rules.size(); ++k)
-            mine[a.explanation_rules[k]].push_back(a.explanations[k]);
-        for (auto& [rule, texts] : mine) {
-            Finding& f = by_rule[rule];
-            if (f.runs.empty())
-                f.texts = texts;
-            else if (texts != f.texts)
-                f.same = false;
-            f.runs.push_back(results.runs[i].index);
+    std::map<std::string, std::vector<std::string>> keys_of_rule;  // in first-seen order
+    std::map<std::string, Claim> claims;
+    for (size_t i = 0; i < results.runs.size(); ++i)
+        for (const Finding& f : analysis.runs[i].findings) {
+            const std::string key = f.claim_key();
+            Claim& c = claims[key];
+            if (c.findings.empty()) keys_of_rule[f.rule].push_back(key);
+            c.findings.push_back(&f);
+            if (c.runs.empty() || c.runs.back() != results.runs[i].index)
+                c.runs.push_back(results.runs[i].index);
         }
-    }
     std::string out;
     for (const ExplanationRule& rule : explanation_rules()) {
-        const auto it = by_rule.find(rule.text.id);
-        if (it == by_rule.end() || (reading_only && !rule.changes_reading)) continue;
-        const Finding& f = it->second;
-        std::string head = whose(f.runs, results.runs.size());
-        if (!f.same)
-            head += fmt::format(" (as run {} says it; each run's own figures: --full)", f.runs[0]);
-        out += wrap(head + ":", kTableWidth, "  ", "    ");
-        for (const std::string& text : f.texts)
-            out += wrap(text, kTableWidth, "    why: ", "      ");
+        if (reading_only && !rule.changes_reading) continue;
+        const auto keys = keys_of_rule.find(rule.text.id);
+        if (keys == keys_of_rule.end()) continue;
+        for (const std::string& key : keys->second) {
+            const Claim& c = claims.at(key);
+            std::string head = whose(c.runs, results.runs.size());
+            if (figures_differ(c.findings))
+                head += " (figures: the range over these runs; each run's own: --full)";
+            out += wrap(head + ":", kTableWidth, "  ", "    ");
+            out += wrap(render_together(c.findings), kTableWidth, "    why: ", "      ");
+        }
     }
-    return out.empty() ? "" : "\nWhy (each finding once, with the runs it holds for)\n" + out;
+    return out.empty() ? "" : "\nWhy (each finding once, with the runs that make it)\n" + out;
 }
 
 std::string error_sections(const Results& results) {

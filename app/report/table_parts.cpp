@@ -102,7 +102,7 @@ std::string report_legend() {
 std::string summary_block(const Analysis& analysis) {
     if (analysis.summary.empty()) return "";
     std::string out = "\nSummary\n";
-    for (const auto& s : analysis.summary) out += wrap(s, kWidth, "  - ", "    ");
+    for (const Finding& f : analysis.summary) out += wrap(f.text(), kWidth, "  - ", "    ");
     return out;
 }
 
@@ -129,17 +129,26 @@ std::string runs_table(const Results& results, const Analysis& analysis) {
     return "\nRuns\n" + t.render(kWidth);
 }
 
+// The run numbers of a group's trials: "runs 2, 6, 10".
+std::string run_numbers_of(const Analysis& analysis, const TrialGroup& g) {
+    std::vector<int> runs;
+    for (int i : g.runs) runs.push_back(analysis.runs[size_t(i)].run);
+    return run_numbers(runs);
+}
+
 std::string trials_table(const Analysis& analysis) {
     TextTable t;
-    t.add_column("label", Align::left, true);
+    t.add_column("label (its runs)", Align::left, true);
     t.add_column("trials", Align::right);
     t.add_column("median agg.", Align::right);
     t.add_column("95% CI (mean)", Align::left);
     t.add_column("CV", Align::right);
     t.add_column("vs baseline of its sweep point", Align::left, true);
     for (const TrialGroup& g : analysis.groups) {
+        // The runs' numbers, as Why and Summary name them.
+        const std::string label = fmt::format("{} ({})", g.label, run_numbers_of(analysis, g));
         if (g.aggregate_Bps.empty()) {
-            t.add_row({g.label, "0", "-", "-", "-", "-"});
+            t.add_row({label, "0", "-", "-", "-", "-"});
             continue;
         }
         const std::string ci =
@@ -147,7 +156,8 @@ std::string trials_table(const Analysis& analysis) {
         const std::string vs = g.is_baseline   ? "baseline"
                                : g.vs_baseline ? g.vs_baseline->verdict
                                                : "-";
-        t.add_row({g.label, std::to_string(g.aggregate_Bps.size()), fmtx::gbps_unit(g.median_Bps),
+        t.add_row({label, std::to_string(g.aggregate_Bps.size()),
+                   fmtx::gbps_unit(g.median_Bps),
                    ci, g.aggregate_Bps.size() > 1 ? fmt::format("{:.3f}", g.cv) : "-", vs});
     }
     return "\nVerdicts across trials (Mann-Whitney U on trial aggregates, 95%)\n" +

@@ -5,8 +5,9 @@
 namespace xfer {
 
 const std::vector<LauncherDescriptor>& launcher_descriptors() {
-    // Launchers that run a Python payload: python, and process and mpi workers in their own
-    // interpreter; host, openmp and host+gil run the native loop only. mimic applies to threads
+    // Launchers that run a Python payload: python, python-ft and python-subinterp, and process
+    // and mpi workers in their own interpreter; host, openmp and host+gil run the native loop
+    // only. mimic applies to threads
     // xferlab creates itself with pthreads.
     static const std::vector<LauncherDescriptor> all = {
         {.name = "host",
@@ -28,6 +29,19 @@ const std::vector<LauncherDescriptor>& launcher_descriptors() {
                     .takes_gil = true,
                     .workers_elsewhere = true,
                     .spans_mpi_ranks = true}},
+        // Another interpreter needs another libpython: one worker process holds every worker.
+        // No GIL, so `gil` means nothing to python-ft.
+        {.name = "python-ft",
+         .summary =
+             "threading.Threads of a payload in free-threaded CPython (no GIL), in xferlab-ft",
+         .traits = {.takes_payload = true, .needs_payload = true, .workers_elsewhere = true}},
+        {.name = "python-subinterp",
+         .summary =
+             "one sub-interpreter with its own GIL per worker, a payload's main(ctx) in each",
+         .traits = {.takes_payload = true,
+                    .needs_payload = true,
+                    .takes_gil = true,
+                    .workers_elsewhere = true}},
     };
     return all;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "python/payload_output.hpp"
+#include "report/run_stats.hpp"
 #include "python/python.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
@@ -37,7 +38,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     Progress progress(show_progress, int(plan.size()));
     {
         // Every completed run reaches the disk before the next starts (journal and files).
-        PlanRecorder recorder(results, config, dir);
+        PlanRecorder recorder(results, out.run_stats, config, dir);
         set_payload_exit_handler([&recorder, exit_code_on_payload_exit](int code) {
             recorder.abort_current(fmt::format("payload called os._exit({})", code),
                                    exit_code_on_payload_exit);
@@ -49,9 +50,10 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
             RunResult result = runner.run(run);
             if (!results.host["python"].value("started", false))
                 results.host["python"] = python_description();
-            progress.end(result);
+            RunAnalysis stats = analyze_run(result);  // once: progress, files and report
+            progress.end(result, stats);
             out.failed |= result.status == RunStatus::failed;
-            recorder.add(std::move(result));
+            recorder.add(std::move(result), std::move(stats));
         }
         set_payload_exit_handler(nullptr);
         // A plan stopped by a failed write stays incomplete: the report says how many of the

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/analysis.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"
 #include "run/plan_runner.hpp"
@@ -17,6 +18,8 @@ namespace xfer {
 
 struct PlanExecution {
     Results results;      // complete; interrupted when a stop was asked for
+    // Each run's own analysis (analyze_run), computed once as the run ended.
+    std::vector<RunAnalysis> run_stats;
     bool failed = false;  // a run failed
     // The first write of the results that failed ("<file>: <why>"; empty: none). The plan
     // stopped there (run/runs_on_disk.hpp reads back which completed runs reached which file).

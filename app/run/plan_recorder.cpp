@@ -8,6 +8,7 @@
 
 #include "report/analysis_json.hpp"
 #include "report/report_outputs.hpp"
+#include "report/run_stats.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/file_reporters.hpp"
 #include "run/output_dir.hpp"
@@ -18,13 +19,13 @@
 namespace xfer {
 namespace fs = std::filesystem;
 
-std::vector<std::string> write_report_files(const Results& results, const Config& config,
-                                            const fs::path& dir) {
+std::vector<std::string> write_report_files(const Results& results, const Analysis& analysis,
+                                            const Config& config, const fs::path& dir) {
     std::vector<std::string> files;  // the table is the terminal's
     for (const auto& name : file_reporters(results, config, dir))
         if (name != "table") files.push_back(name);
     std::ostringstream unused;
-    return write_reports(results, analyze(results), files, dir, "", unused, ReportDetail::full,
+    return write_reports(results, analysis, files, dir, "", unused, ReportDetail::full,
                          ReportLimits{config.trace_copies})
         .failures;
 }
@@ -34,15 +35,16 @@ std::string store_analysis(const Results& results, const Analysis& analysis, con
     try {
         std::vector<nlohmann::json> per_run(analysis.runs.begin(), analysis.runs.end());
         RecordStore(dir / kRecordStoreFile, false)
-            .write_analysis(results, per_run, analysis.summary);
+            .write_analysis(results, per_run, texts(analysis.summary));
     } catch (const std::exception& e) {
         return std::string(kRecordStoreFile) + ": the analysis could not be added: " + e.what();
     }
     return "";
 }
 
-PlanRecorder::PlanRecorder(Results& results, const Config& config, fs::path dir)
-    : results_(results), config_(config), dir_(std::move(dir)) {
+PlanRecorder::PlanRecorder(Results& results, std::vector<RunAnalysis>& run_stats,
+                           const Config& config, fs::path dir)
+    : results_(results), run_stats_(run_stats), config_(config), dir_(std::move(dir)) {
     results_.complete = false;
     try {
         store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile);
@@ -98,7 +100,8 @@ void PlanRecorder::rewrite_files_locked() {
         (last_run ||
          (last_write_end_ns_ > 0 && start - last_write_end_ns_ < 10 * last_write_cost_ns_)))
         return;
-    const auto failures = write_report_files(results_, config_, dir_);
+    const auto failures =
+        write_report_files(results_, analyze(results_, run_stats_), config_, dir_);
     for (const auto& f : failures) failed_locked(f);
     last_write_end_ns_ = now_ns();
     last_write_cost_ns_ = last_write_end_ns_ - start;
@@ -121,10 +124,11 @@ void PlanRecorder::begin(const Run& run) {
     set_crash_context(crash_context());
 }
 
-void PlanRecorder::add(RunResult result) {
+void PlanRecorder::add(RunResult result, RunAnalysis stats) {
     std::lock_guard lock(mutex_);
     store_locked(result);
     results_.runs.push_back(std::move(result));
+    run_stats_.push_back(std::move(stats));
     current_ = nullptr;
     journal_locked();
     rewrite_files_locked();
@@ -143,10 +147,12 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
         r.errors.push_back(why + " (the run's records are lost with the process)");
         r.end_ns = now_ns();
         store_locked(r);
+        run_stats_.push_back(analyze_run(r));
         results_.runs.push_back(std::move(r));
         journal_locked();
     }
-    for (const auto& f : write_report_files(results_, config_, dir_)) failed_locked(f);
+    for (const auto& f : write_report_files(results_, analyze(results_, run_stats_), config_, dir_))
+        failed_locked(f);
     std::cerr << fmt::format("xferlab: {} run(s) written to {}/results.json; exiting with {}\n",
                              results_.runs.size(), dir_.string(), exit_code);
     std::cerr.flush();

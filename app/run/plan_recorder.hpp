@@ -26,15 +26,18 @@ namespace xfer {
 
 class PlanRecorder {
   public:
-    PlanRecorder(Results& results, const Config& config, std::filesystem::path dir);
+    // `run_stats` gets each added run's own analysis, beside `results.runs`.
+    PlanRecorder(Results& results, std::vector<RunAnalysis>& run_stats, const Config& config,
+                 std::filesystem::path dir);
     ~PlanRecorder();
     PlanRecorder(const PlanRecorder&) = delete;
     PlanRecorder& operator=(const PlanRecorder&) = delete;
 
     // `run` starts: a crash or os._exit from here on names it.
     void begin(const Run& run);
-    // `result` completed: kept in memory, appended to the journal, the files rewritten.
-    void add(RunResult result);
+    // `result` completed (`stats`: its analyze_run): kept in memory, appended to the journal,
+    // the files rewritten.
+    void add(RunResult result, RunAnalysis stats);
     // The run in progress cannot finish (os._exit from a payload): records it as failed with
     // "`what` in run N (label)" (printed too), writes everything and ends the process with
     // `exit_code`.
@@ -56,6 +59,7 @@ class PlanRecorder {
     void failed_locked(const std::string& what);  // keeps the first failure, prints each
 
     Results& results_;
+    std::vector<RunAnalysis>& run_stats_;  // beside results_.runs
     const Config& config_;
     std::filesystem::path dir_;
     mutable std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
@@ -69,9 +73,10 @@ class PlanRecorder {
     int64_t last_write_cost_ns_ = 0;
 };
 
-// Every file reporter of `config` into `dir` (the table is the terminal's). Returns one
-// "<reporter>: <why>" per file that could not be written.
-std::vector<std::string> write_report_files(const Results& results, const Config& config,
+// Every file reporter of `config` into `dir` (the table is the terminal's), from `analysis`.
+// Returns one "<reporter>: <why>" per file that could not be written.
+std::vector<std::string> write_report_files(const Results& results, const Analysis& analysis,
+                                            const Config& config,
                                             const std::filesystem::path& dir);
 
 // Adds `analysis` to `dir`/results.sqlite when the plan wrote one. Returns why it could not

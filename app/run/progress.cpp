@@ -5,7 +5,6 @@
 
 #include <cstdio>
 
-#include "report/run_stats.hpp"
 #include "run/skip_note.hpp"
 #include "util/thread_start.hpp"
 #include "util/units.hpp"
@@ -24,10 +23,11 @@ void Progress::stop_ticker() {
 
 void Progress::begin(const Run& run) {
     if (!enabled_) return;
-    // The size is shown because `run --fit` may have chosen it for this machine.
-    current_ = fmt::format("[{}/{}] {} ({} thread{}, copies of {})", run.index + 1, total_,
-                           run.label, run.threads.count, run.threads.count == 1 ? "" : "s",
-                           format_size(run.transfer.bytes));
+    // "[3/40]" counts how far the plan is; "run 2" is the run's number, as every report names
+    // it. The size is shown because `run --fit` may have chosen it for this machine.
+    current_ = fmt::format("[{}/{}] run {}: {} ({} thread{}, copies of {})", run.index + 1, total_,
+                           run.index, run.label, run.threads.count,
+                           run.threads.count == 1 ? "" : "s", format_size(run.transfer.bytes));
     started_ = std::chrono::steady_clock::now();
     if (!tty_) return;
     ticking_ = true;
@@ -51,11 +51,10 @@ void Progress::begin(const Run& run) {
         no_thread);
 }
 
-void Progress::end(const RunResult& result) {
+void Progress::end(const RunResult& result, const RunAnalysis& a) {
     if (!enabled_) return;
     stop_ticker();
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    const RunAnalysis a = analyze_run(result);
     std::string rate = a.copies > 0 && a.window_s > 0
                            ? format_bandwidth(a.aggregate_Bps) + " aggregate"
                            : "no measured copies";

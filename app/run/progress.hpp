@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "report/analysis.hpp"
 #include "results/run_result.hpp"
 #include "scenario/scenario.hpp"
 
@@ -17,7 +18,8 @@ class Progress {
     Progress(bool enabled, int total);
     ~Progress();
     void begin(const Run& run);
-    void end(const RunResult& result);
+    // `stats` is the run's own analysis (computed once by the caller and reused).
+    void end(const RunResult& result, const RunAnalysis& stats);
 
   private:
     void stop_ticker();

@@ -30,12 +30,12 @@ namespace {
 
 std::atomic<bool>& g_stop = stop_requested();
 
-// Writes every reporter's file, the terminal output and the analysis into results.sqlite.
+// Writes every reporter's file, the terminal output and `analysis` into results.sqlite.
 // Returns one "<file>: <why>" per file that could not be written.
-std::vector<std::string> write_reports(const Results& results, const Config& config,
-                                       const fs::path& dir, const std::string& format,
-                                       bool announce, ReportDetail detail) {
-    const Analysis analysis = analyze(results);
+std::vector<std::string> write_reports(const Results& results, const Analysis& analysis,
+                                       const Config& config, const fs::path& dir,
+                                       const std::string& format, bool announce,
+                                       ReportDetail detail) {
     const ReportsWritten written =
         write_reports(results, analysis, file_reporters(results, config, dir), dir, format,
                       std::cout, detail, ReportLimits{config.trace_copies});
@@ -222,8 +222,9 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
         stop_report_started();  // from here a separate, later signal may end the process
     }
     const std::string& format = options.format;
+    const Analysis analysis = analyze(results, std::move(execution.run_stats));
     const auto failures =
-        write_reports(results, config, dir, format, !options.quiet, options.detail);
+        write_reports(results, analysis, config, dir, format, !options.quiet, options.detail);
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
         // Read back from the files after the final write: what a reader of the folder finds.

@@ -144,9 +144,12 @@ class Reader {
             const std::string k(key->str());
             const std::string dotted = table + "." + k;
             if (!is_setting_key(dotted)) {
+                const std::string retired = retired_key_message(dotted);
                 error(key->source(), prefix + "." + k,
-                      unknown_key_message(k, setting_keys(table), "keys of [" + table + "] are",
-                                          SettingHint::table));
+                      !retired.empty()
+                          ? retired
+                          : unknown_key_message(k, setting_keys(table),
+                                                "keys of [" + table + "] are", SettingHint::table));
                 continue;
             }
             const json value = toml_to_json(*node);
@@ -278,8 +281,9 @@ class Reader {
         const LauncherTraits& traits = launcher_traits(l);
         if (traits.needs_payload && spec.payload.empty() && !payload) {
             error(where_launcher, name + ".payload",
-                  "launcher \"" + l + "\" needs payload = \"<file>.py\" (a file in the payload "
-                  "directory, e.g. \"threads.py\")");
+                  "launcher \"" + l +
+                      "\" needs payload = \"<file>.py\" (a file in the payload "
+                      "directory, e.g. \"threads.py\")");
         }
         for (const LauncherOnlyKey& key : launcher_only_keys()) {
             const auto at = written.find(key.name);
@@ -337,6 +341,10 @@ class Reader {
             json scratch = json::object();
             if (param && !set_param(scratch, item.dotted.substr(7), 0, why)) {
                 error(item.key->source(), name, why);
+                continue;
+            }
+            if (!param && !retired_key_message(item.dotted).empty()) {
+                error(item.key->source(), name, retired_key_message(item.dotted));
                 continue;
             }
             if (!param && !is_setting_key(item.dotted)) {

@@ -127,9 +127,9 @@ const std::vector<ScenarioKey>& scenario_key_table() {
     return keys;
 }
 
-// The launchers that take a [[run]] key, for its meaning: " (launchers python, process, mpi)".
+// The launchers that take a [[run]] key, for its meaning: " (python, process, mpi)".
 std::string taken_by(bool LauncherTraits::*trait) {
-    return " (launchers " + join_names(launchers_with(trait)) + ")";
+    return " (" + join_names(launchers_with(trait)) + ")";
 }
 
 ScenarioKeyDescriptor setting_descriptor(const SettingKey& k) {
@@ -146,13 +146,13 @@ std::vector<ScenarioKeyDescriptor> build_descriptors() {
     const RunSpec run;
     const std::vector<ScenarioKeyDescriptor> rest = {
         {"params.<key>", "any", "(none)", "free-form; handed to Python payloads as ctx.params", {}},
-        {"run.launcher", "string", json(run.launcher).dump(), join_names(launcher_names(), ", "),
+        {"run.launcher", "string", json(run.launcher).dump(), join_names(launcher_names(), "|"),
          launcher_names()},
         {"run.label", "string", "(derived)", "names the run in reports", {}},
         {"run.payload",
          "string",
          json(run.payload).dump(),
-         "a .py file in a payload folder" + taken_by(&LauncherTraits::takes_payload),
+         "a payload file" + taken_by(&LauncherTraits::takes_payload),
          {}},
         {"run.gil", "string", json(to_string(run.gil)).dump(),
          plain_list(enum_choices<GilPolicy>()) + taken_by(&LauncherTraits::takes_gil),

@@ -127,6 +127,8 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
                                          [&](const auto& entry) { return entry.first == key; }),
                           s.sweep.end());
             for (auto& run : s.runs) run.overrides.erase(key);
+        } else if (const std::string retired = retired_key_message(key); !retired.empty()) {
+            error(1, key, retired);
         } else if (key.rfind("params.", 0) == 0 && key.size() > 7) {
             std::string why;
             if (!set_param(s.params, key.substr(7), value, why)) {

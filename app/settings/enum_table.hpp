@@ -92,6 +92,15 @@ std::optional<E> enum_named(std::string_view text) {
     return std::nullopt;
 }
 
+// The value E's table writes as an array (a list of CPUs, of signals); only asked of enums that
+// have such a row.
+template <NamedEnum E>
+constexpr E array_value() {
+    for (const auto& row : enum_rows<E>())
+        if (row.array) return row.value;
+    return E{};
+}
+
 // The value whose "name:" starts `text`, and what follows it ("numa:1" -> numa, "1").
 template <NamedEnum E>
 std::optional<std::pair<E, std::string>> enum_with_argument(std::string_view text) {

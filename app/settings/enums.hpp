@@ -84,17 +84,20 @@ struct EnumTable<CopyPath> {
                                                  {CopyPath::register_, "register"}};
 };
 
-// staging.affinity: the helpers on the device's local CPUs, or wherever the scheduler puts them.
-enum class StagingAffinity { gpu_local, none };
+// staging.affinity: the helpers on the device's local CPUs, wherever the scheduler puts them,
+// or on the CPUs of a list.
+enum class StagingAffinity { gpu_local, none, list };
 template <>
 struct EnumTable<StagingAffinity> {
-    static constexpr EnumRow<StagingAffinity> rows[] = {{StagingAffinity::gpu_local, "gpu-local"},
-                                                        {StagingAffinity::none, "none"}};
+    static constexpr EnumRow<StagingAffinity> rows[] = {
+        {StagingAffinity::gpu_local, "gpu-local"},
+        {StagingAffinity::none, "none"},
+        {.value = StagingAffinity::list, .name = {}, .argument = {}, .array = true}};
 };
 
 // staging.stores: how the staging helpers write the chunk they copy: ordinary (cached) stores,
 // or streaming (non-temporal) ones that skip the read-for-ownership of the destination line;
-// auto picks per direction (backend/staging_stores.hpp).
+// auto picks per direction (engine/engine_resolve.cpp).
 enum class StagingStores { auto_, cached, streaming };
 template <>
 struct EnumTable<StagingStores> {
@@ -121,6 +124,27 @@ template <>
 struct EnumTable<StagingWait> {
     static constexpr EnumRow<StagingWait> rows[] = {{StagingWait::spin, "spin"},
                                                     {StagingWait::block, "block"}};
+};
+
+// staging.populate: whether helpers with nothing to copy fault the pages of a copy's host memory
+// in ahead of the fill (a file mapped with numpy.memmap: every page is touched first by the
+// copy), or leave every page to the copy that touches it.
+enum class StagingPopulate { off, ahead };
+template <>
+struct EnumTable<StagingPopulate> {
+    static constexpr EnumRow<StagingPopulate> rows[] = {{StagingPopulate::off, "off"},
+                                                        {StagingPopulate::ahead, "ahead"}};
+};
+
+// Engine(pageable=...): how pageable memory reaches the device: auto (directly where the device
+// reads pageable memory through the host's page tables, staged elsewhere), always staged, or
+// always one plain copy.
+enum class PageableRoute { auto_, staged, direct };
+template <>
+struct EnumTable<PageableRoute> {
+    static constexpr EnumRow<PageableRoute> rows[] = {{PageableRoute::auto_, "auto"},
+                                                      {PageableRoute::staged, "staged"},
+                                                      {PageableRoute::direct, "direct"}};
 };
 
 // threads.start (staggered: worker i starts i times the argument after the barrier).

@@ -45,6 +45,14 @@ std::string quoted_list(const std::vector<std::string>& names) { return listed(n
 
 std::string plain_list(const std::vector<std::string>& names) { return listed(names, ""); }
 
+std::string with_values(const std::string& help, const std::vector<std::string>& values) {
+    const std::string placeholder = "{values}";
+    std::string out = help;
+    if (const size_t at = out.find(placeholder); at != std::string::npos)
+        out.replace(at, placeholder.size(), plain_list(values));
+    return out;
+}
+
 SettingError not_one_of(const json& v, const std::vector<std::string>& allowed) {
     std::string msg = "expected " + (allowed.size() == 1 ? std::string() : "one of ") +
                       quoted_list(allowed) + "; got " + describe(v);

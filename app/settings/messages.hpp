@@ -24,6 +24,9 @@ std::string quoted_list(const std::vector<std::string>& names);
 // "a, b or c".
 std::string plain_list(const std::vector<std::string>& names);
 
+// `help` with "{values}" replaced by the values' plain list: a key's or an option's meaning.
+std::string with_values(const std::string& help, const std::vector<std::string>& values);
+
 // An error naming the allowed values, with a did-you-mean when the value is a near miss.
 SettingError not_one_of(const nlohmann::json& value, const std::vector<std::string>& allowed);
 

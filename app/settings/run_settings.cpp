@@ -31,6 +31,15 @@ void read_table(const json& j, const std::string& table, TransferSpec& t, Thread
         if (k.table == table && !k.read(*it, t, th)) unrecorded.insert(k.dotted());
 }
 
+// The retired [staging] options `table` still records (an older xferlab's results).
+void read_retired(const json& j, std::map<std::string, json>& retired) {
+    const auto table = j.find("staging");
+    if (table == j.end() || !table->is_object()) return;
+    for (const RetiredOption& r : retired_engine_options())
+        if (const auto it = table->find(r.name); it != table->end())
+            retired["staging." + r.name] = *it;
+}
+
 // j[key] into `out` when there, else `key` is unrecorded.
 template <class T>
 void read_value(const json& j, const char* key, T& out, std::set<std::string>& unrecorded) {
@@ -47,7 +56,7 @@ std::string timeout_text(int64_t ns) { return ns == 0 ? "none" : duration_text(n
 
 json transfer_to_json(const TransferSpec& t) { return table_json("transfer", t, ThreadSpec{}); }
 
-json staging_to_json(const StagingSpec& s) {
+json staging_to_json(const EngineOptions& s) {
     TransferSpec t;
     t.staging = s;
     return table_json("staging", t, ThreadSpec{});
@@ -72,6 +81,10 @@ void to_json(json& j, const RunSettings& s) {
     put("timeout_ns", s.timeout_ns);
     for (const std::string& table : setting_tables())
         if (!skip.count(table)) j[table] = table_json(table, s.transfer, s.threads, skip);
+    for (const auto& [dotted, value] : s.retired) {
+        const size_t dot = dotted.find('.');
+        j[dotted.substr(0, dot)][dotted.substr(dot + 1)] = value;
+    }
     put("params", s.params);
     put("sweep_point", s.sweep_point);
     put("overrides", s.overrides);
@@ -103,14 +116,14 @@ void from_json(const json& j, RunSettings& s) {
     read_value(j, "timeout_ns", s.timeout_ns, unrecorded);
     for (const std::string& table : setting_tables())
         read_table(j, table, s.transfer, s.threads, unrecorded);
+    read_retired(j, s.retired);
     read_value(j, "params", s.params, unrecorded);
     read_value(j, "sweep_point", s.sweep_point, unrecorded);
     read_value(j, "overrides", s.overrides, unrecorded);
     read_value(j, "scaling_key", s.scaling_key, unrecorded);
     if (const auto it = j.find("trial"); it != j.end()) s.trial = it->get<int>();
     if (const auto it = j.find("position"); it != j.end()) s.position = it->get<int>();
-    if (const auto it = j.find("base_label"); it != j.end())
-        s.base_label = it->get<std::string>();
+    if (const auto it = j.find("base_label"); it != j.end()) s.base_label = it->get<std::string>();
 }
 
 }  // namespace xfer

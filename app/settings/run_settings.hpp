@@ -36,6 +36,10 @@ struct RunSettings {
     // whole table): their defaults stand in here, which is what ran before the key existed,
     // and writing the results back leaves them out again.
     std::set<std::string> unrecorded;
+    // Keys this xferlab no longer has, as an older one recorded them ("staging.taper": true;
+    // settings/engine_options.hpp's retired options): the report still shows them, and writing
+    // the results back keeps them.
+    std::map<std::string, nlohmann::json> retired;
 
     bool operator==(const RunSettings&) const = default;
 };
@@ -51,7 +55,7 @@ void from_json(const nlohmann::json& j, RunSettings& s);
 
 // One table of settings in the file's form, every key (settings/setting_keys.hpp).
 nlohmann::json transfer_to_json(const TransferSpec& t);  // [transfer]: without [staging]
-nlohmann::json staging_to_json(const StagingSpec& s);
+nlohmann::json staging_to_json(const EngineOptions& s);
 nlohmann::json threads_to_json(const ThreadSpec& t);
 
 }  // namespace xfer

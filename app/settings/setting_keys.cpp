@@ -21,10 +21,6 @@ namespace {
 // that one accessor serves the checks (mutable specs) and the writer (const ones).
 
 constexpr const char* kCuda = "cuda";
-constexpr std::string_view kAuto = "auto";
-constexpr int kMaxStagingThreads = 256;
-constexpr int kMaxStagingBuffers = 64;
-constexpr uint64_t kMinStagingChunk = 4096;
 
 SettingKey key(const char* table, const char* name, const char* type, std::string help,
                const char* backend = "") {
@@ -146,63 +142,22 @@ SettingKey bytes_key() {
     return k;
 }
 
-SettingKey staging_threads_key() {
-    SettingKey k = key("staging", "threads", "integer or \"auto\"",
-                       "helper threads of a device's staging engine", kCuda);
-    k.parse = [](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
-        if (v.is_string() && v == kAuto) {
-            t.staging.threads = 0;
-            return std::nullopt;
-        }
-        if (v.is_string()) return not_one_of(v, {std::string(kAuto)});
-        return want_int(v, 1, kMaxStagingThreads, t.staging.threads,
-                        "or \"auto\"; zero helper threads would move nothing");
+// A [staging] key: one of the staging engine's options (settings/engine_options.hpp), so that
+// the key and xferlab.Engine's argument of the same name parse, record and default alike.
+SettingKey staging_key(const EngineOptionRow& option) {
+    SettingKey k = key("staging", option.name.c_str(), option.type.c_str(), option.doc, kCuda);
+    k.unit = option.unit;
+    k.values = option.values;
+    k.parse = [&option](const json& v, TransferSpec& t, ThreadSpec&) {
+        return option.parse(v, t.staging);
     };
-    k.write = [](const TransferSpec& t, const ThreadSpec&, json& j) {
-        j["threads"] = t.staging.threads > 0 ? json(t.staging.threads) : json(kAuto);
+    k.write = [&option](const TransferSpec& t, const ThreadSpec&, json& j) {
+        option.write(t.staging, j);
     };
-    k.read = [](const json& j, TransferSpec& t, ThreadSpec&) {
-        const auto it = j.find("threads");
-        if (it == j.end()) return false;
-        t.staging.threads = it->is_number_integer() ? it->get<int>() : 0;
-        return true;
-    };
-    return k;
-}
-
-// A [staging] size that a word stands for when 0 ("auto", "chunk"), at least 4 KiB otherwise,
-// written as text with its bytes beside it: staging.chunk and staging.dma.
-SettingKey staging_size_key(const char* name, std::string_view word, std::string help,
-                            uint64_t StagingSpec::*member, std::string example,
-                            std::string noun) {
-    const std::string word_text(word);
-    SettingKey k = key("staging", name, "", std::move(help), kCuda);
-    k.type = "size or \"" + word_text + "\"";
-    k.unit = "bytes";
-    k.parse = [=](const json& v, TransferSpec& t, ThreadSpec&) -> SettingResult {
-        if (v.is_string() && v == word_text) {
-            t.staging.*member = 0;
-            return std::nullopt;
-        }
-        uint64_t b = 0;
-        if (auto err = want_size(v, "a size such as \"" + example + "\" or \"" + word_text + "\"",
-                                 b))
-            return err;
-        if (b < kMinStagingChunk)
-            return SettingError{noun + " must be at least 4KiB; got " + describe(v)};
-        t.staging.*member = b;
-        return std::nullopt;
-    };
-    const std::string field = name, bytes_field = std::string(name) + "_bytes";
-    k.write = [=](const TransferSpec& t, const ThreadSpec&, json& j) {
-        const uint64_t b = t.staging.*member;
-        j[field] = b > 0 ? json(format_size(b)) : json(word_text);
-        j[bytes_field] = b;
-    };
-    k.read = [=](const json& j, TransferSpec& t, ThreadSpec&) {
-        if (!j.contains(field)) return false;
-        t.staging.*member = j.value(bytes_field, uint64_t(0));
-        return true;
+    k.read = [&option](const json& j, TransferSpec& t, ThreadSpec&) {
+        if (option.read(j, t.staging)) return true;
+        if (!option.before.is_null()) (void)option.parse(option.before, t.staging);
+        return false;
     };
     return k;
 }
@@ -336,46 +291,15 @@ std::vector<SettingKey> build_table() {
             [](auto&, auto& th) -> auto& { return th.policy; }, parse_policy,
             [](const PolicySpec& p) { return to_string(p); }, policy_from),
         between_key(),
-        // [staging]
-        staging_threads_key(),
-        staging_size_key("chunk", kAuto, "bytes per staged chunk, at least 4 KiB",
-                         &StagingSpec::chunk, "8MiB", "a staging chunk"),
-        int_key(
-            "staging", "buffers", "page-locked chunk buffers per helper, 1..64", 1,
-            kMaxStagingBuffers, "page-locked chunk buffers per helper thread",
-            [](auto& t, auto&) -> auto& { return t.staging.buffers; }, kCuda),
-        enum_key<StagingAffinity>(
-            "staging", "affinity", "helpers on the device's local CPUs or anywhere: {values}",
-            [](auto& t, auto&) -> auto& { return t.staging.affinity; }, kCuda),
-        enum_key<StagingStores>(
-            "staging", "stores", "helpers' stores into the copy's destination: {values}",
-            [](auto& t, auto&) -> auto& { return t.staging.stores; }, kCuda),
-        bool_key(
-            "staging", "taper",
-            "smaller first and last chunks: the pipeline fills and drains faster",
-            [](auto& t, auto&) -> auto& { return t.staging.taper; }, kCuda),
-        enum_key<StagingStreams>(
-            "staging", "streams", "the helpers' DMA streams: {values} (one: per engine, in order)",
-            [](auto& t, auto&) -> auto& { return t.staging.streams; }, kCuda),
-        enum_key<StagingWait>(
-            "staging", "wait", "how a helper waits for its DMA: {values}",
-            [](auto& t, auto&) -> auto& { return t.staging.wait; }, kCuda),
-        staging_size_key("dma", "chunk",
-                         "bytes per DMA, filled by several helpers; \"chunk\": one chunk per DMA",
-                         &StagingSpec::dma, "16MiB", "a DMA"),
     };
+    for (const EngineOptionRow& option : engine_option_rows())
+        if (option.scenario) keys.push_back(staging_key(option));
     return keys;
 }
 
 }  // namespace
 
-std::string SettingKey::meaning() const {
-    const std::string placeholder = "{values}";
-    std::string out = help;
-    if (const size_t at = out.find(placeholder); at != std::string::npos)
-        out.replace(at, placeholder.size(), plain_list(values));
-    return out;
-}
+std::string SettingKey::meaning() const { return with_values(help, values); }
 
 const std::vector<SettingKey>& setting_key_descriptors() {
     static const std::vector<SettingKey> keys = build_table();
@@ -408,6 +332,15 @@ const SettingKey* find_setting_key(std::string_view dotted) {
             dotted.substr(k.table.size() + 1) == k.name)
             return &k;
     return nullptr;
+}
+
+std::string retired_key_message(std::string_view dotted) {
+    const std::string_view prefix = "staging.";
+    const std::string_view name =
+        dotted.substr(0, prefix.size()) == prefix ? dotted.substr(prefix.size()) : dotted;
+    for (const RetiredOption& r : retired_engine_options())
+        if (name == r.name) return "staging." + r.name + " was " + r.why;
+    return "";
 }
 
 SettingResult apply_setting(std::string_view dotted, const json& value, TransferSpec& transfer,

@@ -55,6 +55,10 @@ std::vector<std::string> all_setting_keys();
 const SettingKey* find_setting_key(std::string_view dotted);
 inline bool is_setting_key(std::string_view dotted) { return find_setting_key(dotted) != nullptr; }
 
+// For a key that was retired (settings/engine_options.hpp: "staging.taper", or "taper" inside
+// [staging]): "staging.taper was retired in issue #45: ...". "" for any other key.
+std::string retired_key_message(std::string_view dotted);
+
 // Validates `value` for `dotted` ("threads.count") and stores it; a refused value leaves the
 // specs as they were. Unknown keys are the caller's to report (is_setting_key first).
 SettingResult apply_setting(std::string_view dotted, const nlohmann::json& value,

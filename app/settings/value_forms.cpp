@@ -37,14 +37,6 @@ constexpr std::string_view kRoundRobin = "round-robin";
 constexpr std::string_view kDefaultStack = "default";
 constexpr int kMaxNumaNode = 1023;
 
-// "\"a\", \"b\", \"c\" or <last>": the names of E's table, then what a file writes instead.
-template <NamedEnum E>
-std::string choices_then(const std::string& last) {
-    std::string s;
-    for (const auto& c : enum_choices<E>()) s += "\"" + c + "\", ";
-    return s.substr(0, s.size() - 2) + " or " + last;
-}
-
 // A value of E written "name:<argument>", with `argument` read by `arg`; nullopt when `v` is no
 // such form (then the caller tries the bare names).
 template <NamedEnum E, class Arg>
@@ -77,18 +69,18 @@ void not_recorded_form(const json& recorded, const std::string& what,
 // ---- transfer.host_memory ---------------------------------------------------------------------
 
 SettingResult parse_host_memory(const json& v, HostMemory& out) {
-    if (auto form = with_argument<HostMemoryKind>(v, [&](HostMemoryKind kind,
-                                                         const std::string& arg) -> SettingResult {
-            auto node = plain_int(arg);
-            if (!node || *node > kMaxNumaNode) {
-                return expected(enum_choice(kind) +
-                                    " with a NUMA node number from 0 to 1023, e.g. \"" +
-                                    enum_text(kind, "0") + "\"",
-                                v);
-            }
-            out = HostMemory{kind, *node};
-            return std::nullopt;
-        }))
+    if (auto form = with_argument<HostMemoryKind>(
+            v, [&](HostMemoryKind kind, const std::string& arg) -> SettingResult {
+                auto node = plain_int(arg);
+                if (!node || *node > kMaxNumaNode) {
+                    return expected(enum_choice(kind) +
+                                        " with a NUMA node number from 0 to 1023, e.g. \"" +
+                                        enum_text(kind, "0") + "\"",
+                                    v);
+                }
+                out = HostMemory{kind, *node};
+                return std::nullopt;
+            }))
         return *form;
     HostMemoryKind kind{};
     if (auto err = want_enum(v, kind)) return err;
@@ -137,8 +129,7 @@ SettingResult parse_start(const json& v, StartSpec& out) {
     if (auto form = with_argument<StartKind>(
             v, [&](StartKind kind, const std::string& arg) -> SettingResult {
                 int64_t ns = 0;
-                if (auto err = want_duration_arg(v, enum_choice(kind), arg, ns))
-                    return err;
+                if (auto err = want_duration_arg(v, enum_choice(kind), arg, ns)) return err;
                 out = StartSpec{kind, ns};
                 return std::nullopt;
             }))
@@ -190,8 +181,8 @@ SettingResult parse_signal_mask(const json& v, SignalMaskSpec& out) {
         return std::nullopt;
     }
     if (!v.is_array())
-        return expected(
-            choices_then<SignalMaskKind>("an array of signal names, e.g. [\"SIGINT\"]"), v);
+        return expected(choices_then<SignalMaskKind>("an array of signal names, e.g. [\"SIGINT\"]"),
+                        v);
     if (v.empty()) {
         return SettingError{"an empty list blocks nothing: write \"" +
                             to_string(SignalMaskKind::unblock_all) + "\" (block nothing) or \"" +
@@ -256,30 +247,15 @@ SignalMaskSpec signal_mask_from(const json& recorded) {
 // ---- threads.affinity -------------------------------------------------------------------------
 
 SettingResult parse_affinity(const json& v, AffinitySpec& out) {
-    if (v.is_string()) {
-        AffinityKind kind{};
-        if (auto err = want_enum(v, kind)) {
-            err->message += "; or an array of CPU numbers, e.g. [0, 2]";
-            return err;
-        }
-        out = AffinitySpec{kind, {}};
-        return std::nullopt;
-    }
-    if (!v.is_array())
-        return expected(choices_then<AffinityKind>("an array of CPU numbers, e.g. [0, 2]"), v);
-    std::vector<int> cpus;
-    if (auto err = want_int_list(v, "CPU number", "CPU numbers", kMaxCpu, cpus)) return err;
-    out = AffinitySpec{AffinityKind::list, std::move(cpus)};
-    return std::nullopt;
+    return parse_cpu_choice(v, out.kind, out.cpus);
 }
 
-json affinity_json(const AffinitySpec& a) {
-    return a.kind == AffinityKind::list ? json(a.cpus) : json(to_string(a.kind));
-}
+json affinity_json(const AffinitySpec& a) { return cpu_choice_json(a.kind, a.cpus); }
 
 AffinitySpec affinity_from(const json& recorded) {
-    if (recorded.is_array()) return AffinitySpec{AffinityKind::list, recorded.get<std::vector<int>>()};
-    return AffinitySpec{enum_from<AffinityKind>(recorded, "threads.affinity"), {}};
+    AffinitySpec a;
+    cpu_choice_from(recorded, "threads.affinity", a.kind, a.cpus);
+    return a;
 }
 
 // ---- threads.policy ---------------------------------------------------------------------------
@@ -289,8 +265,7 @@ SettingResult parse_policy(const json& v, PolicySpec& out) {
             v, [&](SchedPolicy policy, const std::string& arg) -> SettingResult {
                 auto prio = plain_int(arg);
                 if (!prio || *prio < 1 || *prio > 99) {
-                    return expected(enum_choice(policy) +
-                                        " with a priority from 1 to 99, e.g. \"" +
+                    return expected(enum_choice(policy) + " with a priority from 1 to 99, e.g. \"" +
                                         enum_text(policy, "10") + "\"",
                                     v);
                 }
@@ -318,8 +293,7 @@ SettingResult parse_between(const json& v, BetweenSpec& out) {
     if (auto form = with_argument<BetweenKind>(
             v, [&](BetweenKind kind, const std::string& arg) -> SettingResult {
                 int64_t ns = 0;
-                if (auto err = want_duration_arg(v, enum_choice(kind), arg, ns))
-                    return err;
+                if (auto err = want_duration_arg(v, enum_choice(kind), arg, ns)) return err;
                 out = BetweenSpec{kind, ns};
                 return std::nullopt;
             }))

@@ -10,6 +10,7 @@
 
 #include "settings/messages.hpp"
 #include "settings/specs.hpp"
+#include "settings/value_checks.hpp"
 
 namespace xfer::settings_internal {
 
@@ -52,6 +53,53 @@ E enum_from(const nlohmann::json& recorded, const std::string& what) {
     if (recorded.is_string())
         if (auto value = enum_named<E>(recorded.get<std::string>())) return *value;
     not_recorded_form(recorded, what, enum_choices<E>());
+}
+
+// "\"a\", \"b\", \"c\" or <last>": the names of E's table, then what a file writes instead.
+template <NamedEnum E>
+std::string choices_then(const std::string& last) {
+    std::string s;
+    for (const auto& c : enum_choices<E>()) s += "\"" + c + "\", ";
+    return s.substr(0, s.size() - 2) + " or " + last;
+}
+
+// A name of E's table, or an array of CPU numbers (E's array row): threads.affinity and
+// staging.affinity. `cpus` is empty unless the array was given.
+template <NamedEnum E>
+SettingResult parse_cpu_choice(const nlohmann::json& v, E& kind, std::vector<int>& cpus) {
+    if (v.is_string()) {
+        E named{};
+        if (auto err = want_enum(v, named)) {
+            err->message += "; or an array of CPU numbers, e.g. [0, 2]";
+            return err;
+        }
+        kind = named;
+        cpus.clear();
+        return std::nullopt;
+    }
+    if (!v.is_array()) return expected(choices_then<E>("an array of CPU numbers, e.g. [0, 2]"), v);
+    std::vector<int> list;
+    if (auto err = want_int_list(v, "CPU number", "CPU numbers", kMaxCpu, list)) return err;
+    kind = array_value<E>();
+    cpus = std::move(list);
+    return std::nullopt;
+}
+
+template <NamedEnum E>
+nlohmann::json cpu_choice_json(E kind, const std::vector<int>& cpus) {
+    return kind == array_value<E>() ? nlohmann::json(cpus) : nlohmann::json(to_string(kind));
+}
+
+template <NamedEnum E>
+void cpu_choice_from(const nlohmann::json& recorded, const std::string& what, E& kind,
+                     std::vector<int>& cpus) {
+    if (recorded.is_array()) {
+        kind = array_value<E>();
+        cpus = recorded.get<std::vector<int>>();
+        return;
+    }
+    kind = enum_from<E>(recorded, what);
+    cpus.clear();
 }
 
 // The duration text of a form's argument: "2ms", "1.5us" (duration_text without the blank).

@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
                 }
                 fmt::print("{:<6} {:<9} {:>8} {:>8} {:>12.2f} {:>12.2f} {:>7.3f}\n", to_string(d),
                            to_string(t.host_memory), threads ? std::to_string(threads) : "auto",
-                           format_size(default_staging_chunk(d, t.bytes)), median(a), median(b),
-                           median(b) / median(a));
+                           t.staging.chunk ? format_size(t.staging.chunk) : "auto", median(a),
+                           median(b), median(b) / median(a));
             }
         }
     }

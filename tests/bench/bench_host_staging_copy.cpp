@@ -28,9 +28,9 @@
 #include <thread>
 #include <vector>
 
+#include "engine/streaming_copy.hpp"
 #include "launch/thread_control.hpp"
 #include "memory/host_buffer.hpp"
-#include "memory/streaming_copy.hpp"
 #include "report/trial_stats.hpp"
 #include "system/cpu_topology.hpp"
 #include "system/host_description.hpp"

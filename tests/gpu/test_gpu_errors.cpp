@@ -3,7 +3,7 @@
 #ifdef XFER_HAVE_CUDA
 #include <string>
 
-#include "backend/cuda/cuda_errors.hpp"
+#include "engine/cuda/cuda_errors.hpp"
 #include "gpu_harness.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
@@ -13,9 +13,7 @@ using xfer::test::contains;
 using namespace xfer;
 using namespace xfer::gpu_test;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("a failed CUDA call names the call, device and worker", "[gpu][errors]") {
     CHECK(cuda::cuda_error_message(2, "cudaMemcpy(dst, src, n, kind)", 0, 2) ==

@@ -33,6 +33,7 @@ struct Case {
     const char* stores = "auto";         // staging.stores
     const char* streams = "per-helper";  // staging.streams
     const char* wait = "spin";           // staging.wait
+    const char* dma = "auto";            // staging.dma: "chunk", each helper its own buffers
 };
 
 nlohmann::json run_matrix(const Case& c) {
@@ -45,7 +46,8 @@ nlohmann::json run_matrix(const Case& c) {
                            "repetitions = 2\nwarmup = 1\nverify = true\n"
                            "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
                         << c.chunk << "\nstores = \"" << c.stores << "\"\nstreams = \"" << c.streams
-                        << "\"\nwait = \"" << c.wait << "\"\n[threads]\ncount = " << c.workers
+                        << "\"\nwait = \"" << c.wait << "\"\ndma = \"" << c.dma
+                        << "\"\n[threads]\ncount = " << c.workers
                         << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
                            "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
                         << kRuns;
@@ -61,7 +63,8 @@ nlohmann::json run_matrix(const Case& c) {
 
 void check_matrix(const Case& c) {
     INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers << ", stores "
-                  << c.stores << ", streams " << c.streams << ", wait " << c.wait);
+                  << c.stores << ", streams " << c.streams << ", wait " << c.wait << ", dma "
+                  << c.dma);
     const std::string stores_note =
         std::string(c.stores) == "streaming"
             ? "copy in (to the device) with streaming stores, out (from the device) with "
@@ -125,6 +128,9 @@ TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes,
     check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "auto", "one"});
     // Helpers that sleep while their DMA runs (events with cudaEventBlockingSync).
     check_matrix({"3158073", "\"1MiB\"", 4, "auto", "one", "block"});
+    // Each helper its own buffers, a DMA per chunk (the layout before issue #45's defaults).
+    check_matrix({"3158073", "\"1MiB\"", 4, "auto", "per-helper", "spin", "chunk"});
+    check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "streaming", "one", "spin", "chunk"});
 }
 
 TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/topology.hpp"
+#include "engine/cuda/topology.hpp"
 #include "gpu_harness.hpp"
 #include "support/catch.hpp"
 

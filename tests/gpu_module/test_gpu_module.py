@@ -104,7 +104,7 @@ def test_an_engine_stages_pageable_and_copies_page_locked_in_place():
     pinned = np.frombuffer(pinned_mem, dtype=np.uint8, count=n)
     pinned[...] = src
     pinned_tensor = torch.from_numpy(src).pin_memory()
-    with xferlab.Engine(device=0) as e:
+    with xferlab.Engine(device=0, measure=True) as e:
         dev = cupy.empty(n, dtype=cupy.uint8)
         e.copy(dev, src)  # pageable: staged
         e.copy(dev, pinned)  # page-locked (CuPy): one plain copy
@@ -141,6 +141,51 @@ def test_the_copy_waits_for_the_stream_it_is_given():
     with torch.cuda.stream(ts):
         total = int(t.sum(dtype=torch.int64).item())
     assert total == int(src.sum(dtype=np.int64))
+
+
+@pytest.mark.parametrize("make", [lambda: cupy.empty(0, dtype=cupy.float32),
+                                  lambda: torch.empty(0, device="cuda:0")],
+                         ids=["cupy", "torch"])
+def test_a_copy_of_zero_bytes_does_nothing(make):
+    dev = make()
+    host = np.empty(0, dtype=np.float32)
+    xferlab.copy(dev, host)
+    xferlab.copy(host, dev)
+    with xferlab.Engine(device=0) as e:
+        e.copy(dev, host)
+        assert e.stats()["copies"] == {"staged": 0, "plain": 0, "host": 0}
+
+
+def test_pageable_memory_goes_as_the_device_reads_it():
+    """Staged unless the device reads pageable memory through the host's page tables
+    (cudaDevAttrPageableMemoryAccessUsesHostPageTables, 100): then one plain copy."""
+    reads = cupy.cuda.runtime.deviceGetAttribute(100, 0) != 0
+    n = (64 << 20) + 9
+    src = pattern(n, 13)
+    dev = cupy.empty(n, dtype=cupy.uint8)
+    with xferlab.Engine(device=0) as e:
+        e.copy(dev, src)
+        s = e.stats()
+    assert s["pageable"]["route"] == ("direct" if reads else "staged")
+    assert s["copies"] == ({"staged": 0, "plain": 1, "host": 0} if reads else
+                           {"staged": 1, "plain": 0, "host": 0})
+    assert np.array_equal(cupy.asnumpy(dev), src)
+
+
+def test_a_file_mapped_with_numpy_memmap_arrives(tmp_path):
+    n = (96 << 20) + 4099
+    data = pattern(n, 17)
+    data.tofile(tmp_path / "weights.bin")
+    for populate in ("off", "ahead"):
+        with xferlab.Engine(device=0, populate=populate) as e:
+            dev = cupy.empty(n, dtype=cupy.uint8)
+            e.copy(dev, np.memmap(tmp_path / "weights.bin", dtype=np.uint8, mode="r"))
+            assert np.array_equal(cupy.asnumpy(dev), data), populate
+            out = np.memmap(tmp_path / "out.bin", dtype=np.uint8, mode="w+", shape=(n,))
+            e.copy(out, dev)
+            out.flush()
+            assert np.array_equal(np.fromfile(tmp_path / "out.bin", dtype=np.uint8), data)
+            del out
 
 
 def test_refusals_on_a_device():

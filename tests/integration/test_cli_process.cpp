@@ -7,6 +7,7 @@
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
+#include "support/run_records.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
@@ -38,14 +39,6 @@ Outcome run_scenario(const std::string& run_table, const std::string& tag) {
     json results = json::parse(slurp(dir / "out" / "results.json"));
     o.run = results["runs"][0];
     return o;
-}
-
-// worker -> measured copies
-std::map<int, int> measured_per_worker(const json& run) {
-    std::map<int, int> out;
-    for (const auto& r : run["records"])
-        if (!r["warmup"].get<bool>()) out[r["worker"].get<int>()]++;
-    return out;
 }
 
 // process_kill.py under launcher "process" with `params` ([params] lines): worker 1 kills its
@@ -205,5 +198,23 @@ TEST_CASE("xferlab worker started by hand says what it is for, exit 2", "[integr
     auto r = run_command(xferlab() + " worker 3<&-");  // no job pipe on fd 3
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("xferlab worker: ") != std::string::npos);
-    CHECK(r.err.find("started by launcher \"process\", not by hand") != std::string::npos);
+    CHECK(r.err.find("started by launchers \"process\", \"python-ft\" and \"python-subinterp\", "
+                     "not by hand") != std::string::npos);
 }
+
+TEST_CASE("process launcher: a skipped run's note says no records came back, not that they merged",
+          "[integration][process]") {
+    auto o = run_scenario("[[run]]\nlauncher = \"process\"\npayload = \"skip.py\"\n", "skip");
+    INFO(o.command.err);
+    CHECK(o.command.exit_code == 0);
+    CHECK(o.run["status"].get<std::string>() == "skipped");
+    CHECK(o.run["records"].empty());
+    const std::string notes = o.run["notes"].dump();
+    CHECK(notes.find("no records came back") != std::string::npos);
+    CHECK(notes.find("merged") == std::string::npos);
+    // With records the note says they were merged.
+    auto ok = run_scenario("[[run]]\nlauncher = \"process\"\n", "merged");
+    CHECK(ok.run["notes"].dump().find("records merged on the shared CLOCK_MONOTONIC") !=
+          std::string::npos);
+}
+

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/run_stats.hpp"
 #include "run/plan_recorder.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
@@ -54,9 +55,11 @@ TEST_CASE("the first completed run is in the journal and in every results file a
     results.planned_runs = 2;
     const Run run0 = planned(0, "first");
     {
-        PlanRecorder recorder(results, config, dir);
+        std::vector<RunAnalysis> stats;
+        PlanRecorder recorder(results, stats, config, dir);
         recorder.begin(run0);
-        recorder.add(completed(run0));
+        recorder.add(completed(run0), analyze_run(completed(run0)));
+        CHECK(stats.size() == 1);  // kept beside the run for every later rewrite
         CHECK(lines_of(dir / "journal.jsonl") == 1);
         const json j = json::parse(xfer::test::slurp(dir / "results.json"));
         CHECK_FALSE(j["complete"].get<bool>());
@@ -79,10 +82,11 @@ TEST_CASE("abort_current records the running run as failed, writes, and exits wi
         // The child plays xferlab: run 0 completed, run 1 calls os._exit.
         Config config;
         Results results;
-        PlanRecorder recorder(results, config, dir);
+        std::vector<RunAnalysis> stats;
+        PlanRecorder recorder(results, stats, config, dir);
         const Run run0 = planned(0, "first"), run1 = planned(1, "second");
         recorder.begin(run0);
-        recorder.add(completed(run0));
+        recorder.add(completed(run0), analyze_run(completed(run0)));
         recorder.begin(run1);
         recorder.abort_current("payload called os._exit(3)", 7);
     }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -250,6 +251,27 @@ TEST_CASE("StartGate: the release time is shared, slots are spaced, free never w
     waiter.join();
     CHECK(got[0] == -1);
     CHECK(aborted.aborted());
+}
+
+TEST_CASE("StartGate: a waiter the barrier released stays released when an abort follows at once",
+          "[launch]") {
+    // Launcher python-subinterp: each sub-interpreter aborts the run's one gate when its own run
+    // ends, maybe before the others' threads woke from the opening. Several rounds: the waiter
+    // is usually still asleep when the abort comes right after the last arrival.
+    for (int round = 0; round < 20; ++round) {
+        StartGate gate(2, {StartKind::barrier, 0});
+        int64_t waited = 0;
+        std::thread waiter([&] { waited = gate.arrive_and_wait(0); });
+        // Time to reach the gate and wait there (if it has not, this thread waits instead, and
+        // the waiter opens it: released either way).
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        const int64_t opened = gate.arrive_and_wait(1);
+        gate.abort();
+        waiter.join();
+        INFO("round " << round);
+        CHECK(opened > 0);
+        CHECK(waited == opened);
+    }
 }
 
 TEST_CASE("between = sleep leaves at least that long between a worker's copies", "[launch]") {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/analysis.hpp"
+#include "report/trial_analysis.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 
@@ -65,8 +66,8 @@ TEST_CASE("#1 waiting on one device is said per device, never across two devices
           "[report][explain]") {
     // Fires: four calls at once, one device moving one transfer at a time.
     const Analysis one = analyzed({queued_on_one_device(0, 4, 3, 10 * kMs)});
-    CHECK(says(one.runs[0].explanations, "on device 0 calls overlapped (host-side concurrency "));
-    CHECK(says(one.runs[0].explanations, "so per-copy bandwidth there measures waiting"));
+    CHECK(says(one.runs[0].findings, "on device 0 calls overlapped (host-side concurrency "));
+    CHECK(says(one.runs[0].findings, "so per-copy bandwidth there measures waiting"));
     // Silent: two workers on two devices, each device one transfer at a time, both devices at
     // once: the mean of the per-device concurrencies (1.0) is no "device-side" figure.
     RunResult two = run(0, "host", 2);
@@ -77,8 +78,8 @@ TEST_CASE("#1 waiting on one device is said per device, never across two devices
                                             k * 10 * kMs + kMs, (k + 1) * 10 * kMs, w));
     const Analysis an = analyzed({two});
     CHECK(an.runs[0].device_peak_all == 2);
-    CHECK_FALSE(says(an.runs[0].explanations, "transfers did not"));
-    CHECK_FALSE(says(an.runs[0].explanations, "measures waiting"));
+    CHECK_FALSE(says(an.runs[0].findings, "transfers did not"));
+    CHECK_FALSE(says(an.runs[0].findings, "measures waiting"));
 }
 
 TEST_CASE("#2 never two calls at once counts the warm-ups in flight, and guesses no lock",
@@ -96,52 +97,116 @@ TEST_CASE("#2 never two calls at once counts the warm-ups in flight, and guesses
         return analyzed({r}).runs[0];
     };
     const RunAnalysis alone = alternating(false);
-    CHECK(says(alone.explanations,
+    CHECK(says(alone.findings,
                "calls never overlapped: one copy call in flight at a time "
                "(host-side peak 1, warm-ups included) with 2 workers"));
-    CHECK_FALSE(says(alone.explanations, "lock"));
+    CHECK_FALSE(says(alone.findings, "lock"));
     const RunAnalysis with_warmup = alternating(true);
     CHECK(with_warmup.host_peak == 1);  // the measured copies alone
     CHECK(with_warmup.host_peak_in_flight == 2);
-    CHECK_FALSE(says(with_warmup.explanations, "never overlapped"));
+    CHECK_FALSE(says(with_warmup.findings, "never overlapped"));
 }
 
-TEST_CASE("#3 same aggregate, slower copies: a mechanism only with its own numbers",
-          "[report][explain]") {
-    // Baseline: one worker, copies of 0.9 and 1.1 s back to back. The other run moves the same
-    // bytes per second with four workers whose copies each take four times as long.
-    RunResult base = run(0, "host", 1);
+namespace {
+
+// Baseline: one worker, copies of 0.9 and 1.1 s back to back, 8 GB in 8 s, the whole run
+// stretched by `stretch`.
+RunResult one_worker_base(int index, int trial, double stretch = 1) {
+    RunResult base = run(index, "host", 1);
     base.backend = "cuda";
+    base.label = "base";
+    base.trial = trial;
+    const auto at = [stretch](int64_t t) { return int64_t(double(t) * stretch); };
     for (int k = 0; k < 8; ++k) {
         const int64_t start = k / 2 * 2 * kS + (k % 2 ? 900 * kMs : 0);
         const int64_t end = start + (k % 2 ? 1100 * kMs : 900 * kMs);
-        base.records.push_back(on_device(0, 0, k, start, end, start, end));
+        base.records.push_back(on_device(index, 0, k, at(start), at(end), at(start), at(end)));
     }
-    auto four = [](bool shared) {
-        RunResult r = run(1, "host", 4);
-        r.backend = "cuda";
-        for (int k = 0; k < 2; ++k)
-            for (int w = 0; w < 4; ++w) {
-                // Calls of 3.6 and 4.4 s (two workers each) over each 4 s round.
-                const int64_t call0 = 4 * k * kS, call1 = call0 + (w % 2 ? 4400 : 3600) * kMs;
-                // Shared: the four transfers at once over the call; in turns: 1 s each.
-                const int64_t dev0 = shared ? call0 : call0 + w * kS;
-                const int64_t dev1 = shared ? call1 : dev0 + kS;
-                r.records.push_back(on_device(1, w, k, call0, call1, dev0, dev1));
-            }
-        return r;
-    };
-    const Analysis turns = analyzed({base, four(false)});
-    CHECK(says(turns.runs[1].explanations,
-               "each copy took longer without the bytes per second "
-               "falling; the copies took turns on the device"));
-    const Analysis shared = analyzed({base, four(true)});
+    return base;
+}
+
+// The same bytes per second from four workers whose copies each take four times as long, the
+// whole run stretched by `stretch` (1.05: 5 % fewer bytes per second). Shared: the four
+// transfers at once over the call; in turns: 1 s each.
+RunResult four_workers(int index, int trial, bool shared, double stretch = 1) {
+    RunResult r = run(index, "host", 4);
+    r.backend = "cuda";
+    r.label = "four";
+    r.trial = trial;
+    const auto at = [stretch](int64_t t) { return int64_t(double(t) * stretch); };
+    for (int k = 0; k < 2; ++k)
+        for (int w = 0; w < 4; ++w) {
+            // Calls of 3.6 and 4.4 s (two workers each) over each 4 s round.
+            const int64_t call0 = 4 * k * kS, call1 = call0 + (w % 2 ? 4400 : 3600) * kMs;
+            const int64_t dev0 = shared ? call0 : call0 + w * kS;
+            const int64_t dev1 = shared ? call1 : dev0 + kS;
+            r.records.push_back(on_device(index, w, k, at(call0), at(call1), at(dev0), at(dev1)));
+        }
+    return r;
+}
+
+// Five trials of the baseline and of the four workers, interleaved. The baseline is stretched to
+// the four workers' 8.4 s, so both move 8 GB in 8.4 s, and each trial a little more or less
+// (trials drift); the four workers' run then by `stretch` more.
+Analysis base_and_four(double stretch) {
+    const double base_drift[] = {-0.02, 0.005, 0.02, -0.005, 0.01};
+    const double four_drift[] = {0.015, -0.015, 0.0, -0.01, 0.025};
+    std::vector<RunResult> runs;
+    for (int t = 0; t < 5; ++t) {
+        runs.push_back(one_worker_base(int(runs.size()), t + 1, 1.05 * (1 + base_drift[t])));
+        runs.push_back(
+            four_workers(int(runs.size()), t + 1, false, stretch * (1 + four_drift[t])));
+    }
+    return analyzed(runs);
+}
+
+}  // namespace
+
+TEST_CASE("#3 same aggregate, slower copies: a mechanism only with its own numbers",
+          "[report][explain]") {
+    // One trial: worded as that trial's observation, never "without falling".
+    const Analysis turns = analyzed({one_worker_base(0, 1), four_workers(1, 1, false)});
+    CHECK(says(turns.runs[1].findings,
+               "in this trial the aggregate was within the runs' noise (+-11%) of run 0's while "
+               "per-copy p50 was 4.00x lower; whether the aggregates differ is not tested with "
+               "these trials; the copies took turns on the device"));
+    CHECK_FALSE(says(turns.runs[1].findings, "without the bytes per second falling"));
+    CHECK_FALSE(says(turns.summary, "understates"));
+    const Analysis shared = analyzed({one_worker_base(0, 1), four_workers(1, 1, true)});
     // 32 s of transfers over 8.4 s.
-    CHECK(says(shared.runs[1].explanations,
+    CHECK(says(shared.runs[1].findings,
                "the copies shared the device (device-side "
                "concurrency 3.8)"));
-    CHECK_FALSE(says(shared.runs[1].explanations, "took turns"));
+    CHECK_FALSE(says(shared.runs[1].findings, "took turns"));
     CHECK_FALSE(says(shared.summary, "hand-off"));
+}
+
+TEST_CASE("#3 same aggregate, slower copies: 'without falling' only where the trials agree",
+          "[report][explain]") {
+    // Five trials with the same aggregates but for drift: the test finds no difference, and
+    // each trial says so.
+    const Analysis same = base_and_four(1.0);
+    REQUIRE(same.groups[1].vs_baseline);
+    CHECK(same.groups[1].vs_baseline->finding == TrialComparison::Finding::no_difference);
+    for (size_t i = 1; i < same.runs.size(); i += 2) {
+        CHECK(says(same.runs[i].findings,
+                   "aggregate not different from the baseline's across trials (no difference "
+                   "found, 5 trials) but per-copy p50 "));
+        CHECK(says(same.runs[i].findings,
+                   "x lower than run " + std::to_string(i - 1) +
+                       "'s: each copy took longer without the bytes per second falling"));
+    }
+    CHECK(says(same.summary, "per-copy bandwidth understates runs 1, 3, 5, 7, 9: the trials found "
+                             "no difference in the aggregate, the copies were slower"));
+    // 5 % fewer bytes per second in every trial: inside each run's noise (+-11 %), but the trials
+    // call it slower, so no run says the aggregate stayed the same.
+    const Analysis slower = base_and_four(1.05);
+    REQUIRE(slower.groups[1].vs_baseline);
+    CHECK(slower.groups[1].vs_baseline->finding == TrialComparison::Finding::slower);
+    CHECK(slower.runs[1].vs_baseline->within_noise);
+    for (const RunAnalysis& a : slower.runs)
+        CHECK_FALSE(says(a.findings, "aggregate"));
+    CHECK_FALSE(says(slower.summary, "understates"));
 }
 
 TEST_CASE("#4 a slow call that waited is queued, not erratic", "[report][explain]") {
@@ -157,16 +222,16 @@ TEST_CASE("#4 a slow call that waited is queued, not erratic", "[report][explain
         return analyzed({r}).runs[0];
     };
     const RunAnalysis queued = slow_call(2526 * kMs, 142 * kMs);
-    CHECK(says(queued.explanations,
+    CHECK(says(queued.findings,
                "queued: the slowest call took 2.67 s (18x the median "
                "150 ms): 2.53 s waiting before the device started, 142 ms "
                "moving bytes (a transfer's median is 140 ms)"));
-    CHECK_FALSE(says(queued.explanations, "erratic"));
+    CHECK_FALSE(says(queued.findings, "erratic"));
     const RunAnalysis erratic = slow_call(10 * kMs, 2600 * kMs);
-    CHECK(says(erratic.explanations,
+    CHECK(says(erratic.findings,
                "erratic: the slowest transfer took 2.6 s (19x the median "
                "transfer 140 ms) in a call of 2.61 s"));
-    CHECK_FALSE(says(erratic.explanations, "queued"));
+    CHECK_FALSE(says(erratic.findings, "queued"));
 }
 
 namespace {
@@ -196,35 +261,75 @@ TEST_CASE("#5 scaling across trials: every trial apart is more, not 'within nois
           "[report][explain]") {
     const Analysis an =
         scaling_trials({15.5, 18.0, 22.3, 17.1, 20.0}, {26.2, 30.0, 33.3, 28.4, 31.0});
-    CHECK(says(an.runs[1].explanations,
+    CHECK(says(an.runs[1].findings,
                "more threads, more bytes per second: 1.66x for 4 threads against one thread "
-               "('one') (median of 5 trials' ratios; every trial apart: 26.20-33.30 vs "
-               "15.50-22.30 GB/s)"));
-    CHECK_FALSE(says(an.runs[1].explanations, "within noise"));
+               "('one') (median of 5 trials' ratios, each trial's above 1: 1.49x to 1.69x)"));
+    CHECK_FALSE(says(an.runs[1].findings, "within noise"));
     // Silent: one trial tells nothing across trials (the table has the ratio).
     const Analysis one = scaling_trials({15.5}, {26.2});
-    CHECK_FALSE(says(one.runs[1].explanations, "scaling"));
-    CHECK_FALSE(says(one.runs[1].explanations, "more threads"));
+    CHECK_FALSE(says(one.runs[1].findings, "scaling"));
+    CHECK_FALSE(says(one.runs[1].findings, "more threads"));
+}
+
+TEST_CASE("#5 scaling is paired by trial: a direction needs three trials that all agree",
+          "[report][explain]") {
+    // Two trials, both pairs apart: still not testable (the verdict on such data says so too).
+    const Analysis two = scaling_trials({15.5, 18.0}, {26.2, 30.0});
+    CHECK(says(two.runs[1].findings,
+               "scaling 1.68x for 4 threads against one thread ('one'): not testable with 2 "
+               "trials"));
+    CHECK_FALSE(says(two.runs[1].findings, "more threads"));
+    // Three trials whose every pair moved the same way, with bands that overlap: fewer.
+    const Analysis three = scaling_trials({20.0, 10.0, 40.0}, {7.0, 5.5, 27.2});
+    CHECK(says(three.runs[1].findings,
+               "more threads, fewer bytes per second: 0.55x for 4 threads against one thread "
+               "('one') (median of 3 trials' ratios, each trial's below 1: 0.35x to 0.68x)"));
+    CHECK_FALSE(says(three.runs[1].findings, "no consistent difference"));
+    // Pairs that go both ways: no consistent difference.
+    const Analysis mixed = scaling_trials({20.0, 10.0, 40.0}, {24.0, 8.0, 44.0});
+    CHECK(says(mixed.runs[1].findings,
+               "the trials' ratios go both ways (0.80x to 1.20x): no consistent difference in 3 "
+               "trials"));
 }
 
 TEST_CASE("#6 scaling: trials paired by number, and 0.98x in one trial is nothing",
           "[report][explain]") {
     const Analysis one = scaling_trials({55.11}, {54.83});
-    CHECK_FALSE(says(one.runs[1].explanations, "fewer"));
+    CHECK_FALSE(says(one.runs[1].findings, "fewer"));
     // Every four-thread trial below every one-thread trial, 2-4 % apart: fewer, each trial
     // against its own trial's one-thread run.
     const Analysis five =
         scaling_trials({56.0, 55.5, 56.5, 55.8, 56.2}, {54.0, 54.5, 54.2, 54.8, 54.4});
     for (size_t i = 1; i < five.runs.size(); i += 2) {
         CHECK(five.runs[i].scaling_reference == int(i - 1));  // the same trial's one thread
-        CHECK(says(five.runs[i].explanations, "more threads, fewer bytes per second: 0.97x"));
+        CHECK(says(five.runs[i].findings, "more threads, fewer bytes per second: 0.97x"));
     }
     // Half a percent apart: no practical difference, whatever the bands.
     const Analysis close =
         scaling_trials({55.0, 54.0, 56.0, 55.5, 54.5}, {54.7, 53.7, 55.7, 55.2, 54.2});
-    CHECK(says(close.runs[1].explanations, "no practical difference (under 1 %)"));
-    CHECK_FALSE(says(close.runs[1].explanations, "fewer"));
+    CHECK(says(close.runs[1].findings, "no practical difference (under 1 %)"));
+    CHECK_FALSE(says(close.runs[1].findings, "fewer"));
 }
+
+namespace {
+
+// Two workers on two devices, four copies each, one after the other; worker w's k-th transfer
+// takes ms(w, k) milliseconds.
+template <class Ms>
+RunResult two_served(int index, int trial, Ms ms) {
+    RunResult r = run(index, "host", 2);
+    r.backend = "cuda";
+    r.label = "two";
+    r.trial = trial;
+    for (int k = 0; k < 4; ++k)
+        for (int w = 0; w < 2; ++w) {
+            const int64_t t = k * kS, d = ms(w, k) * kMs;
+            r.records.push_back(on_device(index, w, k, t, t + d, t, t + d, w));
+        }
+    return r;
+}
+
+}  // namespace
 
 TEST_CASE("#7 unequal service is about the rate served, not who started first",
           "[report][explain]") {
@@ -232,22 +337,39 @@ TEST_CASE("#7 unequal service is about the rate served, not who started first",
     // old rule called worker 3, which went first, 44 % of the bandwidth).
     const RunAnalysis turns = analyzed({queued_on_one_device(0, 4, 2, 10 * kMs)}).runs[0];
     CHECK(turns.fairness > 0.99);
-    CHECK_FALSE(says(turns.explanations, "unequal"));
-    CHECK_FALSE(says(turns.explanations, "unfair"));
-    // Fires: worker 1's transfers take twice as long as worker 0's.
-    RunResult slow = run(0, "host", 2);
-    slow.backend = "cuda";
-    for (int k = 0; k < 4; ++k) {
-        slow.records.push_back(
-            on_device(0, 0, k, k * kS, k * kS + 100 * kMs, k * kS, k * kS + 100 * kMs, 0));
-        slow.records.push_back(
-            on_device(0, 1, k, k * kS, k * kS + 400 * kMs, k * kS, k * kS + 400 * kMs, 1));
-    }
-    const RunAnalysis unequal = analyzed({slow}).runs[0];
-    CHECK(says(unequal.explanations,
-               "unequal service: Jain 0.74 over the workers' bytes per "
-               "second of their own transfer time; worker 1 moved its "
-               "bytes at 40% of the workers' mean rate"));
+    CHECK_FALSE(says(turns.findings, "unequal"));
+    CHECK_FALSE(says(turns.findings, "unfair"));
+    // Fires: worker 1's transfers take four times as long as worker 0's.
+    const auto slow_one = [](int w, int) { return w == 1 ? 400 : 100; };
+    const RunAnalysis unequal = analyzed({two_served(0, 1, slow_one)}).runs[0];
+    CHECK(says(unequal.findings,
+               "unequal service in its one trial, also without the copy served slowest: Jain 0.74 over "
+               "the workers' bytes per second of their own transfer time (0.74 without it); "
+               "worker 1 moved its bytes at 40% of the workers' mean rate"));
+}
+
+TEST_CASE("#7 unequal service holds without the copy served slowest and in every trial",
+          "[report][explain]") {
+    // One call of worker 1 took 30 times as long as the others: Jain 0.80 with it, 1.00 without.
+    const auto one_call = [](int w, int k) { return w == 1 && k == 2 ? 3000 : 100; };
+    const RunAnalysis a = analyzed({two_served(0, 1, one_call)}).runs[0];
+    CHECK(a.fairness < 0.9);
+    REQUIRE(a.fairness_without_slowest);
+    CHECK(*a.fairness_without_slowest > 0.99);
+    CHECK_FALSE(says(a.findings, "unequal"));
+    // Worker 1 served worse in trial 1, equal service in trial 2: not in every trial.
+    const auto equal = [](int, int) { return 100; };
+    const auto slow_one = [](int w, int) { return w == 1 ? 400 : 100; };
+    const Analysis half = analyzed({two_served(0, 1, slow_one), two_served(1, 2, equal)});
+    CHECK_FALSE(says(half.runs[0].findings, "unequal"));
+    // Unequal in both trials, but a different worker served least in each: none is named.
+    const auto slow_zero = [](int w, int) { return w == 0 ? 400 : 100; };
+    const Analysis swapped = analyzed({two_served(0, 1, slow_one), two_served(1, 2, slow_zero)});
+    CHECK(says(swapped.runs[0].findings,
+               "unequal service in every trial (2), also without the copy served slowest"));
+    CHECK(says(swapped.runs[0].findings,
+               "the worker served least differed between trials (workers 0, 1)"));
+    CHECK_FALSE(says(swapped.runs[0].findings, "moved its bytes at"));
 }
 
 TEST_CASE("#8 a shared machine only over a window its ticks can resolve", "[report][explain]") {
@@ -255,7 +377,7 @@ TEST_CASE("#8 a shared machine only over a window its ticks can resolve", "[repo
         RunResult r = run(0, "host", 1);
         back_to_back(r, 0, 0, {kS, kS});
         r.host_activity = h;
-        return analyzed({r}).runs[0].explanations;
+        return analyzed({r}).runs[0].findings;
     };
     // Silent: 15 ms on 2 CPUs: /proc/stat's 10 ms ticks leave +-2.7 CPUs of doubt.
     CHECK_FALSE(says(with_activity(HostActivity{"copies", 15 * kMs, 2, 1.6, 0.4, 1.2, 0}),
@@ -337,7 +459,7 @@ TEST_CASE("#11 gil = release: not held during the calls, nothing said of each co
     RunResult r = queued_on_one_device(0, 2, 6, 10 * kMs);
     r.settings =
         nlohmann::json{{"launcher", "python"}, {"payload", "threads_batch.py"}, {"gil", "release"}};
-    const auto why = analyzed({r}).runs[0].explanations;
+    const auto why = analyzed({r}).runs[0].findings;
     CHECK(says(why,
                "gil = release: the GIL was not held during the copy calls, so it did not "
                "serialize them"));
@@ -346,7 +468,7 @@ TEST_CASE("#11 gil = release: not held during the calls, nothing said of each co
     // Silent where no device serialized.
     RunResult apart =
         two_workers(0, "python", {{"payload", "threads.py"}, {"gil", "release"}}, "python", true);
-    CHECK_FALSE(says(analyzed({apart}).runs[0].explanations, "gil = release"));
+    CHECK_FALSE(says(analyzed({apart}).runs[0].findings, "gil = release"));
 }
 
 namespace {
@@ -409,7 +531,7 @@ TEST_CASE("#13 calls under a held GIL are not called short", "[report][explain]"
         back_to_back(r, 1, 12 * kMs, {kMs, kMs});
         r.settings =
             nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
-        return analyzed({r}).runs[0].explanations;
+        return analyzed({r}).runs[0].findings;
     };
     CHECK(says(short_calls("release"), "calls never overlapped, but they had little chance to"));
     const auto held = short_calls("hold");
@@ -441,12 +563,137 @@ TEST_CASE("#15 kept and handed off need their bands and enough copies", "[report
     REQUIRE(close.workers.size() == 2);
     CHECK(close.workers[0].run_length == 2.0);
     CHECK(std::abs(close.workers[1].run_length - 5.0 / 3) < 1e-9);
-    CHECK_FALSE(says(close.explanations, "handed it off"));
-    CHECK_FALSE(says(close.explanations, "returned sooner"));
+    CHECK_FALSE(says(close.findings, "handed it off"));
+    CHECK_FALSE(says(close.findings, "returned sooner"));
     // Fires: runs of 4 and 1, gaps 3 and 10 us: a keeper, a hander, the keeper sooner.
     const auto apart =
         analyzed({device_turns(0, runs_of(4, 1, 40), {3 * kUs, 10 * kUs}, none, "apart")}).runs[0];
-    CHECK(says(apart.explanations, "worker 0 kept it"));
-    CHECK(says(apart.explanations, "worker 1 handed it off after about one copy"));
-    CHECK(says(apart.explanations, "the workers that returned sooner kept it"));
+    CHECK(says(apart.findings, "worker 0 kept it"));
+    CHECK(says(apart.findings, "worker 1 handed it off after about one copy"));
+    CHECK(says(apart.findings, "the workers that returned sooner kept it"));
+}
+
+TEST_CASE("waiting-not-moving only where another transfer held the device during the wait",
+          "[report][explain]") {
+    // Fires: four calls at once, the device busy with one of them throughout every wait.
+    const Analysis queued = analyzed({queued_on_one_device(0, 4, 3, 10 * kMs)});
+    CHECK(queued.runs[0].devices[0].wait_busy_fraction == 1.0);
+    CHECK(says(queued.runs[0].findings,
+               "another transfer on it for 100% of that wait, so per-copy bandwidth there "
+               "measures waiting"));
+    // Silent: four calls at once, but each transfer of 2 ms comes late, the device idle for
+    // most of every wait (12 of 92 ms): the calls waited, not for the device.
+    RunResult late = run(0, "python", 4);
+    late.backend = "cuda";
+    for (int k = 0; k < 2; ++k)
+        for (int w = 0; w < 4; ++w) {
+            const int64_t t0 = k * 40 * kMs, dev1 = t0 + (10 * w + 10) * kMs;
+            late.records.push_back(on_device(0, w, k, t0, dev1, dev1 - 2 * kMs, dev1));
+        }
+    const Analysis an = analyzed({late});
+    const DeviceStats& d = an.runs[0].devices[0];
+    CHECK(d.host_concurrency >= 1.5);
+    CHECK(d.peak_in_flight == 1);
+    CHECK(std::abs(d.wait_busy_fraction - 12.0 / 92) < 1e-9);
+    CHECK_FALSE(says(an.runs[0].findings, "measures waiting"));
+    CHECK(says(an.runs[0].findings, "calls wait "));  // the observation alone
+}
+
+TEST_CASE("idle window: the share of the window with no call in flight, and the start spread",
+          "[report][explain]") {
+    // Worker 1 starts 800 ms after worker 0, whose copies end at 200 ms: 60 % of 1 s idle.
+    RunResult free_start = run(0, "host", 2);
+    back_to_back(free_start, 0, 0, {100 * kMs, 100 * kMs});
+    back_to_back(free_start, 1, 800 * kMs, {100 * kMs, 100 * kMs});
+    const RunAnalysis a = analyzed({free_start}).runs[0];
+    CHECK(std::abs(a.idle_fraction - 0.6) < 1e-9);
+    CHECK(says(a.findings,
+               "no copy call was in flight for 60% of the measurement window (the workers' first "
+               "calls spread over 800 ms): the aggregate divides by time in which nothing moved"));
+    // Silent: both start together (a barrier), no gap in the window.
+    RunResult barrier = run(0, "host", 2);
+    back_to_back(barrier, 0, 0, {100 * kMs, 100 * kMs});
+    back_to_back(barrier, 1, 0, {100 * kMs, 100 * kMs});
+    const RunAnalysis b = analyzed({barrier}).runs[0];
+    CHECK(b.idle_fraction == 0);
+    CHECK_FALSE(says(b.findings, "in flight for"));
+}
+
+namespace {
+
+// Trial `trial` of a python-family run: two workers copying back to back, `gap` apart after each
+// copy, with `work_us` in its params; settings differ between such runs in launcher and params
+// alone.
+RunResult interpreter_run(int index, int trial, const std::string& launcher, int work_us,
+                          int64_t gap) {
+    RunResult r = run(index, launcher, 2);
+    r.label = launcher + " work " + std::to_string(work_us);
+    r.trial = trial;
+    const nlohmann::json settings = {{"launcher", launcher},
+                                     {"payload", "threads.py"},
+                                     {"params", {{"work_us", work_us}}}};
+    r.settings = settings;
+    r.scaling_key = settings.dump();
+    for (int w = 0; w < 2; ++w) {
+        int64_t t = w * kMs / 2;
+        for (int k = 0; k < 8; ++k) {
+            r.records.push_back(record(index, w, k, t, t + kMs, kGB / 1000));
+            t += kMs + gap;
+        }
+    }
+    return r;
+}
+
+// The four runs of each trial: python and `other`, without and with work, `gaps` in that order.
+Analysis interpreters(const std::string& other, const std::vector<std::vector<int64_t>>& gaps) {
+    std::vector<RunResult> runs;
+    for (size_t t = 0; t < gaps.size(); ++t) {
+        const int trial = int(t) + 1;
+        runs.push_back(interpreter_run(int(runs.size()), trial, "python", 0, gaps[t][0]));
+        runs.push_back(interpreter_run(int(runs.size()), trial, other, 0, gaps[t][1]));
+        runs.push_back(interpreter_run(int(runs.size()), trial, "python", 50, gaps[t][2]));
+        runs.push_back(interpreter_run(int(runs.size()), trial, other, 50, gaps[t][3]));
+    }
+    return analyzed(runs);
+}
+
+}  // namespace
+
+TEST_CASE("interpreter-gap: the launcher alone moved the gap, in every trial and clearly apart",
+          "[report][explain]") {
+    // python's threads come back after 40 us, python-ft's after 10 us, in both trials.
+    const Analysis apart =
+        interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs},
+                                   {42 * kUs, 11 * kUs, 42 * kUs, 11 * kUs}});
+    CHECK(says(apart.summary,
+               "runs 1, 5 (python-ft: no GIL) called again after a copy in p50 10.5 us against "
+               "41 us for runs 0, 4 (python: one GIL for the process), at least 1.5x sooner in "
+               "every trial (2); the runs differ in the launcher alone"));
+    // One trial: nothing across runs.
+    const Analysis one = interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs}});
+    CHECK_FALSE(says(one.summary, "called again after a copy"));
+    // 1.3x apart in the second trial: no claim.
+    const Analysis close =
+        interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs},
+                                   {40 * kUs, 31 * kUs, 40 * kUs, 31 * kUs}});
+    CHECK_FALSE(says(close.summary, "called again after a copy"));
+}
+
+TEST_CASE("gil-serializes-work: work between copies lengthens the gap more under one GIL",
+          "[report][explain]") {
+    // Work adds 240 us under python and 50 us under python-subinterp, in both trials.
+    const Analysis turns =
+        interpreters("python-subinterp", {{10 * kUs, 10 * kUs, 250 * kUs, 60 * kUs},
+                                          {12 * kUs, 11 * kUs, 262 * kUs, 61 * kUs}});
+    CHECK(says(turns.summary,
+               "Python work between copies (params.work_us = 50) lengthened the gap after a copy "
+               "by 245 us under python (one GIL for the process; runs 2, 6) and by 50 us under "
+               "python-subinterp (a GIL per worker; runs 3, 7), medians of 2 trials, at least "
+               "1.5x more under one GIL in every trial: under one GIL the workers' Python work "
+               "took turns"));
+    // Work adds about as much either way: silent.
+    const Analysis alike =
+        interpreters("python-subinterp", {{10 * kUs, 10 * kUs, 250 * kUs, 200 * kUs},
+                                          {12 * kUs, 11 * kUs, 262 * kUs, 211 * kUs}});
+    CHECK_FALSE(says(alike.summary, "took turns"));
 }

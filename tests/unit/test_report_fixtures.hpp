@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "report/finding.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer::testing {
@@ -59,6 +60,11 @@ inline bool says(const std::vector<std::string>& lines, const std::string& part)
     for (const auto& l : lines)
         if (l.find(part) != std::string::npos) return true;
     return false;
+}
+
+// Whether any finding's sentence contains `part`.
+inline bool says(const std::vector<Finding>& findings, const std::string& part) {
+    return says(texts(findings), part);
 }
 
 }  // namespace xfer::testing

@@ -167,10 +167,10 @@ TEST_CASE(
     res.runs.push_back(as(device_sequence(kept, {3 * kUs, 3 * kUs}), 0, "host"));
     res.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "release"));
     const Analysis an = analyze(res);
-    CHECK(says(an.runs[0].explanations, "workers 0, 1 kept it (gap p50 3 us)"));
-    CHECK(says(an.runs[0].explanations, "host workers return to the driver after p50 3 us"));
-    CHECK(says(an.runs[1].explanations, "handed it off after about one copy (gap p50 400 us)"));
-    CHECK(says(an.runs[1].explanations, "python workers return to the driver after p50 400 us"));
+    CHECK(says(an.runs[0].findings, "workers 0, 1 kept it (gap p50 3 us)"));
+    CHECK(says(an.runs[0].findings, "host workers return to the driver after p50 3 us"));
+    CHECK(says(an.runs[1].findings, "handed it off after about one copy (gap p50 400 us)"));
+    CHECK(says(an.runs[1].findings, "python workers return to the driver after p50 400 us"));
     // Host against Python threads differ in more than the gap: listed, not called a cause.
     CHECK(says(an.summary, "gap after a copy vs hand-off"));
     CHECK_FALSE(says(an.summary, "the gap decides"));
@@ -196,11 +196,11 @@ TEST_CASE(
     gil.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "hold"));
     CHECK_FALSE(says(analyze(gil).summary, "decides"));
     // gil = release: the GIL is named only as not held, never as the cause.
-    CHECK(says(an.runs[1].explanations,
+    CHECK(says(an.runs[1].findings,
                "gil = release: the GIL was not held during the copy calls, so it did not "
                "serialize them"));
-    CHECK_FALSE(says(an.runs[1].explanations, "lengthens the gap"));
-    CHECK_FALSE(says(an.runs[0].explanations, "GIL"));  // host threads never take it
+    CHECK_FALSE(says(an.runs[1].findings, "lengthens the gap"));
+    CHECK_FALSE(says(an.runs[0].findings, "GIL"));  // host threads never take it
 }
 
 TEST_CASE("why: within one run the worker that returns sooner keeps the device",
@@ -211,20 +211,20 @@ TEST_CASE("why: within one run the worker that returns sooner keeps the device",
     Results res;
     res.runs.push_back(as(device_sequence(owners, {2 * kUs, 300 * kUs}), 0, "host"));
     const Analysis an = analyze(res);
-    CHECK(says(an.runs[0].explanations, "worker 0 kept it (gap p50 2 us)"));
-    CHECK(says(an.runs[0].explanations, "worker 1 handed it off after about one copy"));
-    CHECK(says(an.runs[0].explanations, "the workers that returned sooner kept it"));
+    CHECK(says(an.runs[0].findings, "worker 0 kept it (gap p50 2 us)"));
+    CHECK(says(an.runs[0].findings, "worker 1 handed it off after about one copy"));
+    CHECK(says(an.runs[0].findings, "the workers that returned sooner kept it"));
     // Gaps 1.2x apart are not "sooner": the sentence needs them 1.5x apart.
     Results close;
     close.runs.push_back(as(device_sequence(owners, {250 * kUs, 300 * kUs}), 0, "host"));
-    CHECK(says(analyze(close).runs[0].explanations, "worker 0 kept it"));
-    CHECK_FALSE(says(analyze(close).runs[0].explanations, "returned sooner"));
+    CHECK(says(analyze(close).runs[0].findings, "worker 0 kept it"));
+    CHECK_FALSE(says(analyze(close).runs[0].findings, "returned sooner"));
     // Two copies of worker 1 are too few to call it a hander at all.
     Results few;
     few.runs.push_back(
         as(device_sequence({0, 0, 0, 1, 0, 0, 0, 1}, {2 * kUs, 300 * kUs}), 0, "host"));
-    CHECK_FALSE(says(analyze(few).runs[0].explanations, "handed it off"));
-    CHECK_FALSE(says(analyze(few).runs[0].explanations, "returned sooner"));
+    CHECK_FALSE(says(analyze(few).runs[0].findings, "handed it off"));
+    CHECK_FALSE(says(analyze(few).runs[0].findings, "returned sooner"));
 }
 
 TEST_CASE("why: no overlap because copies are short is not called a lock",
@@ -236,7 +236,7 @@ TEST_CASE("why: no overlap because copies are short is not called a lock",
     r.settings = nlohmann::json{{"launcher", "host"}, {"payload", ""}, {"gil", "release"}};
     Results res;
     res.runs.push_back(r);
-    const auto why = analyze(res).runs[0].explanations;
+    const auto why = analyze(res).runs[0].findings;
     CHECK(says(why,
                "calls never overlapped, but they had little chance to: a call took p50 1 ms "
                "while the workers' first calls spread over 12 ms"));
@@ -263,7 +263,7 @@ TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled o
     const auto explain = [](std::vector<RunResult> runs) {
         Results res;
         res.runs = std::move(runs);
-        return analyze(res).runs[0].explanations;
+        return analyze(res).runs[0].findings;
     };
     // Without a switch the held GIL is a setting, not a cause.
     const auto hold = explain({python_run(0, "hold", false)});
@@ -316,12 +316,12 @@ TEST_CASE("why: copies overlap across contexts but never within one: per context
     CHECK(shared.handoffs[0].contexts == 2);
     CHECK(shared.handoffs[0].context_peak == 1);
     CHECK(shared.handoffs[0].context_workers == 2);
-    CHECK(says(shared.explanations,
+    CHECK(says(shared.findings,
                "device 0: transfers of 2 CUDA contexts overlapped (peak 2) "
                "but never two within one context, though a context held "
                "up to 2 workers"));
     // One worker per context: its own copies never overlap, so the context shows nothing.
     const RunAnalysis alone = contexts_of(1);
     CHECK(alone.handoffs[0].context_workers == 1);
-    CHECK_FALSE(says(alone.explanations, "within one context"));
+    CHECK_FALSE(says(alone.findings, "within one context"));
 }

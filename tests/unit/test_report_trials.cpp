@@ -126,7 +126,7 @@ TEST_CASE("a planted 20% difference: slower at 5 trials, not tested at 1", "[rep
     CHECK(one.groups[1].vs_baseline->verdict ==
           "0.82x, not tested (1 trial: between-run drift unknown; run with --trials 5)");
     bool said = false;
-    for (const auto& s : one.summary)
+    for (const auto& s : texts(one.summary))
         said |= s.find("one trial per run: drift between runs is unknown") == 0;
     CHECK(said);
 }
@@ -142,7 +142,7 @@ TEST_CASE("verdicts: 3 vs 3 trials are not testable, a 0.1 % difference found is
           "0.82x, not testable with 3 vs 3 trials (the smallest p they can give is 0.1; run with "
           "--trials 5)");
     bool listed = false;
-    for (const auto& line : three.summary) listed |= line.find("not testable with these") == 0;
+    for (const auto& line : texts(three.summary)) listed |= line.find("not testable with these") == 0;
     CHECK(listed);
     // 5 vs 5, every trial of one 0.1 % slower than every trial of the other: found, negligible.
     Results tiny;
@@ -157,7 +157,7 @@ TEST_CASE("verdicts: 3 vs 3 trials are not testable, a 0.1 % difference found is
     CHECK(n.p < 0.05);
     CHECK(n.finding == TrialComparison::Finding::negligible);
     CHECK(n.verdict.rfind("1.00x, negligible: under 1 % (95% CI", 0) == 0);
-    for (const auto& line : an.summary) CHECK(line.find("slower than") == std::string::npos);
+    for (const auto& line : texts(an.summary)) CHECK(line.find("slower than") == std::string::npos);
 }
 
 TEST_CASE("each sweep point has its own baseline, scenario.baseline picks it by label",

@@ -201,10 +201,10 @@ TEST_CASE("run table errors: launcher, payload, gil and mimic", "[errors]") {
                    "did you mean 'count'?"));
     CHECK(contains(only_error("[run]\nlauncher = \"host\"\n", 1, 1, "run"),
                    "write [[run]], not [run]"));
-    CHECK(contains(only_error("[[run]]\nlauncher = \"openmp\"\nparams = { a = 1 }\n", 3, 10,
-                              "run[1].params"),
-                   "launcher \"openmp\" runs no payload to read them; params are for launchers "
-                   "\"python\", \"process\" and \"mpi\""));
+    CHECK(contains(
+        only_error("[[run]]\nlauncher = \"openmp\"\nparams = { a = 1 }\n", 3, 10, "run[1].params"),
+        "launcher \"openmp\" runs no payload to read them; params are for launchers "
+        "\"python\", \"process\", \"mpi\", \"python-ft\" and \"python-subinterp\""));
 }
 
 TEST_CASE("two [[run]]s with one label: an error at the second", "[errors]") {
@@ -327,28 +327,32 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
     CHECK(contains(only_error("[staging]\nthreads = \"many\"\n[[run]]\n", 2, 11, "staging.threads"),
                    "expected \"auto\"; got \"many\""));
     CHECK(contains(only_error("[staging]\nchunk = \"1KiB\"\n[[run]]\n", 2, 9, "staging.chunk"),
-                   "a staging chunk must be at least 4KiB"));
+                   "a staging chunk must be at least 4 KiB"));
     CHECK(contains(only_error("[staging]\nbuffers = 0\n[[run]]\n", 2, 11, "staging.buffers"),
                    "from 1 to 64"));
-    CHECK(contains(only_error("[staging]\naffinity = \"gpu\"\n[[run]]\n", 2, 12, "staging.affinity"),
-                   "did you mean 'gpu-local'?"));
+    CHECK(
+        contains(only_error("[staging]\naffinity = \"gpu\"\n[[run]]\n", 2, 12, "staging.affinity"),
+                 "did you mean 'gpu-local'?"));
     CHECK(contains(only_error("[staging]\nstores = \"stream\"\n[[run]]\n", 2, 10, "staging.stores"),
                    "expected one of \"auto\", \"cached\" or \"streaming\"; got \"stream\" (did "
                    "you mean 'streaming'?)"));
     CHECK(contains(only_error("[staging]\nstores = true\n[[run]]\n", 2, 10, "staging.stores"),
                    "expected one of \"auto\", \"cached\" or \"streaming\"; got a boolean (true)"));
-    CHECK(contains(only_error("[staging]\ntaper = \"yes\"\n[[run]]\n", 2, 9, "staging.taper"),
-                   "expected true or false"));
+    CHECK(
+        contains(only_error("[staging]\npopulate = \"yes\"\n[[run]]\n", 2, 12, "staging.populate"),
+                 "expected one of \"off\" or \"ahead\"; got \"yes\""));
     CHECK(contains(only_error("[staging]\nstreams = \"two\"\n[[run]]\n", 2, 11, "staging.streams"),
                    "expected one of \"per-helper\" or \"one\"; got \"two\""));
     CHECK(contains(only_error("[staging]\nwait = \"sleep\"\n[[run]]\n", 2, 8, "staging.wait"),
                    "expected one of \"spin\" or \"block\"; got \"sleep\""));
     CHECK(contains(only_error("[staging]\ndma = \"2KiB\"\n[[run]]\n", 2, 7, "staging.dma"),
-                   "a DMA must be at least 4KiB"));
+                   "a DMA must be at least 4 KiB"));
     CHECK(contains(only_error("[staging]\ndma = \"big\"\n[[run]]\n", 2, 7, "staging.dma"),
-                   "a size such as \"16MiB\" or \"chunk\""));
-    CHECK(errors_of("[[run]]\nstaging.dma = \"16MiB\"\n[sweep]\n\"staging.dma\" = [\"chunk\", \"8MiB\"]\n")
-              .empty());
+                   "a size such as \"8MiB\" or \"auto\" or \"chunk\""));
+    CHECK(
+        errors_of(
+            "[[run]]\nstaging.dma = \"16MiB\"\n[sweep]\n\"staging.dma\" = [\"chunk\", \"8MiB\"]\n")
+            .empty());
     CHECK(contains(only_error("[transfer]\npath = \"stage\"\n[[run]]\n", 2, 8, "transfer.path"),
                    "expected one of \"driver\", \"staged\" or \"register\"; got \"stage\""));
     // A run overrides them like [transfer] keys, and a sweep varies them.
@@ -358,11 +362,23 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
     CHECK(errors_of("[[run]]\nstaging.stores = \"cached\"\n"
                     "[sweep]\n\"staging.stores\" = [\"auto\", \"streaming\"]\n")
               .empty());
-    CHECK(errors_of("[[run]]\nstaging.taper = true\n[sweep]\n\"staging.taper\" = [false, true]\n")
+    CHECK(errors_of("[[run]]\nstaging.buffers = \"auto\"\n[sweep]\n\"staging.dma\" = [\"auto\", "
+                    "\"chunk\"]\n")
               .empty());
     CHECK(errors_of("[[run]]\nstaging.streams = \"one\"\n"
                     "[sweep]\n\"staging.streams\" = [\"per-helper\", \"one\"]\n")
               .empty());
+}
+
+TEST_CASE("a retired [staging] key is refused with what happened to it, wherever it is named",
+          "[errors]") {
+    const std::string why = "staging.taper was retired in issue #45";
+    CHECK(contains(only_error("[staging]\ntaper = true\n[[run]]\n", 2, 1, "staging.taper"), why));
+    CHECK(
+        contains(only_error("[[run]]\nstaging.taper = true\n", 2, 9, "run[1].staging.taper"), why));
+    const auto swept = errors_of("[[run]]\n[sweep]\n\"staging.taper\" = [false, true]\n");
+    REQUIRE(swept.size() == 1);
+    CHECK(contains(swept[0].message, why));
 }
 
 TEST_CASE("a string left open names the missing quote before the parser's words", "[errors]") {

@@ -369,14 +369,14 @@ threads.count = 2
     CHECK(r["staging"] == json({{"threads", "auto"},
                                 {"chunk", "auto"},
                                 {"chunk_bytes", 0},
-                                {"buffers", 2},
+                                {"buffers", "auto"},
+                                {"dma", "auto"},
+                                {"dma_bytes", kEngineDmaAuto},
                                 {"affinity", "gpu-local"},
                                 {"stores", "auto"},
-                                {"taper", false},
                                 {"streams", "one"},
                                 {"wait", "spin"},
-                                {"dma", "chunk"},
-                                {"dma_bytes", 0}}));
+                                {"populate", "off"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -25,7 +25,9 @@ warmup = 2
 verify = false
 [staging]
 stores = "streaming"
-taper = true
+populate = "ahead"
+dma = "chunk"
+affinity = [2, 3]
 streams = "one"
 wait = "block"
 [threads]
@@ -61,7 +63,10 @@ label = "mine"
     CHECK(back.transfer.devices == std::vector<int>{1, 0});
     CHECK(back.transfer.host_memory.numa_node == 1);
     CHECK(back.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
-    CHECK(back.transfer.staging.taper);
+    CHECK(back.transfer.staging.populate == StagingPopulate::ahead);
+    CHECK(back.transfer.staging.dma == 0);
+    CHECK(back.transfer.staging.affinity == StagingAffinity::list);
+    CHECK(back.transfer.staging.cpus == std::vector<int>{2, 3});
     CHECK(back.transfer.staging.streams == StagingStreams::one);  // the last kind, too
     CHECK(back.transfer.staging.wait == StagingWait::block);      // and here
     CHECK(back.spec.gil == GilPolicy::hold);

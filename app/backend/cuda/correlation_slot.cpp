@@ -9,5 +9,10 @@ thread_local uint32_t t_correlation = 0;
 void set(uint32_t id) noexcept { t_correlation = id; }
 void reset() noexcept { t_correlation = 0; }
 uint32_t last() noexcept { return t_correlation; }
+uint32_t take() noexcept {
+    const uint32_t id = t_correlation;
+    t_correlation = 0;
+    return id;
+}
 
 }  // namespace xfer::cuda::correlation

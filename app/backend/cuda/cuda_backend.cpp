@@ -14,15 +14,19 @@
 #include <string>
 #include <unordered_map>
 
-#include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/cuda_transfer.hpp"
 #include "backend/cuda/cupti_join.hpp"
 #include "backend/cuda/cupti_tracer.hpp"
 #include "backend/cuda/host_memory.hpp"
-#include "backend/cuda/staging_device.hpp"
-#include "backend/cuda/topology.hpp"
-#include "backend/staging_engine.hpp"
+#include "backend/staging_probe.hpp"
 #include "backend/transfer_path.hpp"
+#include "engine/auto_helpers.hpp"
+#include "engine/copy_platform.hpp"
+#include "engine/cuda/cuda_availability.hpp"
+#include "engine/cuda/cuda_check.hpp"
+#include "engine/cuda/topology.hpp"
+#include "engine/engine_resolve.hpp"
 #include "util/format.hpp"
 
 namespace xfer::cuda {
@@ -83,6 +87,7 @@ class CudaBackend final : public Backend {
     // transfer.path = "staged": one engine per device, built by the run's first prepare() on the
     // device, started by begin_run, stopped and dropped by end_run.
     std::map<int, std::shared_ptr<StagingEngine>> engines_;
+    std::map<int, std::shared_ptr<HarnessProbe>> probes_;  // each engine's: helpers, CUPTI ids
     // Their slots in the machine's engine registry (threads = "auto" shares the CPUs with the
     // engines of other processes): the run's notes say what each engine's share was.
     std::map<int, std::shared_ptr<EngineRegistration>> registrations_;
@@ -170,13 +175,10 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers,
     // threads counted at their upper bound: an engine starts them all, buffers included, and
     // lets its share of the CPUs take work).
     if (t.path == CopyPath::staged) {
-        const uint64_t threads =
-            t.staging.threads > 0 ? uint64_t(t.staging.threads) : uint64_t(kMaxAutoStagingThreads);
-        const uint64_t chunk =
-            t.staging.chunk > 0 ? t.staging.chunk : default_staging_chunk(t.direction, n);
+        const int threads = t.staging.threads > 0 ? t.staging.threads : kMaxAutoHelpers;
         const uint64_t engines = worker_processes ? uint64_t(std::max(workers, 0))
                                                   : uint64_t(device_needs(t, workers).size());
-        need.host_bytes += engines * threads * uint64_t(t.staging.buffers) * chunk;
+        need.host_bytes += engines * engine_page_locked_bytes(t.staging, threads);
     }
     return need;
 }
@@ -320,10 +322,15 @@ std::unique_ptr<WorkerTransfer> CudaBackend::prepare(const TransferSpec& t, int 
 std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t, int device) {
     auto& engine = engines_[device];
     if (engine) return engine;
-    ResolvedStaging r = resolve_staging(t, device);
-    engine = std::make_shared<StagingEngine>(r.config, make_cuda_staging_device(r));
-    registrations_[device] = r.registration;
-    note_once(r.note);
+    std::shared_ptr<HarnessProbe> probe;
+    MadeEngine made = make_engine(*cuda_copy_platform(), t.staging, device, [&](int helpers) {
+        probe = std::make_shared<HarnessProbe>(helpers, &correlation::take);
+        return probe;
+    });
+    engine = std::move(made.engine);
+    probes_[device] = probe;
+    registrations_[device] = made.registration;
+    note_once(made.resolved.note);
     return engine;
 }
 
@@ -331,15 +338,17 @@ void CudaBackend::stop_staging(TraceResult* trace) {
     std::unordered_map<uint32_t, uint32_t> tag_of;
     uint64_t chunks = 0;
     for (auto& [device, engine] : engines_) {
-        chunks += engine->chunks_issued();
         engine->stop();
-        for (auto& info : engine->helper_threads()) {
+        const HarnessProbe& probe = *probes_[device];
+        chunks += probe.totals().work.chunks;
+        for (auto& info : probe.helper_threads()) {
             info.thread.launcher = "staging (device " + std::to_string(device) + ")";
             helper_threads_.push_back(std::move(info));
         }
-        for (const auto& [id, tag] : engine->correlations()) tag_of[id] = tag;
+        for (const auto& [id, tag] : probe.correlations()) tag_of[id] = tag;
     }
     engines_.clear();
+    probes_.clear();
     for (auto& [device, registration] : registrations_)
         if (registration && registration->claim().automatic)
             note_once(fmt::format("staging on device {}: {}", device, registration->describe()));
@@ -446,6 +455,11 @@ nlohmann::json CudaBackend::describe() const {
 }
 
 }  // namespace
+
+BackendAvailability availability() {
+    const CudaAvailability a = cuda_availability();
+    return {.name = "cuda", .available = a.available, .reason = a.reason};
+}
 
 std::unique_ptr<Backend> make_backend() {
     BackendAvailability a = availability();

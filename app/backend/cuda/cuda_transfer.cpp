@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cupti_tracer.hpp"
 #include "backend/cuda/host_memory.hpp"
 #include "backend/cuda/pattern_chunks.hpp"
 #include "backend/cuda/worker_context.hpp"
+#include "engine/cuda/cuda_check.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -93,7 +93,7 @@ class CudaTransfer final : public WorkerTransfer {
     cudaEvent_t ev_start_ = nullptr;
     cudaEvent_t ev_end_ = nullptr;
     std::unique_ptr<WorkerContext> context_;  // transfer.context = "per-worker"
-    std::vector<void*> path_registered_;     // path = "register": unregistered on release
+    std::vector<void*> path_registered_;      // path = "register": unregistered on release
 };
 
 CudaTransfer::CudaTransfer(const TransferPlan& plan) : plan_(plan) {

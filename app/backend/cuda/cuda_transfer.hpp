@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "backend/staging_engine.hpp"
+#include "engine/staging_engine.hpp"
 #include "memory/host_buffer.hpp"
 
 namespace xfer::cuda {
@@ -49,7 +49,7 @@ struct TransferPlan {
     int peer = -1;        // p2p: the destination device
     bool cupti = false;   // record the correlation id of each copy (CUPTI tracing is on)
     bool events = false;  // CUDA events around each async copy
-    std::shared_ptr<StagingEngine> staging;  // path = "staged": the device's engine
+    std::shared_ptr<StagingEngine> staging;   // path = "staged": the device's engine
     RegisterCosts* register_costs = nullptr;  // path = "register": where its cost goes
 };
 

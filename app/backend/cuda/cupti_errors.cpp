@@ -1,10 +1,12 @@
 // CUPTI's error text, apart from the runtime's (cuda_errors.cpp) so that code which never calls
 // CUPTI (the staging engine in the Python module) links no libcupti.
+#include "backend/cuda/cupti_errors.hpp"
+
 #include <stdexcept>
 #include <string>
 
-#include "backend/cuda/cuda_check.hpp"
-#include "backend/cuda/cuda_errors.hpp"
+#include "backend/cuda/cupti_check.hpp"
+#include "engine/cuda/cuda_errors.hpp"
 
 namespace xfer::cuda {
 

@@ -9,10 +9,10 @@
 #include <stdexcept>
 
 #include "backend/cuda/correlation_slot.hpp"
-#include "backend/cuda/cuda_check.hpp"
-#include "backend/cuda/cuda_errors.hpp"
+#include "backend/cuda/cupti_check.hpp"
+#include "backend/cuda/cupti_errors.hpp"
 #include "backend/gil_probe.hpp"
-#include "backend/timed_block_hooks.hpp"
+#include "engine/timed_block_hooks.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -215,6 +215,9 @@ CuptiTracer& CuptiTracer::instance() {
 void CuptiTracer::reset_last_correlation() noexcept { correlation::reset(); }
 uint32_t CuptiTracer::last_correlation() noexcept { return correlation::last(); }
 
+static uint32_t open_capture_tag();
+static void join_to_capture(const std::vector<CorrelationAlias>& aliases);
+
 const std::string& CuptiTracer::setup() {
     if (setup_done_) return setup_error_;
     setup_done_ = true;
@@ -239,6 +242,10 @@ const std::string& CuptiTracer::setup() {
                 "nsys or ncu, or a library's tracer): copies cannot be correlated");
         XFER_CUPTI(res);
         subscriber_ = sub;
+        // The Python module's engines made from now on keep their DMAs' correlation ids, and
+        // join those of a payload's w.timed() block to it (before the run's first copy: the
+        // tracer is set up before any worker starts).
+        set_timed_block_hooks({&open_capture_tag, &join_to_capture, &correlation::take});
     } catch (const std::exception& e) {
         setup_error_ = std::string("CUPTI unavailable: ") + e.what();
     }
@@ -267,9 +274,6 @@ static void join_to_capture(const std::vector<CorrelationAlias>& aliases) {
 }
 
 void CuptiTracer::begin_capture(uint32_t tag) {
-    // The Python module's engine joins the DMAs its helpers make for this block.
-    static const bool hooked = (set_timed_block_hooks({&open_capture_tag, &join_to_capture}), true);
-    (void)hooked;
     TimedCapture& c = tl_capture;
     c = TimedCapture{};
     c.ids.reserve(64);

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "backend/cuda/cuda_check.hpp"
+#include "engine/cuda/cuda_check.hpp"
 
 namespace xfer::cuda {
 namespace {

@@ -17,8 +17,9 @@ import pytest
 import xferlab
 from xferlab import _core
 
-testing = _core._testing
-CHUNK = 64 << 10  # the fake's "auto" chunk (backend/fake_copy_platform.cpp)
+testing = _core._testing  # the test build's module (build/python-testing) has it
+CHUNK = 1 << 20  # the "auto" chunk, on the fake device as on a GPU (engine/engine_resolve.hpp)
+MiB = 1 << 20
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +28,7 @@ def fake_device():
     testing.fail_dma_at(0)
     yield
     testing.use_engine_registry("")
+    testing.reads_pageable(0, False)
     testing.use_fake_device(False)
 
 
@@ -109,7 +111,7 @@ def test_every_byte_arrives_both_ways(n):
 
 def test_staged_copies_are_cut_into_chunks_and_counted():
     n = (3 << 20) + 123
-    with xferlab.Engine(threads=2, chunk=8192, dma="chunk", direct_below=0) as e:
+    with xferlab.Engine(threads=2, chunk=8192, dma="chunk", direct_below=0, measure=True) as e:
         round_trip(n, e)
         s = e.stats()
     assert s["dma"] == "chunk"
@@ -118,109 +120,120 @@ def test_staged_copies_are_cut_into_chunks_and_counted():
     assert s["chunks"] == 2 * chunks
     assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
     assert s["helpers"]["copied_bytes"] == 2 * n  # every byte through a page-locked buffer
-    assert s["summary"].startswith(f"2 helpers, {2 * chunks} chunks; of their busy time copying")
+    assert s["summary"].startswith(f"2 helpers, {2 * chunks} DMAs; of their busy time copying")
 
 
 def test_dma_sized_buffers_filled_by_the_helpers_together():
     n = (3 << 20) + 123
-    with xferlab.Engine(threads=3, chunk=8192, dma="32KiB", direct_below=0) as e:
+    with xferlab.Engine(threads=3, chunk=8192, dma="32KiB", direct_below=0, measure=True) as e:
         round_trip(n, e)
         s = e.stats()
     dmas = -(-n // 32768)  # one DMA per 32 KiB, every byte copied by a helper once each way
     assert s["chunks"] == 2 * dmas
+    assert s["pieces"] == 2 * sum(-(-min(32768, n - at) // 8192) for at in range(0, n, 32768))
     assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
     assert s["helpers"]["copied_bytes"] == 2 * n
     assert s["dma"] == 32768
     with pytest.raises(ValueError) as raised:
         xferlab.Engine(dma="1KiB")
-    assert ("dma: \"auto\" (8 chunks per DMA), \"chunk\" (one chunk per DMA) or a size of at "
-            "least 4 KiB") in str(raised.value)
+    assert str(raised.value) == 'dma: a DMA must be at least 4 KiB; got "1KiB"'
 
 
 def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
-    # The fake platform's auto chunk is 64 KiB: pieces of 64 KiB both ways in DMAs of 512 KiB,
-    # four chunks of page-locked memory per helper (half a DMA).
-    n = (3 << 20) + 123
-    with xferlab.Engine(threads=3, direct_below=0) as e:
+    # The defaults of a GPU's engine: pieces of 1 MiB both ways in DMAs of 8 MiB, four chunks of
+    # page-locked memory per helper (half a DMA), 3 helpers on a fake device.
+    n = (19 << 20) + 123
+    with xferlab.Engine(direct_below=0) as e:
         round_trip(n, e)
         s = e.stats()
-    assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (65536, 65536, 524288)
-    assert s["buffers"] == 4
-    assert s["chunks"] == 2 * -(-n // 524288)  # the DMAs, both ways
-    assert s["helpers"]["copied_bytes"] == 2 * n
-    assert "DMAs of 524288 bytes filled together" in s["note"]
+    assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (MiB, MiB, 8 * MiB)
+    assert (s["threads"], s["buffers"]) == (3, 4)
+    assert s["chunks"] == 2 * -(-n // (8 * MiB))  # the DMAs, both ways
+    assert s["pieces"] == 2 * -(-n // MiB)
+    assert "2 shared buffers of 8 MiB (16 MiB page-locked), each filled by the helpers together " \
+           "in chunks of 1 MiB" in s["note"]
     # An explicit chunk keeps eight per DMA and four per helper; explicit buffers stay.
     with xferlab.Engine(threads=3, chunk="16KiB", direct_below=0) as e:
         assert (e.stats()["dma"], e.stats()["buffers"]) == (131072, 4)
     with xferlab.Engine(threads=3, buffers=3, direct_below=0) as e:
         assert e.stats()["buffers"] == 3
-    # "chunk" turns the shared DMAs off, and auto buffers are two per helper again.
+    # "chunk" turns the shared DMAs off: a DMA per chunk of 4 MiB to the device and 2 MiB from
+    # it, two buffers per helper.
     with xferlab.Engine(threads=3, dma="chunk", direct_below=0) as e:
         round_trip(n, e)
         s = e.stats()
-    assert s["dma"] == "chunk" and s["chunks"] == 2 * -(-n // 65536)
-    assert s["buffers"] == 2
+    assert s["dma"] == "chunk" and s["buffers"] == 2
+    assert (s["chunk_to_device"], s["chunk_from_device"]) == (4 * MiB, 2 * MiB)
+    assert s["chunks"] == -(-n // (4 * MiB)) + -(-n // (2 * MiB))
 
 
-def test_taper_cuts_a_buffer_over_every_helper_while_no_dma_runs():
-    # One copy of exactly one DMA-sized buffer each way, nothing else in flight: with taper its
-    # 1 MiB goes to the 8 helpers in 128 KiB pieces, without it in 256 KiB chunks.
-    n = 1 << 20
-    for taper, pieces in ((False, 2 * 4), (True, 2 * 8)):
-        with xferlab.Engine(threads=8, chunk="256KiB", dma="1MiB", direct_below=0,
-                            taper=taper) as e:
-            round_trip(n, e)
-            s = e.stats()
-        assert s["taper"] is taper
-        assert s["chunks"] == 2 and s["pieces"] == pieces
-        assert s["helpers"]["copied_bytes"] == 2 * n
-    with xferlab.Engine(threads=3, taper=True, direct_below=0) as e:  # odd sizes, many DMAs
-        round_trip((3 << 20) + 123, e)
+def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
+    given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
+             "stores": "streaming", "streams": "per-helper", "wait": "block",
+             "populate": "ahead", "direct_below": 0, "pageable": "staged", "measure": True}
+    with xferlab.Engine(**given) as e:
+        round_trip((5 << 20) + 3, e)
+        s = e.stats()
+    assert s["options"] == {**given, "chunk": "256 KiB", "dma": "2 MiB", "direct_below": "0 B"}
+    assert (s["threads"], s["chunk_to_device"], s["buffers"], s["dma"]) == (2, 256 << 10, 6,
+                                                                          2 * MiB)
+    assert "with streaming stores" in s["note"] and "staging.populate" in s["note"]
+
+
+def test_the_module_and_a_scenario_share_every_option_and_its_default():
+    """[staging]'s keys and Engine()'s options are rows of one table: the scenario's defaults, as
+    `xferlab help scenario-keys` prints them, are Engine.defaults(), and Engine's options beyond
+    them are the module's own (no [staging] key: a staged run always stages)."""
+    binary = os.environ.get("XFERLAB_BINARY")
+    if not binary:
+        pytest.skip("XFERLAB_BINARY not set (ctest sets it to the build's xferlab)")
+    text = subprocess.run([binary, "help", "scenario-keys"], check=True, capture_output=True,
+                          text=True).stdout
+    scenario = {}
+    for line in text.splitlines():
+        if line.startswith("staging."):
+            key, rest = line.split(None, 1)
+            columns = [c for c in rest.split("  ") if c.strip()]
+            scenario[key[len("staging."):]] = json.loads(columns[1].strip())
+    defaults = xferlab.Engine.defaults()
+    assert scenario, text
+    assert {k: defaults[k] for k in scenario} == scenario
+    assert set(defaults) - set(scenario) == {"direct_below", "pageable", "measure"}
+    # And an engine made without arguments is made with them.
+    with xferlab.Engine() as e:
+        assert e.stats()["options"] == defaults
+
+
+def test_retired_options_are_refused_with_what_happened_to_them():
+    for name, value in (("taper", True), ("ramp", True), ("linger_us", 200)):
+        with pytest.raises(TypeError) as raised:
+            xferlab.Engine(**{name: value})
+        assert f"{name} was retired in issue #45" in str(raised.value)
     with pytest.raises(TypeError) as raised:
-        xferlab.Engine(taper="yes")
-    assert "taper: True or False" in str(raised.value)
+        xferlab.Engine(chunks="1MiB")
+    assert "unexpected keyword argument 'chunks' (did you mean 'chunk'?)" in str(raised.value)
 
 
-def test_ramp_moves_every_byte_in_more_dmas_and_is_checked():
-    n = (24 << 20) + 4099  # the fake's 1 MiB chunks, 4 MiB DMAs: a ramp at both ends
-    dmas = {}
-    for ramp in (False, True):
-        with xferlab.Engine(threads=3, dma="4MiB", ramp=ramp, direct_below=0) as e:
-            round_trip(n, e)
-            s = e.stats()
-        assert s["ramp"] is ramp
-        dmas[ramp] = s["chunks"]
-    assert dmas[False] == 2 * 7  # 6 whole buffers and the rest, each way
-    assert dmas[True] > dmas[False]
-    with pytest.raises(TypeError) as raised:
-        xferlab.Engine(ramp=1)
-    assert "ramp: True or False" in str(raised.value)
-
-
-def test_stats_give_a_staged_copys_edges():
+def test_stats_time_nothing_unless_asked_and_give_a_copys_edges_when_asked():
     with xferlab.Engine(threads=2, direct_below=0) as e:
-        assert e.stats()["edges"] == {"copies": 0, "to_first_dma_us": 0.0,
-                                      "after_last_dma_us": 0.0, "dma_span_us": 0.0,
-                                      "link_starved_us": 0.0}
         round_trip((1 << 20) + 5, e)
+        s = e.stats()
+    assert s["measured"] is False and s["helpers"] is None and s["edges"] is None
+    assert s["chunks"] == 2  # counts are kept either way
+    with xferlab.Engine(threads=2, direct_below=0, measure=True) as e:
         edges = e.stats()["edges"]
+        assert edges == {"copies": 0, "to_first_dma_us": 0.0, "after_last_dma_us": 0.0,
+                         "dma_span_us": 0.0, "link_starved_us": 0.0, "in_engine_s": 0.0}
+        round_trip((1 << 20) + 5, e)
+        s = e.stats()
+    edges = s["edges"]
+    assert s["measured"] is True
     assert edges["copies"] == 2  # both ways
     assert edges["to_first_dma_us"] >= 0 and edges["after_last_dma_us"] >= 0
     assert edges["dma_span_us"] >= 0 and edges["link_starved_us"] >= 0
-
-
-def test_linger_keeps_the_helpers_awake_between_copies_and_is_checked():
-    with xferlab.Engine(threads=2, linger_us=200, direct_below=0) as e:
-        round_trip((1 << 20) + 5, e)
-        round_trip((1 << 20) + 5, e)
-        assert e.stats()["linger_us"] == 200
-    with xferlab.Engine(threads=2) as e:
-        assert e.stats()["linger_us"] == 0
-    for bad in (-1, 2_000_000):
-        with pytest.raises(ValueError) as raised:
-            xferlab.Engine(linger_us=bad)
-        assert "linger_us: microseconds the idle helpers stay awake after a copy" in \
-            str(raised.value)
+    spent = edges["to_first_dma_us"] + edges["dma_span_us"] + edges["after_last_dma_us"]
+    assert 2 * spent <= edges["in_engine_s"] * 1e6 + 1e-6  # means over 2 copies, total time
+    assert s["helpers"]["copied_bytes"] == 2 * ((1 << 20) + 5)
 
 
 def test_small_copies_and_page_locked_memory_skip_the_helpers():
@@ -239,6 +252,7 @@ def test_small_copies_and_page_locked_memory_skip_the_helpers():
     assert s["copies"]["plain"] == 3
     assert s["chunks"] == 0
     assert s["direct_below"] == {"to_device": 12 << 20, "from_device": 4 << 20}
+    assert s["pageable"]["route"] == "staged"
 
 
 def test_direct_below_moves_the_threshold():
@@ -348,12 +362,21 @@ def test_a_device_that_does_not_exist_and_a_closed_engine():
 
 
 def test_bad_engine_settings():
-    for kwargs, words in [({"threads": 0}, "threads:"), ({"chunk": 100}, "chunk:"),
-                          ({"buffers": 0}, "buffers:"), ({"buffers": 65}, "buffers:"),
-                          ({"buffers": "many"}, "buffers: \"auto\" or page-locked chunks"),
-                          ({"affinity": "fast"}, "affinity:")]:
-        with pytest.raises(ValueError, match=words):
+    for kwargs, words in [
+            ({"threads": 0}, "threads: expected an integer from 1 to 256 (or \"auto\""),
+            ({"chunk": 100}, "chunk: a staging chunk must be at least 4 KiB; got an integer"),
+            ({"buffers": 0}, "buffers: expected an integer from 1 to 64"),
+            ({"buffers": 65}, "buffers: expected an integer from 1 to 64"),
+            ({"buffers": "many"}, "buffers: expected \"auto\"; got \"many\""),
+            ({"affinity": "fast"}, "affinity: expected one of \"gpu-local\" or \"none\""),
+            ({"stores": "stream"}, "(did you mean 'streaming'?)"),
+            ({"measure": 1}, "measure: expected true or false"),
+            ({"direct_below": -1}, "direct_below: expected a size")]:
+        with pytest.raises(ValueError) as raised:
             xferlab.Engine(**kwargs)
+        assert words in str(raised.value), kwargs
+    with pytest.raises(TypeError, match=r"threads: \{\} \(dict\) is not a value it takes"):
+        xferlab.Engine(threads={})
     with xferlab.Engine(chunk="16KiB", affinity="none", threads=1) as e:
         s = e.stats()
         assert (s["chunk_to_device"], s["chunk_from_device"]) == (16384, 16384)  # both ways
@@ -451,6 +474,84 @@ def test_the_legacy_stream_is_waited_for_only_where_cuda_does_not_order_the_copy
     # The helpers' streams are non-blocking, and so may be a stream the caller gives.
     assert waited_by(lambda: xferlab.copy(big, pattern(16 << 20)))[0] == 1
     assert waited_by(lambda: xferlab.copy(small, pattern(4096), stream=777))[0] == 1
+
+
+class EmptyDeviceArray:
+    """A device array of no elements as CuPy makes it (cupy.empty(0)): its data pointer is 0,
+    which no device owns."""
+
+    def __init__(self, stream=None):
+        self.__cuda_array_interface__ = {"shape": (0,), "typestr": "<f8", "data": (0, False),
+                                         "strides": None, "version": 3, "stream": stream}
+
+
+@pytest.mark.parametrize("dst, src", [
+    (EmptyDeviceArray(), np.empty(0)), (np.empty(0), EmptyDeviceArray()),
+    (EmptyDeviceArray(), EmptyDeviceArray()), (np.empty(0), np.empty(0)),
+    (bytearray(), b""), (EmptyDeviceArray(stream=4242), bytearray()),
+    (lambda: testing.FakeDeviceArray(0), np.empty(0, dtype=np.uint8)),
+    (np.empty(0, dtype=np.uint8), lambda: testing.FakeDeviceArray(0, 1)),
+], ids=["to-device", "from-device", "device-device", "host-host", "bytes", "with-stream",
+        "fake-device-to", "fake-device-1-from"])
+def test_a_copy_of_zero_bytes_does_nothing_whatever_the_two_sides(dst, src):
+    dst = dst() if callable(dst) else dst
+    src = src() if callable(src) else src
+    waited = len(testing.waited_streams())
+    xferlab.copy(dst, src)
+    with xferlab.Engine() as e:
+        e.copy(dst, src)
+        s = e.stats()
+    assert s["copies"] == {"staged": 0, "plain": 0, "host": 0}
+    assert len(testing.waited_streams()) == waited  # nothing to wait for either
+    # Sizes must still agree, and a read-only destination is still refused.
+    with pytest.raises(ValueError, match="sizes differ"):
+        xferlab.copy(EmptyDeviceArray(), np.empty(1))
+
+
+def test_where_the_device_reads_pageable_memory_every_copy_is_one_plain_copy():
+    n = (16 << 20) + 5  # staged elsewhere
+    testing.reads_pageable(0, True)
+    with xferlab.Engine(measure=True) as e:
+        round_trip(n, e)
+        s = e.stats()
+    assert s["pageable"] == {
+        "route": "direct",
+        "why": "direct: the device reads pageable memory through the host's page tables "
+               "(cudaDevAttrPageableMemoryAccessUsesHostPageTables)"}
+    assert s["copies"] == {"staged": 0, "plain": 2, "host": 0}
+    assert s["bytes"]["plain"] == 2 * n and s["chunks"] == 0
+    with xferlab.Engine(pageable="staged", direct_below=0) as e:  # asked: staged all the same
+        round_trip(n, e)
+        s = e.stats()
+    assert s["pageable"]["route"] == "staged" and s["copies"]["staged"] == 2
+    round_trip(n)  # the shared engine of a device made now reads it directly too
+    testing.reads_pageable(0, False)
+    with xferlab.Engine(pageable="direct") as e:  # asked where the device does not say so
+        round_trip(n, e)
+        assert e.stats()["copies"]["plain"] == 2
+
+
+@pytest.mark.parametrize("populate", ["off", "ahead"])
+def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, populate):
+    n = (24 << 20) + 4099  # odd: the last page of the mapping is partial
+    path = tmp_path / "weights.bin"
+    data = pattern(n, seed=11)
+    data.tofile(path)
+    with xferlab.Engine(populate=populate, direct_below=0) as e:
+        src = np.memmap(path, dtype=np.uint8, mode="r")  # mapped, no page touched yet
+        dev = testing.FakeDeviceArray(n)
+        e.copy(dev, src)
+        assert dev.tobytes() == data.tobytes()
+        out = np.memmap(tmp_path / "out.bin", dtype=np.uint8, mode="w+", shape=(n,))
+        e.copy(out, dev)  # into a fresh file mapping: every page written first by the copy
+        out.flush()
+        s = e.stats()
+    assert np.array_equal(np.fromfile(tmp_path / "out.bin", dtype=np.uint8), data)
+    assert s["options"]["populate"] == populate
+    assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
+    assert s["bytes"]["populated"] <= 2 * n
+    if populate == "off":
+        assert s["bytes"]["populated"] == 0
 
 
 def test_host_to_host_needs_no_device():

@@ -1,0 +1,32 @@
+#include "engine/copy_platform.hpp"
+
+#include <fmt/format.h>
+
+namespace xfer {
+
+MadeEngine make_engine(CopyPlatform& platform, const EngineOptions& options, int device,
+                       const ProbeMaker& make_probe) {
+    MadeEngine out;
+    out.resolved = resolve(options, platform.facts(device));
+    ResolvedEngine& r = out.resolved;
+    if (const std::optional<std::string> path = platform.registry()) {
+        out.registration = join_engine_registry(r.claim, r.config.active_helpers, *path);
+        if (r.automatic_threads)
+            r.note += out.registration->registered()
+                          ? fmt::format(
+                                "; as many helpers take work as their share of the CPUs "
+                                "with the other engines of the registry {}",
+                                out.registration->path())
+                          : "; all take work: " + out.registration->why() +
+                                ", so not shared with other engines";
+    }
+    out.engine = std::make_unique<StagingEngine>(
+        r.config, platform.make_device(r), make_probe ? make_probe(r.config.threads) : nullptr);
+    return out;
+}
+
+#if !XFER_HAVE_CUDA
+CopyPlatform* cuda_copy_platform() { return nullptr; }
+#endif
+
+}  // namespace xfer

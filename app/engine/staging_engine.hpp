@@ -1,0 +1,219 @@
+#pragma once
+// The staging engine: moves a copy between pageable host memory and a device through
+// page-locked buffers, so that the DMA engine always reads or writes page-locked memory (the
+// pinned rate) while helper threads do the pageable side with memcpy. What `import xferlab`
+// runs, and what the harness's transfer.path = "staged" measures.
+//
+// One engine per device per process, shared by every thread that copies to the device. A copy
+// is one request, cut into DMAs; helper threads take work from the active requests in turn (so
+// concurrent callers share the link instead of queueing behind each other):
+//   to the device:   copy pageable -> buffer, then the DMA buffer -> device
+//   from the device: the DMA device -> buffer, then copy buffer -> pageable
+// (each copy with cached or streaming stores, StagingConfig::copy_in / copy_out). A buffer is
+// reused only after its DMA finished (StagingDevice::wait). The caller returns when every byte
+// of its request has arrived: the same contract as a synchronous copy.
+//
+// Two layouts (staging_shares_buffers): each helper with buffers of its own, one DMA per chunk;
+// or DMA-sized buffers shared by the helpers, each filled (or emptied) by several of them a
+// chunk ("piece") at a time (staging_units.cpp). The engine keeps counts; timing is a probe's
+// (engine/engine_probe.hpp), so that without one no clock is read in a copy's path.
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/engine_probe.hpp"
+#include "engine/staging_device.hpp"
+#include "engine/streaming_copy.hpp"
+
+namespace xfer {
+
+// An engine's resolved settings (engine/engine_resolve.hpp makes them from EngineOptions).
+struct StagingConfig {
+    int device = 0;                  // for messages
+    int threads = 1;                 // helper threads (at least 1)
+    int buffers = 2;                 // chunk buffers per helper
+    uint64_t chunk = 1 << 20;        // bytes per chunk to the device (and back, unless set below)
+    uint64_t chunk_from_device = 0;  // bytes per chunk from the device (0: `chunk`)
+    std::vector<int> cpus{};         // helper affinity; empty: none
+    // How a helper writes what it copies: pageable -> buffer on the way to the device, buffer
+    // -> pageable on the way back.
+    HostStores copy_in = HostStores::cached;
+    HostStores copy_out = HostStores::cached;
+    // Page-locked request memory (DMA'd in place, no bounce) in chunks of this size; 0: one
+    // per helper (the fewest DMA set-ups that keep every helper busy).
+    uint64_t page_locked_chunk = 0;
+    // How many of the `threads` helpers take work, asked at the start of every request on the
+    // caller's thread (so: thread-safe and cheap); clamped to 1..threads. The others keep their
+    // buffers and sleep. Empty: all. The engine registry's share (engine/staging_registry.hpp).
+    std::function<int()> active_helpers{};
+    // Bytes per DMA of a bounced copy. No more than a chunk: each helper DMAs its own chunks
+    // from its own buffers. Larger: the page-locked memory is cut into buffers of this size
+    // (staging_layout) that the helpers fill, or empty, together, a chunk each.
+    uint64_t dma_chunk = 0;
+    // Shared buffers: a helper with nothing to take while a request is active spins until the
+    // engine has news instead of sleeping, so that a buffer's pieces are taken as soon as its
+    // DMA ends rather than after the helpers' wake-ups.
+    bool idle_spin = true;
+    // Shared buffers: a helper with nothing to take first faults the host pages of a request in
+    // ahead of the fill ([staging] populate = "ahead"; engine/host_pages.hpp).
+    bool populate_ahead = false;
+};
+
+// Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
+bool staging_shares_buffers(const StagingConfig& c);
+
+// The page-locked buffers a StagingDevice allocates for `c`, addressed (owner, slot): one per
+// helper and slot (owners = threads, slots = buffers, a chunk each), or, when the helpers share
+// them, owner 0's `slots` buffers of dma_chunk bytes, as many as the helpers' buffers would hold
+// (at least 2).
+struct StagingLayout {
+    int owners = 1;
+    int slots = 1;
+    uint64_t bytes = 0;
+};
+StagingLayout staging_layout(const StagingConfig& c);
+// The larger chunk of `c`'s two directions: the size of one helper's buffer.
+uint64_t staging_buffer_bytes(const StagingConfig& c);
+// The chunk of one direction.
+uint64_t staging_chunk_of(const StagingConfig& c, bool to_device);
+
+// What an engine has done since start(): counts, kept under the lock the engine takes anyway.
+struct StagingTotals {
+    uint64_t requests = 0;         // copies asked for
+    uint64_t to_device_bytes = 0;  // of finished DMAs, by direction
+    uint64_t from_device_bytes = 0;
+    uint64_t direct_bytes = 0;     // page-locked memory DMA'd in place (no bounce)
+    uint64_t chunks = 0;           // finished DMAs
+    uint64_t pieces = 0;           // shared buffers: the helpers' copies into or out of them
+    uint64_t populated_bytes = 0;  // host memory faulted in ahead of the fill (populate)
+};
+
+class StagingEngine {
+  public:
+    // `probe`: told what the engine does, with times (engine/engine_probe.hpp); nullptr: no
+    // measurement at all.
+    StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device,
+                  std::shared_ptr<EngineProbe> probe = nullptr);
+    ~StagingEngine();  // stops the helpers
+    StagingEngine(const StagingEngine&) = delete;
+    StagingEngine& operator=(const StagingEngine&) = delete;
+
+    // Starts the helper threads and waits until each has attached; throws the first attach
+    // failure (the helpers are stopped again). Outside the timed copies.
+    void start();
+    // Lets the helpers finish what is in flight and joins them. Idempotent.
+    void stop();
+
+    // On a caller's thread: moves `bytes` bytes and returns when all have arrived. Throws
+    // std::runtime_error naming the device, the worker and the chunk's offset when a DMA
+    // failed (the rest of the request is abandoned; other requests go on). Does not allocate.
+    // `tag` names the request to the probe. `page_locked`: the host memory is page-locked
+    // already, so it is DMA'd straight from or to it.
+    void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes, int worker,
+                   uint32_t tag, bool page_locked = false);
+    void from_device(std::byte* host_dst, const void* device_src, uint64_t bytes, int worker,
+                     uint32_t tag, bool page_locked = false);
+
+    const StagingConfig& config() const { return config_; }
+    const std::shared_ptr<EngineProbe>& probe() const { return probe_; }
+    // Counts so far, safe to read at any time.
+    StagingTotals totals() const;
+    // The helpers the latest request let take work (config().threads before the first).
+    int active_helpers() const;
+
+  private:
+    struct Request;
+    struct Chunk {
+        Request* request = nullptr;
+        uint64_t offset = 0;
+        uint64_t len = 0;
+        int64_t dma_started_ns = 0;  // probe only: its DMA issued
+    };
+    struct Helper;
+    // Shared-buffer mode: one DMA-sized buffer and the request range it holds; the helpers copy
+    // its pieces in or out, and whoever finishes the last piece starts the DMA (to the device)
+    // or whoever waited for the DMA hands out the pieces (from the device). It retires as one.
+    struct Unit : Chunk {
+        enum class State { free, filling, starting, in_flight, waiting, ready };
+        State state = State::free;
+        uint64_t handed = 0;  // bytes of pieces handed out (filling, ready)
+        uint64_t done = 0;    // bytes of pieces copied
+        uint64_t seq = 0;     // order opened: pieces and waits go to the oldest first
+        uint64_t piece = 0;   // bytes per piece
+    };
+    struct UnitTask {
+        enum class Kind { piece, start, wait, populate } kind = Kind::piece;
+        int unit = 0;
+        uint64_t offset = 0;  // piece: in the unit; populate: in the request
+        uint64_t len = 0;
+        Request* request = nullptr;  // populate
+        bool advise = false;         // populate: the request's first range
+    };
+
+    void run_request(Request& r);
+    void helper_main(int index);
+    void attach(Helper& h);
+    bool take_chunk(Chunk& c);  // under mutex_
+    void issue(Helper& h, int slot, Chunk& c);
+    void complete(Helper& h, int slot, const Chunk& c);
+    void retire(const Chunk& c, const std::string& error);
+    void retire_locked(const Chunk& c, const std::string& error);
+    // The helper took work after being idle, or went idle: told to the probe once each.
+    void mark_busy(Helper& h);
+    void mark_idle(Helper& h);
+    // Under mutex_: there may be work for the helpers (news for the spinning ones too).
+    void wake_helpers_locked();
+    // Sleeps until there may be work for `h`: on work_ while it may take work, else on standby_.
+    void wait_for_work_locked(const Helper& h, std::unique_lock<std::mutex>& lock);
+    // Per-helper buffers (staging_engine.cpp) and shared ones (staging_units.cpp).
+    void run_own(Helper& h);
+    void run_shared(Helper& h);
+    bool take_unit_task(UnitTask& t);      // under mutex_
+    bool take_populate_task(UnitTask& t);  // under mutex_
+    void run_unit_task(Helper& h, const UnitTask& t);
+    void copy_piece(Helper& h, const UnitTask& t);
+    void wait_unit(Helper& h, const UnitTask& t);
+    void populate(Helper& h, const UnitTask& t);
+    void start_unit_dma(Helper& h, int unit);
+    // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
+    void free_unit_locked(Unit& u, const std::string& error);
+    void count_locked(const Chunk& c);  // a finished DMA into totals_
+    std::string chunk_error(const Chunk& c, const char* what) const;
+    int64_t stamp() const;  // now_ns() when a probe listens, else 0
+
+    StagingConfig config_;
+    std::unique_ptr<StagingDevice> device_;
+    std::shared_ptr<EngineProbe> probe_;
+    std::vector<std::unique_ptr<Helper>> helpers_;
+    std::vector<std::thread> threads_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable work_;      // helpers: a request arrived, or stop
+    // Helpers past active_ (an "auto" engine sharing the CPUs with others) wait here, not on
+    // work_: woken only when they are let in again or at stop, never by the news of every piece
+    // (four processes of twelve helpers, three let in each, spent 47 % of their helpers' busy
+    // time taking work, where three helpers each spent 0.7 %).
+    std::condition_variable standby_;
+    std::atomic<uint64_t> news_{0};     // counts wake_helpers_locked(): what spinners watch
+    std::condition_variable attached_;  // start(): a helper attached (or failed to)
+    Request* first_ = nullptr;          // active requests, a ring served in turn
+    Request* cursor_ = nullptr;         // the request the next chunk comes from
+    bool stopping_ = false;
+    bool running_ = false;
+    int active_ = 1;           // helpers [0, active_) take work (StagingConfig::active_helpers)
+    std::vector<Unit> units_;  // shared-buffer mode only
+    uint64_t unit_seq_ = 0;
+    uint64_t request_seq_ = 0;  // names requests to the probe
+    int attached_count_ = 0;
+    std::string attach_error_;
+    StagingTotals totals_;  // guarded by mutex_
+};
+
+}  // namespace xfer

@@ -1,0 +1,265 @@
+// The staging engine's shared-buffer mode (StagingConfig::dma_chunk): the page-locked memory is
+// a few DMA-sized buffers ("units") instead of small buffers per helper. A unit holds one range
+// of one request; the helpers copy its chunks ("pieces") in parallel, so a DMA can be large
+// while each helper copies no more than a chunk at a time and the page-locked memory in flight
+// stays what the helpers' own buffers would be.
+//   to the device:   open a free unit, fill its pieces, the helper that finishes the last one
+//                    starts the DMA; whoever has nothing else to do waits for it, then frees it
+//   from the device: open a free unit and start its DMA; a helper waits for it, then its pieces
+//                    are copied out by whoever is free; the last piece frees it
+// Page-locked request memory is DMA'd in place, a unit's range at a time (no pieces).
+// A helper prefers pieces of the oldest unit, then opening a unit, then waiting for the oldest
+// DMA, so the DMAs start in about the order of the request and the link stays busy. With
+// populate, a helper that would otherwise spin faults the request's next host pages in.
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <string>
+#include <thread>
+
+#include "engine/host_pages.hpp"
+#include "engine/staging_engine.hpp"
+#include "engine/staging_engine_parts.hpp"
+#include "util/clock.hpp"
+#include "util/cpu_pause.hpp"
+
+namespace xfer {
+
+namespace {
+
+// Until `news` moves past `seen`: a pause per turn, and now and then a yield, so that a machine
+// with fewer CPUs than threads still runs the rest.
+void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
+    for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
+        if (turn % 64 != 0)
+            cpu_pause();
+        else
+            std::this_thread::yield();
+    }
+}
+
+// populate: host memory faulted in per task, and how far ahead of the fill it may go (about
+// the page-locked memory's worth: pages faulted in much earlier would only be evicted again).
+constexpr uint64_t kPopulateStep = uint64_t(2) << 20;
+constexpr uint64_t kPopulateAhead = uint64_t(64) << 20;
+
+}  // namespace
+
+void StagingEngine::run_shared(Helper& h) {
+    for (;;) {
+        UnitTask t;
+        {
+            std::unique_lock lock(mutex_);
+            for (;;) {
+                if (h.index < active_ && (take_unit_task(t) || take_populate_task(t))) break;
+                // A unit in use brings news when its pieces or its DMA are done; spinning for it
+                // (rather than a wake-up later) hands a unit's pieces out as soon as its DMA ends.
+                if (config_.idle_spin && h.index < active_ && !stopping_ &&
+                    std::any_of(units_.begin(), units_.end(),
+                                [](const Unit& u) { return u.state != Unit::State::free; })) {
+                    const uint64_t seen = news_.load(std::memory_order_acquire);
+                    lock.unlock();
+                    mark_busy(h);
+                    const int64_t t0 = stamp();
+                    spin_until_news(news_, seen);
+                    if (probe_) probe_->spun(h.index, t0, now_ns());
+                    lock.lock();
+                    continue;
+                }
+                mark_idle(h);
+                if (stopping_) return;
+                wait_for_work_locked(h, lock);
+            }
+        }
+        mark_busy(h);
+        run_unit_task(h, t);
+    }
+}
+
+bool StagingEngine::take_unit_task(UnitTask& t) {
+    // 1. A piece of the oldest unit that has pieces left.
+    Unit* oldest = nullptr;
+    for (Unit& u : units_)
+        if ((u.state == Unit::State::filling || u.state == Unit::State::ready) &&
+            u.handed < u.len && (!oldest || u.seq < oldest->seq))
+            oldest = &u;
+    if (oldest) {
+        t = {UnitTask::Kind::piece, int(oldest - units_.data()), oldest->handed,
+             std::min(oldest->piece, oldest->len - oldest->handed)};
+        oldest->handed += t.len;
+        return true;
+    }
+    // 2. Open a free unit with the next range of a request (in turn, as chunks are handed out).
+    for (Unit& u : units_) {
+        if (u.state != Unit::State::free) continue;
+        Chunk c;
+        if (!take_chunk(c)) break;
+        u = Unit{};
+        static_cast<Chunk&>(u) = c;
+        u.seq = ++unit_seq_;
+        u.piece = staging_chunk_of(config_, c.request->to_device);
+        const int index = int(&u - units_.data());
+        if (c.request->to_device && !c.request->direct) {
+            u.state = Unit::State::filling;
+            t = {UnitTask::Kind::piece, index, 0, std::min(u.piece, u.len)};
+            u.handed = t.len;
+        } else {
+            u.state = Unit::State::starting;
+            t = {UnitTask::Kind::start, index, 0, u.len};
+        }
+        return true;
+    }
+    // 3. Wait for the oldest DMA in flight, one helper at a time: the DMAs end in about the
+    // order started, so a second waiter would sit on a later DMA while the first one's pieces
+    // wait for hands; the helpers left spin (run_shared) and take them.
+    oldest = nullptr;
+    for (Unit& u : units_) {
+        if (u.state == Unit::State::waiting) return false;
+        if (u.state == Unit::State::in_flight && (!oldest || u.seq < oldest->seq)) oldest = &u;
+    }
+    if (!oldest) return false;
+    oldest->state = Unit::State::waiting;
+    t = {UnitTask::Kind::wait, int(oldest - units_.data()), 0, oldest->len};
+    return true;
+}
+
+bool StagingEngine::take_populate_task(UnitTask& t) {
+    if (!config_.populate_ahead || !first_) return false;
+    for (Request* r = first_; r; r = r->link) {
+        if (r->direct || r->failed) continue;
+        const uint64_t from = std::max(r->populated, r->next);
+        if (from >= r->bytes || from >= r->next + kPopulateAhead) continue;
+        t = {UnitTask::Kind::populate, 0, from, std::min(kPopulateStep, r->bytes - from), r,
+             r->populated == 0};
+        r->populated = from + t.len;
+        ++r->outstanding;  // keeps `r` (on its caller's stack) until the task is done
+        return true;
+    }
+    return false;
+}
+
+void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
+    retire_locked(u, error);
+    u.state = Unit::State::free;
+    u.request = nullptr;
+    wake_helpers_locked();  // a unit to open
+}
+
+void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
+    switch (t.kind) {
+        case UnitTask::Kind::start:
+            start_unit_dma(h, t.unit);
+            return;
+        case UnitTask::Kind::wait:
+            wait_unit(h, t);
+            return;
+        case UnitTask::Kind::populate:
+            populate(h, t);
+            return;
+        case UnitTask::Kind::piece:
+            copy_piece(h, t);
+            return;
+    }
+}
+
+void StagingEngine::wait_unit(Helper& h, const UnitTask& t) {
+    Unit& u = units_[size_t(t.unit)];
+    Request& r = *u.request;  // fixed while the task runs: the unit is not free
+    std::string error;
+    const int64_t t0 = stamp();
+    try {
+        device_->wait(0, t.unit);
+    } catch (const std::exception& e) {
+        error = chunk_error(u, e.what());
+    }
+    // Before the unit can retire: the probe's copy is still open.
+    if (probe_) probe_->dma_waited(h.index, r.id, u.dma_started_ns, t0, now_ns());
+    std::lock_guard lock(mutex_);
+    if (error.empty() && !r.to_device && !r.direct) {
+        u.state = Unit::State::ready;  // its pieces can be copied out now
+        u.handed = u.done = 0;
+        wake_helpers_locked();
+    } else {
+        free_unit_locked(u, error);
+    }
+}
+
+// A piece: copied into the unit's buffer (to the device) or out of it.
+void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
+    Unit& u = units_[size_t(t.unit)];
+    Request& r = *u.request;
+    std::byte* buffer = device_->buffer(0, t.unit) + t.offset;
+    std::byte* host = r.host + u.offset + t.offset;
+    const int64_t t0 = stamp();
+    if (r.to_device)
+        host_copy(config_.copy_in, buffer, host, t.len);
+    else
+        host_copy(config_.copy_out, host, buffer, t.len);
+    if (probe_) probe_->copied(h.index, t.len, t0, now_ns());
+    bool start = false;
+    {
+        std::lock_guard lock(mutex_);
+        ++totals_.pieces;
+        u.done += t.len;
+        if (u.done < u.len) return;
+        if (!r.to_device)
+            free_unit_locked(u, {});  // the last piece is out: the bytes have arrived
+        else if (r.failed)
+            free_unit_locked(u, r.error);  // abandoned with its request: nothing counted
+        else {
+            u.state = Unit::State::starting;
+            start = true;
+        }
+    }
+    if (start) start_unit_dma(h, t.unit);
+}
+
+// The unit's DMA, from its buffer (or the request's page-locked memory); in flight afterwards.
+void StagingEngine::start_unit_dma(Helper& h, int index) {
+    Unit& u = units_[size_t(index)];
+    Request& r = *u.request;
+    std::byte* host = r.direct ? r.host + u.offset : device_->buffer(0, index);
+    std::byte* device = r.device + u.offset;
+    std::string error;
+    const int64_t t0 = stamp();
+    try {
+        if (r.to_device)
+            device_->start_to_device(0, index, device, host, u.len);
+        else
+            device_->start_from_device(0, index, host, device, u.len);
+    } catch (const std::exception& e) {
+        error = chunk_error(u, e.what());
+    }
+    if (probe_ && error.empty()) {
+        u.dma_started_ns = now_ns();
+        probe_->dma_started(h.index, r.id, r.tag, t0, u.dma_started_ns);
+    }
+    std::lock_guard lock(mutex_);
+    if (!error.empty()) {
+        free_unit_locked(u, error);  // nothing started: nothing to wait for
+        return;
+    }
+    u.state = Unit::State::in_flight;
+    wake_helpers_locked();  // somebody may wait for it
+}
+
+// Faults a range of the request's host memory in (engine/host_pages.hpp), so that the pieces
+// copied from it later find its pages mapped; the first range also asks the kernel to read a
+// file behind the whole request ahead (numpy.memmap with a cold page cache).
+void StagingEngine::populate(Helper& h, const UnitTask& t) {
+    Request& r = *t.request;
+    const int64_t t0 = stamp();
+    std::byte* at = r.host + t.offset;
+    if (t.advise) advise_will_need(at, r.bytes - t.offset);
+    if (r.to_device)
+        populate_for_reading(at, t.len);
+    else
+        populate_for_writing(at, t.len);
+    if (probe_) probe_->spun(h.index, t0, now_ns());  // not a copy: counted with the waits
+    std::lock_guard lock(mutex_);
+    totals_.populated_bytes += t.len;
+    --r.outstanding;
+    if (r.finished()) r.done.notify_all();
+}
+
+}  // namespace xfer

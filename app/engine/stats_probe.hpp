@@ -1,0 +1,101 @@
+#pragma once
+// A probe (engine/engine_probe.hpp) that sums what Engine.stats() and the harness's reports
+// read: where each helper's busy time went, a copy's edges (before its first DMA, the span of
+// its DMAs, after its last), and how long the link waited for the helpers, derived afterwards
+// from the DMAs' issue and done times rather than polled while the engine runs. With a
+// correlation reader it also keeps each DMA's CUPTI correlation id with its copy's tag, so the
+// harness joins the DMAs to the copy that caused them. Thread-safe: each helper's figures under
+// their own lock, the copies' under the probe's.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "engine/engine_probe.hpp"
+#include "engine/helper_work.hpp"
+
+namespace xfer {
+
+// A DMA's CUPTI correlation id and the tag of the copy it belongs to.
+using CorrelationAlias = std::pair<uint32_t, uint32_t>;
+
+// What the probe has summed since the engine started.
+struct ProbeTotals {
+    HelperWork work;      // over the helpers (their spinning counted as waiting)
+    int64_t busy_ns = 0;  // helpers busy: from taking work to going idle
+    // A copy's edges, summed over the `edged` copies that had a DMA and did not fail: from the
+    // call to its first DMA issued (the fill), from its first DMA issued to its last seen done
+    // (the span the link carried it), and from then until the caller was woken (the drain).
+    uint64_t edged = 0;
+    int64_t to_first_dma_ns = 0;
+    int64_t dma_span_ns = 0;
+    int64_t after_last_dma_ns = 0;
+    // From each copy's arrival to its return, summed over every copy: the engine's share of the
+    // caller's time (the rest is the caller's own: finding the memory, waiting for streams).
+    int64_t in_engine_ns = 0;
+    // Time in which copies were in the engine and none of its DMAs was in flight (issued and
+    // not yet seen done): the link waited for the helpers (the fill, the drain and any gap in
+    // between). A DMA is seen done when a helper's wait for it returns, which may be after it
+    // finished: waits shorter than that lag stay unseen.
+    int64_t link_starved_ns = 0;
+};
+
+class StatsProbe : public EngineProbe {
+  public:
+    // `helpers`: the engine's helper threads. `correlation`: reads and clears the calling
+    // thread's latest CUPTI correlation id (0: none); empty: no ids kept.
+    explicit StatsProbe(int helpers, std::function<uint32_t()> correlation = {});
+
+    ProbeTotals totals() const;
+    HelperWork helper_work(int helper) const;
+    // The ids of the DMAs of the copies tagged `tag`, taken out of the probe.
+    std::vector<CorrelationAlias> take_correlations(uint32_t tag);
+    // Every id kept (not taken), with its tag.
+    std::vector<CorrelationAlias> correlations() const;
+
+    void helper_busy(int helper, int64_t at) override;
+    void helper_idle(int helper, int64_t at) override;
+    void copied(int helper, uint64_t bytes, int64_t begin, int64_t end) override;
+    void dma_started(int helper, uint64_t request, uint32_t tag, int64_t begin,
+                     int64_t end) override;
+    void dma_waited(int helper, uint64_t request, int64_t issued, int64_t begin,
+                    int64_t end) override;
+    void spun(int helper, int64_t begin, int64_t end) override;
+    void request_started(uint64_t request, int64_t at) override;
+    void request_finished(uint64_t request, int64_t at, bool failed) override;
+
+  protected:
+    // A helper's busy span ended (the harness keeps them for the timeline).
+    virtual void busy_span(int /*helper*/, int64_t /*begin*/, int64_t /*end*/) {}
+
+  private:
+    struct Helper {
+        mutable std::mutex mutex;
+        HelperWork work;
+        int64_t busy_since = -1;
+        int64_t busy_ns = 0;
+        std::vector<CorrelationAlias> aliases;
+    };
+    struct Copy {
+        int64_t arrived = 0;
+        int64_t first_dma = 0;  // 0: none yet
+        int64_t last_done = 0;
+    };
+    Helper& helper(int index) const { return *helpers_[size_t(index)]; }
+    // Counts the time of [from, to] that no DMA interval covers as the link's wait, and forgets
+    // the intervals. Under mutex_.
+    void fold_locked(int64_t from, int64_t to);
+
+    std::vector<std::unique_ptr<Helper>> helpers_;
+    std::function<uint32_t()> correlation_;
+    mutable std::mutex mutex_;  // the rest
+    std::map<uint64_t, Copy> copies_;
+    int64_t period_start_ = 0;  // the first of the copies now in the engine arrived
+    std::vector<std::pair<int64_t, int64_t>> dmas_;  // [issued, seen done] since period_start_
+    ProbeTotals totals_;  // the copies' figures (the helpers' are summed when asked)
+};
+
+}  // namespace xfer

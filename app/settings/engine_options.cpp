@@ -1,0 +1,234 @@
+// The staging engine's options, one row each (settings/engine_options.hpp). The defaults are
+// EngineOptions' own; why each is what it is: engine/engine_resolve.cpp, where "auto" becomes a
+// number.
+#include "settings/engine_options.hpp"
+
+#include "settings/value_checks.hpp"
+#include "settings/value_forms.hpp"
+#include "util/format.hpp"
+
+namespace xfer {
+
+using nlohmann::json;
+using namespace settings_internal;
+
+namespace {
+
+constexpr std::string_view kAuto = "auto";
+constexpr int kMaxHelpers = 256;
+constexpr int kMaxBuffers = 64;
+constexpr uint64_t kMinChunk = 4096;
+
+EngineOptionRow row(const char* name, std::string type, std::string doc, bool scenario = true) {
+    EngineOptionRow r;
+    r.name = name;
+    r.type = std::move(type);
+    r.doc = std::move(doc);
+    r.scenario = scenario;
+    return r;
+}
+
+// An option whose value is a name of E's table.
+template <NamedEnum E>
+EngineOptionRow enum_option(const char* name, std::string doc, E EngineOptions::*field,
+                            bool scenario = true) {
+    EngineOptionRow r = row(name, "string", std::move(doc), scenario);
+    r.values = enum_choices<E>();
+    r.parse = [field](const json& v, EngineOptions& o) { return want_enum(v, o.*field); };
+    r.write = [field, key = r.name](const EngineOptions& o, json& j) {
+        j[key] = to_string(o.*field);
+    };
+    r.read = [field, key = r.name](const json& j, EngineOptions& o) {
+        const auto it = j.find(key);
+        if (it == j.end()) return false;
+        o.*field = enum_from<E>(*it, "staging." + key);
+        return true;
+    };
+    return r;
+}
+
+// An integer option in [1, hi], or "auto" (0).
+EngineOptionRow count_option(const char* name, std::string doc, int hi, int EngineOptions::*field,
+                             std::string why) {
+    EngineOptionRow r = row(name, "integer or \"auto\"", std::move(doc));
+    r.parse = [=](const json& v, EngineOptions& o) -> SettingResult {
+        if (v.is_string() && v == kAuto) {
+            o.*field = 0;
+            return std::nullopt;
+        }
+        if (v.is_string()) return not_one_of(v, {std::string(kAuto)});
+        return want_int(v, 1, hi, o.*field, "or \"auto\"; " + why);
+    };
+    r.write = [field, key = r.name](const EngineOptions& o, json& j) {
+        j[key] = o.*field > 0 ? json(o.*field) : json(kAuto);
+    };
+    r.read = [field, key = r.name](const json& j, EngineOptions& o) {
+        const auto it = j.find(key);
+        if (it == j.end()) return false;
+        o.*field = it->is_number_integer() ? it->get<int>() : 0;
+        return true;
+    };
+    return r;
+}
+
+// A size of at least `least` bytes, or one of `words` (each standing for a value of the field),
+// recorded as text with its bytes beside it ("chunk", "chunk_bytes").
+struct SizeWord {
+    std::string word;
+    uint64_t value;
+};
+EngineOptionRow size_option(const char* name, std::vector<SizeWord> words, std::string doc,
+                            uint64_t EngineOptions::*field, uint64_t least, std::string example,
+                            std::string noun, bool scenario = true) {
+    std::string type = "size";
+    for (const auto& w : words) type += " or \"" + w.word + "\"";
+    EngineOptionRow r = row(name, type, std::move(doc), scenario);
+    r.unit = "bytes";
+    std::string what = "a size such as \"" + example + "\"";
+    for (const auto& w : words) what += " or \"" + w.word + "\"";
+    r.parse = [=](const json& v, EngineOptions& o) -> SettingResult {
+        for (const auto& w : words)
+            if (v.is_string() && v == w.word) {
+                o.*field = w.value;
+                return std::nullopt;
+            }
+        uint64_t b = 0;
+        if (auto err = want_size(v, what, b)) return err;
+        if (b < least)
+            return SettingError{noun + " must be at least " + format_size(least) + "; got " +
+                                describe(v)};
+        o.*field = b;
+        return std::nullopt;
+    };
+    const std::string key = name, bytes_key = std::string(name) + "_bytes";
+    r.write = [=](const EngineOptions& o, json& j) {
+        const uint64_t b = o.*field;
+        j[key] = format_size(b);
+        for (const auto& w : words)
+            if (b == w.value) j[key] = w.word;
+        j[bytes_key] = b;
+    };
+    r.read = [=](const json& j, EngineOptions& o) {
+        const auto it = j.find(key);
+        if (it == j.end()) return false;
+        for (const auto& w : words)
+            if (*it == w.word) {
+                o.*field = w.value;
+                return true;
+            }
+        o.*field = j.value(bytes_key, uint64_t(0));
+        return true;
+    };
+    return r;
+}
+
+EngineOptionRow affinity_option() {
+    EngineOptionRow r =
+        row("affinity", "string or array", "where the helpers run: {values}, or CPU numbers");
+    r.values = enum_choices<StagingAffinity>();
+    r.parse = [](const json& v, EngineOptions& o) {
+        return parse_cpu_choice(v, o.affinity, o.cpus);
+    };
+    r.write = [](const EngineOptions& o, json& j) {
+        j["affinity"] = cpu_choice_json(o.affinity, o.cpus);
+    };
+    r.read = [](const json& j, EngineOptions& o) {
+        const auto it = j.find("affinity");
+        if (it == j.end()) return false;
+        cpu_choice_from(*it, "staging.affinity", o.affinity, o.cpus);
+        return true;
+    };
+    return r;
+}
+
+EngineOptionRow measure_option() {
+    EngineOptionRow r =
+        row("measure", "boolean", "time the helpers and a copy's edges for stats()", false);
+    r.parse = [](const json& v, EngineOptions& o) { return want_bool(v, o.measure); };
+    r.write = [](const EngineOptions& o, json& j) { j["measure"] = o.measure; };
+    r.read = [](const json& j, EngineOptions& o) {
+        const auto it = j.find("measure");
+        if (it == j.end()) return false;
+        it->get_to(o.measure);
+        return true;
+    };
+    return r;
+}
+
+// staging.dma, recorded since pass 6 of the Python module (issue #27): before, every helper DMA'd
+// its own chunks.
+EngineOptionRow dma_option() {
+    EngineOptionRow r =
+        size_option("dma", {{"auto", kEngineDmaAuto}, {"chunk", 0}},
+                    "bytes per DMA, filled by the helpers together (auto: 8 chunks)",
+                    &EngineOptions::dma, kMinChunk, "8MiB", "a DMA");
+    r.before = "chunk";
+    return r;
+}
+
+std::vector<EngineOptionRow> build_rows() {
+    return {
+        count_option("threads", "helper threads, or \"auto\" (from the link and a memcpy probe)",
+                     kMaxHelpers, &EngineOptions::threads,
+                     "zero helper threads would move nothing"),
+        size_option("chunk", {{"auto", 0}}, "bytes a helper copies at a time (auto: 1 MiB)",
+                    &EngineOptions::chunk, kMinChunk, "1MiB", "a staging chunk"),
+        count_option(
+            "buffers", "page-locked chunks per helper (auto: 4, or 2 with dma = \"chunk\")",
+            kMaxBuffers, &EngineOptions::buffers, "page-locked chunk buffers per helper thread"),
+        dma_option(),
+        affinity_option(),
+        enum_option("stores", "helpers' stores into page-locked buffers: {values}",
+                    &EngineOptions::stores),
+        enum_option("streams", "the DMAs' CUDA streams: {values} (one: in order)",
+                    &EngineOptions::streams),
+        enum_option("wait", "how a helper waits for a DMA: {values}", &EngineOptions::wait),
+        enum_option("populate", "idle helpers fault a copy's host pages in ahead: {values}",
+                    &EngineOptions::populate),
+        size_option("direct_below", {{"auto", kDirectBelowAuto}},
+                    "a smaller copy is one plain copy (auto: 12 MiB to, 4 MiB from)",
+                    &EngineOptions::direct_below, 0, "64KiB", "direct_below", false),
+        enum_option("pageable",
+                    "pageable memory: {values} (auto: direct where the device reads it)",
+                    &EngineOptions::pageable, false),
+        measure_option(),
+    };
+}
+
+}  // namespace
+
+std::string EngineOptionRow::meaning() const { return with_values(doc, values); }
+
+const std::vector<EngineOptionRow>& engine_option_rows() {
+    static const std::vector<EngineOptionRow> rows = build_rows();
+    return rows;
+}
+
+const EngineOptionRow* find_engine_option(std::string_view name) {
+    for (const auto& r : engine_option_rows())
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+json engine_option_default(const EngineOptionRow& row) {
+    json table = json::object();
+    row.write(EngineOptions{}, table);
+    return table[row.name];
+}
+
+const std::vector<RetiredOption>& retired_engine_options() {
+    static const std::vector<RetiredOption> retired = {
+        {"taper",
+         "retired in issue #45: shorter first and last chunks measured no faster on H200 "
+         "(docs/performance.md, passes 6 and 9); remove it"},
+        {"linger_us",
+         "retired in issue #45: helpers kept awake after a copy measured no faster on H200 "
+         "(docs/performance.md, pass 9); remove it"},
+        {"ramp",
+         "retired in issue #45: shorter first and last DMAs only moved the link's wait into the "
+         "middle of a copy on H200 (docs/performance.md, pass 10); remove it"},
+    };
+    return retired;
+}
+
+}  // namespace xfer

@@ -1,0 +1,179 @@
+"""Section memmap: weights from a file (issue #45). A 1 GiB file mapped with numpy.memmap and
+copied once to the device right after it is mapped, as a loader does (every page of the mapping
+is touched first by the copy), with the page cache warm and cold, against the loader's other
+way: read() into page-locked memory, then cudaMemcpy from it. Methods, to the device, one
+caller, interleaved trials (the warm ones after one read of the whole file, the cold ones each
+after the file's pages were dropped: posix_fadvise DONTNEED; the fraction still resident is
+recorded, since not every kernel or sandbox drops them):
+  pinned                 cudaMemcpy from page-locked memory (the reference)
+  numpy xferlab          xferlab.copy from anonymous memory already faulted in (the engine's
+                         own rate)
+  memmap xferlab         the mapping, the shared engine
+  memmap populate        the mapping, an engine with populate="ahead" (idle helpers fault the
+                         next pages in; the first range asks the kernel to read ahead)
+  memmap cupy.asarray    CuPy's own copy of the mapping
+  memmap torch           torch.from_numpy(mapping).to("cuda")
+  read + cudaMemcpy      f.readinto(page-locked buffer), then cudaMemcpy (time of both)"""
+import ctypes
+import mmap
+import os
+import random
+import statistics
+import time
+import warnings
+
+import numpy as np
+
+from .common import MiB, band, make_engine, progress
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def write_file(path, n):
+    """`n` bytes of a 64 MiB pattern repeated, on disk (fsync'd); returns the pattern."""
+    block = (np.arange(64 * MiB, dtype=np.uint64) * 2654435761 % 251).astype(np.uint8)
+    with open(path, "wb") as f:
+        for at in range(0, n, block.size):
+            f.write(block[:min(block.size, n - at)].tobytes())
+        f.flush()
+        os.fsync(f.fileno())
+    return block
+
+
+def resident_fraction(path):
+    """The fraction of the file's pages in the page cache (mincore of a fresh mapping)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        m = mmap.mmap(f.fileno(), size, prot=mmap.PROT_READ)
+        view = np.frombuffer(m, dtype=np.uint8)
+        pages = (size + mmap.PAGESIZE - 1) // mmap.PAGESIZE
+        vec = (ctypes.c_ubyte * pages)()
+        rc = _libc.mincore(ctypes.c_void_p(view.ctypes.data), ctypes.c_size_t(size), vec)
+        del view
+        m.close()
+    if rc != 0:
+        return -1.0
+    return sum(v & 1 for v in vec) / pages
+
+
+def drop_cache(path):
+    with open(path, "rb") as f:
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+
+
+def warm_cache(path):
+    with open(path, "rb", buffering=0) as f:
+        while f.read(64 * MiB):
+            pass
+
+
+def run(ctx, results):
+    n = ctx.n
+    folder = ctx.args.memmap_dir or os.environ.get("TMPDIR") or "/tmp"
+    path = os.path.join(folder, f"xferlab-bench-{os.getpid()}.bin")
+    facts = results.setdefault("memmap_facts", {"file": path})
+    try:
+        facts["filesystem"] = os.popen(f"df -T {folder} | tail -1").read().strip()
+        block = write_file(path, n)
+        run_methods(ctx, results, path, block, facts)
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def run_methods(ctx, results, path, block, facts):
+    n, trials, cupy, torch, xferlab = ctx.n, ctx.trials, ctx.cupy, ctx.torch, ctx.xferlab
+    dev = cupy.empty(n, dtype=cupy.uint8)
+    pinned_mem = cupy.cuda.alloc_pinned_memory(n)
+    pinned = np.frombuffer(pinned_mem, dtype=np.uint8, count=n)
+    anon = np.full(n, 3, dtype=np.uint8)
+    populating = make_engine(xferlab, (("populate", "ahead"),), "populate")
+    facts["populate_note"] = populating.stats()["note"]
+
+    def mapped(copy):
+        def fn():
+            mm = np.memmap(path, dtype=np.uint8, mode="r")
+            copy(mm)
+            del mm
+        return fn
+
+    def sync():
+        cupy.cuda.get_current_stream().synchronize()
+
+    def via_cupy(mm):
+        d = cupy.asarray(mm)
+        sync()
+        del d
+
+    def via_torch(mm):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # from_numpy of a read-only mapping
+            t = torch.from_numpy(mm).to("cuda")
+        torch.cuda.synchronize()
+        del t
+
+    def read_pinned():
+        with open(path, "rb", buffering=0) as f:
+            got = f.readinto(memoryview(pinned))
+        assert got == n
+        ctx.memcpy.h2d(dev.data.ptr, pinned.ctypes.data, n)
+
+    warm = {
+        "pinned": lambda: ctx.memcpy.h2d(dev.data.ptr, pinned.ctypes.data, n),
+        "numpy xferlab": lambda: xferlab.copy(dev, anon),
+        "memmap xferlab": mapped(lambda mm: xferlab.copy(dev, mm)),
+        "memmap populate": mapped(lambda mm: populating.copy(dev, mm)),
+        "memmap cupy.asarray": mapped(via_cupy),
+        "memmap torch": mapped(via_torch),
+        "read + cudaMemcpy": read_pinned,
+    }
+    cold = {f"cold {k}": warm[k] for k in ("memmap xferlab", "memmap populate",
+                                          "read + cudaMemcpy")}
+    rows = results.setdefault("memmap", [])
+    for fn in warm.values():  # warm-up: every method once
+        fn()
+    for trial in range(trials):
+        rnd = random.Random(4700 + trial)
+        warm_cache(path)
+        resident = resident_fraction(path)
+        order = list(warm)
+        rnd.shuffle(order)
+        for name in order:
+            took = time_one(warm[name])
+            rows.append({"trial": trial, "method": name, "seconds": took, "GBps": n / took / 1e9,
+                         "resident_before": resident})
+        order = list(cold)
+        rnd.shuffle(order)
+        for name in order:
+            drop_cache(path)
+            resident = resident_fraction(path)
+            took = time_one(cold[name])
+            rows.append({"trial": trial, "method": name, "seconds": took, "GBps": n / took / 1e9,
+                         "resident_before": resident})
+        progress("memmap", trial, trials)
+    # The bytes arrived: the mapping once more through the engine, its ends compared.
+    mapped(lambda mm: xferlab.copy(dev, mm))()
+    assert np.array_equal(dev[:MiB].get(), block[:MiB])
+    assert np.array_equal(dev[n - MiB:].get(), block[np.arange(n - MiB, n) % block.size])
+    facts["populated_bytes"] = populating.stats()["bytes"]["populated"]
+    populating.close()
+    print_table(rows, facts, trials)
+
+
+def time_one(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def print_table(rows, facts, trials):
+    print(f"\n== weights from a file, to the device, one caller, {trials} trials: GB/s and "
+          "x pinned of the same trial (median, min-max); resident: the file's fraction in the "
+          "page cache before the method (median)")
+    print(f"facts: {facts}")
+    pinned = {r["trial"]: r["GBps"] for r in rows if r["method"] == "pinned"}
+    for name in dict.fromkeys(r["method"] for r in rows):
+        mine = [r for r in rows if r["method"] == name]
+        x = [r["GBps"] / pinned[r["trial"]] for r in mine]
+        print(f"  {name:<26} {statistics.median(r['GBps'] for r in mine):6.1f} GB/s  {band(x)}  "
+              f"resident {statistics.median(r['resident_before'] for r in mine):.2f}")
