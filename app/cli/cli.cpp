@@ -8,6 +8,7 @@
 #include "cli/cmd_list.hpp"
 #include "cli/cmd_threads.hpp"
 #include "cli/commands.hpp"
+#include "cli/standard_streams.hpp"
 #include "remote/worker_process.hpp"
 #include "results/vocabulary.hpp"
 #include "util/command_line.hpp"
@@ -34,10 +35,8 @@ std::string command_problem(const CLI::App& app, int argc, char** argv) {
            "; the commands are " + commands;
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-    record_command_line(argc, argv);
+// Parses the command line and runs its command; returns the exit code.
+int dispatch(int argc, char** argv) {
     Commands c;
     if (const std::string problem = command_problem(c.app, argc, argv); !problem.empty()) {
         std::cerr << "xferlab: " << problem << "\n";
@@ -69,6 +68,14 @@ int run_cli(int argc, char** argv) {
     if (*c.plot_cmd) return cmd_plot(c.plot);
     if (*c.compare_cmd) return cmd_compare(c.compare);
     return exit_bad_input;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+    hold_closed_standard_fds();
+    record_command_line(argc, argv);
+    return exit_code_after_stdout(dispatch(argc, argv));
 }
 
 }  // namespace xfer

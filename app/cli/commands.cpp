@@ -12,8 +12,9 @@ namespace {
 constexpr const char* kDescription =
     "xferlab: why does the same native copy behave differently from Python threads than from "
     "native threads? Runs one identical copy routine under several launchers and reports what "
-    "differs.\n\nExit codes: 0 success, 1 a run failed, 2 bad input (nothing was run), 3 the "
-    "results could not be written (a full disk, a file size limit), 130 interrupted.";
+    "differs.\n\nExit codes: 0 success, 1 a run failed or stdout could not take the output (full "
+    "or closed), 2 bad input (nothing was run), 3 the results could not be written (a full "
+    "disk, a file size limit), 130 interrupted.";
 
 CLI::App* add_worker_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("worker", "");
