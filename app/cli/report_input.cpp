@@ -12,6 +12,7 @@
 #include "results/record_store.hpp"
 #include "results/results_checks.hpp"
 #include "results/serialize.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -40,8 +41,9 @@ fs::path folder_of(const std::string& file) {
     return parent.empty() ? fs::path(".") : parent;
 }
 
+// `why` may quote the file (a label, a line of a journal): escaped for the terminal.
 bool refuse(const std::string& file, const std::string& why) {
-    std::cerr << "xferlab: " << file << " " << why << "\n";
+    std::cerr << "xferlab: " << file << " " << terminal_safe(why) << "\n";
     return false;
 }
 
@@ -56,7 +58,7 @@ bool read_journal_file(const std::string& file, std::istream& in, Results& resul
     text << in.rdbuf();
     JournalContents journal = read_journal(text.str());
     const std::vector<std::string> notes = journal_gap_notes(file, journal);
-    for (const auto& note : notes) std::cerr << "xferlab: " << note << "\n";
+    for (const auto& note : notes) std::cerr << "xferlab: " << terminal_safe(note) << "\n";
     if (journal.results.runs.empty() && !notes.empty())
         return refuse(file, "holds no readable run: nothing to report");
     if (!journal.named_plan && !journal.results.runs.empty()) {
@@ -122,7 +124,7 @@ bool read_store(const std::string& file, Results& results) {
     try {
         results = read_record_store(file);
     } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "\n";
+        std::cerr << "xferlab: " << terminal_safe(e.what()) << "\n";
         return false;
     }
     return true;

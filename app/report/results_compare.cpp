@@ -12,6 +12,7 @@
 #include "report/text_table.hpp"
 #include "report/trial_analysis.hpp"
 #include "util/format.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 
@@ -162,7 +163,7 @@ std::string compare_text(const ResultsComparison& c, const std::string& a_name,
     const auto list = [&](const char* which, const std::vector<std::string>& labels) {
         if (labels.empty()) return;
         out += fmt::format("\nOnly in {} ({}):\n", which, labels.size());
-        for (const auto& l : labels) out += "  " + l + "\n";
+        for (const auto& l : labels) out += "  " + terminal_safe(l) + "\n";
     };
     list("A", c.only_in_a);
     list("B", c.only_in_b);

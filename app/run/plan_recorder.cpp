@@ -15,6 +15,7 @@
 #include "run/run_header.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -108,9 +109,9 @@ void PlanRecorder::rewrite_files_locked() {
 }
 
 std::string PlanRecorder::crash_context() const {
-    std::string where = current_
-                            ? fmt::format("during run {} ({})", current_->index, current_->label)
-                            : std::string("between runs");
+    std::string where = current_ ? fmt::format("during run {} ({})", current_->index,
+                                               terminal_safe(current_->label))
+                                 : std::string("between runs");
     // results.json may lag the journal by the rewrites skipped to save time.
     return fmt::format(
         "{}; the {} completed run(s) before it are in {}/journal.jsonl (and in results.json as "
@@ -140,7 +141,7 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
     const std::string why =
         current_ ? fmt::format("{} in run {} ({})", what, current_->index, current_->label)
                  : what + " between runs";
-    std::cerr << "\nxferlab: " << why << "\n";
+    std::cerr << "\nxferlab: " << terminal_safe(why) << "\n";
     if (current_) {
         RunResult r = run_result_header(*current_);
         r.status = RunStatus::failed;

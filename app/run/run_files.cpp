@@ -23,6 +23,7 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "system/stop_signal.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -105,7 +106,8 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
         p.scenario = std::move(loaded.scenario);
         p.plan = std::move(loaded.plan);
         with_sets = std::move(loaded.with_overrides);
-        for (const auto& note : p.scenario.notes) std::cerr << file << ": note: " << note << "\n";
+        for (const auto& note : p.scenario.notes)
+            std::cerr << file << ": note: " << terminal_safe(note) << "\n";
     } catch (const ScenarioError& e) {
         print_diagnostics(e, std::cerr);
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
@@ -119,11 +121,12 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
         p.sizing = std::move(*fitted);
     }
     const auto problems = p.runner->preflight(p.plan);
-    for (const auto& problem : problems) std::cerr << file << ": " << problem << "\n";
+    for (const auto& problem : problems)
+        std::cerr << file << ": " << terminal_safe(problem) << "\n";
     if (!problems.empty()) return std::nullopt;
     // Once for the file, not once a run: each run's notes in the results repeat it.
     if (const auto fallback = p.runner->fallback_summary(p.plan); !fallback.empty())
-        std::cerr << file << ": note: " << fallback << "\n";
+        std::cerr << file << ": note: " << terminal_safe(fallback) << "\n";
     return p;
 }
 
