@@ -165,3 +165,18 @@ TEST_CASE("run --trials that is not a whole number says so, with the range", "[c
         }
     }
 }
+
+TEST_CASE("--help lists every exit code, 3 (the results could not be written) among them",
+          "[cli]") {
+    // The help listed 0, 1, 2 and 130: a run that stopped at a full disk exited with a code the
+    // help did not name.
+    Commands c;
+    const std::string help = c.app.help();
+    for (const char* code :
+         {"0 success", "1 a run failed or stdout could not take the output", "2 bad input",
+          "3 the results could not be written (a full disk, a file size limit)",
+          "130 interrupted"}) {
+        INFO(code);
+        CHECK(help.find(code) != std::string::npos);
+    }
+}
