@@ -1,8 +1,8 @@
 // Text from files reaches the terminal escaped (issue 48, item 7): a run label with an ESC
 // sequence cleared the screen, a newline in it forged a report line, and a NUL cut the progress
 // line short. Every control character is shown as an escape (\x1b, \n, \t, \x00) in the progress
-// lines, the report at every level of detail, check's plan, compare and the messages that quote
-// a file; results.json and copies.csv keep the text as it was (they quote it themselves).
+// lines, the report at every level of detail, check's plan, list, compare and the messages that
+// quote a file; results.json and copies.csv keep the text as it was (they quote it themselves).
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -82,12 +82,17 @@ TEST_CASE(
     // The files hold the label as it was written; JSON and CSV quote it in their own way.
     CHECK(results_of(out)["runs"][0]["label"] == kLabel);
     CHECK(contains(slurp(out / "copies.csv"), "\"" + kLabel + "\""));
-    // check's plan and compare's pairs name it too.
+    // check's plan, list's descriptions and compare's pairs name it too.
     const auto check = run_command(xferlab() + " check " + quoted(dir / "hostile.toml"));
     CHECK(check.exit_code == 0);
     check_terminal_text(check.out);
     CHECK(contains(check.out, kShown));
     CHECK(contains(check.out, R"(clears\x1b[2J\nFORGED the screen)"));
+    std::ofstream(dir / "list.toml") << "[run]\nscenario_dir = " << quoted(dir) << "\n";
+    const auto list = run_command(xferlab() + " list --config " + quoted(dir / "list.toml"));
+    CHECK(list.exit_code == 0);
+    check_terminal_text(list.out);
+    CHECK(contains(list.out, R"(clears\x1b[2J\nFORGED the screen)"));
     const auto compare = run_command(xferlab() + " compare " + quoted(out) + " " + quoted(out));
     CHECK(compare.exit_code == 0);
     check_terminal_text(compare.out);
