@@ -15,19 +15,22 @@
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "system/memory_limits.hpp"
+#include "util/terminal_text.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
 namespace {
 
-// "host (trial 2)": a run's trials share its label, the trial tells them apart.
+// "host (trial 2)": a run's trials share its label, the trial tells them apart. The label is
+// the file's text, shown as the terminal may show it (util/terminal_text.hpp).
 std::string shown_label(const Scenario& scenario, const Run& run) {
-    return scenario.trials > 1 ? fmt::format("{} (trial {})", run.label, run.trial) : run.label;
+    const std::string label = terminal_safe(run.label);
+    return scenario.trials > 1 ? fmt::format("{} (trial {})", label, run.trial) : label;
 }
 
 void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunner& runner) {
-    std::cout << fmt::format("{}: {} — {}\n", scenario.source.string(), scenario.name,
-                             scenario.description);
+    std::cout << fmt::format("{}: {} — {}\n", scenario.source.string(),
+                             terminal_safe(scenario.name), terminal_safe(scenario.description));
     // Labels are printed whole: a cut one could hide the part that tells two runs apart.
     size_t width = 5;
     for (const Run& run : plan) width = std::max(width, shown_label(scenario, run).size());
@@ -93,9 +96,10 @@ void print_payloads(const Scenario& scenario, const std::vector<std::filesystem:
         seen.push_back(spec.payload);
         std::string error;
         if (auto p = record_payload(spec.payload, folders, error)) {
-            std::cout << fmt::format("  payload {}: {} sha256 {}\n", p->name, p->path, p->sha256);
+            std::cout << fmt::format("  payload {}: {} sha256 {}\n", terminal_safe(p->name),
+                                     terminal_safe(p->path), p->sha256);
         } else {
-            std::cerr << scenario.source.string() << ": " << error << "\n";
+            std::cerr << scenario.source.string() << ": " << terminal_safe(error) << "\n";
         }
     }
     if (!seen.empty())
@@ -116,13 +120,14 @@ int check_file(const std::string& file, const std::vector<std::string>& sets, co
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
         return exit_bad_input;
     }
-    for (const auto& note : loaded.scenario.notes) std::cerr << file << ": note: " << note << "\n";
+    for (const auto& note : loaded.scenario.notes)
+        std::cerr << file << ": note: " << terminal_safe(note) << "\n";
     print_plan(loaded.scenario, loaded.plan, runner);
     print_payloads(loaded.scenario, folders);
     for (const auto& w : runner.unchecked(loaded.plan))
-        std::cerr << file << ": warning: " << w << "\n";
+        std::cerr << file << ": warning: " << terminal_safe(w) << "\n";
     const auto problems = runner.preflight(loaded.plan);
-    for (const auto& p : problems) std::cerr << file << ": " << p << "\n";
+    for (const auto& p : problems) std::cerr << file << ": " << terminal_safe(p) << "\n";
     if (problems.empty()) return exit_ok;
     std::cerr << fmt::format("{}: {} problem(s) on this machine: `xferlab run` would refuse it\n",
                              file, problems.size());

@@ -6,6 +6,7 @@
 #include "cli/cli.hpp"
 #include "cli/report_input.hpp"
 #include "report/results_compare.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 
@@ -39,8 +40,8 @@ int cmd_compare(const CompareOptions& options) {
     const char* level = options.strict ? "error" : "warning";
     for (const ComparedPair& p : c.pairs)
         if (!p.differences.empty())
-            std::cerr << "xferlab: " << level << ": pair '" << p.label
-                      << "' differs in settings: " << differences_text(p) << "\n";
+            std::cerr << "xferlab: " << level << ": pair '" << terminal_safe(p.label)
+                      << "' differs in settings: " << terminal_safe(differences_text(p)) << "\n";
     if (options.strict && c.differing_pairs > 0) {
         std::cerr << "xferlab: compare --strict: " << c.differing_pairs << " of the "
                   << c.pairs.size()

@@ -12,6 +12,7 @@
 #include "cli/config_loading.hpp"
 #include "run/cuda_only.hpp"
 #include "scenario/loader.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -59,7 +60,7 @@ int cmd_list(const CommonOptions& common) {
         try {
             Scenario s = load_scenario(f);
             std::cout << fmt::format("  {:<34} {}{}\n", f.filename().string(),
-                                     cuda_marker(s, *config), s.description);
+                                     cuda_marker(s, *config), terminal_safe(s.description));
         } catch (const ScenarioError& e) {
             std::cout << fmt::format("  {:<34} (invalid: {} error(s); run `xferlab check {}`)\n",
                                      f.filename().string(), e.diagnostics().size(), f.string());

@@ -5,17 +5,22 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "cli/common_options.hpp"
 #include "cli/config_loading.hpp"
 #include "cli/report_input.hpp"
 #include "python/python.hpp"
 #include "report/reporter.hpp"
 #include "run/config.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> plot_formats = {"png", "svg"};
+
+// Notes and messages of the figure code may quote the results (a run's label): they reach
+// stderr through util/terminal_text.hpp. The figures' names are printed as they are: paths.
 
 // What goes before the figures' names, so that several results files can share a folder:
 // "seed-1gpu.results.json" -> "seed-1gpu.", "results.json", "results.sqlite" or
@@ -73,9 +78,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
         ->required();
     cmd->add_option("--out", options.out, "Folder for the figures (default: the file's folder)");
     cmd->add_option("--format", options.format, "png | svg")->check(CLI::IsMember(plot_formats));
-    cmd->add_option("--run", options.runs, "A run to draw, by index or label (repeatable)")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    one_value_per_flag(
+        cmd->add_option("--run", options.runs, "A run to draw, by index or label (repeatable)"));
     cmd->add_option("--config", options.config,
                     "Config file read after config/xferlab.toml (its python.executable draws)")
         ->type_name("FILE.toml");
@@ -102,20 +106,21 @@ int cmd_plot(const PlotOptions& options) {
     request.prefix = figure_prefix(file);
     request.runs = options.runs;
     const PlotOutcome outcome = draw(std::move(*results), request);
-    for (const auto& note : outcome.notes) std::cerr << "note: " << note << "\n";
+    for (const auto& note : outcome.notes) std::cerr << "note: " << terminal_safe(note) << "\n";
     for (const auto& file : outcome.files) std::cout << file.string() << "\n";
     switch (outcome.status) {
         case PlotOutcome::Status::drawn:
             return exit_ok;
         case PlotOutcome::Status::bad_input:
         case PlotOutcome::Status::missing_dependency:
-            std::cerr << "xferlab: " << options.file << ": " << outcome.message << "\n";
+            std::cerr << "xferlab: " << options.file << ": " << terminal_safe(outcome.message)
+                      << "\n";
             return exit_bad_input;
         case PlotOutcome::Status::failed:
             break;
     }
     std::cerr << "xferlab: drawing the figures of " << options.file
-              << " failed: " << outcome.message << "\n";
+              << " failed: " << terminal_safe_lines(outcome.message) << "\n";
     return exit_run_failed;
 }
 
@@ -124,11 +129,12 @@ void plot_after_run(const Results& results, const fs::path& dir, bool announce) 
     request.out_dir = dir;
     const PlotOutcome outcome = draw(results, request);
     if (outcome.status != PlotOutcome::Status::drawn) {
-        std::cerr << "xferlab: warning: figures not drawn: " << outcome.message << "\n";
+        std::cerr << "xferlab: warning: figures not drawn: " << terminal_safe_lines(outcome.message)
+                  << "\n";
         return;
     }
     if (!announce) return;
-    for (const auto& note : outcome.notes) std::cerr << "note: " << note << "\n";
+    for (const auto& note : outcome.notes) std::cerr << "note: " << terminal_safe(note) << "\n";
     std::cerr << "figures: " << dir.string() << "/ (" << file_names(outcome.files) << ")\n";
 }
 

@@ -8,6 +8,7 @@
 #include "cli/cli.hpp"
 #include "cli/cmd_plot.hpp"
 #include "cli/config_loading.hpp"
+#include "cli/standard_streams.hpp"
 #include "python/python.hpp"
 #include "results/vocabulary.hpp"
 #include "run/fatal_signals.hpp"
@@ -73,8 +74,9 @@ int cmd_run(const RunOptions& options) {
     const int code = run_files(run, config, figures);
     std::cout.flush();
     std::cerr.flush();
-    // A payload that left a thread running cannot be finalized safely: end the process here.
-    if (python_threads_leaked()) _exit(code);
+    // A payload that left a thread running cannot be finalized safely: end the process here,
+    // after the check run_cli makes on the way out.
+    if (python_threads_leaked()) _exit(exit_code_after_stdout(code));
     return code;
 }
 

@@ -13,6 +13,7 @@
 #include "system/signal_names.hpp"
 #include "system/thread_info.hpp"
 #include "system/thread_probe.hpp"
+#include "util/thread_start.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
@@ -75,7 +76,14 @@ int cmd_threads(const CommonOptions& common) {
     if (!config) return exit_bad_input;
     std::vector<ThreadInfo> infos;
     infos.push_back(capture_thread_info("main", -1));
-    std::thread([&] { infos.push_back(capture_thread_info("host", 0)); }).join();
+    std::string no_thread;
+    std::thread host =
+        start_thread([&] { infos.push_back(capture_thread_info("host", 0)); }, no_thread);
+    if (!host.joinable()) {
+        std::cerr << "xferlab threads: a host thread could not start: " << no_thread << "\n";
+        return exit_run_failed;
+    }
+    host.join();
     ThreadInfo omp_info;
 #pragma omp parallel num_threads(2)
     {

@@ -11,6 +11,15 @@
 
 namespace xfer {
 
+// A repeatable option (a vector) that takes exactly one value per flag: `--set k=v FILE` keeps
+// FILE a scenario file. CLI11 lets a vector option take every plain argument after it
+// (allow_extra_args, which expected(1) alone does not turn off) as long as one is left for
+// the required positional, so `run --set k=v A.toml B.toml` read A.toml as a value.
+inline CLI::Option* one_value_per_flag(CLI::Option* option) {
+    return option->expected(1)->allow_extra_args(false)->multi_option_policy(
+        CLI::MultiOptionPolicy::TakeAll);
+}
+
 struct CommonOptions {
     std::optional<std::string> config;      // --config FILE
     std::vector<std::string> payload_dirs;  // --payload-dir DIR, repeatable
@@ -20,12 +29,24 @@ struct CommonOptions {
 inline void add_common_options(CLI::App* sub, CommonOptions& common) {
     sub->add_option("--config", common.config, "Config file read after config/xferlab.toml")
         ->type_name("FILE.toml");
-    // One folder per flag: a list would swallow the scenario files that follow it.
-    sub->add_option("--payload-dir", common.payload_dirs,
-                    "Payload folder searched before python_payloads/ (repeatable)")
-        ->type_name("DIR")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    one_value_per_flag(sub->add_option("--payload-dir", common.payload_dirs,
+                                       "Payload folder searched before python_payloads/ "
+                                       "(repeatable)"))
+        ->type_name("DIR");
+}
+
+// A whole number from `low` to `high`; anything else is named with the range ("abc" is not a
+// number "out of range", as CLI::Range says of it).
+inline CLI::Validator whole_number(int low, int high) {
+    return CLI::Validator(
+        [low, high](const std::string& text) -> std::string {
+            const bool digits = !text.empty() && text.size() < 10 &&
+                                text.find_first_not_of("0123456789") == std::string::npos;
+            if (digits && std::stoi(text) >= low && std::stoi(text) <= high) return "";
+            return "expected a whole number from " + std::to_string(low) + " to " +
+                   std::to_string(high) + "; got '" + text + "'";
+        },
+        "N", "whole_number");
 }
 
 // run and check --trials N: --set scenario.trials=N, written last so that it wins.
@@ -33,16 +54,13 @@ inline void add_trials_option(CLI::App* sub, int& trials) {
     sub->add_option("--trials", trials,
                     "Run every run N times (scenario.trials): verdicts compare the trials")
         ->type_name("N")
-        ->check(CLI::Range(1, 1000));
+        ->check(whole_number(1, 1000));
 }
 
 // run and check --set KEY=VALUE: one per flag, repeated for more; a list would swallow the
 // scenario files that follow it (`run --set threads.count=2 FILE`).
 inline void add_set_option(CLI::App* sub, std::vector<std::string>& sets, const std::string& help) {
-    sub->add_option("--set", sets, help)
-        ->type_name("KEY=VALUE")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    one_value_per_flag(sub->add_option("--set", sets, help))->type_name("KEY=VALUE");
 }
 
 // run and plot --out "": names no folder, said before the path reaches the filesystem.

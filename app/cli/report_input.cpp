@@ -10,7 +10,9 @@
 
 #include "results/journal_reader.hpp"
 #include "results/record_store.hpp"
+#include "results/results_checks.hpp"
 #include "results/serialize.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -39,8 +41,9 @@ fs::path folder_of(const std::string& file) {
     return parent.empty() ? fs::path(".") : parent;
 }
 
+// `why` may quote the file (a label, a line of a journal): escaped for the terminal.
 bool refuse(const std::string& file, const std::string& why) {
-    std::cerr << "xferlab: " << file << " " << why << "\n";
+    std::cerr << "xferlab: " << file << " " << terminal_safe(why) << "\n";
     return false;
 }
 
@@ -55,7 +58,7 @@ bool read_journal_file(const std::string& file, std::istream& in, Results& resul
     text << in.rdbuf();
     JournalContents journal = read_journal(text.str());
     const std::vector<std::string> notes = journal_gap_notes(file, journal);
-    for (const auto& note : notes) std::cerr << "xferlab: " << note << "\n";
+    for (const auto& note : notes) std::cerr << "xferlab: " << terminal_safe(note) << "\n";
     if (journal.results.runs.empty() && !notes.empty())
         return refuse(file, "holds no readable run: nothing to report");
     if (!journal.named_plan && !journal.results.runs.empty()) {
@@ -64,6 +67,8 @@ bool read_journal_file(const std::string& file, std::istream& in, Results& resul
                      "before they did): both are reported as unknown\n";
         journal.results.tool_version = journal.results.git_describe = "unknown";
     }
+    if (const std::string problem = results_problem(journal.results); !problem.empty())
+        return refuse(file, "is not a journal of one plan: " + problem);
     results = std::move(journal.results);
     results.notes.insert(results.notes.end(), notes.begin(), notes.end());
     results.complete = false;  // a journal alone never says whether the plan finished
@@ -98,7 +103,7 @@ bool read_results_json(const std::string& file, const std::string& text, Results
         "is JSON but not an xferlab results.json (it has no schema_version): give ";
     if (!j.is_object() || !j.contains("schema_version")) return refuse(file, kOtherJson + instead);
     try {
-        results = j.get<Results>();
+        results = results_from_json(j);
     } catch (const std::exception& e) {
         return refuse(file, "is not a readable xferlab results.json: " + json_error_text(e.what()));
     }
@@ -119,7 +124,7 @@ bool read_store(const std::string& file, Results& results) {
     try {
         results = read_record_store(file);
     } catch (const std::exception& e) {
-        std::cerr << "xferlab: " << e.what() << "\n";
+        std::cerr << "xferlab: " << terminal_safe(e.what()) << "\n";
         return false;
     }
     return true;
@@ -141,6 +146,9 @@ bool load_records_kept_apart(const std::string& file, Results& results) {
         return refuse(file, "keeps the records of its larger runs in " + store +
                                 ", which cannot be read: " + e.what());
     }
+    if (const std::string problem = results_problem(results); !problem.empty())
+        return refuse(file, "keeps the records of its larger runs in " + store +
+                                ", which holds what no plan can: " + problem);
     return true;
 }
 

@@ -8,6 +8,7 @@
 
 #include "backend/backend.hpp"
 #include "util/clock.hpp"
+#include "util/thread_start.hpp"
 
 namespace xfer {
 namespace {
@@ -59,7 +60,8 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     if (job.watcher) {
         std::vector<const Worker*> watched;
         for (auto& w : workers) watched.push_back(w.get());
-        job.watcher->start(std::move(watched));
+        if (std::string why = job.watcher->start(std::move(watched)); !why.empty())
+            ctx.notes.push_back(why);
     }
     try {
         if (!elsewhere) job.backend.begin_run(job.run.transfer);
@@ -112,9 +114,13 @@ WorkersOutcome execute_workers(const WorkersJob& job) {
     std::thread coordinator;
     if (job.coordinate && gate.needs_coordination()) {
         gate.set_coordinated();
+        std::string no_thread;
+        coordinator = start_thread([&] { job.coordinate(gate); }, no_thread);
+        if (!no_thread.empty())
+            out.errors.push_back(
+                "the thread that coordinates the workers' start could not start: " + no_thread);
         // Whatever happened above, the other processes wait for this one's word at the barrier.
         if (!out.errors.empty()) gate.abort();
-        coordinator = std::thread([&] { job.coordinate(gate); });
     }
     if (out.errors.empty()) {
         out.started = true;

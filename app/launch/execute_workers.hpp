@@ -33,7 +33,8 @@ struct WorkersOutcome {
     std::string skipped;
     std::vector<std::string> errors;
     std::vector<std::string> notes;
-    int64_t collected_ns = 0;  // host clock once records and device timestamps were in, before verifying
+    int64_t collected_ns =
+        0;  // host clock once records and device timestamps were in, before verifying
 };
 
 // Runs on its own thread when the start discipline needs a barrier across processes. It must end
@@ -48,7 +49,9 @@ using GateCoordinator = std::function<void(StartGate& gate)>;
 class RecordWatcher {
   public:
     virtual ~RecordWatcher() = default;
-    virtual void start(std::vector<const Worker*> workers) = 0;
+    // "" once it watches; else why it cannot (its thread could not start), which the run notes:
+    // the records still come with the result at the end.
+    virtual std::string start(std::vector<const Worker*> workers) = 0;
     virtual void stop() = 0;
 };
 

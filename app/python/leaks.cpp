@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "python/python.hpp"
+#include "system/stray_threads.hpp"
 
 namespace py = pybind11;
 
@@ -21,9 +22,16 @@ py::list leaked_list() {
 
 }  // namespace
 
-void remember_leaked_threads(const py::list& threads) {
+void remember_leaked_threads(const py::list& threads, int run) {
     auto list = leaked_list();
-    for (auto t : threads) list.append(t);
+    for (auto t : threads) {
+        list.append(t);
+        // Every later run asks whether it is still alive (system/stray_threads.hpp): by its
+        // kernel thread id, which Python knows once the thread has started.
+        const py::object tid = t.attr("native_id");
+        if (!tid.is_none())
+            remember_stray_thread({tid.cast<int>(), py::str(t.attr("name")).cast<std::string>(), run});
+    }
 }
 
 void remember_leaked_subinterpreter() { g_subinterpreter_leaked.store(true); }

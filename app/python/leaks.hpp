@@ -5,8 +5,9 @@
 
 namespace xfer {
 
-// Remembers `threads` (a list of threading.Thread) as left running by a run.
-void remember_leaked_threads(const pybind11::list& threads);
+// Remembers `threads` (a list of threading.Thread) as left running by run `run`: here, so that
+// the process knows at exit, and as stray threads that every later run looks for.
+void remember_leaked_threads(const pybind11::list& threads, int run);
 // True when one of the remembered threads is still alive, or a sub-interpreter was left behind
 // with threads running (remember_leaked_subinterpreter).
 bool leaked_threads_alive_with_gil();

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <mutex>
 
+#include "util/no_follow.hpp"
+
 namespace xfer {
 namespace {
 
@@ -57,8 +59,14 @@ void write_payload_output(const std::string& prefix, std::string_view lines) {
     std::lock_guard lock(g_output_mutex);  // whole lines: threads and processes never split one
     write_all(STDERR_FILENO, out);
     if (g_log_fd < 0 && !g_log_path.empty()) {
-        g_log_fd = ::open(g_log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (g_log_fd < 0) g_log_path.clear();  // tried once; stderr still has it
+        // Not O_EXCL: worker processes append to the file their parent (or another) created.
+        const OpenedNoFollow opened = open_no_follow(g_log_path, O_WRONLY | O_CREAT | O_APPEND);
+        g_log_fd = opened.fd;
+        if (g_log_fd < 0) {  // tried once; stderr still has the output
+            write_all(STDERR_FILENO, "xferlab: payload output is not copied to a file: " +
+                                         open_failure(g_log_path, opened) + "\n");
+            g_log_path.clear();
+        }
     }
     if (g_log_fd >= 0) write_all(g_log_fd, out);
 }

@@ -168,7 +168,7 @@ class PayloadRun {
         }
         py::list still = runner_.attr("join_all")(left, seconds_until(grace_deadline()));
         if (!still.empty()) {
-            remember_leaked_threads(still);
+            remember_leaked_threads(still, ctx_.run.index);
             still_running_ = thread_names(still);
         }
         report_stop();

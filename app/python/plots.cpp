@@ -16,12 +16,24 @@ namespace py = pybind11;
 namespace xfer {
 namespace {
 
+// A path's bytes as Python's str for a path (os.fsdecode: bytes that are not UTF-8 become lone
+// surrogates, which every os function turns back into the same bytes). A std::string handed
+// over as py::str is decoded as UTF-8, and a folder named with byte 0xff made plot fail.
+py::object path_text(const std::string& bytes) {
+    return py::module_::import("os").attr("fsdecode")(py::bytes(bytes));
+}
+
+// What Python gives back (a file's name, a note) as the bytes it stands for (os.fsencode).
+std::string bytes_of(const py::handle& text) {
+    return py::module_::import("os").attr("fsencode")(text).cast<std::string>();
+}
+
 // sys.path gets `dir` in front once: the package is found there before anything installed.
 void put_first_on_path(const std::filesystem::path& dir) {
     py::list path = py::module_::import("sys").attr("path");
-    const std::string entry = std::filesystem::absolute(dir).lexically_normal().string();
+    const py::object entry = path_text(std::filesystem::absolute(dir).lexically_normal().string());
     for (auto item : path)
-        if (py::isinstance<py::str>(item) && item.cast<std::string>() == entry) return;
+        if (item.equal(entry)) return;
     path.insert(0, entry);
 }
 
@@ -86,11 +98,13 @@ PlotOutcome call_draw(const py::module_& plots, const std::string& results_json,
     PlotOutcome out;
     try {
         py::list columns = columns_of(records);
-        py::dict drawn =
-            plots.attr("draw")(py::bytes(results_json), request.out_dir.string(), request.format,
-                               request.runs, request.prefix, py::arg("columns") = columns);
-        for (auto f : drawn["files"]) out.files.emplace_back(f.cast<std::string>());
-        out.notes = drawn["notes"].cast<std::vector<std::string>>();
+        py::list runs;  // as typed: a label is matched as text, a name's bytes kept
+        for (const std::string& run : request.runs) runs.append(path_text(run));
+        py::dict drawn = plots.attr("draw")(
+            py::bytes(results_json), path_text(request.out_dir.string()), request.format, runs,
+            path_text(request.prefix), py::arg("columns") = columns);
+        for (auto f : drawn["files"]) out.files.emplace_back(bytes_of(f));
+        for (auto note : drawn["notes"]) out.notes.push_back(bytes_of(note));
         out.status = PlotOutcome::Status::drawn;
     } catch (py::error_already_set& e) {
         if (e.matches(plots.attr("MissingDependency"))) {

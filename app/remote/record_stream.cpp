@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "launch/worker.hpp"
+#include "util/thread_start.hpp"
 
 namespace xfer {
 
@@ -32,10 +33,15 @@ RecordStreamer::RecordStreamer(Send send, std::chrono::milliseconds interval)
 
 RecordStreamer::~RecordStreamer() { stop(); }
 
-void RecordStreamer::start(std::vector<const Worker*> workers) {
+std::string RecordStreamer::start(std::vector<const Worker*> workers) {
     workers_ = std::move(workers);
     sent_.assign(workers_.size(), 0);
-    thread_ = std::thread([this] { loop(); });
+    std::string no_thread;
+    thread_ = start_thread([this] { loop(); }, no_thread);
+    if (no_thread.empty()) return "";
+    return "records were not sent while the workers copied (the thread that sends them could "
+           "not start: " +
+           no_thread + "): a death of this process before its result loses them all";
 }
 
 void RecordStreamer::stop() {

@@ -42,7 +42,7 @@ class RecordStreamer final : public RecordWatcher {
     RecordStreamer(const RecordStreamer&) = delete;
     RecordStreamer& operator=(const RecordStreamer&) = delete;
 
-    void start(std::vector<const Worker*> workers) override;
+    std::string start(std::vector<const Worker*> workers) override;
     // Ends the thread (what the last batch left is the final result's alone).
     void stop() override;
 

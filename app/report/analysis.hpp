@@ -188,7 +188,7 @@ struct TrialComparison {
         not_testable,
         not_tested
     } finding = Finding::not_tested;
-    // "0.80x, slower (95% CI 0.76x-0.84x, Mann-Whitney p=0.008, 5 vs 5 trials)"
+    // "0.80x, slower (95% CI [0.76x, 0.84x], Mann-Whitney p=0.008, 5 vs 5 trials)"
     std::string verdict;
 };
 

@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <stdexcept>
 #include <string>
 #include <system_error>
+
+#include "util/no_follow.hpp"
 
 namespace xfer {
 
@@ -25,8 +28,13 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     const fs::path tmp =
         dir / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
 
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) fail("cannot create", tmp, errno);
+    // Created here, exclusively and not through a link: a file under the name is a leftover of
+    // a killed process of this pid (or planted), and only the name is removed, never followed.
+    OpenedNoFollow opened = open_no_follow(tmp, O_WRONLY | O_CREAT | O_EXCL);
+    if (opened.error == EEXIST && ::unlink(tmp.c_str()) == 0)
+        opened = open_no_follow(tmp, O_WRONLY | O_CREAT | O_EXCL);
+    if (opened.fd < 0) throw std::runtime_error(open_failure(tmp, opened));
+    const int fd = opened.fd;
     size_t done = 0;
     while (done < content.size()) {
         const ssize_t n = ::write(fd, content.data() + done, content.size() - done);

@@ -12,6 +12,7 @@
 #include "report/text_table.hpp"
 #include "report/trial_analysis.hpp"
 #include "util/format.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 
@@ -130,6 +131,7 @@ ResultsComparison compare_results(const Results& a_results, const Analysis& a,
             ++out.not_measured;
         } else {
             p.comparison = compare_groups(*gb, ga, 0);
+            p.comparison->verdict += suspect_trials(b_results, *gb, a_results, ga);
             ++out.findings[p.comparison->finding];
             log_sum += std::log(p.comparison->ratio);
             ++ratios;
@@ -161,7 +163,7 @@ std::string compare_text(const ResultsComparison& c, const std::string& a_name,
     const auto list = [&](const char* which, const std::vector<std::string>& labels) {
         if (labels.empty()) return;
         out += fmt::format("\nOnly in {} ({}):\n", which, labels.size());
-        for (const auto& l : labels) out += "  " + l + "\n";
+        for (const auto& l : labels) out += "  " + terminal_safe(l) + "\n";
     };
     list("A", c.only_in_a);
     list("B", c.only_in_b);

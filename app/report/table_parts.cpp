@@ -152,13 +152,12 @@ std::string trials_table(const Analysis& analysis) {
             continue;
         }
         const std::string ci =
-            g.ci_low ? fmt::format("{}-{}", fmtx::gbps(*g.ci_low), fmtx::gbps(*g.ci_high)) : "-";
+            g.ci_low ? fmtx::interval(fmtx::gbps(*g.ci_low), fmtx::gbps(*g.ci_high)) : "-";
         const std::string vs = g.is_baseline   ? "baseline"
                                : g.vs_baseline ? g.vs_baseline->verdict
                                                : "-";
-        t.add_row({label, std::to_string(g.aggregate_Bps.size()),
-                   fmtx::gbps_unit(g.median_Bps),
-                   ci, g.aggregate_Bps.size() > 1 ? fmt::format("{:.3f}", g.cv) : "-", vs});
+        t.add_row({label, std::to_string(g.aggregate_Bps.size()), fmtx::gbps_unit(g.median_Bps), ci,
+                   g.aggregate_Bps.size() > 1 ? fmt::format("{:.3f}", g.cv) : "-", vs});
     }
     return "\nVerdicts across trials (Mann-Whitney U on trial aggregates, 95%)\n" +
            t.render(kWidth);

@@ -21,6 +21,7 @@
 #include "report/table_run_section.hpp"
 #include "report/text_table.hpp"
 #include "util/format.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 
@@ -134,9 +135,14 @@ class TableReporter : public Reporter {
     std::string name() const override { return "table"; }
 
     void write(const Results& results, const Analysis& analysis, std::ostream& out) override {
-        out << (detail_ == ReportDetail::full
-                    ? full_report(results, analysis)
-                    : short_report(results, analysis, detail_ == ReportDetail::brief));
+        const std::string text =
+            detail_ == ReportDetail::full
+                ? full_report(results, analysis)
+                : short_report(results, analysis, detail_ == ReportDetail::brief);
+        // Cells and paragraphs escape the text they hold (report/text_table.hpp); this keeps any
+        // control character that reached the text another way off the terminal too. Its line
+        // breaks are the report's own.
+        out << terminal_safe_lines(text);
     }
 
   private:

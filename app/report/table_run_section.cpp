@@ -13,6 +13,7 @@
 #include "report/compare.hpp"
 #include "report/text_table.hpp"
 #include "util/format.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 
@@ -169,15 +170,18 @@ std::vector<RunItem> items_of_kind(const std::vector<RunItem>& items, const std:
 
 // A Python traceback spans lines whose blanks carry meaning (the
 // frames' indentation, the caret under the failing expression): a line that fits the width is
-// printed as it is after the prefix; a longer one is wrapped, indented as it was.
+// printed as it is after the prefix; a longer one is wrapped, indented as it was. Its own line
+// breaks are kept, each line under the "error:" prefix; the rest of its control characters are
+// shown escaped (util/terminal_text.hpp), as wrap() shows them.
 std::string error_lines(const std::string& e) {
     std::string out;
+    const std::string safe = terminal_safe_lines(e);
     size_t start = 0;
     bool first = true;
-    while (start <= e.size()) {
-        size_t end = e.find('\n', start);
-        if (end == std::string::npos) end = e.size();
-        const std::string line = e.substr(start, end - start);
+    while (start <= safe.size()) {
+        size_t end = safe.find('\n', start);
+        if (end == std::string::npos) end = safe.size();
+        const std::string line = safe.substr(start, end - start);
         const size_t text = std::min(line.find_first_not_of(' '), line.size());
         if (text < line.size() || first) {
             const std::string prefix = first ? "  error: " : "    ";

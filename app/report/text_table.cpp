@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/terminal_text.hpp"
+
 namespace xfer {
 
 namespace {
@@ -45,11 +47,12 @@ std::string pad(const std::string& s, size_t width, TextTable::Align align) {
 }  // namespace
 
 void TextTable::add_column(std::string header, Align align, bool flex) {
-    columns_.push_back({std::move(header), align, flex});
+    columns_.push_back({terminal_safe(header), align, flex});
 }
 
 void TextTable::add_row(std::vector<std::string> cells) {
     cells.resize(columns_.size());
+    for (std::string& cell : cells) cell = terminal_safe(cell);
     rows_.push_back(std::move(cells));
 }
 
@@ -125,18 +128,9 @@ std::string wrap(const std::string& text, size_t width, const std::string& first
     };
     std::string out;
     bool first_line = true;
-    // Line breaks in the text are kept: each line is wrapped on its own.
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        const auto lines = wrap_lines(text.substr(start, end - start), avail(rest),
-                                      avail(first_line ? first : rest));
-        for (const auto& line : lines) {
-            out += (first_line ? first : rest) + line + "\n";
-            first_line = false;
-        }
-        start = end + 1;
+    for (const auto& line : wrap_lines(terminal_safe(text), avail(rest), avail(first))) {
+        out += (first_line ? first : rest) + line + "\n";
+        first_line = false;
     }
     return out;
 }

@@ -2,6 +2,11 @@
 // A plain-text table that fits a terminal width: columns keep their natural width except one
 // "flex" column, whose cells wrap onto continuation lines when the row would be too wide.
 // ASCII only, so that width in bytes is width on screen.
+//
+// The terminal report's two ways of putting text on a line, so they are where the text from
+// files (labels, notes, host facts) is made safe for the terminal (util/terminal_text.hpp): a
+// cell and a wrapped paragraph are one line of content each, their control characters (a
+// newline too) shown escaped. A newline in a label could otherwise start a line of its own.
 #include <string>
 #include <vector>
 
@@ -27,8 +32,8 @@ class TextTable {
     std::vector<std::vector<std::string>> rows_;
 };
 
-// Word-wraps `text` to `width`: the first line starts with `first`, the others with `rest`;
-// line breaks in `text` are kept.
+// Word-wraps `text` to `width`: the first line starts with `first`, the others with `rest`.
+// `text` is one paragraph: a line break in it is shown as \n, like every control character.
 std::string wrap(const std::string& text, size_t width, const std::string& first,
                  const std::string& rest);
 

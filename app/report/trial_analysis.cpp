@@ -37,7 +37,9 @@ void trial_figures(const Results& results, TrialGroup& g) {
     g.mean_Bps = stats::mean(g.aggregate_Bps);
     g.cv = g.mean_Bps > 0 ? stats::sample_stddev(g.aggregate_Bps) / g.mean_Bps : 0;
     if (auto ci = stats::mean_interval(g.aggregate_Bps, kTrialLevel)) {
-        g.ci_low = ci->low;
+        // The t interval is symmetric about the mean: with few trials far apart it reaches
+        // below zero, which no bandwidth can be.
+        g.ci_low = std::max(0.0, ci->low);
         g.ci_high = ci->high;
     }
     g.pooled_p50_Bps = pooled_p50(results, g.runs);
@@ -59,6 +61,21 @@ void trial_medians(const Results& results, const std::vector<RunAnalysis>& runs,
     g.fairness = stats::median(jain);
     g.host_concurrency = stats::median(host);
     if (device.size() == cv.size()) g.device_concurrency = stats::median(device);
+}
+
+// The trials of `g` that ran beside threads left running by an earlier run.
+std::vector<int> trials_beside_strays(const Results& results, const TrialGroup& g) {
+    std::vector<int> trials;
+    for (int k : g.runs)
+        if (!results.runs[size_t(k)].stray_threads.empty())
+            trials.push_back(results.runs[size_t(k)].trial);
+    return trials;
+}
+
+std::string trial_list(const std::vector<int>& trials) {
+    std::string out = trials.size() == 1 ? "trial " : "trials ";
+    for (size_t i = 0; i < trials.size(); ++i) out += (i ? ", " : "") + std::to_string(trials[i]);
+    return out;
 }
 
 std::string configured_baseline(const Results& results) {
@@ -147,13 +164,26 @@ std::string trial_verdict(const TrialComparison& c) {
             stats::smallest_mann_whitney_p(c.trials, c.baseline_trials), kSuggestedTrials);
     }
     const std::string ci =
-        c.ci_low ? fmt::format("95% CI {}-{}, ", fmtx::ratio(*c.ci_low), fmtx::ratio(*c.ci_high))
+        c.ci_low ? fmt::format("95% CI {}, ",
+                               fmtx::interval(fmtx::ratio(*c.ci_low), fmtx::ratio(*c.ci_high)))
                  : std::string("no 95% CI below 4 trials a side, ");
     const std::string word = c.finding == Finding::negligible
                                  ? fmt::format("negligible: under {:.0f} %", kNegligibleRatio * 100)
                                  : finding_name(c.finding);
     return fmt::format("{}, {} ({}Mann-Whitney p={:.3g}, {} vs {} trials)", ratio, word, ci, c.p,
                        c.trials, c.baseline_trials);
+}
+
+std::string suspect_trials(const Results& results, const TrialGroup& run,
+                           const Results& baseline_results, const TrialGroup& baseline) {
+    const std::vector<int> here = trials_beside_strays(results, run);
+    const std::vector<int> there = trials_beside_strays(baseline_results, baseline);
+    if (here.empty() && there.empty()) return "";
+    std::string which = here.empty() ? "" : trial_list(here) + " here";
+    if (!there.empty())
+        which += (which.empty() ? "" : " and ") + trial_list(there) + " of the baseline";
+    return "; suspect: " + which + (here.size() + there.size() == 1 ? " was" : " were") +
+           " measured beside threads left running by an earlier run";
 }
 
 TrialComparison compare_groups(const TrialGroup& run, const TrialGroup& baseline, int baseline_at) {
@@ -220,6 +250,8 @@ void compare_trials(const Results& results, std::vector<TrialGroup>& groups) {
         for (size_t j : point) {
             if (j == *base || groups[j].aggregate_Bps.empty()) continue;
             groups[j].vs_baseline = compare_groups(groups[j], groups[*base], int(*base));
+            groups[j].vs_baseline->verdict +=
+                suspect_trials(results, groups[j], results, groups[*base]);
         }
     }
 }

@@ -42,4 +42,11 @@ inline constexpr TrialComparison::Finding kFindings[] = {
 // The one notation of verdicts: "<ratio>x, <finding> (<evidence>)".
 std::string trial_verdict(const TrialComparison& c);
 
+// What a verdict of `run` (runs of `results`) against `baseline` (runs of `baseline_results`)
+// adds when some of their trials were measured beside threads left running by an earlier run
+// (RunResult::stray_threads): "; suspect: trial 2 here and trial 1 of the baseline were
+// measured beside a thread left running by an earlier run". "" when none was.
+std::string suspect_trials(const Results& results, const TrialGroup& run,
+                           const Results& baseline_results, const TrialGroup& baseline);
+
 }  // namespace xfer

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "results/results_checks.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {
@@ -48,6 +49,18 @@ bool add_journal_run(std::string_view line, JournalContents& c, std::string& why
     }
     try {
         RunResult run = j.get<RunResult>();
+        // A run no plan could hold (a worker index of 10^9, a negative size) is left out like
+        // any other unreadable line: the analysis would size its tables by it.
+        if (std::string problem = run_problem(run, 0); !problem.empty()) {
+            why = journal_clipped("not a run of a plan: " + problem);
+            return false;
+        }
+        Results plan;
+        if (read_journal_plan(j, plan) && plan.schema_version != kResultsSchema) {
+            why = "its plan has results schema " + std::to_string(plan.schema_version) +
+                  "; this xferlab reads schema " + std::to_string(kResultsSchema);
+            return false;
+        }
         // Only the first named line fills the plan: every line of one journal names the same.
         if (!c.named_plan) c.named_plan = read_journal_plan(j, c.results);
         c.results.runs.push_back(std::move(run));

@@ -3,10 +3,15 @@
 // are NULL here, which also keeps a host copy's row small (~60 bytes).
 #include "results/record_store.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <optional>
+#include <stdexcept>
 
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
+#include "util/no_follow.hpp"
 
 namespace xfer {
 
@@ -21,7 +26,7 @@ CREATE TABLE runs(
     bytes_per_copy INTEGER, direction TEXT, host_memory TEXT, sweep_point TEXT,
     scaling_key TEXT, trial INTEGER, base_label TEXT, settings TEXT, payload TEXT,
     status TEXT, start_ns INTEGER, end_ns INTEGER, records_file TEXT, copy_count INTEGER,
-    timed_blocks TEXT, host_activity TEXT);
+    timed_blocks TEXT, host_activity TEXT, stray_threads TEXT);
 CREATE TABLE threads(
     run INTEGER NOT NULL, kind TEXT NOT NULL, launcher TEXT, worker INTEGER, pid INTEGER,
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
@@ -140,8 +145,8 @@ void insert_notes(const SqliteDb& db, const RunResult& run) {
 constexpr const char* kInsertRun =
     "INSERT INTO runs(run, label, launcher, backend, threads, bytes_per_copy, direction, "
     "host_memory, sweep_point, scaling_key, trial, base_label, settings, payload, status, "
-    "start_ns, end_ns, records_file, copy_count, timed_blocks, host_activity) "
-    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "start_ns, end_ns, records_file, copy_count, timed_blocks, host_activity, stray_threads) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 void bind_json_or_null(SqliteStatement& s, int i, const std::optional<json>& j) {
     if (j) {
@@ -178,20 +183,36 @@ void insert_run(const SqliteDb& db, const RunResult& r) {
     bind_json_or_null(s, 20, timed_blocks_json(r));
     bind_json_or_null(s, 21,
                       r.host_activity ? std::optional(json(*r.host_activity)) : std::nullopt);
+    bind_json_or_null(s, 22,
+                      r.stray_threads.empty() ? std::nullopt : std::optional(json(r.stray_threads)));
     s.run();
 }
 
 }  // namespace
 
+namespace {
+
+// The empty file SQLite then makes a database of: created here, exclusively and not through
+// a link, because SQLite's own create follows a dangling link to wherever it points.
+const std::string& created_exclusively(const std::string& path, bool create) {
+    if (!create) return path;
+    const OpenedNoFollow opened = open_no_follow(path, O_WRONLY | O_CREAT | O_EXCL);
+    if (opened.fd < 0) throw std::runtime_error(open_failure(path, opened));
+    ::close(opened.fd);
+    return path;
+}
+
+}  // namespace
+
 RecordStore::RecordStore(const std::string& path, bool create)
-    : db_(std::make_unique<SqliteDb>(path, false)) {
+    : db_(std::make_unique<SqliteDb>(created_exclusively(path, create), false)) {
     // NORMAL sync: no fsync per commit beyond what WAL needs (a power cut may lose the last
     // runs, a crash none); set first, so that creating the file costs fewer fsyncs too.
     db_->exec("PRAGMA synchronous=NORMAL");
     if (!create) return;
     // WAL: a committed run survives the process being killed.
     db_->exec("PRAGMA journal_mode=WAL");
-    db_->exec(std::string("BEGIN;") + kSchema + "COMMIT;");
+    db_->transaction([&] { db_->exec(kSchema); });
 }
 
 RecordStore::~RecordStore() = default;
@@ -214,38 +235,33 @@ void RecordStore::write_plan(const Results& plan) {
         {"notes", plan.notes},
         {"command", command_to_json(plan.command)},
     };
-    db_->exec("BEGIN");
-    SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");
-    for (const auto& [key, value] : rows) s.bind(1, key).bind(2, compact_json(value)).run();
-    db_->exec("COMMIT");
+    db_->transaction([&] {
+        SqliteStatement s(*db_, "INSERT OR REPLACE INTO meta VALUES(?,?)");
+        for (const auto& [key, value] : rows) s.bind(1, key).bind(2, compact_json(value)).run();
+    });
 }
 
 void RecordStore::add_run(const RunResult& run) {
-    db_->exec("BEGIN");
-    try {
+    db_->transaction([&] {
         insert_run(*db_, run);
         insert_threads(*db_, run.index, run.threads_info, run.helper_threads);
         insert_notes(*db_, run);
         insert_copies(*db_, run);
         insert_device_copies(*db_, run);
-        db_->exec("COMMIT");
-    } catch (...) {
-        db_->exec("ROLLBACK");
-        throw;
-    }
+    });
 }
 
 void RecordStore::end_plan() { db_->exec("PRAGMA journal_mode=DELETE"); }
 
 void RecordStore::write_analysis(const Results& results, const std::vector<json>& per_run,
                                  const json& summary) {
-    db_->exec("BEGIN");
-    SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
-    for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
-        s.bind(1, results.runs[i].index).bind(2, compact_json(per_run[i])).run();
-    SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
-    m.bind(1, compact_json(summary)).run();
-    db_->exec("COMMIT");
+    db_->transaction([&] {
+        SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
+        for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
+            s.bind(1, results.runs[i].index).bind(2, compact_json(per_run[i])).run();
+        SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
+        m.bind(1, compact_json(summary)).run();
+    });
 }
 
 }  // namespace xfer

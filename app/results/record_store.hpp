@@ -19,9 +19,10 @@ namespace xfer {
 inline constexpr const char* kRecordStoreFile = "results.sqlite";
 // 2: copies gained source, device_calls, gil_held_calls, failed (payloads' w.timed blocks)
 // and the device_copies table. 3: runs gained host_activity. 4: runs gained trial and
-// base_label, meta the plan's notes: the store holds everything results.json holds. Files of
-// schemas 1 to 3 are still read.
-inline constexpr int kRecordStoreSchema = 4;
+// base_label, meta the plan's notes: the store holds everything results.json holds. 5: runs
+// gained stray_threads (threads left running by earlier runs, alive while the run measured).
+// Files of schemas 1 to 4 are still read.
+inline constexpr int kRecordStoreSchema = 5;
 
 class SqliteDb;
 
@@ -54,6 +55,10 @@ class RecordStore {
 // std::runtime_error saying what is wrong: not a database, corrupt, or a database that is not an
 // xferlab results.sqlite.
 Results read_record_store(const std::string& path);
+
+// How many runs the store at `path` holds (what a failed plan's last message counts). Throws
+// like read_record_store.
+int64_t stored_run_count(const std::string& path);
 
 // Fills the records of every run in `results` whose records_file names the store (results.json
 // past output.inline_records) from the store at `path`. Throws like read_record_store, and

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "results/record_store.hpp"
+#include "results/results_checks.hpp"
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
 
@@ -16,6 +17,14 @@ using nlohmann::json;
 namespace {
 
 json parse(const std::string& text) { return text.empty() ? json() : json::parse(text); }
+
+// A size column: SQLite integers are signed, and -1 read as an unsigned size is 2^64-1.
+uint64_t size_column(const SqliteStatement& s, int col, const char* what) {
+    const int64_t v = s.integer(col);
+    if (v < 0)
+        throw std::runtime_error(std::string(what) + " " + std::to_string(v) + " is negative");
+    return uint64_t(v);
+}
 
 // meta, checked to be an xferlab results.sqlite before anything else is read.
 std::map<std::string, json> read_meta(const SqliteDb& db) {
@@ -49,7 +58,7 @@ Record record_from(const SqliteStatement& s) {
     r.repetition = int(s.integer(2));
     r.warmup = s.integer(3) != 0;
     r.device = int(s.integer(4));
-    r.bytes = uint64_t(s.integer(5));
+    r.bytes = size_column(s, 5, "size_bytes");
     r.host_start_ns = s.integer(6);
     r.host_end_ns = s.integer(7);
     r.device_start_ns = s.is_null(8) ? -1 : s.integer(8);
@@ -90,9 +99,14 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
         db, std::string(kCopyColumns) + timed + " FROM copies WHERE run = ? ORDER BY rowid");
     s.bind(1, run.index);
     while (s.step()) {
-        Record r = record_from(s);
-        if (schema >= 2) timed_block_from(s, run, r);
-        run.records.push_back(r);
+        try {
+            Record r = record_from(s);
+            if (schema >= 2) timed_block_from(s, run, r);
+            run.records.push_back(r);
+        } catch (const std::exception& e) {
+            throw std::runtime_error("run " + std::to_string(run.index) + ", record " +
+                                     std::to_string(run.records.size()) + ": " + e.what());
+        }
     }
 }
 
@@ -109,7 +123,7 @@ void read_device_copies(const SqliteDb& db, RunResult& run) {
         c.repetition = int(s.integer(2));
         c.start_ns = s.integer(3);
         c.end_ns = s.integer(4);
-        c.bytes = uint64_t(s.integer(5));
+        c.bytes = size_column(s, 5, "size_bytes");
         c.device = int(s.integer(6));
         c.stream = uint32_t(s.integer(7));
         c.kind = s.text(8);
@@ -175,6 +189,7 @@ std::string run_columns(int schema) {
     columns += schema >= 2 ? ", timed_blocks" : ", NULL";
     columns += schema >= 3 ? ", host_activity" : ", NULL";
     columns += schema >= 4 ? ", trial, base_label" : ", NULL, NULL";
+    columns += schema >= 5 ? ", stray_threads" : ", NULL";
     return columns;
 }
 
@@ -200,7 +215,7 @@ RunResult run_from(const SqliteStatement& s) {
     r.launcher = s.text(2);
     r.backend = s.text(3);
     r.threads = int(s.integer(4));
-    r.bytes_per_copy = uint64_t(s.integer(5));
+    r.bytes_per_copy = size_column(s, 5, "bytes_per_copy");
     r.direction = s.text(6);
     r.host_memory = s.text(7);
     parse(s.text(8)).get_to(r.sweep_point);
@@ -219,6 +234,7 @@ RunResult run_from(const SqliteStatement& s) {
     }
     if (!s.is_null(17)) r.host_activity = parse(s.text(17)).get<HostActivity>();  // schema 3
     trial_from(s, r);
+    if (!s.is_null(20)) parse(s.text(20)).get_to(r.stray_threads);  // schema 5
     return r;
 }
 
@@ -274,7 +290,21 @@ Results read_record_store(const std::string& path) {
         read_copies(*db, run, schema);
         if (schema >= 2) read_device_copies(*db, run);
     }
+    if (const std::string problem = results_problem(r); !problem.empty())
+        throw std::runtime_error(path + ": " + problem);
     return r;
+}
+
+int64_t stored_run_count(const std::string& path) {
+    const auto db = open_store(path);
+    {  // a store whose creation failed part way holds no table yet: no run
+        SqliteStatement has(*db, "SELECT count(*) FROM sqlite_master WHERE name = 'runs'");
+        has.step();
+        if (has.integer(0) == 0) return 0;
+    }
+    SqliteStatement s(*db, "SELECT count(*) FROM runs");
+    s.step();
+    return s.integer(0);
 }
 
 void load_stored_records(const std::string& path, Results& results) {

@@ -13,6 +13,7 @@
 #include "results/record.hpp"
 #include "settings/run_settings.hpp"
 #include "system/cpu_activity.hpp"
+#include "system/stray_threads.hpp"
 #include "system/thread_info.hpp"
 #include "util/command_line.hpp"
 
@@ -75,6 +76,10 @@ struct RunResult {
     // The machine's CPUs while the workers ran (absent where /proc/stat cannot be read, and in
     // results written before it was recorded).
     std::optional<HostActivity> host_activity;
+    // Threads left running by earlier runs (a payload's thread past its timeout) that were
+    // alive while this run measured: its figures may be skewed by them, its notes say so, and
+    // trial verdicts count it as suspect. Empty for a run measured without any.
+    std::vector<StrayThreadSeen> stray_threads;
 };
 
 struct Results {

@@ -59,13 +59,43 @@ void to_json(json& j, const Record& r) {
     }
 }
 
+namespace {
+
+// A size or count: the JSON library reads -1 into an unsigned integer as 2^64-1 without a word.
+uint64_t unsigned_at(const json& j, const char* key) {
+    const json& v = j.at(key);
+    if (v.is_number() && !v.is_number_unsigned() && v.get<double>() < 0)
+        throw std::invalid_argument(std::string(key) + " is " + v.dump() +
+                                    ": it cannot be negative");
+    return v.get<uint64_t>();
+}
+
+// Each element of the list `items` read in turn, so that a failure names it ("record 3: ...").
+template <typename T>
+std::vector<T> each_of(const json& items, const char* what) {
+    if (!items.is_array()) throw std::invalid_argument(std::string(what) + "s is not a list");
+    std::vector<T> out;
+    out.reserve(items.size());  // what the file holds, not a number it says
+    for (size_t i = 0; i < items.size(); ++i) {
+        try {
+            out.push_back(items[i].get<T>());
+        } catch (const std::exception& e) {
+            throw std::invalid_argument(std::string(what) + " " + std::to_string(i) + ": " +
+                                        json_error_text(e.what()));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 void from_json(const json& j, Record& r) {
     j.at("run").get_to(r.run);
     j.at("worker").get_to(r.worker);
     j.at("repetition").get_to(r.repetition);
     j.at("warmup").get_to(r.warmup);
     j.at("device").get_to(r.device);
-    j.at("size_bytes").get_to(r.bytes);
+    r.bytes = unsigned_at(j, "size_bytes");
     j.at("host_start_ns").get_to(r.host_start_ns);
     j.at("host_end_ns").get_to(r.host_end_ns);
     j.at("device_start_ns").get_to(r.device_start_ns);
@@ -119,7 +149,7 @@ void from_json(const json& j, DeviceCopy& c) {
     j.at("repetition").get_to(c.repetition);
     j.at("start_ns").get_to(c.start_ns);
     j.at("end_ns").get_to(c.end_ns);
-    j.at("size_bytes").get_to(c.bytes);
+    c.bytes = unsigned_at(j, "size_bytes");
     j.at("device").get_to(c.device);
     j.at("stream").get_to(c.stream);
     j.at("kind").get_to(c.kind);
@@ -222,6 +252,7 @@ void to_json(json& j, const RunResult& r) {
     if (!r.payload_verified.empty())
         j["payload_verified"] = worker_texts_to_json(r.payload_verified);
     if (r.host_activity) j["host_activity"] = *r.host_activity;
+    if (!r.stray_threads.empty()) j["stray_threads"] = r.stray_threads;
     if (r.records_file.empty()) {
         j["records"] = r.records;
     } else {  // no "records" key: an older reader fails instead of finding none
@@ -242,7 +273,7 @@ void from_json(const json& j, RunResult& r) {
     j.at("launcher").get_to(r.launcher);
     j.at("backend").get_to(r.backend);
     j.at("threads").get_to(r.threads);
-    j.at("bytes_per_copy").get_to(r.bytes_per_copy);
+    r.bytes_per_copy = unsigned_at(j, "bytes_per_copy");
     j.at("direction").get_to(r.direction);
     j.at("host_memory").get_to(r.host_memory);
     j.at("sweep_point").get_to(r.sweep_point);
@@ -260,7 +291,7 @@ void from_json(const json& j, RunResult& r) {
     if (auto f = j.find("records_file"); f != j.end()) {
         f->get_to(r.records_file);  // the records are loaded from that file
     } else {
-        j.at("records").get_to(r.records);
+        r.records = each_of<Record>(j.at("records"), "record");
     }
     // Absent in results written before the staging engine.
     if (auto h = j.find("helper_threads"); h != j.end()) h->get_to(r.helper_threads);
@@ -272,6 +303,8 @@ void from_json(const json& j, RunResult& r) {
     // Absent in results written before it was recorded, or where /proc/stat was unreadable.
     if (auto a = j.find("host_activity"); a != j.end() && a->is_object())
         r.host_activity = a->get<HostActivity>();
+    // Absent for a run measured without threads left running, and in results from before.
+    if (auto t = j.find("stray_threads"); t != j.end()) t->get_to(r.stray_threads);
     // Absent in results written before payloads were recorded.
     if (auto p = j.find("payload"); p != j.end() && p->is_object()) {
         r.payload = PayloadRecord{p->value("name", ""), p->value("path", ""),
@@ -349,7 +382,7 @@ void from_json(const json& j, Results& r) {
     r.complete = j.value("complete", true);
     r.planned_runs = j.value("planned_runs", 0);
     j.at("started_wall_ns").get_to(r.started_wall_ns);
-    j.at("runs").get_to(r.runs);
+    r.runs = each_of<RunResult>(j.at("runs"), "run");
     r.sizing = j.value("sizing", json());
     // Only results read from a damaged journal (and reports of them) have notes.
     r.notes = j.value("notes", std::vector<std::string>{});

@@ -2,14 +2,26 @@
 
 #include <sqlite3.h>
 
+#include <cstring>
 #include <stdexcept>
 
 namespace xfer {
 namespace {
 
+// SQLite's message, and for a failed read or write the system's reason behind it: "disk I/O
+// error" alone hides "File too large" (ulimit -f) or "No space left on device".
+std::string why_failed(sqlite3* db) {
+    if (!db) return "out of memory";
+    std::string why = sqlite3_errmsg(db);
+    const int code = sqlite3_errcode(db);
+    const int err = sqlite3_system_errno(db);
+    if (err != 0 && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
+        why += std::string(" (") + std::strerror(err) + ")";
+    return why;
+}
+
 [[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing) {
-    throw std::runtime_error(path + ": " + doing + ": " +
-                             (db ? sqlite3_errmsg(db) : "out of memory"));
+    throw std::runtime_error(path + ": " + doing + ": " + why_failed(db));
 }
 
 }  // namespace
@@ -17,11 +29,14 @@ namespace {
 SqliteDb::SqliteDb(const std::string& path, bool read_only) : path_(path) {
     // NOMUTEX: one connection is used by one thread at a time (the recorder holds its own
     // lock); SQLite's per-call mutexes cost ~15% of writing a million rows.
+    // A database xferlab writes is never reached through a link (NOFOLLOW); one it reads may
+    // be (`report LINK`).
     const int flags =
         SQLITE_OPEN_NOMUTEX |
-        (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        (read_only ? SQLITE_OPEN_READONLY
+                   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW);
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-        const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        const std::string why = why_failed(db_);
         sqlite3_close(db_);
         db_ = nullptr;
         throw std::runtime_error(path + ": cannot open: " + why);
@@ -35,10 +50,14 @@ SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 void SqliteDb::exec(const std::string& sql) {
     char* error = nullptr;
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string why = error ? error : sqlite3_errmsg(db_);
-        sqlite3_free(error);
-        throw std::runtime_error(path_ + ": " + why);
+        sqlite3_free(error);  // the same text as sqlite3_errmsg, which why_failed extends
+        throw std::runtime_error(path_ + ": " + why_failed(db_));
     }
+}
+
+void SqliteDb::rollback_if_open() noexcept {
+    if (db_ && !sqlite3_get_autocommit(db_))
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 SqliteStatement::SqliteStatement(const SqliteDb& db, const std::string& sql) : db_(db) {

@@ -20,6 +20,23 @@ class SqliteDb {
     SqliteDb& operator=(const SqliteDb&) = delete;
 
     void exec(const std::string& sql);  // statements without results
+    // Ends the open transaction without its changes, if one is open: SQLite rolls some failed
+    // statements back itself (a full disk), and a ROLLBACK then fails with "no transaction is
+    // active", a message that would replace the failure's own. Never throws.
+    void rollback_if_open() noexcept;
+    // `body` in one transaction: committed when it returns, rolled back when it or the commit
+    // throws, and the exception passed on as it was.
+    template <typename Body>
+    void transaction(Body&& body) {
+        exec("BEGIN");
+        try {
+            body();
+            exec("COMMIT");
+        } catch (...) {
+            rollback_if_open();
+            throw;
+        }
+    }
     sqlite3* handle() const { return db_; }
     const std::string& path() const { return path_; }
 

@@ -1,6 +1,7 @@
 #include "run/output_dir.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,7 +14,9 @@
 #include "results/record_store.hpp"
 #include "results/serialize.hpp"
 #include "results/vocabulary.hpp"
+#include "run/output_lock.hpp"
 #include "util/fd_write.hpp"
+#include "util/no_follow.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -43,7 +46,38 @@ bool is_leftover_of(const std::string& entry, const std::string& name) {
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+// Every name xferlab may create in an output folder: its files, the lock, the probe, and the
+// temporary names of its atomic rewrites.
+bool written_by_xferlab(const std::string& entry) {
+    const auto names = output_file_names();
+    return entry == kProbeFile || entry == kOutputLockFile ||
+           std::find(names.begin(), names.end(), entry) != names.end() ||
+           std::any_of(names.begin(), names.end(),
+                       [&](const std::string& n) { return is_leftover_of(entry, n); });
+}
+
 }  // namespace
+
+std::string output_folder_problem(const fs::path& dir) {
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0) return "";  // created by xferlab
+    if (S_ISLNK(st.st_mode)) {
+        std::error_code ec;
+        const fs::path target = fs::read_symlink(dir, ec);
+        return "output folder " + dir.string() + " is a symbolic link (to " + target.string() +
+               "): xferlab writes into the folder it is given, never through a link to "
+               "another; give that folder itself";
+    }
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (!written_by_xferlab(entry.path().filename().string())) continue;
+        // A regular file is earlier output (earlier_output names it); anything else under one
+        // of these names was put there for xferlab to write through.
+        if (::lstat(entry.path().c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            return "output folder " + dir.string() + ": " + not_a_plain_file(entry.path());
+    }
+    return "";
+}
 
 std::string folder_safe_name(const std::string& name) {
     std::string safe = name.empty() ? "scenario" : name;
@@ -114,10 +148,12 @@ void prepare_output_dir(const fs::path& dir) {
         throw std::runtime_error("cannot create output folder " + dir.string() + ": " +
                                  ec.message());
     fs::path probe = dir / kProbeFile;
-    int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
+    const OpenedNoFollow opened = open_no_follow(probe, O_WRONLY | O_CREAT | O_EXCL);
+    if (!opened.planted.empty()) throw std::runtime_error(opened.planted);
+    if (opened.fd < 0)
         throw std::runtime_error("output folder " + dir.string() +
-                                 " is not writable: " + std::strerror(errno));
+                                 " is not writable: " + std::strerror(opened.error));
+    const int fd = opened.fd;
     // A full disk shows at write or fsync time, not at open. A write cut short (the file size
     // limit, the last free blocks) is continued: the next write says why.
     const char block[4096] = {};
@@ -130,14 +166,17 @@ void prepare_output_dir(const fs::path& dir) {
                                  " cannot be written: " + std::strerror(err));
 }
 
-void append_journal(const fs::path& dir, const Results& plan, const RunResult& run) {
+void append_journal(const fs::path& dir, const Results& plan, const RunResult& run,
+                    bool first_line) {
     // compact_json: a string that is not UTF-8 (a --set value, a payload's text) is written
     // with U+FFFD in its place, never thrown over.
     const std::string line = compact_json(journal_line(plan, run)) + "\n";
     const fs::path path = dir / kJournalFile;
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
+    // The run's first line creates the file: what is there already was not written by it.
+    const OpenedNoFollow opened =
+        open_no_follow(path, O_WRONLY | O_APPEND | (first_line ? O_CREAT | O_EXCL : 0));
+    if (opened.fd < 0) throw std::runtime_error(open_failure(path, opened));
+    const int fd = opened.fd;
     // Whole lines or nothing: a line cut short by a full disk is cut back off, so that the
     // journal never holds a torn line with later lines appended after it.
     const off_t before = ::lseek(fd, 0, SEEK_END);

@@ -39,6 +39,16 @@ void prepare_output_dir(const std::filesystem::path& dir);
 
 // Appends one run of `plan` to `dir`/journal.jsonl (results/serialize.hpp: journal_line) and
 // flushes it to disk, so that a crash or signal later in the plan keeps every completed run.
-void append_journal(const std::filesystem::path& dir, const Results& plan, const RunResult& run);
+// The plan's `first_line` creates the file (it must not be there yet); every line is written
+// without following a link (util/no_follow.hpp). Throws std::runtime_error naming the file.
+void append_journal(const std::filesystem::path& dir, const Results& plan, const RunResult& run,
+                    bool first_line);
+
+// Why `dir` cannot be an output folder as it is, checked once before xferlab locks it: the folder
+// is a symbolic link, or one of the names xferlab writes in it (its files, the lock, the
+// probe, the temporary names of its rewrites) is a link, a FIFO or anything but a regular file.
+// "" when it can (also when it does not exist yet). Each file is still opened without following
+// links, so a link planted after this check is refused too.
+std::string output_folder_problem(const std::filesystem::path& dir);
 
 }  // namespace xfer

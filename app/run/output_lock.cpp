@@ -9,6 +9,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "util/no_follow.hpp"
+
 namespace xfer {
 namespace fs = std::filesystem;
 
@@ -46,11 +48,14 @@ bool still_named(int fd, const fs::path& path) {
 std::optional<OutputLock> OutputLock::try_take(const fs::path& dir, std::string& owner) {
     const fs::path path = dir / kOutputLockFile;
     for (;;) {
-        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0)
+        // Not O_EXCL: a lock file left by a killed run is taken over (the flock is the lock).
+        const OpenedNoFollow opened = open_no_follow(path, O_RDWR | O_CREAT);
+        if (!opened.planted.empty()) throw std::runtime_error(opened.planted);
+        if (opened.fd < 0)
             throw std::runtime_error("output folder " + dir.string() +
-                                     " is not writable: " + std::strerror(errno) +
+                                     " is not writable: " + std::strerror(opened.error) +
                                      " (creating its lock file " + kOutputLockFile + ")");
+        const int fd = opened.fd;
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             const int err = errno;
             if (err == EWOULDBLOCK) owner = owner_of(fd);

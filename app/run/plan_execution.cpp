@@ -63,7 +63,6 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
         results.devices = runner.devices();
         recorder.finish();  // results.sqlite's header says complete
         out.write_failure = recorder.write_failure();
-        out.runs_on_disk = recorder.runs_on_disk();
     }
     set_payload_output_log({});
     return out;

@@ -22,9 +22,8 @@ struct PlanExecution {
     std::vector<RunAnalysis> run_stats;
     bool failed = false;  // a run failed
     // The first write of the results that failed ("<file>: <why>"; empty: none). The plan
-    // stopped there; `runs_on_disk` says which completed runs reached which file.
+    // stopped there (run/runs_on_disk.hpp reads back which completed runs reached which file).
     std::string write_failure;
-    std::string runs_on_disk;
 };
 
 // `dir` exists and is writable (run/output_dir.hpp). `sizing` is `run --fit`'s record (or null).

@@ -15,6 +15,7 @@
 #include "run/run_header.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -67,22 +68,12 @@ std::string PlanRecorder::write_failure() const {
     return write_failure_;
 }
 
-std::string PlanRecorder::runs_on_disk() const {
-    std::lock_guard lock(mutex_);
-    return fmt::format(
-        "{} completed run(s): {} in {}, {} in {}, {} in results.json and the other report files "
-        "(as last rewritten)",
-        results_.runs.size(), journal_runs_, (dir_ / kJournalFile).string(), stored_runs_,
-        kRecordStoreFile, file_runs_);
-}
-
 void PlanRecorder::store_locked(RunResult& result) {
     if (!store_) return;
     if (int64_t(result.records.size()) > config_.inline_records)
         result.records_file = kRecordStoreFile;
     try {
         store_->add_run(result);
-        ++stored_runs_;
     } catch (const std::exception& e) {
         result.records_file.clear();  // results.json keeps them after all
         failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.index));
@@ -94,7 +85,7 @@ void PlanRecorder::journal_locked() {
     // After a failed append the journal is left as it was: a later line would follow a gap.
     if (journal_runs_ + 1 != results_.runs.size()) return;
     try {
-        append_journal(dir_, results_, results_.runs.back());
+        append_journal(dir_, results_, results_.runs.back(), journal_runs_ == 0);
         ++journal_runs_;
     } catch (const std::exception& e) {
         failed_locked(e.what());
@@ -113,15 +104,14 @@ void PlanRecorder::rewrite_files_locked() {
     const auto failures =
         write_report_files(results_, analyze(results_, run_stats_), config_, dir_);
     for (const auto& f : failures) failed_locked(f);
-    if (failures.empty()) file_runs_ = results_.runs.size();
     last_write_end_ns_ = now_ns();
     last_write_cost_ns_ = last_write_end_ns_ - start;
 }
 
 std::string PlanRecorder::crash_context() const {
-    std::string where = current_
-                            ? fmt::format("during run {} ({})", current_->index, current_->label)
-                            : std::string("between runs");
+    std::string where = current_ ? fmt::format("during run {} ({})", current_->index,
+                                               terminal_safe(current_->label))
+                                 : std::string("between runs");
     // results.json may lag the journal by the rewrites skipped to save time.
     return fmt::format(
         "{}; the {} completed run(s) before it are in {}/journal.jsonl (and in results.json as "
@@ -151,7 +141,7 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
     const std::string why =
         current_ ? fmt::format("{} in run {} ({})", what, current_->index, current_->label)
                  : what + " between runs";
-    std::cerr << "\nxferlab: " << why << "\n";
+    std::cerr << "\nxferlab: " << terminal_safe(why) << "\n";
     if (current_) {
         RunResult r = run_result_header(*current_);
         r.status = RunStatus::failed;

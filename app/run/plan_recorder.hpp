@@ -50,10 +50,6 @@ class PlanRecorder {
     // results.sqlite, journal.jsonl or a reporter's file. The plan stops at the first
     // (execute_plan): runs that cannot be kept are not worth running.
     std::string write_failure() const;
-    // Where the completed runs are on disk, one sentence for the message after a failure:
-    // "4 completed runs: 4 in DIR/journal.jsonl, 3 in results.sqlite, 2 in results.json (as
-    // last rewritten)".
-    std::string runs_on_disk() const;
 
   private:
     std::string crash_context() const;
@@ -70,8 +66,9 @@ class PlanRecorder {
     const Run* current_ = nullptr;
     std::unique_ptr<RecordStore> store_;  // null once results.sqlite could not be written
     std::string write_failure_;
-    // Completed runs that reached each file (the first N of results_.runs).
-    size_t stored_runs_ = 0, journal_runs_ = 0, file_runs_ = 0;
+    // Completed runs appended to the journal (the first N of results_.runs): a line after a
+    // failed one would follow a gap.
+    size_t journal_runs_ = 0;
     int64_t last_write_end_ns_ = 0;
     int64_t last_write_cost_ns_ = 0;
 };

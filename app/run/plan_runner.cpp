@@ -19,6 +19,7 @@
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "system/cpu_activity.hpp"
+#include "system/stray_threads.hpp"
 #include "system/limits.hpp"
 #include "system/memory_limits.hpp"
 #include "util/clock.hpp"
@@ -245,6 +246,22 @@ RunResult skipped_before_start(RunResult result, const std::string& why,
     return result;
 }
 
+// A run measured while threads left by earlier runs were alive: flagged (the trial verdicts
+// read the flag) and said in its notes.
+void note_strays(std::vector<StrayThreadSeen> strays, RunResult& result) {
+    // A thread this run itself left behind is not one it was measured beside.
+    std::erase_if(strays,
+                  [&](const StrayThreadSeen& s) { return s.left_by_run == result.index; });
+    if (strays.empty()) return;
+    result.notes.push_back(fmt::format(
+        "measured while {} left running by an earlier run {} alive: {}; this run's figures may "
+        "be skewed by {}, and the trial verdicts count it as suspect",
+        strays.size() == 1 ? "a thread" : std::to_string(strays.size()) + " threads",
+        strays.size() == 1 ? "was" : "were", describe_strays(strays),
+        strays.size() == 1 ? "it" : "them"));
+    result.stray_threads = std::move(strays);
+}
+
 }  // namespace
 
 RunResult PlanRunner::run(const Run& plan_run) {
@@ -293,11 +310,20 @@ RunResult PlanRunner::run(const Run& plan_run) {
     // prepare their own.
     std::vector<int> here(size_t(launcher->traits().workers_elsewhere ? 0 : run.threads.count));
     std::iota(here.begin(), here.end(), 0);
+    // Threads earlier runs left running, read at the start and the end: one alive between
+    // them shared the machine with this run's copies (system/stray_threads.hpp).
+    const std::vector<StrayThreadNow> strays_before = live_stray_threads();
     HostActivitySampler activity;
     WorkersOutcome outcome =
         execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
+    note_strays(strays_during(strays_before, live_stray_threads()), result);
     result.host_activity =
         host_activity_of(activity.stop(), outcome.records, launcher->traits().workers_elsewhere);
+    if (!activity.thread_failure().empty())
+        result.notes.push_back(
+            "host activity was read at the run's start and end only, not around its copies: "
+            "the thread that samples it could not start (" +
+            activity.thread_failure() + ")");
     if (!outcome.started) return failed_before_start(std::move(result), outcome.errors.front());
 
     result.records = std::move(outcome.records);

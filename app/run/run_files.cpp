@@ -19,9 +19,11 @@
 #include "run/plan_execution.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/plan_runner.hpp"
+#include "run/runs_on_disk.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "system/stop_signal.hpp"
+#include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -104,7 +106,8 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
         p.scenario = std::move(loaded.scenario);
         p.plan = std::move(loaded.plan);
         with_sets = std::move(loaded.with_overrides);
-        for (const auto& note : p.scenario.notes) std::cerr << file << ": note: " << note << "\n";
+        for (const auto& note : p.scenario.notes)
+            std::cerr << file << ": note: " << terminal_safe(note) << "\n";
     } catch (const ScenarioError& e) {
         print_diagnostics(e, std::cerr);
         std::cerr << fmt::format("{}: {} error(s)\n", file, e.diagnostics().size());
@@ -118,11 +121,12 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
         p.sizing = std::move(*fitted);
     }
     const auto problems = p.runner->preflight(p.plan);
-    for (const auto& problem : problems) std::cerr << file << ": " << problem << "\n";
+    for (const auto& problem : problems)
+        std::cerr << file << ": " << terminal_safe(problem) << "\n";
     if (!problems.empty()) return std::nullopt;
     // Once for the file, not once a run: each run's notes in the results repeat it.
     if (const auto fallback = p.runner->fallback_summary(p.plan); !fallback.empty())
-        std::cerr << file << ": note: " << fallback << "\n";
+        std::cerr << file << ": note: " << terminal_safe(fallback) << "\n";
     return p;
 }
 
@@ -131,6 +135,8 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
 // `quiet_busy` a folder in use or holding output is passed over silently (default names).
 std::optional<OutputLock> take_folder(const fs::path& dir, const RunFilesOptions& options,
                                       bool quiet_busy, bool& created) {
+    if (const std::string problem = output_folder_problem(dir); !problem.empty())
+        throw std::runtime_error(problem);
     std::error_code ec;
     created = fs::create_directories(dir, ec);
     if (ec)
@@ -224,12 +230,14 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
         write_reports(results, analysis, config, dir, format, !options.quiet, options.detail);
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
+        // Read back from the files after the final write: what a reader of the folder finds.
         std::cerr << fmt::format(
             "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
             "the plan {}. On disk: {}{}\n",
             execution.write_failure.empty() ? failures.front() : execution.write_failure,
             results.runs.size(), p.plan.size(),
-            execution.write_failure.empty() ? "completed" : "stopped there", execution.runs_on_disk,
+            execution.write_failure.empty() ? "completed" : "stopped there",
+            runs_on_disk(dir, results.runs.size()),
             failures.empty() ? "; the final report files were written"
                              : "; the final write failed too (" + join_names(failures, "; ") + ")");
         return exit_write_failed;

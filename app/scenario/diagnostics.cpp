@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "util/terminal_text.hpp"
+
 namespace xfer {
 
 std::string format_diagnostic(const Diagnostic& d) {
@@ -12,8 +14,10 @@ std::string format_diagnostic(const Diagnostic& d) {
         if (d.column > 0) s += ":" + std::to_string(d.column);
     }
     s += ": error: ";
-    if (!d.key.empty()) s += d.key + ": ";
-    s += d.message;
+    // Key and message quote the file (a key as written, a value that was refused): escaped for
+    // the terminal (util/terminal_text.hpp), one line per diagnostic.
+    if (!d.key.empty()) s += terminal_safe(d.key) + ": ";
+    s += terminal_safe(d.message);
     return s;
 }
 

@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "results/results_checks.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer::scenario_internal {
 
-// A plan larger than this is almost certainly a sweep typo: it is refused before anything runs.
-constexpr size_t kMaxPlanRuns = 10000;
+// A plan larger than this is refused before anything runs (results/results_checks.hpp).
+using xfer::kMaxPlanRuns;
 
 // The product of the sweep's value counts (1 without a sweep), saturating at SIZE_MAX.
 size_t sweep_point_count(const Scenario& s);

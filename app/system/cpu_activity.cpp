@@ -12,6 +12,7 @@
 #include <string>
 
 #include "util/clock.hpp"
+#include "util/thread_start.hpp"
 
 namespace xfer {
 
@@ -95,7 +96,9 @@ std::optional<HostActivity> activity_over(const std::vector<CpuSample>& samples,
 
 HostActivitySampler::HostActivitySampler(int64_t period_ns) : period_ns_(period_ns) {
     if (auto s = read_cpu_sample()) samples_.push_back(*s);
-    if (!samples_.empty()) thread_ = std::thread([this] { loop(); });
+    // Without its thread the samples are the first and the one stop() reads: the window they
+    // vouch for is the whole run instead of the copies', and thread_failure() says so.
+    if (!samples_.empty()) thread_ = start_thread([this] { loop(); }, thread_failure_);
 }
 
 HostActivitySampler::~HostActivitySampler() { stop(); }

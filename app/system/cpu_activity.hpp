@@ -69,6 +69,9 @@ class HostActivitySampler {
     HostActivitySampler& operator=(const HostActivitySampler&) = delete;
     // Stops the thread, reads a last sample and returns them all in time order.
     std::vector<CpuSample> stop();
+    // Why the sampling thread could not start ("" when it runs): then only the first sample
+    // and stop()'s last are taken.
+    const std::string& thread_failure() const { return thread_failure_; }
 
   private:
     void loop();
@@ -77,6 +80,7 @@ class HostActivitySampler {
     std::condition_variable wake_;
     bool stopping_ = false;
     std::vector<CpuSample> samples_;
+    std::string thread_failure_;
     std::thread thread_;
 };
 

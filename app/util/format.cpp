@@ -147,4 +147,8 @@ std::string percent(double fraction) {
     return fmt::format("{:.0f}%", p);
 }
 
+std::string interval(const std::string& low, const std::string& high) {
+    return "[" + low + ", " + high + "]";
+}
+
 }  // namespace xfer::fmtx

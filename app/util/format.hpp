@@ -34,5 +34,8 @@ std::string size(uint64_t bytes);
 std::string ratio(double r);
 // A percentage of a fraction: 0.41 -> "41%" (one decimal below 10 %).
 std::string percent(double fraction);
+// A confidence interval from its ends as printed: "[0.75x, 0.85x]". Brackets and a comma, not
+// a dash, so that no end can be read as a minus sign.
+std::string interval(const std::string& low, const std::string& high);
 
 }  // namespace xfer::fmtx

@@ -46,6 +46,10 @@ size_t sequence_at(std::string_view text, size_t i, bool& valid) {
 
 }  // namespace
 
+size_t utf8_sequence_at(std::string_view text, size_t at, bool& valid) {
+    return sequence_at(text, at, valid);
+}
+
 bool valid_utf8(std::string_view text) {
     bool valid = true;
     for (size_t i = 0; i < text.size() && valid;) i += sequence_at(text, i, valid);

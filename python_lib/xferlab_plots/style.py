@@ -104,9 +104,16 @@ def save(fig, path, fmt):
     tmp = f"{path}.tmp-{os.getpid()}"
     metadata = {"Date": None} if fmt == "svg" else {"Software": None}
     try:
-        fig.savefig(tmp, format=fmt, dpi=DPI, metadata=metadata)
+        # Created here, exclusively and never through a link: a link planted under the
+        # temporary name in a shared folder would otherwise have savefig write where it points.
+        # A leftover of a killed process of this pid is removed (the name only) first.
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as out:
+            fig.savefig(out, format=fmt, dpi=DPI, metadata=metadata)
         os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
+        if os.path.lexists(tmp):
             os.unlink(tmp)
     return path

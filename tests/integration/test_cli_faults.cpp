@@ -10,16 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "support/catch.hpp"
-#include "support/text.hpp"
 #include "support/run_command.hpp"
 #include "support/sanitizer_build.hpp"
+#include "support/text.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
 using nlohmann::json;
 
 namespace {
-
 
 std::string payload_dir() { return (fs::path(XFER_SOURCE_DIR) / "tests" / "payloads").string(); }
 
@@ -42,8 +41,6 @@ CommandResult run_in(const fs::path& scenario, const fs::path& out,
     return run_command(prefix + xferlab() + " run '" + scenario.string() + "' --payload-dir '" +
                        payload_dir() + "' --quiet --out '" + out.string() + "'");
 }
-
-json results_of(const fs::path& out) { return json::parse(slurp(out / "results.json")); }
 
 uint64_t mem_available() {
     std::ifstream in("/proc/meminfo");
@@ -159,11 +156,11 @@ TEST_CASE("an output folder that exists but cannot be written is refused before 
           "[integration][faults]") {
     auto dir = fresh_temp_dir("unwritable");
     fs::path scenario = host_then_payload(dir, "os_exit.py");
-    // /proc/self exists and refuses new files even to root.
-    auto r = run_in(scenario, "/proc/self");
+    // /proc/1 exists and refuses new files even to root (/proc/self is a link: refused as one).
+    auto r = run_in(scenario, "/proc/1");
     INFO(r.err);
     CHECK(r.exit_code == 2);
-    CHECK(contains(r.err, "output folder /proc/self is not writable"));
+    CHECK(contains(r.err, "output folder /proc/1 is not writable"));
     if (::geteuid() != 0) {  // permission bits bind everyone but root
         fs::create_directories(dir / "ro");
         fs::permissions(dir / "ro", fs::perms::owner_read | fs::perms::owner_exec);

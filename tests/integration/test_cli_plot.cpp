@@ -464,3 +464,39 @@ TEST_CASE(
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("plot: a folder and a file whose names are not UTF-8 (byte 0xff) draw like any other",
+          "[integration][plot]") {
+    // Python decodes a str path as UTF-8: the folder's name reached the figure code as text and
+    // plot failed with UnicodeDecodeError, where run, report and compare read the same folder.
+    auto dir = fresh_temp_dir("plot-bytes");
+    const fs::path folder = dir / "results-\xff";
+    fs::create_directory(folder);
+    fs::copy_file(fixtures / "sweep.results.json", folder / "sw\xffep.results.json");
+    auto r = plot(folder / "sw\xffep.results.json", "--format svg");
+    INFO(r.err);
+    if (!have_matplotlib) {
+        WARN("matplotlib is not importable by the embedded Python: nothing to draw");
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, no_matplotlib));
+        return;
+    }
+    REQUIRE(r.exit_code == 0);
+    CHECK_FALSE(contains(r.err, "UnicodeDecodeError"));
+    const auto files = lines_of(r.out);
+    REQUIRE(files.size() == 4);
+    for (const auto& file : files) {
+        INFO(file);
+        // The names as the file system has them: the folder's byte, the file's prefix.
+        CHECK(fs::path(file).parent_path() == folder);
+        CHECK(fs::path(file).filename().string().rfind("sw\xffep.", 0) == 0);
+        CHECK(fs::is_regular_file(file));
+    }
+    // The results folder given by its name, figures into another such folder.
+    fs::copy_file(fixtures / "sweep.results.json", folder / "results.json");
+    auto into = plot(folder, "--out '" + (dir / "figures-\xfe").string() + "'");
+    INFO(into.err);
+    CHECK(into.exit_code == 0);
+    CHECK(fs::is_regular_file(dir / "figures-\xfe" / "timeline.png"));
+    fs::remove_all(dir);
+}

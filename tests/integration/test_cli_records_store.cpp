@@ -171,22 +171,19 @@ TEST_CASE("output.trace_copies bounds trace.json's copies per run in `run`",
     fs::remove_all(dir);
 }
 
-TEST_CASE("when results.sqlite cannot be created, nothing runs: exit 3, and the message says why",
+TEST_CASE("a folder where results.sqlite would go: nothing runs, exit 2, and the message says why",
           "[integration][store]") {
-    // Before issue #28 the plan ran with its records in results.json only and exit 0; now a
-    // write that fails ends the plan, and this one fails before the first run.
+    // Before issue #28 the plan ran with its records in results.json only and exit 0; #28 made
+    // it exit 3 before the first run; since issue 48 the folder is checked before it is taken,
+    // and anything but a regular file under a name xferlab writes is refused there.
     const fs::path dir = fresh_temp_dir("store-unwritable");
     fs::create_directories(dir / "out" / "results.sqlite");  // a folder where the file would go
     const auto run = run_small_plan(dir, 10);
     INFO(run.err);
-    CHECK(run.exit_code == 3);
-    CHECK(contains(run.err, "xferlab: the results could not be written (" +
-                                (dir / "out" / "results.sqlite").string() +
-                                ": cannot open: unable to open database file); 0 run(s) of 2 "
-                                "planned ran, and the plan stopped there."));
-    const json written = json::parse(slurp(dir / "out" / "results.json"));
-    CHECK(written.at("runs").empty());
-    CHECK(written.at("complete") == false);
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, (dir / "out" / "results.sqlite").string() +
+                                " is a folder: xferlab writes a regular file of its own there"));
+    CHECK_FALSE(fs::exists(dir / "out" / "results.json"));
     CHECK_FALSE(fs::exists(dir / "out" / "journal.jsonl"));
     fs::remove_all(dir);
 }

@@ -73,7 +73,7 @@ def verdict_cell(plan, g, f):
             else v.finding)
     f.say(word + " (")
     if v.ci:
-        f.say("95% CI {ci_low}-{ci_high}, ").figure("ci_low", v.ci[0], "ratio").figure(
+        f.say("95% CI [{ci_low}, {ci_high}], ").figure("ci_low", v.ci[0], "ratio").figure(
             "ci_high", v.ci[1], "ratio")
     else:
         f.say("no 95% CI below 4 trials a side, ")

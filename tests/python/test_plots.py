@@ -13,7 +13,7 @@ import unittest
 
 import numpy as np
 
-from xferlab_plots import handoff, results, sweep, timeline
+from xferlab_plots import handoff, results, style, sweep, timeline
 from xferlab_plots.errors import PlotError
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -351,6 +351,45 @@ class Selection(unittest.TestCase):
     def test_a_file_that_is_not_results_json(self):
         with self.assertRaisesRegex(PlotError, "^not an xferlab results.json: KeyError"):
             results.load(json.dumps({"runs": [{}]}))
+
+
+class PlantedLinks(unittest.TestCase):
+    """A figure is written through a temporary name in its folder (issue 48, item 2): a link
+    planted under that name, in a folder others write into, must not be written through."""
+
+    class Figure:  # what save() asks of a matplotlib figure, which takes a file or a path
+        def savefig(self, out, format, dpi, metadata):
+            if isinstance(out, str):
+                with open(out, "wb") as f:
+                    f.write(b"figure bytes")
+            else:
+                out.write(b"figure bytes")
+
+    def test_a_link_under_the_temporary_name_keeps_its_target(self):
+        with tempfile.TemporaryDirectory() as d:
+            target = os.path.join(d, "target")
+            with open(target, "w") as f:
+                f.write("precious")
+            path = os.path.join(d, "timeline.png")
+            os.symlink(target, f"{path}.tmp-{os.getpid()}")
+            style.save(self.Figure(), path, "png")
+            with open(target) as f:
+                self.assertEqual(f.read(), "precious")
+            self.assertFalse(os.path.islink(path))
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), b"figure bytes")
+
+    def test_a_link_under_the_figures_name_is_replaced_not_followed(self):
+        with tempfile.TemporaryDirectory() as d:
+            target = os.path.join(d, "target")
+            with open(target, "w") as f:
+                f.write("precious")
+            path = os.path.join(d, "timeline.png")
+            os.symlink(target, path)
+            style.save(self.Figure(), path, "png")
+            with open(target) as f:
+                self.assertEqual(f.read(), "precious")
+            self.assertFalse(os.path.islink(path))
 
 
 if __name__ == "__main__":

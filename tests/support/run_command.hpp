@@ -7,10 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace xfer::test {
 
@@ -28,7 +27,8 @@ inline std::string slurp(const std::filesystem::path& p) {
 }
 
 inline std::filesystem::path fresh_temp_dir(const std::string& tag) {
-    std::string templ = (std::filesystem::temp_directory_path() / ("xferlab-" + tag + "-XXXXXX")).string();
+    std::string templ =
+        (std::filesystem::temp_directory_path() / ("xferlab-" + tag + "-XXXXXX")).string();
     char* made = mkdtemp(templ.data());
     return made ? std::filesystem::path(made) : std::filesystem::path();
 }
@@ -44,6 +44,11 @@ inline CommandResult run_command(const std::string& command) {
     r.err = slurp(err);
     std::filesystem::remove_all(dir);
     return r;
+}
+
+// The results.json `xferlab run` wrote into `dir`.
+inline nlohmann::json results_of(const std::filesystem::path& dir) {
+    return nlohmann::json::parse(slurp(dir / "results.json"));
 }
 
 // The built CLI, quoted for the shell.

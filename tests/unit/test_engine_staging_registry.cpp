@@ -27,6 +27,7 @@
 #include "engine/auto_helpers.hpp"
 #include "engine/staging_engine.hpp"
 #include "engine/staging_registry.hpp"
+#include "engine/stats_probe.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 

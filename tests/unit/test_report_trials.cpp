@@ -1,15 +1,19 @@
 // Statistics across trials against scipy 1.10's values (computed once, written here), and the
 // verdicts they lead to.
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "report/analysis.hpp"
+#include "report/reporter.hpp"
 #include "report/trial_analysis.hpp"
 #include "report/trial_stats.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "support/values.hpp"
 #include "test_report_fixtures.hpp"
+#include "util/format.hpp"
 
 using namespace xfer;
 using namespace xfer::testing;
@@ -118,7 +122,8 @@ TEST_CASE("a planted 20% difference: slower at 5 trials, not tested at 1", "[rep
     REQUIRE(c.ci_low);
     CHECK(*c.ci_high < 1);
     INFO(c.verdict);
-    CHECK(c.verdict == "0.80x, slower (95% CI 0.75x-0.85x, Mann-Whitney p=0.00794, 5 vs 5 trials)");
+    CHECK(c.verdict ==
+          "0.80x, slower (95% CI [0.75x, 0.85x], Mann-Whitney p=0.00794, 5 vs 5 trials)");
 
     const Analysis one = analyze(planted(1));
     REQUIRE(one.groups[1].vs_baseline);
@@ -142,7 +147,8 @@ TEST_CASE("verdicts: 3 vs 3 trials are not testable, a 0.1 % difference found is
           "0.82x, not testable with 3 vs 3 trials (the smallest p they can give is 0.1; run with "
           "--trials 5)");
     bool listed = false;
-    for (const auto& line : texts(three.summary)) listed |= line.find("not testable with these") == 0;
+    for (const auto& line : texts(three.summary))
+        listed |= line.find("not testable with these") == 0;
     CHECK(listed);
     // 5 vs 5, every trial of one 0.1 % slower than every trial of the other: found, negligible.
     Results tiny;
@@ -156,7 +162,7 @@ TEST_CASE("verdicts: 3 vs 3 trials are not testable, a 0.1 % difference found is
     const TrialComparison& n = *an.groups[1].vs_baseline;
     CHECK(n.p < 0.05);
     CHECK(n.finding == TrialComparison::Finding::negligible);
-    CHECK(n.verdict.rfind("1.00x, negligible: under 1 % (95% CI", 0) == 0);
+    CHECK(n.verdict.rfind("1.00x, negligible: under 1 % (95% CI [", 0) == 0);
     for (const auto& line : texts(an.summary)) CHECK(line.find("slower than") == std::string::npos);
 }
 
@@ -183,4 +189,24 @@ TEST_CASE("each sweep point has its own baseline, scenario.baseline picks it by 
     CHECK(named.groups[3].is_baseline);
     REQUIRE(named.groups[2].vs_baseline);
     CHECK(named.groups[2].vs_baseline->baseline_group == 3);
+}
+
+TEST_CASE("two trials far apart: the mean's 95% interval stops at zero and prints as [lo, hi]",
+          "[report][trials]") {
+    // 1 GB/s and about 33 GB/s: the t interval of two trials (t = 12.7) reaches far below zero,
+    // which no aggregate bandwidth can be. The table printed it "-94.460-134.9".
+    Results res;
+    res.runs.push_back(trial(0, "wide", 1, 1.0));
+    res.runs.push_back(trial(1, "wide", 2, 0.03));
+    const Analysis a = analyze(res);
+    REQUIRE(a.groups.size() == 1);
+    const TrialGroup& g = a.groups[0];
+    REQUIRE(g.ci_low);
+    CHECK(*g.ci_low == 0);
+    CHECK(*g.ci_high > g.mean_Bps);
+    std::ostringstream table;
+    make_reporter("table", ReportDetail::concise)->write(res, a, table);
+    INFO(table.str());
+    CHECK(xfer::test::contains(table.str(), "[0.000, " + fmtx::gbps(*g.ci_high) + "]"));
+    CHECK_FALSE(xfer::test::contains(table.str(), "-0."));
 }

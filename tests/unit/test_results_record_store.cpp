@@ -44,6 +44,7 @@ Results plan_with_two_runs() {
     // Run 0: every field set (test_results_fixtures.hpp), as the record store must keep it.
     RunResult a = full_run();
     a.index = 0;
+    a.threads = 8;  // full_record's worker 7 is one of them: the reader checks that it is
     for (auto& r : a.records) r.run = 0;
     RunResult b;
     b.index = 1;
@@ -60,6 +61,7 @@ Results plan_with_two_runs() {
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;
+    b.threads = 8;
     b.helper_threads = {
         HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2, {3, 4096, 9, 1, 5}}};
     b.status = RunStatus::failed;

@@ -1,0 +1,162 @@
+// A crafted or damaged results file cannot make a reader allocate by the numbers it holds, nor
+// read impossible values as figures (issue 48, item 3): worker and run indexes are checked
+// against the plan, sizes and times that cannot be are errors naming the run and record, and a
+// results schema this xferlab does not know is refused, in results.json, results.sqlite and
+// journal.jsonl alike. tests/fuzz/fuzz_results_json.cpp and fuzz_results_sqlite.cpp keep it so.
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "results/journal_reader.hpp"
+#include "results/record_store.hpp"
+#include "results/results_checks.hpp"
+#include "results/serialize.hpp"
+#include "results/sqlite_db.hpp"
+#include "support/catch.hpp"
+#include "support/run_command.hpp"
+
+using nlohmann::json;
+using namespace xfer;
+namespace fs = std::filesystem;
+
+namespace {
+
+// One plan of one host run of two workers, two copies each, as `run` writes it.
+Results two_worker_plan() {
+    Results plan;
+    plan.tool_version = "test";
+    plan.planned_runs = 1;
+    RunResult run;
+    run.label = "host";
+    run.launcher = "host";
+    run.threads = 2;
+    run.bytes_per_copy = 1 << 20;
+    run.start_ns = 1000;
+    run.end_ns = 9000;
+    for (int w = 0; w < 2; ++w)
+        for (int rep = 0; rep < 2; ++rep) {
+            Record r;
+            r.worker = w;
+            r.repetition = rep;
+            r.bytes = 1 << 20;
+            r.host_start_ns = 2000 + 1000 * rep;
+            r.host_end_ns = 2500 + 1000 * rep;
+            run.records.push_back(r);
+        }
+    plan.runs.push_back(run);
+    return plan;
+}
+
+// What results_from_json says of the plan's JSON after `edit`, or "" when it reads it.
+std::string json_refusal(const std::function<void(json&)>& edit) {
+    json j = two_worker_plan();
+    edit(j);
+    try {
+        (void)results_from_json(json::parse(j.dump()));  // as the file's text would parse
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The plan in a results.sqlite, `sql` run on it, then read back: what the reader says, or "".
+std::string sqlite_refusal(const std::string& sql) {
+    const fs::path dir = test::fresh_temp_dir("bounds-store");
+    const std::string path = (dir / "results.sqlite").string();
+    const Results plan = two_worker_plan();
+    {
+        RecordStore store(path);
+        store.write_plan(plan);
+        store.add_run(plan.runs.front());
+        store.end_plan();
+    }
+    SqliteDb(path, false).exec(sql);
+    std::string why;
+    try {
+        (void)read_record_store(path);
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    fs::remove_all(dir);
+    return why;
+}
+
+}  // namespace
+
+TEST_CASE("results.json: a worker index beyond the run's threads is refused, naming the record",
+          "[results][bounds]") {
+    CHECK(json_refusal([](json&) {}).empty());
+    CHECK(json_refusal([](json& j) {
+              for (auto& r : j["runs"][0]["records"]) r["worker"] = 1000000000;
+          }) ==
+          "run 0 (host), record 0: worker 1000000000 is not one of the run's 2 workers "
+          "(0 to 1)");
+    CHECK(json_refusal([](json& j) { j["runs"][0]["records"][3]["worker"] = -1; }) ==
+          "run 0 (host), record 3: worker -1 is not one of the run's 2 workers (0 to 1)");
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["threads"] = 1000000000; }),
+               Catch::StartsWith("run 0 (host): threads 1000000000 is not a thread count"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["index"] = 5; }),
+               Catch::Contains("its index 5 is not a run of a plan of 1 runs"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][1]["run"] = 7; }),
+               Catch::Contains("record 1: run 7 is not the run that holds it"));
+}
+
+TEST_CASE("results.json: negative sizes and times are errors naming the record",
+          "[results][bounds]") {
+    CHECK(json_refusal([](json& j) { j["runs"][0]["records"][2]["size_bytes"] = -1; }) ==
+          "run 0: record 2: size_bytes is -1: it cannot be negative");
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["bytes_per_copy"] = -4096; }),
+               Catch::Contains("bytes_per_copy is -4096: it cannot be negative"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["host_end_ns"] = 5; }),
+               Catch::Contains("record 0: host_start_ns 2000 and host_end_ns 5 are no span"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["device_end_ns"] = -7; }),
+               Catch::Contains("record 0: device_start_ns -1 or device_end_ns -7 is negative"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["size_bytes"] = 1e300; }),
+               Catch::StartsWith("/runs/0/records/0/size_bytes is 1e+300"));
+}
+
+TEST_CASE("results.json: a schema version this xferlab does not know is refused",
+          "[results][bounds]") {
+    CHECK_THAT(json_refusal([](json& j) { j["schema_version"] = 999; }),
+               Catch::StartsWith("it has results schema 999; this xferlab reads schema 1"));
+    CHECK_THAT(json_refusal([](json& j) { j["planned_runs"] = 1000000000; }),
+               Catch::Contains("planned_runs 1000000000 is not the size of a plan"));
+}
+
+TEST_CASE("results.sqlite: one UPDATE that makes the file impossible is refused by the reader",
+          "[results][bounds]") {
+    CHECK(sqlite_refusal("SELECT 1").empty());
+    CHECK_THAT(sqlite_refusal("UPDATE copies SET worker = 1000000000"),
+               Catch::EndsWith("results.sqlite: run 0 (host), record 0: worker 1000000000 is "
+                               "not one of the run's 2 workers (0 to 1)"));
+    CHECK_THAT(sqlite_refusal("UPDATE copies SET size_bytes = -1 WHERE rowid = 2"),
+               Catch::Contains("run 0, record 1: size_bytes -1 is negative"));
+    CHECK_THAT(sqlite_refusal("UPDATE runs SET threads = 1000000000"),
+               Catch::Contains("threads 1000000000 is not a thread count"));
+    CHECK_THAT(sqlite_refusal("UPDATE meta SET value = '999' WHERE key = 'results_schema_version'"),
+               Catch::Contains("it has results schema 999"));
+    CHECK_THAT(sqlite_refusal("UPDATE meta SET value = '999' WHERE key = 'schema_version'"),
+               Catch::Contains("has results.sqlite schema 999"));
+}
+
+TEST_CASE("journal.jsonl: a line no plan could hold is left out and named, the others read",
+          "[results][bounds]") {
+    Results plan = two_worker_plan();
+    plan.runs.push_back(plan.runs.front());
+    plan.runs[1].index = 1;
+    for (auto& r : plan.runs[1].records) r.run = 1;
+    plan.planned_runs = 2;
+    json bad = journal_line(plan, plan.runs[1]);
+    bad["records"][0]["worker"] = 1000000000;
+    json newer = journal_line(plan, plan.runs[1]);
+    newer["plan"]["schema_version"] = 999;
+    const std::string text =
+        journal_line(plan, plan.runs[0]).dump() + "\n" + bad.dump() + "\n" + newer.dump() + "\n";
+    const JournalContents c = read_journal(text);
+    REQUIRE(c.results.runs.size() == 1);
+    REQUIRE(c.gaps.size() == 2);
+    CHECK_THAT(c.gaps[0].why, Catch::Contains("record 0: worker 1000000000 is not one of"));
+    CHECK_THAT(c.gaps[1].why, Catch::Contains("its plan has results schema 999"));
+}
