@@ -1,12 +1,12 @@
 # The extension module xferlab._core (`import xferlab` in a user's program: the build's python/
-# folder on PYTHONPATH, or `pip install .`): app/pyapi/ext/core.cpp on the libraries of the layers
-# it stands on (pyapi, engine and below, docs/architecture.md), so that the module is built from
+# folder on PYTHONPATH, or `pip install .`): app/module/ext/core.cpp on the libraries of the layers
+# it stands on (module, engine and below, docs/architecture.md), so that the module is built from
 # those targets' sources and loads without xferlab's other libraries (SQLite, TOML++, CUPTI,
-# libpython). Included by app/CMakeLists.txt once xfer_pyapi exists, also when
+# libpython). Included by app/CMakeLists.txt once xfer_module exists, also when
 # XFER_PYTHON_MODULE_ONLY is on (pyproject.toml).
 #
 # With the tests, a second build of the same module, xferlab_core_testing, goes to
-# python-testing/xferlab: the same bindings plus the submodule _testing (app/pyapi/testing: the
+# python-testing/xferlab: the same bindings plus the submodule _testing (app/module/testing: the
 # fake device and its fault injection), which the installed module never has.
 
 # xferlab_module(TARGET DIR SOURCES file... LIBRARIES lib...): the package in DIR, its Python
@@ -27,13 +27,13 @@ endfunction()
 
 set(XFER_PYTHON_PACKAGE_DIR "${PROJECT_BINARY_DIR}/python/xferlab")
 xferlab_module(xferlab_core "${XFER_PYTHON_PACKAGE_DIR}"
-    SOURCES "${PROJECT_SOURCE_DIR}/app/pyapi/ext/core.cpp" LIBRARIES xfer_pyapi)
+    SOURCES "${PROJECT_SOURCE_DIR}/app/module/ext/core.cpp" LIBRARIES xfer_module)
 
 if(XFER_BUILD_TESTS)
     set(XFER_PYTHON_TESTING_DIR "${PROJECT_BINARY_DIR}/python-testing/xferlab")
-    file(GLOB _testing_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/app/pyapi/testing/*.cpp")
+    file(GLOB _testing_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/app/module/testing/*.cpp")
     xferlab_module(xferlab_core_testing "${XFER_PYTHON_TESTING_DIR}"
-        SOURCES ${_testing_sources} LIBRARIES xfer_pyapi xfer_engine_fake)
+        SOURCES ${_testing_sources} LIBRARIES xfer_module xfer_engine_fake)
 endif()
 
 # pip install . (scikit-build-core): the package is the module and its Python files.

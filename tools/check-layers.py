@@ -8,11 +8,11 @@ import pathlib
 import re
 import sys
 
-# Lowest first. A subfolder (backend/cuda, engine/cuda, engine/fake, pyapi/testing) is part of
-# its folder. The Python module is pyapi and the folders below it: engine is the floor the
+# Lowest first. A subfolder (backend/cuda, engine/cuda, engine/fake, module/testing) is part of
+# its folder. The Python module is module/ and the folders below it: engine is the floor the
 # harness's CUDA backend stands on, and nothing of the harness is below it.
-LAYERS = ["util", "system", "settings", "engine", "pyapi", "results", "scenario", "memory",
-          "backend", "report", "launch", "python", "remote", "run", "cli"]
+LAYERS = ["util", "system", "settings", "engine", "module", "results", "scenario", "memory",
+          "backend", "report", "launch", "embed", "remote", "run", "cli"]
 
 def folder_of(path: str) -> str:
     return path.split("/")[0]

@@ -9,7 +9,7 @@
 #include "cli/cmd_plot.hpp"
 #include "cli/config_loading.hpp"
 #include "cli/standard_streams.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "results/vocabulary.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/run_files.hpp"

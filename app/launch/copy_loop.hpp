@@ -24,7 +24,7 @@ struct StopCondition {
 };
 
 // What a caller wraps around each copy and each gap. Native threads wrap nothing; host+gil
-// threads hand the GIL off around both (python/host_gil_launcher.cpp).
+// threads hand the GIL off around both (embed/host_gil_launcher.cpp).
 class CopyGuard {
   public:
     virtual ~CopyGuard() = default;

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
 #include "results/vocabulary.hpp"

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "launch/execute_workers.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "report/run_stats.hpp"
 #include "results/vocabulary.hpp"
 #include "run/config.hpp"

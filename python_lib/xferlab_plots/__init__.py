@@ -1,6 +1,6 @@
 """xferlab's figures, drawn with matplotlib (Agg, no display) from the text of a results.json.
 
-xferlab calls draw() inside its embedded interpreter (app/python/plots.cpp) for `xferlab plot`
+xferlab calls draw() inside its embedded interpreter (app/embed/plots.cpp) for `xferlab plot`
 and for `run` with output.plots = true. Figures: the timeline (timeline.py), the per-copy
 distribution (distribution.py), the aggregate per run (aggregate.py), one figure per swept
 key (sweep.py) and, where threads.between varies, hand-off rate and per-copy p50 against the

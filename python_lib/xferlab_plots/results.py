@@ -108,7 +108,7 @@ class Results:
 
 
 # The record keys the figures read, and the type each becomes. xferlab hands a run's copies over
-# in this form (app/python/plots.cpp: one bytearray per key, these types in native byte order).
+# in this form (app/embed/plots.cpp: one bytearray per key, these types in native byte order).
 COLUMNS = {
     "worker": np.int64,
     "warmup": np.bool_,

@@ -168,7 +168,7 @@ class TrialsWithFailures(unittest.TestCase):
         self.assertEqual(row.interval, (group["mean_ci_low"], group["mean_ci_high"]))
 
 
-# What app/python/plots.cpp hands over for a run: one bytearray per record key, each value packed
+# What app/embed/plots.cpp hands over for a run: one bytearray per record key, each value packed
 # as the C++ type it writes (int64, bool, double), native byte order. Kept apart from
 # results.COLUMNS here so that a type changed on one side only fails.
 HANDED_OVER = {"worker": "q", "warmup": "?", "size_bytes": "d", "host_start_ns": "q",

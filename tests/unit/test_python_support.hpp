@@ -15,7 +15,7 @@
 #include "launch/launcher.hpp"
 #include "launch/native_launchers.hpp"
 #include "launch/worker.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 
 namespace xfer::test {
 

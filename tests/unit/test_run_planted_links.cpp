@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "python/payload_output.hpp"
+#include "embed/payload_output.hpp"
 #include "report/atomic_file.hpp"
 #include "results/record_store.hpp"
 #include "run/output_dir.hpp"
