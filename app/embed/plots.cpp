@@ -1,5 +1,5 @@
 // draw_plots: hands a results.json's text and its runs' copies (as columns) to
-// python_lib/xferlab_plots inside the embedded interpreter and sorts what comes back into
+// python/xferlab_plots inside the embedded interpreter and sorts what comes back into
 // files, notes and one of the outcomes the CLI maps to exit codes. The figures themselves are
 // Python (matplotlib); nothing is drawn here.
 #include <pybind11/embed.h>

@@ -38,7 +38,7 @@ std::string subinterpreters_unsupported();
 std::string python_executable_problem(const std::filesystem::path& executable);
 // The choice for this process (python.executable of the config; a worker process gets its
 // parent's). Only the first start of the interpreter reads it: call it before.
-// xferlab's own Python code: $XFERLAB_PYTHON_LIB, else <source tree>/python_lib: the figures'
+// xferlab's own Python code: $XFERLAB_PYTHON_LIB, else <source tree>/python: the figures'
 // package xferlab_plots, and the pure-Python part of the package xferlab (cupy.py, torch.py).
 std::filesystem::path python_lib_dir();
 // python_lib_dir()/xferlab when it is there (empty otherwise): the built-in module `xferlab`
@@ -85,7 +85,7 @@ void set_payload_exit_handler(std::function<void(int)> handler);
 // results.json's host and tests). Before it starts: {"started": false} and the choice.
 nlohmann::json python_description();
 
-// What the figure code (python_lib/xferlab_plots, run in this interpreter with matplotlib's
+// What the figure code (python/xferlab_plots, run in this interpreter with matplotlib's
 // Agg backend) is asked to draw.
 struct PlotRequest {
     std::filesystem::path lib_dir;  // the folder holding the xferlab_plots package

@@ -71,7 +71,7 @@ std::string python_executable_problem(const fs::path& executable) {
 
 fs::path python_lib_dir() {
     if (const char* dir = std::getenv("XFERLAB_PYTHON_LIB"); dir && *dir) return fs::path(dir);
-    return fs::path(XFER_SOURCE_DIR) / "python_lib";
+    return fs::path(XFER_SOURCE_DIR) / "python";
 }
 
 fs::path xferlab_package_dir() {

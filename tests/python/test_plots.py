@@ -1,4 +1,4 @@
-"""Unit tests of the figures' Python code (python_lib/xferlab_plots) that need numpy only, not
+"""Unit tests of the figures' Python code (python/xferlab_plots) that need numpy only, not
 matplotlib: the pixel merging of the timeline, the runs a sweep line joins, the selection of runs,
 the copies handed over as columns (and, where matplotlib is there, the figures drawn from them).
 Run by ctest (tests/CMakeLists.txt) with the embedded Python's interpreter."""

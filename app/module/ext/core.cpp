@@ -1,5 +1,5 @@
 // The extension module xferlab._core: xferlab's transfer API (copy, Engine, Error) for a user's
-// own program; python_lib/xferlab/__init__.py re-exports it as `xferlab`.
+// own program; python/xferlab/__init__.py re-exports it as `xferlab`.
 #include <pybind11/pybind11.h>
 
 #include "module/bindings.hpp"
