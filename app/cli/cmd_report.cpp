@@ -6,7 +6,7 @@
 #include "cli/common_options.hpp"
 #include "cli/report_input.hpp"
 #include "report/reporter.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 

@@ -10,7 +10,7 @@
 #include "cli/config_loading.hpp"
 #include "cli/standard_streams.hpp"
 #include "embed/python.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/run_files.hpp"
 #include "system/stop_signal.hpp"

@@ -9,7 +9,7 @@
 #include "report/explain_rules_internal.hpp"
 #include "report/trial_analysis.hpp"
 #include "report/trial_stats.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "util/format.hpp"
 
 namespace xfer::explain {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "report/explain_rules_internal.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer::explain {
 

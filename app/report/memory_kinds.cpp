@@ -1,6 +1,6 @@
 #include "report/memory_kinds.hpp"
 
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 

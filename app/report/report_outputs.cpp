@@ -5,7 +5,7 @@
 
 #include "report/atomic_file.hpp"
 #include "report/reporter.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 namespace {

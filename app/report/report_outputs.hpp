@@ -17,7 +17,7 @@ struct ReportsWritten {
     std::vector<std::string> failures;         // "<reporter>: <why>", one per file not written
 };
 
-// Reporter `name` into `dir`/<its file> (results/vocabulary.cpp names it), atomically. Throws
+// Reporter `name` into `dir`/<its file> (settings/vocabulary.cpp names it), atomically. Throws
 // std::runtime_error for a reporter that writes no file, std::system_error when writing fails.
 std::filesystem::path write_report_file(const std::string& name, const Results& results,
                                         const Analysis& analysis, const std::filesystem::path& dir,

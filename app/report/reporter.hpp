@@ -14,7 +14,7 @@ namespace xfer {
 class Reporter {
   public:
     virtual ~Reporter() = default;
-    virtual std::string name() const = 0;  // a name in results/vocabulary.cpp
+    virtual std::string name() const = 0;  // a name in settings/vocabulary.cpp
     // The whole report in this reporter's format. Whether it goes to the terminal or into a
     // results folder is report/report_outputs.hpp's business, not the reporter's.
     virtual void write(const Results& results, const Analysis& analysis, std::ostream& out) = 0;
@@ -37,7 +37,7 @@ struct ReportLimits {
     size_t trace_copies_per_run = 20000;
 };
 
-// The reporter of a name in results/vocabulary.hpp's reporter table; nullptr when unknown.
+// The reporter of a name in settings/vocabulary.hpp's reporter table; nullptr when unknown.
 std::unique_ptr<Reporter> make_reporter(const std::string& name,
                                         ReportDetail detail = ReportDetail::full,
                                         const ReportLimits& limits = {});

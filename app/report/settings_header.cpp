@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "report/text_table.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "settings/setting_keys.hpp"
 #include "util/command_line.hpp"
 #include "util/format.hpp"

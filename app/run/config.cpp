@@ -11,7 +11,7 @@
 #include "embed/python.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "util/units.hpp"
 
 namespace xfer {

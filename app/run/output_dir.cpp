@@ -13,7 +13,7 @@
 
 #include "results/record_store.hpp"
 #include "results/serialize.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/output_lock.hpp"
 #include "util/fd_write.hpp"
 #include "util/no_follow.hpp"

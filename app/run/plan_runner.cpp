@@ -10,7 +10,7 @@
 #include "launch/execute_workers.hpp"
 #include "embed/python.hpp"
 #include "report/run_stats.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/cuda_only.hpp"
 #include "run/memory_preflight.hpp"

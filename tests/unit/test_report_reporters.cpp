@@ -14,7 +14,7 @@
 #include "report/report_outputs.hpp"
 #include "report/reporter.hpp"
 #include "results/serialize.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 

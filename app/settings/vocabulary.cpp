@@ -1,4 +1,4 @@
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 #include <stdexcept>
 
