@@ -10,9 +10,11 @@ import sys
 
 # Lowest first. A subfolder (backend/cuda, engine/cuda, engine/fake, module/testing) is part of
 # its folder. The Python module is module/ and the folders below it: engine is the floor the
-# harness's CUDA backend stands on, and nothing of the harness is below it.
-LAYERS = ["util", "system", "settings", "engine", "module", "results", "scenario", "memory",
-          "backend", "report", "launch", "embed", "remote", "run", "cli"]
+# harness's CUDA backend stands on, and nothing of the harness is below it. memory and backend
+# read a run's settings as specs (settings/specs.hpp), not as a scenario, so scenario is above
+# them; launch is handed a scenario's Run, so scenario is below launch.
+LAYERS = ["util", "system", "settings", "engine", "module", "results", "memory", "backend",
+          "scenario", "report", "launch", "embed", "remote", "run", "cli"]
 
 def folder_of(path: str) -> str:
     return path.split("/")[0]

@@ -8,7 +8,7 @@
 
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer {
 
