@@ -9,7 +9,8 @@
 #include "cli/config_loading.hpp"
 #include "cli/report_input.hpp"
 #include "embed/python.hpp"
-#include "report/reporter.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
 #include "run/config.hpp"
 #include "util/terminal_text.hpp"
 

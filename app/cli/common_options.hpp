@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/reporter.hpp"
+#include "report/render/reporter.hpp"
 
 namespace xfer {
 
@@ -72,7 +72,7 @@ inline std::optional<std::string> empty_out(const std::optional<std::string>& ou
            otherwise;
 }
 
-// run and report --brief / --full: how much the table says (report/reporter.hpp).
+// run and report --brief / --full: how much the table says (report/render/reporter.hpp).
 struct DetailFlags {
     bool brief = false;
     bool full = false;

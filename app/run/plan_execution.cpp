@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "embed/payload_output.hpp"
-#include "report/run_stats.hpp"
+#include "report/analysis/run_stats.hpp"
 #include "embed/python.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"

@@ -9,7 +9,7 @@
 
 #include "launch/execute_workers.hpp"
 #include "embed/python.hpp"
-#include "report/run_stats.hpp"
+#include "report/analysis/run_stats.hpp"
 #include "settings/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/cuda_only.hpp"

@@ -7,7 +7,8 @@
 #include <memory>
 
 #include "remote/mpi_job.hpp"
-#include "report/report_outputs.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/report_outputs.hpp"
 #include "results/record_store.hpp"
 #include "settings/vocabulary.hpp"
 #include "run/exit_codes.hpp"

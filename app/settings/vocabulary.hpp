@@ -2,7 +2,7 @@
 // One source of names: every launcher, backend and reporter is described here once, with what
 // it supports. Scenario validation and its messages, the config file, the command line's
 // choices and help, the report, and the registries of implementations (run/launchers.cpp,
-// backend/registry.cpp, report/reporter.cpp) all read these tables; a test checks that every
+// backend/registry.cpp, report/render/reporter.cpp) all read these tables; a test checks that every
 // name here has an implementation and every implementation a name here.
 #include <string>
 #include <string_view>

@@ -15,9 +15,9 @@ import numpy as np
 
 from . import style
 
-# The report's bands (app/report/explain_rules_internal.hpp, kSwitchLowRate and kSwitchHighRate):
-# a side of a threads.between switch "kept the device" at a rate this low or lower, "handed it
-# over" at this high or higher.
+# The report's bands (app/report/explain/explain_rules_internal.hpp, kSwitchLowRate and
+# kSwitchHighRate): a side of a threads.between switch "kept the device" at a rate this low or
+# lower, "handed it over" at this high or higher.
 KEEP_RATE = 0.25
 HAND_RATE = 0.75
 KEY = "threads.between"

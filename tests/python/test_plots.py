@@ -140,7 +140,7 @@ class Trials(unittest.TestCase):
 
 
 class TrialsWithFailures(unittest.TestCase):
-    """The bar is what the verdicts compare: ok trials only (report/trial_analysis.cpp)."""
+    """The bar is what the verdicts compare: ok trials only (report/analysis/trial_analysis.cpp)."""
 
     def setUp(self):
         self.data = fixture("trials.results.json")

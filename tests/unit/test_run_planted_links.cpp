@@ -10,7 +10,7 @@
 #include <string>
 
 #include "embed/payload_output.hpp"
-#include "report/atomic_file.hpp"
+#include "report/render/atomic_file.hpp"
 #include "results/record_store.hpp"
 #include "run/output_dir.hpp"
 #include "run/output_lock.hpp"
