@@ -1,5 +1,5 @@
 #include "cli/cli.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 
 int main(int argc, char** argv) {
     const int code = xfer::run_cli(argc, argv);

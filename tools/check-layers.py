@@ -8,14 +8,27 @@ import pathlib
 import re
 import sys
 
-# Lowest first. A subfolder (backend/cuda, engine/cuda, engine/fake, pyapi/testing) is part of
-# its folder. The Python module is pyapi and the folders below it: engine is the floor the
-# harness's CUDA backend stands on, and nothing of the harness is below it.
-LAYERS = ["util", "system", "settings", "engine", "pyapi", "results", "scenario", "memory",
-          "backend", "report", "launch", "python", "remote", "run", "cli"]
+# Lowest first. A subfolder (backend/cuda, engine/cuda, engine/fake, module/ext,
+# module/testing) is part of its folder, except in the folders of LAYERED, whose subfolders are
+# layers of their own (report/analysis, report/explain, report/render) and which hold no file
+# outside them. The Python module is module/ and the folders below it: engine is the floor the
+# harness's CUDA backend stands on, and nothing of the harness is below it. memory and backend
+# read a run's settings as specs (settings/specs.hpp), not as a scenario, so scenario is above
+# them; launch is handed a scenario's Run, so scenario is below launch. Within report, the
+# statistics (analysis) are below the findings that cite them (explain), and both below the
+# reporters (render).
+LAYERS = ["util", "system", "settings", "engine", "module", "results", "memory", "backend",
+          "scenario", "report/analysis", "report/explain", "report/render", "launch", "embed",
+          "remote", "run", "cli"]
+LAYERED = {"report"}
 
 def folder_of(path: str) -> str:
-    return path.split("/")[0]
+    """The layer of a file's path under app/ (e.g. "backend/cuda/x.cpp" -> "backend",
+    "report/render/x.cpp" -> "report/render")."""
+    parts = path.split("/")
+    if parts[0] in LAYERED and len(parts) > 2:
+        return "/".join(parts[:2])
+    return parts[0]
 
 def main() -> int:
     app = pathlib.Path(__file__).resolve().parent.parent / "app"
@@ -29,16 +42,20 @@ def main() -> int:
             bad.append(f"{f.relative_to(app)}: folder '{mine}' is not in LAYERS")
             continue
         for n, line in enumerate(f.read_text().splitlines(), 1):
-            m = re.match(r'\s*#\s*include\s+"([a-z_]+)/', line)
-            if not m or m.group(1) == mine or m.group(1) not in rank:
+            m = re.match(r'\s*#\s*include\s+"([a-z_]+(?:/[a-z_]+)*/[\w.]+)"', line)
+            if not m:
                 continue
-            edges.add((mine, m.group(1)))
-            if rank[m.group(1)] > rank[mine]:
-                bad.append(f"app/{f.relative_to(app)}:{n}: {mine} includes {m.group(1)} (above it)")
+            theirs = folder_of(m.group(1))
+            if theirs == mine or theirs not in rank:
+                continue
+            edges.add((mine, theirs))
+            if rank[theirs] > rank[mine]:
+                bad.append(f"app/{f.relative_to(app)}:{n}: {mine} includes {theirs} (above it)")
     if "--edges" in sys.argv:
+        width = max(len(a) for a in LAYERS)
         for a in LAYERS:
             below = sorted({b for (x, b) in edges if x == a}, key=rank.get)
-            print(f"{a:9} -> {', '.join(below) if below else '(nothing)'}")
+            print(f"{a:{width}} -> {', '.join(below) if below else '(nothing)'}")
     for b in bad:
         print(b)
     print(f"check-layers: {len(edges)} folder edges, {len(bad)} upward")

@@ -25,8 +25,11 @@ old_src=$root/.old-engine
 while [ $# -gt 0 ]; do
     case "$1" in
         --prepare-old)
+            # The Python package's folder: python/, python_lib/ before issue 47.
+            lib=python
+            git -C "$root" cat-file -e "$2:python_lib" 2>/dev/null && lib=python_lib
             rm -rf "$old_src" && mkdir -p "$old_src" &&
-                git -C "$root" archive "$2" CMakeLists.txt cmake app python_lib pyproject.toml |
+                git -C "$root" archive "$2" CMakeLists.txt cmake app "$lib" pyproject.toml |
                 tar -x -C "$old_src" && echo "$2" >"$old_src/COMMIT" &&
                 echo "main's tree at $2 in $old_src ($(du -sh "$old_src" | cut -f1)); carry .old-engine"
             exit $? ;;

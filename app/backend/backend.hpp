@@ -12,7 +12,7 @@
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 #include "system/thread_info.hpp"
 
 namespace xfer {

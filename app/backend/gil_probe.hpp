@@ -1,6 +1,6 @@
 #pragma once
 // Whether the calling thread holds the GIL, asked from backend code that must not depend on
-// Python (the CUPTI callback inside a framework's copy). The python layer installs the probe
+// Python (the CUPTI callback inside a framework's copy). The embed layer installs the probe
 // when it starts the interpreter; without one the answer is "unknown".
 namespace xfer {
 

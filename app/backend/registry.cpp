@@ -3,7 +3,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/host_backend.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #ifdef XFER_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
 #endif

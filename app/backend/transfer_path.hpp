@@ -1,7 +1,7 @@
 #pragma once
 // transfer.path against the rest of the transfer (CUDA backend's check; no CUDA header, so the
 // messages are tested without a device).
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer {
 

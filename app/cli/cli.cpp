@@ -10,7 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/standard_streams.hpp"
 #include "remote/worker_process.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "util/command_line.hpp"
 #include "util/suggest.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/launchers.hpp"
 #include "run/memory_preflight.hpp"
 #include "run/plan_runner.hpp"

@@ -5,7 +5,8 @@
 
 #include "cli/cli.hpp"
 #include "cli/report_input.hpp"
-#include "report/results_compare.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/results_compare.hpp"
 #include "util/terminal_text.hpp"
 
 namespace xfer {

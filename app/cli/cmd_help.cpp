@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "report/explanation_rules.hpp"
-#include "report/text_table.hpp"
+#include "report/explain/explanation_rules.hpp"
+#include "util/text_table.hpp"
 #include "scenario/scenario_keys.hpp"
 
 namespace xfer {

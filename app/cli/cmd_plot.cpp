@@ -8,8 +8,9 @@
 #include "cli/common_options.hpp"
 #include "cli/config_loading.hpp"
 #include "cli/report_input.hpp"
-#include "python/python.hpp"
-#include "report/reporter.hpp"
+#include "embed/python.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
 #include "run/config.hpp"
 #include "util/terminal_text.hpp"
 

@@ -23,7 +23,7 @@ struct PlotOptions {
 // Registers `plot` with its options on `app` (kept here so that cli.cpp only dispatches).
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& options);
 
-// `xferlab plot`: the figures of a results file, drawn by python_lib/xferlab_plots (matplotlib).
+// `xferlab plot`: the figures of a results file, drawn by python/xferlab_plots (matplotlib).
 // Exit 2 for bad input and when matplotlib is missing, 1 when drawing failed.
 int cmd_plot(const PlotOptions& options);
 

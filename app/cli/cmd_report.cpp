@@ -5,8 +5,9 @@
 #include "cli/cli.hpp"
 #include "cli/common_options.hpp"
 #include "cli/report_input.hpp"
-#include "report/reporter.hpp"
-#include "results/vocabulary.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 

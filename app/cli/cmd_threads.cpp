@@ -9,7 +9,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "system/signal_names.hpp"
 #include "system/thread_info.hpp"
 #include "system/thread_probe.hpp"

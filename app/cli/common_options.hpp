@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/reporter.hpp"
+#include "report/render/reporter.hpp"
 
 namespace xfer {
 
@@ -30,7 +30,7 @@ inline void add_common_options(CLI::App* sub, CommonOptions& common) {
     sub->add_option("--config", common.config, "Config file read after config/xferlab.toml")
         ->type_name("FILE.toml");
     one_value_per_flag(sub->add_option("--payload-dir", common.payload_dirs,
-                                       "Payload folder searched before python_payloads/ "
+                                       "Payload folder searched before payloads/ "
                                        "(repeatable)"))
         ->type_name("DIR");
 }
@@ -72,7 +72,7 @@ inline std::optional<std::string> empty_out(const std::optional<std::string>& ou
            otherwise;
 }
 
-// run and report --brief / --full: how much the table says (report/reporter.hpp).
+// run and report --brief / --full: how much the table says (report/render/reporter.hpp).
 struct DetailFlags {
     bool brief = false;
     bool full = false;

@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "cli/common_options.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "run/config.hpp"
 #include "run/plan_runner.hpp"
 #include "scenario/diagnostics.hpp"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "python/python.hpp"
+#include "embed/python.hpp"
 
 namespace xfer {
 

@@ -1,5 +1,5 @@
 #pragma once
-// What the Python module's copies run on (app/pyapi), and what makes every engine: where a
+// What the Python module's copies run on (app/module), and what makes every engine: where a
 // pointer lives, a plain synchronous copy for page-locked or small buffers, a stream to wait
 // for, a device's facts and its page-locked buffers and DMA. The CUDA platform
 // (engine/cuda/cuda_copy_platform.cpp) and the tests' fake (engine/fake/), whose "device memory"

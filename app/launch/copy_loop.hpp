@@ -8,7 +8,7 @@
 
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer {
 
@@ -24,7 +24,7 @@ struct StopCondition {
 };
 
 // What a caller wraps around each copy and each gap. Native threads wrap nothing; host+gil
-// threads hand the GIL off around both (python/host_gil_launcher.cpp).
+// threads hand the GIL off around both (embed/host_gil_launcher.cpp).
 class CopyGuard {
   public:
     virtual ~CopyGuard() = default;

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 
@@ -20,7 +20,7 @@ const LauncherTraits& Launcher::traits() const { return launcher_traits(name());
 void LauncherRegistry::add(const std::string& name, LauncherFactory factory) {
     // Names come from the vocabulary, so that scenarios, --help and the registry cannot drift.
     if (!find_launcher(name))
-        throw std::logic_error("launcher '" + name + "' is not in results/vocabulary.cpp");
+        throw std::logic_error("launcher '" + name + "' is not in settings/vocabulary.cpp");
     factories_[name] = std::move(factory);
 }
 

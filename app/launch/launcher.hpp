@@ -13,7 +13,7 @@
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
 #include "results/helper_thread.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {
@@ -50,7 +50,7 @@ class Launcher {
     // Runs every worker to completion (or until ctx.stop). Failures go to ctx.errors; an
     // exception means the launcher itself could not start.
     virtual void launch(RunContext& ctx) = 0;
-    // What the vocabulary says it does with a run (results/vocabulary.hpp), e.g. whether its
+    // What the vocabulary says it does with a run (settings/vocabulary.hpp), e.g. whether its
     // workers run in other processes: the one place that says so. Only a launcher that is no
     // entry of the vocabulary (a worker process's own threads) says otherwise.
     virtual const LauncherTraits& traits() const;

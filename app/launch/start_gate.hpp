@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <mutex>
 
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer {
 

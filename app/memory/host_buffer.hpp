@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer {
 

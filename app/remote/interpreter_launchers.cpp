@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "backend/backend.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "remote/sibling_executables.hpp"
 #include "remote/worker_processes.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "launch/copy_loop.hpp"
 #include "launch/pthread_workers.hpp"
-#include "python/python_launcher.hpp"
-#include "python/subinterpreter_launcher.hpp"
+#include "embed/python_launcher.hpp"
+#include "embed/subinterpreter_launcher.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {

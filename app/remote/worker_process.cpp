@@ -15,8 +15,8 @@
 #include <iostream>
 
 #include "backend/backend.hpp"
-#include "python/payload_output.hpp"
-#include "python/python.hpp"
+#include "embed/payload_output.hpp"
+#include "embed/python.hpp"
 #include "remote/local_workers.hpp"
 #include "remote/record_stream.hpp"
 #include "remote/worker_protocol.hpp"

@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
@@ -219,7 +219,7 @@ std::vector<fs::path> payload_search_path(const Config& config) {
 Config load_config(const std::optional<fs::path>& user) {
     Config config;
     const fs::path root = fs::path(XFER_SOURCE_DIR);
-    config.default_payload_dir = root / "python_payloads";
+    config.default_payload_dir = root / "payloads";
     config.scenario_dir = root / "scenarios";
     std::vector<Diagnostic> errors;
     fs::path defaults = default_config_path();

@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "results/record_store.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;

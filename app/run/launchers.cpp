@@ -1,7 +1,7 @@
 #include "run/launchers.hpp"
 
 #include "launch/native_launchers.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 #include "remote/interpreter_launchers.hpp"
 #include "remote/mpi_launcher.hpp"
 #include "remote/process_launcher.hpp"

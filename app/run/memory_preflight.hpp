@@ -8,7 +8,6 @@
 #include "backend/backend.hpp"
 #include "launch/launcher.hpp"
 #include "system/memory_limits.hpp"
-#include "scenario/scenario.hpp"
 
 namespace xfer {
 

@@ -13,7 +13,7 @@
 
 #include "results/record_store.hpp"
 #include "results/serialize.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/output_lock.hpp"
 #include "util/fd_write.hpp"
 #include "util/no_follow.hpp"
@@ -38,7 +38,7 @@ std::vector<std::string> output_file_names() {
     return names;
 }
 
-// ".results.json.tmp.4711": report/atomic_file.cpp's temporary file, left behind by a kill.
+// ".results.json.tmp.4711": report/render/atomic_file.cpp's temporary file, left behind by a kill.
 bool is_leftover_of(const std::string& entry, const std::string& name) {
     const std::string prefix = "." + name + ".tmp.";
     if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) return false;

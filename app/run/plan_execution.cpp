@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "python/payload_output.hpp"
-#include "report/run_stats.hpp"
-#include "python/python.hpp"
+#include "embed/payload_output.hpp"
+#include "report/analysis/run_stats.hpp"
+#include "embed/python.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/progress.hpp"

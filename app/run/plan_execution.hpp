@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/analysis.hpp"
+#include "report/analysis/analysis.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"
 #include "run/plan_runner.hpp"

@@ -6,9 +6,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "report/analysis_json.hpp"
-#include "report/report_outputs.hpp"
-#include "report/run_stats.hpp"
+#include "report/analysis/analysis_json.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/report_outputs.hpp"
+#include "report/analysis/run_stats.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/file_reporters.hpp"
 #include "run/output_dir.hpp"

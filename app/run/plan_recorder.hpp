@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "report/analysis.hpp"
+#include "report/analysis/analysis.hpp"
 #include "results/record_store.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"

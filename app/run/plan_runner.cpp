@@ -8,9 +8,9 @@
 #include <stdexcept>
 
 #include "launch/execute_workers.hpp"
-#include "python/python.hpp"
-#include "report/run_stats.hpp"
-#include "results/vocabulary.hpp"
+#include "embed/python.hpp"
+#include "report/analysis/run_stats.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/cuda_only.hpp"
 #include "run/memory_preflight.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "report/analysis.hpp"
+#include "report/analysis/analysis.hpp"
 #include "results/run_result.hpp"
 #include "scenario/scenario.hpp"
 

@@ -7,9 +7,10 @@
 #include <memory>
 
 #include "remote/mpi_job.hpp"
-#include "report/report_outputs.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/report_outputs.hpp"
 #include "results/record_store.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/exit_codes.hpp"
 #include "run/file_reporters.hpp"
 #include "run/fit_plan.hpp"

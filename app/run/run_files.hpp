@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/reporter.hpp"
+#include "report/render/reporter.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"
 

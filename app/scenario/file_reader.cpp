@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "scenario/scenario_keys.hpp"
 #include "scenario/set_flags.hpp"
 #include "scenario/toml_support.hpp"

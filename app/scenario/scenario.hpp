@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "settings/specs.hpp"
 
 namespace xfer {
 
 // One [[run]] entry: which launcher, and what only this run sets.
 struct RunSpec {
-    std::string launcher = kDefaultLauncher;  // a name of results/vocabulary.hpp
+    std::string launcher = kDefaultLauncher;  // a name of settings/vocabulary.hpp
     std::string label;    // optional; a label is derived when empty
     std::string payload;  // python payload file (launchers that take one)
     // Where `payload` was written (checked against the payload folders after loading).

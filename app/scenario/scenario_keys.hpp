@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "scenario/scenario.hpp"
 #include "settings/messages.hpp"
 

@@ -3,7 +3,7 @@
 // xferlab.Engine(...), with one set of defaults (the Python module's, measured on H200:
 // docs/performance.md), resolved by one function (engine/engine_resolve.hpp). Each option is
 // one row of engine_option_rows(): its name, its field's parse and recorded form, its doc. The
-// [staging] keys (settings/setting_keys.cpp) and Engine's keyword arguments (pyapi/bindings.cpp)
+// [staging] keys (settings/setting_keys.cpp) and Engine's keyword arguments (module/bindings.cpp)
 // are made from the rows, so a new option is one field, one row, its behaviour and its test.
 #include <cstdint>
 #include <functional>

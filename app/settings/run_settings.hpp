@@ -15,7 +15,7 @@ namespace xfer {
 struct RunSettings {
     int index = 0;
     std::string label;
-    std::string launcher;  // a name of results/vocabulary.hpp
+    std::string launcher;  // a name of settings/vocabulary.hpp
     std::string payload;   // the Python payload file, "" for none
     GilPolicy gil = GilPolicy::release;
     Mimic mimic = Mimic::none;

@@ -31,7 +31,7 @@
 #include "engine/streaming_copy.hpp"
 #include "launch/thread_control.hpp"
 #include "memory/host_buffer.hpp"
-#include "report/trial_stats.hpp"
+#include "report/analysis/trial_stats.hpp"
 #include "system/cpu_topology.hpp"
 #include "system/host_description.hpp"
 #include "util/clock.hpp"

@@ -8,7 +8,8 @@
 #include <ostream>
 #include <streambuf>
 
-#include "report/reporter.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
 
 namespace xfer::fuzz {
 

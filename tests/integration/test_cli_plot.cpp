@@ -60,7 +60,7 @@ bool is_lane_id(const std::string& id) {
 fs::path lib_without_matplotlib(const fs::path& dir) {
     const fs::path lib = dir / "lib";
     fs::create_directories(lib / "matplotlib");
-    fs::create_directory_symlink(fs::path(XFER_SOURCE_DIR) / "python_lib" / "xferlab_plots",
+    fs::create_directory_symlink(fs::path(XFER_SOURCE_DIR) / "python" / "xferlab_plots",
                                  lib / "xferlab_plots");
     std::ofstream(lib / "matplotlib" / "__init__.py")
         << "raise ModuleNotFoundError(\"No module named 'matplotlib'\", name='matplotlib')\n";
@@ -82,7 +82,7 @@ CommandResult draw_from_record_text(const fs::path& results, const fs::path& out
     const fs::path text = out.parent_path() / (out.filename().string() + ".json");
     std::ofstream(text) << report.out;
     return run_command("PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='" +
-                       (fs::path(XFER_SOURCE_DIR) / "python_lib").string() + "' '" +
+                       (fs::path(XFER_SOURCE_DIR) / "python").string() + "' '" +
                        XFER_TEST_PYTHON +
                        "' -c 'import sys, xferlab_plots as p\n"
                        "a = sys.argv\n"

@@ -1,4 +1,4 @@
-"""Unit tests of the figures' Python code (python_lib/xferlab_plots) that need numpy only, not
+"""Unit tests of the figures' Python code (python/xferlab_plots) that need numpy only, not
 matplotlib: the pixel merging of the timeline, the runs a sweep line joins, the selection of runs,
 the copies handed over as columns (and, where matplotlib is there, the figures drawn from them).
 Run by ctest (tests/CMakeLists.txt) with the embedded Python's interpreter."""
@@ -140,7 +140,7 @@ class Trials(unittest.TestCase):
 
 
 class TrialsWithFailures(unittest.TestCase):
-    """The bar is what the verdicts compare: ok trials only (report/trial_analysis.cpp)."""
+    """The bar is what the verdicts compare: ok trials only (report/analysis/trial_analysis.cpp)."""
 
     def setUp(self):
         self.data = fixture("trials.results.json")
@@ -168,7 +168,7 @@ class TrialsWithFailures(unittest.TestCase):
         self.assertEqual(row.interval, (group["mean_ci_low"], group["mean_ci_high"]))
 
 
-# What app/python/plots.cpp hands over for a run: one bytearray per record key, each value packed
+# What app/embed/plots.cpp hands over for a run: one bytearray per record key, each value packed
 # as the C++ type it writes (int64, bool, double), native byte order. Kept apart from
 # results.COLUMNS here so that a type changed on one side only fails.
 HANDED_OVER = {"worker": "q", "warmup": "?", "size_bytes": "d", "host_start_ns": "q",

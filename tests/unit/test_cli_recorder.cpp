@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "report/run_stats.hpp"
+#include "report/analysis/run_stats.hpp"
 #include "run/plan_recorder.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"

@@ -42,7 +42,7 @@ EngineOptions scenario_defaults() {
 TEST_CASE("engine options: a scenario's [staging] and the module's Engine() share defaults",
           "[engine]") {
     // The module's shared engine and Engine() without arguments are made from EngineOptions{}
-    // (pyapi/module_engine.cpp, pyapi/engine_arguments.cpp).
+    // (module/module_engine.cpp, module/engine_arguments.cpp).
     const EngineOptions module;
     CHECK(scenario_defaults() == module);
     const ResolvedEngine a = resolve(scenario_defaults(), h200_like());

@@ -225,7 +225,7 @@ TEST_CASE("xferlab.thread_info, host_buffer and memcpy from a payload", "[python
     CHECK(n.find("stop=False") != std::string::npos);
     CHECK(n.find("too big: copy: nbytes 1048576 exceeds") != std::string::npos);
     CHECK(n.find("api: copy=b'hello' Engine=True Error<RuntimeError=True") != std::string::npos);
-    CHECK(n.find("helpers: xferlab.cupy") != std::string::npos);  // python_lib/xferlab found
+    CHECK(n.find("helpers: xferlab.cupy") != std::string::npos);  // python/xferlab found
 }
 
 TEST_CASE("an interrupted run stops the payload's copies", "[python]") {

@@ -15,7 +15,7 @@
 #include "launch/launcher.hpp"
 #include "launch/native_launchers.hpp"
 #include "launch/worker.hpp"
-#include "python/python.hpp"
+#include "embed/python.hpp"
 
 namespace xfer::test {
 
@@ -35,9 +35,9 @@ inline std::string read_text(const std::filesystem::path& path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The repository's python_payloads/ folder.
+// The repository's payloads/ folder.
 inline std::filesystem::path repo_payloads() {
-    return std::filesystem::path(XFER_SOURCE_DIR) / "python_payloads";
+    return std::filesystem::path(XFER_SOURCE_DIR) / "payloads";
 }
 
 struct PyHarness {

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "report/explanation_rules.hpp"
-#include "report/finding.hpp"
+#include "report/explain/explanation_rules.hpp"
+#include "report/analysis/finding.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;

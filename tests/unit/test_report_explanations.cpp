@@ -1,12 +1,13 @@
 // Issue #32: each of the fifteen explanation sentences that said more than the run's data
 // supports, with a fixture where the (new) sentence must fire and one where it must stay
-// silent. The rules: report/explanation_rules.cpp; the catalogue: docs/reading-reports.md.
+// silent. The rules: report/explain/explanation_rules.cpp; the catalogue: docs/reading-reports.md.
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "report/analysis.hpp"
-#include "report/trial_analysis.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/analysis/trial_analysis.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 
@@ -26,7 +27,7 @@ Record on_device(int run, int worker, int rep, int64_t call0, int64_t call1, int
     return r;
 }
 
-// A run with the settings and scaling key the switch rules compare (report/switches.hpp).
+// A run with the settings and scaling key the switch rules compare (report/analysis/switches.hpp).
 RunResult plan_run(int index, const std::string& launcher, int threads, nlohmann::json settings,
                    const std::string& label) {
     RunResult r = run(index, launcher, threads);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report/finding.hpp"
+#include "report/analysis/finding.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer::testing {

@@ -1,10 +1,11 @@
-// report/handoff.cpp: gaps, hand-off rate and run lengths on synthetic device sequences.
+// report/analysis/handoff.cpp: gaps, hand-off rate and run lengths on synthetic device sequences.
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "report/analysis.hpp"
-#include "report/handoff.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/analysis/handoff.hpp"
 #include "support/catch.hpp"
 #include "support/values.hpp"
 #include "test_report_fixtures.hpp"
@@ -136,7 +137,7 @@ TEST_CASE("gaps_before: the gap from the same worker's previous return", "[repor
 namespace {
 
 // `r` as run `index` of a plan, with the settings the rules read and a scaling key that holds
-// them (report/switches.hpp compares runs by it).
+// them (report/analysis/switches.hpp compares runs by it).
 RunResult as(RunResult r, int index, const std::string& launcher, const std::string& gil = "",
              const std::string& between = "none") {
     r.index = index;

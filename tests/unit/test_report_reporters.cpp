@@ -1,4 +1,4 @@
-// report/: each reporter on synthetic results. JSON parses back and round-trips the records,
+// report/render: each reporter on synthetic results. JSON parses back and round-trips the records,
 // CSV has a row per copy, the trace a track per worker, the table fits 100 columns.
 #include <unistd.h>
 
@@ -11,10 +11,11 @@
 #include <string>
 #include <system_error>
 
-#include "report/report_outputs.hpp"
-#include "report/reporter.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/report_outputs.hpp"
+#include "report/render/reporter.hpp"
 #include "results/serialize.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 

@@ -1,12 +1,13 @@
-// report/results_compare.cpp: what `xferlab compare` says about a pair whose runs differ in
+// report/render/results_compare.cpp: what `xferlab compare` says about a pair whose runs differ in
 // settings (issue #31): the host, the thread count, the backend used and every scaling-key key,
 // or, in results from before scaling keys, what every run records.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "report/analysis.hpp"
-#include "report/results_compare.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/results_compare.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 #include "util/format.hpp"

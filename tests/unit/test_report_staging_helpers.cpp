@@ -1,6 +1,6 @@
-// report/staging_helpers: the staging helpers' work summed per engine, and the sentence that
-// says where their busy time went.
-#include "report/staging_helpers.hpp"
+// report/analysis/staging_helpers: the staging helpers' work summed per engine, and the sentence
+// that says where their busy time went.
+#include "report/analysis/staging_helpers.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 

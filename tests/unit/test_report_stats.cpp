@@ -1,11 +1,12 @@
-// report/: statistics against hand-computed values.
+// report/analysis: statistics against hand-computed values.
 #include <cmath>
 #include <numbers>
 #include <string>
 
-#include "report/analysis.hpp"
-#include "report/compare.hpp"
-#include "report/stats.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/analysis/compare.hpp"
+#include "report/analysis/stats.hpp"
 #include "support/catch.hpp"
 #include "support/values.hpp"
 #include "test_report_fixtures.hpp"

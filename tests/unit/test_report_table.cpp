@@ -1,4 +1,4 @@
-// report/: the terminal table's density. What several runs say alike is printed once, naming
+// report/render: the terminal table's density. What several runs say alike is printed once, naming
 // the runs; legends are printed once; nothing a run says is lost (checked on every run measured
 // on the GPU hosts, tests/fixtures/measured); --brief keeps the runs, the bandwidth and the
 // summary.
@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "report/reporter.hpp"
-#include "report/shared_items.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
+#include "report/render/shared_items.hpp"
 #include "results/serialize.hpp"
 #include "support/catch.hpp"
 #include "support/committed_results.hpp"

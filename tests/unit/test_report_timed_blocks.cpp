@@ -1,6 +1,6 @@
-// report/timed_blocks: a payload's w.timed() blocks summarised per label from the records and
-// their device copies, and the sentences the report prints about them.
-#include "report/timed_blocks.hpp"
+// report/analysis/timed_blocks: a payload's w.timed() blocks summarised per label from the records
+// and their device copies, and the sentences the report prints about them.
+#include "report/analysis/timed_blocks.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 

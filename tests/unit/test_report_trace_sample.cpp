@@ -1,10 +1,11 @@
-// report/trace_reporter.cpp past output.trace_copies: a run's copies are sampled evenly, and
+// report/render/trace_reporter.cpp past output.trace_copies: a run's copies are sampled evenly, and
 // the trace's metadata and the run's track name say so; within the limit every copy is shown.
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
-#include "report/reporter.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 

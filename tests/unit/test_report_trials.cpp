@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "report/analysis.hpp"
-#include "report/reporter.hpp"
-#include "report/trial_analysis.hpp"
-#include "report/trial_stats.hpp"
+#include "report/analysis/analysis.hpp"
+#include "report/explain/analyze.hpp"
+#include "report/render/reporter.hpp"
+#include "report/analysis/trial_analysis.hpp"
+#include "report/analysis/trial_stats.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 #include "support/values.hpp"

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "python/payload_output.hpp"
-#include "report/atomic_file.hpp"
+#include "embed/payload_output.hpp"
+#include "report/render/atomic_file.hpp"
 #include "results/record_store.hpp"
 #include "run/output_dir.hpp"
 #include "run/output_lock.hpp"

@@ -1,7 +1,7 @@
-// One source of names: every launcher and backend in results/vocabulary.cpp has an
+// One source of names: every launcher and backend in settings/vocabulary.cpp has an
 // implementation, and every implementation says the same about itself as its descriptor.
 #include "backend/backend.hpp"
-#include "results/vocabulary.hpp"
+#include "settings/vocabulary.hpp"
 #include "run/launchers.hpp"
 #include "support/catch.hpp"
 

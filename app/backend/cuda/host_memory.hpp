@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "memory/host_buffer.hpp"
-#include "scenario/scenario.hpp"
+#include "settings/specs.hpp"
 
 namespace xfer::cuda {
 

@@ -1,0 +1,14 @@
+#pragma once
+// The transfer API of the Python module `xferlab`, one set of bindings for both of its homes:
+// the extension module a user's program imports (app/module/ext/core.cpp: xferlab._core), and
+// the module built into `xferlab run` (app/embed/module.cpp), so that a payload and a user's
+// program are written alike. Adds to `m`: copy(dst, src, *, stream=None), class Engine, Error
+// (a RuntimeError) and _shutdown. The tests' fake device is bound only into the test build's
+// module (module/testing/).
+#include <pybind11/pybind11.h>
+
+namespace xfer::pyapi {
+
+void bind_transfer_api(pybind11::module_& m);
+
+}  // namespace xfer::pyapi

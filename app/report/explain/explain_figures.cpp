@@ -1,0 +1,259 @@
+// Per-run rules about the run's figures: against its baseline, its slowest call, how evenly
+// its workers were served, scaling across trials, a shared machine (catalogue:
+// docs/reading-reports.md, "Explanations").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/explain/explain_rules_internal.hpp"
+#include "report/analysis/trial_analysis.hpp"
+#include "report/analysis/trial_stats.hpp"
+#include "settings/vocabulary.hpp"
+#include "util/format.hpp"
+
+namespace xfer::explain {
+
+namespace {
+
+using Verdict = TrialComparison::Finding;
+
+// The group of the run at `run` (its label's trials), nullptr when it has none.
+const TrialGroup* group_of(const Analysis& analysis, size_t run) {
+    for (const TrialGroup& g : analysis.groups)
+        if (std::find(g.runs.begin(), g.runs.end(), int(run)) != g.runs.end()) return &g;
+    return nullptr;
+}
+
+// "; the copies took turns on the device (hand-off rate R)" or "; the copies shared the device
+// (device-side concurrency C)": a mechanism only where this run's own numbers show it.
+void say_mechanism(const RunAnalysis& a, Finding& f) {
+    const auto rate = serialized_handoff_rate(a);
+    if (devices_took_turns(a) && rate && *rate >= kHandoffHigh)
+        f.say("; the copies took turns on the device (hand-off rate {rate})")
+            .figure("rate", *rate, fmt::format("{:.2f}", *rate));
+    else if (a.device_concurrency && *a.device_concurrency >= kOverlapHostMin)
+        f.say("; the copies shared the device (device-side concurrency {concurrency})")
+            .figure("concurrency", *a.device_concurrency,
+                    fmt::format("{:.1f}", *a.device_concurrency));
+}
+
+}  // namespace
+
+void same_aggregate_slower_copies(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    if (!a.vs_baseline || !a.vs_baseline->judged) return;
+    const Comparison& c = *a.vs_baseline;
+    if (!c.within_noise || c.p50_within_noise || c.p50_ratio <= 0 || c.p50_ratio >= 1) return;
+    const TrialGroup* g = group_of(in.analysis, in.run);
+    const auto verdict = g && g->vs_baseline ? g->vs_baseline->finding : Verdict::not_tested;
+    // The trials said the aggregates differ: "the same aggregate" would contradict them.
+    if (verdict == Verdict::faster || verdict == Verdict::slower) return;
+    const double lower = 1 / c.p50_ratio;
+    Finding f;
+    if (verdict == Verdict::no_difference || verdict == Verdict::negligible) {
+        f.say("aggregate not different from the baseline's across trials ({verdict}, {trials} "
+              "trials) but per-copy p50 {lower} lower than {baseline}'s: each copy took longer "
+              "without the bytes per second falling")
+            .claim("verdict", finding_name(verdict))
+            .figure("trials", double(g->aggregate_Bps.size()),
+                    std::to_string(g->aggregate_Bps.size()));
+    } else {
+        // One trial's observation: the within-run noise says nothing about drift between runs.
+        f.say("in this trial the aggregate was within the runs' noise (+-{noise}) of "
+              "{baseline}'s while per-copy p50 was {lower} lower; whether the aggregates differ "
+              "is {verdict} with these trials")
+            .claim("verdict", finding_name(verdict))
+            .figure("noise", std::expm1(c.aggregate_noise), fmtx::percent(std::expm1(c.aggregate_noise)));
+    }
+    f.runs("baseline", {c.baseline_run}).figure("lower", lower, fmtx::ratio(lower));
+    say_mechanism(a, f);
+    out.push_back(std::move(f));
+}
+
+void slowest_call(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    const Distribution& d = a.per_copy_ns;
+    if (d.n < 2 || d.p50 <= 0 || a.slowest_call_ns < kSlowFactor * d.p50) return;
+    const double times = a.slowest_call_ns / d.p50;
+    Finding f;
+    f.figure("call", a.slowest_call_ns, fmtx::duration(a.slowest_call_ns))
+        .figure("times", times, fmt::format("{:.0f}x", times))
+        .figure("median", d.p50, fmtx::duration(d.p50));
+    if (!a.slowest_transfer_ns || !a.transfer_ns || a.transfer_ns->p50 <= 0) {
+        out.push_back(f.say("the slowest call took {call} ({times} the median {median}); without "
+                            "device times waiting and moving bytes cannot be told apart"));
+        return;
+    }
+    const double transfer_p50 = a.transfer_ns->p50;
+    f.figure("transfer", *a.slowest_transfer_ns, fmtx::duration(*a.slowest_transfer_ns))
+        .figure("transfer_median", transfer_p50, fmtx::duration(transfer_p50));
+    if (*a.slowest_transfer_ns <= kQueuedTransfer * transfer_p50) {
+        out.push_back(f.say("queued: the slowest call took {call} ({times} the median {median}): "
+                            "{wait} waiting before the device started, {transfer} moving bytes "
+                            "(a transfer's median is {transfer_median})")
+                          .figure("wait", *a.slowest_wait_ns, fmtx::duration(*a.slowest_wait_ns)));
+        return;
+    }
+    const double slower = *a.slowest_transfer_ns / transfer_p50;
+    out.push_back(f.say("erratic: the slowest transfer took {transfer} ({transfer_times} the "
+                        "median transfer {transfer_median}) in a call of {call}")
+                      .figure("transfer_times", slower, fmt::format("{:.0f}x", slower)));
+}
+
+namespace {
+
+bool without_copies(const WorkerStats& w) { return w.copies == 0; }
+
+// Whether run `a` served its workers unequally whatever its slowest-served copy did: a worker with no
+// measured copy at all, or Jain below the margin with and without that call.
+bool unequal_without_slowest(const RunAnalysis& a) {
+    if (a.workers.size() < 2 || a.copies == 0 || a.fairness >= kUnequalJain) return false;
+    if (std::any_of(a.workers.begin(), a.workers.end(), without_copies)) return true;
+    return a.fairness_without_slowest && *a.fairness_without_slowest < kUnequalJain;
+}
+
+}  // namespace
+
+void unequal_service(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    if (!unequal_without_slowest(a)) return;
+    // Every trial of the run; the worker served least is named only where it is the same one
+    // in every trial.
+    const auto trials = trials_of(in.results, in.run);
+    std::vector<int> least;
+    for (size_t t : trials) {
+        const RunAnalysis& at = in.analysis.runs[t];
+        if (!unequal_without_slowest(at)) return;
+        if (std::find(least.begin(), least.end(), at.least_served_worker) == least.end())
+            least.push_back(at.least_served_worker);
+    }
+    std::sort(least.begin(), least.end());
+    const WorkerStats& low = a.workers[size_t(a.least_served_worker)];
+    Finding f;
+    f.claim("trials", trials.size() == 1 ? "its one trial"
+                                         : fmt::format("every trial ({})", trials.size()))
+        .figure("jain", a.fairness, fmt::format("{:.2f}", a.fairness));
+    const std::string jain =
+        "Jain {jain} over the workers' bytes per second of their own transfer time";
+    if (least.size() == 1 && low.copies == 0) {
+        out.push_back(f.say("unequal service in {trials}: worker {worker} made no measured copy (" +
+                            jain + ")")
+                          .claim("worker", std::to_string(low.worker)));
+        return;
+    }
+    if (a.fairness_without_slowest)
+        f.say("unequal service in {trials}, also without the copy served slowest: " + jain +
+              " ({without} without it); ")
+            .figure("without", *a.fairness_without_slowest,
+                    fmt::format("{:.2f}", *a.fairness_without_slowest));
+    else  // a worker without copies; the copy served slowest was its worker's only one
+        f.say("unequal service in {trials}: " + jain + "; ");
+    if (least.size() > 1) {
+        f.say("the worker served least differed between trials ({least})")
+            .claim("least", worker_list(least));
+    } else {
+        double sum = 0;
+        for (const WorkerStats& w : a.workers) sum += w.service_Bps;
+        const double share = low.service_Bps / (sum / double(a.workers.size()));
+        f.say("worker {worker} moved its bytes at {share} of the workers' mean rate")
+            .claim("worker", std::to_string(low.worker))
+            .figure("share", share, fmtx::percent(share));
+    }
+    out.push_back(std::move(f));
+}
+
+namespace {
+
+// The ratio of each trial of `run`'s label to the one-thread run of that same trial.
+struct ScalingTrials {
+    std::vector<double> ratios;
+    std::string reference_label;
+};
+
+ScalingTrials scaling_trials(const RuleInput& in) {
+    ScalingTrials t;
+    for (size_t i : trials_of(in.results, in.run)) {
+        const RunAnalysis& a = in.analysis.runs[i];
+        if (!a.scaling || !a.scaling_reference) continue;
+        const RunResult* ref = nullptr;
+        for (const RunResult& r : in.results.runs)
+            if (r.index == *a.scaling_reference) ref = &r;
+        if (!ref || ref->trial != in.results.runs[i].trial) continue;  // only same-trial pairs
+        t.reference_label = ref->label;
+        t.ratios.push_back(*a.scaling);
+    }
+    return t;
+}
+
+}  // namespace
+
+void scaling(const RuleInput& in, std::vector<Finding>& out) {
+    const RunResult& run = in.r();
+    if (run.threads <= 1 || !in.a().scaling) return;
+    const ScalingTrials t = scaling_trials(in);
+    if (t.ratios.size() < 2) return;  // one trial: the table shows the ratio, nothing more
+    const double median = stats::median(t.ratios);
+    const auto [lo, hi] = std::minmax_element(t.ratios.begin(), t.ratios.end());
+    Finding f;
+    f.claim("threads", std::to_string(run.threads))
+        .claim("reference", t.reference_label)
+        .figure("ratio", median, fmtx::ratio(median))
+        .figure("trials", double(t.ratios.size()), std::to_string(t.ratios.size()))
+        .figure("lo", *lo, fmtx::ratio(*lo))
+        .figure("hi", *hi, fmtx::ratio(*hi));
+    const std::string what = "{ratio} for {threads} threads against one thread ('{reference}')";
+    const bool above = *lo > 1, below = *hi < 1;
+    if (t.ratios.size() < kMinScalingTrials)
+        f.say("scaling " + what +
+              ": not testable with {trials} trials (a direction needs every trial's pair to move "
+              "the same way in " +
+              std::to_string(kMinScalingTrials) + " or more)");
+    else if (std::abs(median - 1) < kPracticalRatio)
+        f.say("scaling " + what + ": no practical difference (under 1 %)");
+    else if (above)
+        f.say("more threads, more bytes per second: " + what +
+              " (median of {trials} trials' ratios, each trial's above 1: {lo} to {hi})");
+    else if (below)
+        f.say("more threads, fewer bytes per second: " + what +
+              " (median of {trials} trials' ratios, each trial's below 1: {lo} to {hi})");
+    else
+        f.say("scaling " + what +
+              ": the trials' ratios go both ways ({lo} to {hi}): no consistent difference in "
+              "{trials} trials");
+    out.push_back(std::move(f));
+}
+
+void shared_machine(const RuleInput& in, std::vector<Finding>& out) {
+    const RunResult& run = in.r();
+    if (!run.host_activity) return;
+    const HostActivity& h = *run.host_activity;
+    const double window_s = double(h.window_ns) / 1e9;
+    if (window_s <= 0 || h.cpus <= 0) return;
+    // /proc/stat counts 10 ms ticks, read at both ends of the window: the busy CPUs it gives
+    // are uncertain by up to 2 ticks per CPU over the window.
+    const double resolution = 2 * h.cpus * kTickSeconds / window_s;
+    const bool others = h.others_cpus - resolution >= kNotableOthers && h.busy_cpus >= h.own_cpus;
+    const bool steal =
+        h.steal_fraction >= kNotableSteal && window_s >= kStealTicksPerCpu * kTickSeconds;
+    if (!others && !steal) return;
+    Finding f;
+    f.say("shared machine: other processes kept {others} of {cpus} CPUs busy while {span} "
+          "(xferlab {own}; +-{resolution} CPUs at /proc/stat's 10 ms ticks over {window}), the "
+          "hypervisor took {steal}% of CPU time (steal)")
+        .figure("others", h.others_cpus, fmt::format("{:.1f}", h.others_cpus))
+        .claim("cpus", std::to_string(h.cpus))
+        .claim("span", h.span == "copies"
+                           ? "the copies ran"
+                           : "the run's workers ran (buffers prepared and copies made)")
+        .figure("own", h.own_cpus, fmt::format("{:.1f}", h.own_cpus))
+        .figure("resolution", resolution, fmt::format("{:.2f}", resolution))
+        .figure("window", double(h.window_ns), fmtx::duration(double(h.window_ns)))
+        .figure("steal", h.steal_fraction * 100, fmt::format("{:.1f}", h.steal_fraction * 100));
+    if (const LauncherDescriptor* d = find_launcher(run.launcher); d && d->traits.spans_mpi_ranks)
+        f.say("; the other MPI ranks on this host count as other processes");
+    out.push_back(
+        f.say(": the copies may have waited for CPUs or memory bandwidth they shared"));
+}
+
+}  // namespace xfer::explain

@@ -1,0 +1,143 @@
+// Per-run rules about serialized devices: who kept a device and who handed it off, how soon
+// they came back, the GIL's part, and serialization within CUDA contexts (catalogue:
+// docs/reading-reports.md, "Explanations").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "report/explain/explain_rules_internal.hpp"
+#include "util/format.hpp"
+
+namespace xfer::explain {
+
+namespace {
+
+// The gap p50 of the workers in `ws`, pooled by their medians (nullopt: none measured).
+std::optional<double> gap_of(const RunAnalysis& a, const std::vector<int>& ws) {
+    std::vector<double> p50;
+    for (int w : ws)
+        if (a.workers[size_t(w)].gap_ns) p50.push_back(a.workers[size_t(w)].gap_ns->p50);
+    if (p50.empty()) return std::nullopt;
+    return distribution(std::move(p50)).p50;
+}
+
+// "(gap p50 {name})" of the workers in `ws`, or "(no gap measured)".
+void say_gap(Finding& f, const RunAnalysis& a, const std::vector<int>& ws, const char* name) {
+    if (const auto g = gap_of(a, ws)) {
+        f.say(fmt::format("(gap p50 {{{}}})", name)).figure(name, *g, fmtx::duration(*g));
+        return;
+    }
+    f.say("(no gap measured)");
+}
+
+// The workers on `h`'s device that kept it (runs of 2.0+ copies) and handed it off (1.5 or
+// fewer), each with 5+ copies there: a worker between the two bands is named neither.
+void keepers_and_handers(const RunAnalysis& a, const HandoffStats& h, std::vector<int>& kept,
+                         std::vector<int>& handed) {
+    for (const WorkerStats& w : a.workers) {
+        if (w.device != h.device || w.sequence_copies < kMinSequenceCopies) continue;
+        if (w.run_length >= kKeepRunLength) kept.push_back(w.worker);
+        if (w.run_length <= kHandRunLength) handed.push_back(w.worker);
+    }
+}
+
+}  // namespace
+
+void hand_off(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    for (const HandoffStats& h : a.handoffs) {
+        if (!serialized(a, h)) continue;
+        std::vector<int> kept, handed;
+        keepers_and_handers(a, h, kept, handed);
+        Finding f;
+        f.say("device {device} changed hands after {pct} of consecutive copies (hand-off rate "
+              "{rate}, mean run length {length}): ")
+            .claim("device", std::to_string(h.device))
+            .figure("pct", h.handoff_rate, fmtx::percent(h.handoff_rate))
+            .figure("rate", h.handoff_rate, fmt::format("{:.2f}", h.handoff_rate))
+            .figure("length", h.mean_run_length, fmt::format("{:.1f}", h.mean_run_length));
+        if (!kept.empty()) {
+            f.say("{kept} kept it ").claim("kept", worker_list(kept));
+            say_gap(f, a, kept, "kept_gap");
+            f.say(", ");
+        }
+        if (!handed.empty()) {
+            f.say("{handed} handed it off after about one copy ").claim("handed", worker_list(handed));
+            say_gap(f, a, handed, "handed_gap");
+            f.say(", ");
+        }
+        if (a.gap_ns)
+            f.say("{launcher} workers return to the driver after p50 {gap} (p90 {gap90})")
+                .claim("launcher", in.r().launcher)
+                .figure("gap", a.gap_ns->p50, fmtx::duration(a.gap_ns->p50))
+                .figure("gap90", a.gap_ns->p90, fmtx::duration(a.gap_ns->p90));
+        else
+            f.say("no worker made two copies (no gap measured)");
+        out.push_back(std::move(f));
+    }
+}
+
+void returned_sooner_kept(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    for (const HandoffStats& h : a.handoffs) {
+        if (!serialized(a, h)) continue;
+        std::vector<int> kept, handed;
+        keepers_and_handers(a, h, kept, handed);
+        if (kept.empty() || handed.empty()) continue;
+        // Every named worker with enough gaps, and the two sides clearly apart.
+        double slowest_keeper = 0, fastest_hander = -1;
+        bool enough = true;
+        for (int w : kept) {
+            const auto& g = a.workers[size_t(w)].gap_ns;
+            enough &= g && g->n >= kMinGaps;
+            if (g) slowest_keeper = std::max(slowest_keeper, g->p50);
+        }
+        for (int w : handed) {
+            const auto& g = a.workers[size_t(w)].gap_ns;
+            enough &= g && g->n >= kMinGaps;
+            if (g) fastest_hander = fastest_hander < 0 ? g->p50 : std::min(fastest_hander, g->p50);
+        }
+        if (!enough || slowest_keeper * kGapApart > fastest_hander) continue;
+        out.push_back(Finding{}
+                          .say(fmt::format("on device {{device}} the workers that returned sooner "
+                                           "kept it: every worker that kept it returned at least "
+                                           "{:.1f}x sooner (gap p50) than every worker that "
+                                           "handed it off",
+                                           kGapApart))
+                          .claim("device", std::to_string(h.device)));
+    }
+}
+
+void gil_released(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    const bool any = std::any_of(a.handoffs.begin(), a.handoffs.end(),
+                                 [&](const HandoffStats& h) { return serialized(a, h); });
+    // A batch (w.copy(count=n)) releases the GIL once for all its calls: still not held during
+    // any of them, which is all this says.
+    if (any && gil_of(in.r()) == GilPolicy::release)
+        out.push_back(Finding{}.say(
+            "gil = release: the GIL was not held during the copy calls, so it did not serialize "
+            "them"));
+}
+
+void per_context_in_run(const RuleInput& in, std::vector<Finding>& out) {
+    const RunAnalysis& a = in.a();
+    for (const HandoffStats& h : a.handoffs) {
+        const DeviceStats* d = device_stats(a, h.device);
+        // Within a context of one worker nothing could overlap anyway: it shows nothing.
+        if (!d || h.contexts < 2 || h.context_peak != 1 || d->peak_in_flight < 2 ||
+            h.context_workers < 2)
+            continue;
+        out.push_back(Finding{}
+                          .say("device {device}: transfers of {contexts} CUDA contexts overlapped "
+                               "(peak {peak}) but never two within one context, though a context "
+                               "held up to {workers} workers")
+                          .claim("device", std::to_string(h.device))
+                          .figure("contexts", h.contexts, std::to_string(h.contexts))
+                          .figure("peak", d->peak_in_flight, std::to_string(d->peak_in_flight))
+                          .figure("workers", h.context_workers, std::to_string(h.context_workers)));
+    }
+}
+
+}  // namespace xfer::explain

@@ -1,0 +1,60 @@
+#pragma once
+// The catalogue of explanation kinds (docs/reading-reports.md, "Explanations"). Each rule says
+// what it reads (data), what makes it a cause or keeps it an observation (switch), and how
+// clearly the numbers must be apart (margin), next to the code that applies it. explain.cpp
+// applies them in this order; `xferlab help explanations` prints the catalogue.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/analysis/analysis.hpp"
+#include "report/analysis/finding.hpp"
+#include "results/run_result.hpp"
+
+namespace xfer {
+
+struct RuleText {
+    const char* id;
+    const char* sentence;  // the shape it prints
+    const char* data;      // the exact quantity it reads
+    const char* cause;     // the switch that makes it a cause, or why it is an observation
+    const char* margin;    // how clearly apart the numbers must be
+};
+
+// What a rule sees: the whole plan and, for a rule about one run, which run.
+struct RuleInput {
+    const Results& results;
+    const Analysis& analysis;
+    size_t run = 0;
+    const RunResult& r() const { return results.runs[run]; }
+    const RunAnalysis& a() const { return analysis.runs[run]; }
+};
+
+struct ExplanationRule {
+    RuleText text;
+    bool per_run = true;  // a run's explanations; false: the summary across runs
+    // Appends the rule's findings (their `rule` is filled in by the caller).
+    void (*apply)(const RuleInput& in, std::vector<Finding>& out) = nullptr;
+    // A finding that changes how every figure of its run is read (the machine was shared):
+    // the brief report keeps it.
+    bool changes_reading = false;
+};
+
+// Every rule, per-run ones first, in the order their sentences are printed.
+const std::vector<ExplanationRule>& explanation_rules();
+
+// The thresholds the rules apply, each with its name and meaning: the catalogue's numbers.
+// docs/reading-reports.md lists the same table (a test compares them), and the independent audit
+// of the explanations (tests/python/audit_explanations.py) reads them from there.
+struct RuleConstant {
+    const char* name;
+    double value;
+    const char* meaning;
+};
+const std::vector<RuleConstant>& rule_constants();
+
+// The catalogue as text (`xferlab help explanations`): id, sentence, data, switch, margin, then
+// the constants.
+std::string explanation_catalogue();
+
+}  // namespace xfer

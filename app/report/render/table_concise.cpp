@@ -1,0 +1,101 @@
+#include "report/render/table_concise.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+
+#include "report/explain/explanation_rules.hpp"
+#include "report/render/table_run_section.hpp"
+#include "util/text_table.hpp"
+
+namespace xfer {
+
+namespace {
+
+std::string whose(const std::vector<int>& runs, size_t all) {
+    if (runs.size() == all && all > 1) return "every run";
+    return fmt::format("{} {}", runs.size() == 1 ? "run" : "runs", fmt::join(runs, ", "));
+}
+
+// The texts of every run, each with the runs (their indices) that have it, in first-seen order.
+template <class TextsOf>
+std::vector<std::pair<std::string, std::vector<int>>> grouped(const Results& results,
+                                                              TextsOf texts_of) {
+    std::vector<std::pair<std::string, std::vector<int>>> out;
+    for (const RunResult& r : results.runs)
+        for (const std::string& text : texts_of(r)) {
+            auto it = std::find_if(out.begin(), out.end(),
+                                   [&](const auto& g) { return g.first == text; });
+            if (it == out.end()) it = out.insert(out.end(), {text, {}});
+            if (it->second.empty() || it->second.back() != r.index) it->second.push_back(r.index);
+        }
+    return out;
+}
+
+}  // namespace
+
+std::string notes_block(const Results& results) {
+    std::string out;
+    const auto notes = grouped(results, [](const RunResult& r) { return r.notes; });
+    for (const auto& [text, runs] : notes) {
+        const std::string head = fmt::format("note ({}): ", whose(runs, results.runs.size()));
+        // A long list of runs on a line of its own, the note under it.
+        if (head.size() <= kTableWidth / 4)
+            out += wrap(text, kTableWidth, head, "  ");
+        else
+            out += wrap(head, kTableWidth, "", "  ") + wrap(text, kTableWidth, "  ", "  ");
+    }
+    return out;
+}
+
+std::string findings_block(const Results& results, const Analysis& analysis, bool reading_only) {
+    // Findings that make the same claim (claim_key), each with the runs that make it, in rule
+    // order, then in the order each claim is first made. A run is listed only under a claim it
+    // makes itself; figures that differ between the runs print as ranges over them.
+    struct Claim {
+        std::vector<int> runs;
+        std::vector<const Finding*> findings;
+    };
+    std::map<std::string, std::vector<std::string>> keys_of_rule;  // in first-seen order
+    std::map<std::string, Claim> claims;
+    for (size_t i = 0; i < results.runs.size(); ++i)
+        for (const Finding& f : analysis.runs[i].findings) {
+            const std::string key = f.claim_key();
+            Claim& c = claims[key];
+            if (c.findings.empty()) keys_of_rule[f.rule].push_back(key);
+            c.findings.push_back(&f);
+            if (c.runs.empty() || c.runs.back() != results.runs[i].index)
+                c.runs.push_back(results.runs[i].index);
+        }
+    std::string out;
+    for (const ExplanationRule& rule : explanation_rules()) {
+        if (reading_only && !rule.changes_reading) continue;
+        const auto keys = keys_of_rule.find(rule.text.id);
+        if (keys == keys_of_rule.end()) continue;
+        for (const std::string& key : keys->second) {
+            const Claim& c = claims.at(key);
+            std::string head = whose(c.runs, results.runs.size());
+            if (figures_differ(c.findings))
+                head += " (figures: the range over these runs; each run's own: --full)";
+            out += wrap(head + ":", kTableWidth, "  ", "    ");
+            out += wrap(render_together(c.findings), kTableWidth, "    why: ", "      ");
+        }
+    }
+    return out.empty() ? "" : "\nWhy (each finding once, with the runs that make it)\n" + out;
+}
+
+std::string error_sections(const Results& results) {
+    std::string out;
+    for (const RunResult& r : results.runs) {
+        if (r.errors.empty()) continue;
+        out += "\n" + wrap(fmt::format("Run {}: {} ({}, {})", r.index, r.label, r.launcher,
+                                       to_string(r.status)),
+                           kTableWidth, "", "  ");
+        for (const std::string& e : r.errors) out += error_lines(e);
+    }
+    return out;
+}
+
+}  // namespace xfer

@@ -1,0 +1,85 @@
+#pragma once
+// One source of names: every launcher, backend and reporter is described here once, with what
+// it supports. Scenario validation and its messages, the config file, the command line's
+// choices and help, the report, and the registries of implementations (run/launchers.cpp,
+// backend/registry.cpp, report/render/reporter.cpp) all read these tables; a test checks that every
+// name here has an implementation and every implementation a name here.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xfer {
+
+// What a launcher does with a run, each trait by name. A [[run]] key that a launcher would
+// ignore is refused (scenario/file_reader.cpp), so that a run isolates what its file says.
+struct LauncherTraits {
+    bool takes_payload = false;  // runs a Python payload (payload = "x.py", params)
+    bool needs_payload = false;  // ... and cannot run without one
+    bool takes_gil = false;      // gil = release | hold means something
+    bool takes_mimic = false;    // creates its threads itself: they can take a Python thread's
+                                 // attributes (mimic)
+    // Its workers run in other processes, which prepare their own buffers, device timestamps
+    // and verification: the runner prepares no workers and starts no tracer.
+    bool workers_elsewhere = false;
+    // Its workers are the ranks of an MPI job: every rank takes part in its runs (and only
+    // in them), and the other ranks are processes xferlab did not start.
+    bool spans_mpi_ranks = false;
+};
+
+struct LauncherDescriptor {
+    std::string name;
+    std::string summary;  // one line: `xferlab help scenario-keys`
+    LauncherTraits traits;
+};
+
+struct BackendDescriptor {
+    std::string name;
+    std::string summary;
+    // Copies reach device memory; false for a backend whose "device" is host memory.
+    bool has_devices = true;
+};
+
+struct ReporterDescriptor {
+    std::string name;
+    std::string summary;
+    std::string file;      // what it writes into the results folder ("" for the terminal table)
+    bool terminal = true;  // can be printed on the terminal (--format)
+};
+
+const std::vector<LauncherDescriptor>& launcher_descriptors();
+const std::vector<BackendDescriptor>& backend_descriptors();
+const std::vector<ReporterDescriptor>& reporter_descriptors();
+
+// The launcher of a [[run]] that names none.
+inline constexpr const char* kDefaultLauncher = "host";
+// The backend choice that picks cuda when a device answers, else host.
+inline constexpr const char* kAutoBackend = "auto";
+
+// nullptr when unknown.
+const LauncherDescriptor* find_launcher(std::string_view name);
+const BackendDescriptor* find_backend(std::string_view name);
+// The traits of a launcher of the vocabulary (std::logic_error for another name).
+const LauncherTraits& launcher_traits(std::string_view name);
+
+std::vector<std::string> launcher_names();
+// The launchers with a trait, in the vocabulary's order: launchers_with(&LauncherTraits::takes_gil).
+std::vector<std::string> launchers_with(bool LauncherTraits::*trait);
+// Whether a run's gil = release | hold changes what it does: its launcher takes `gil` and
+// either always runs a payload (python) or runs none (host+gil), or the run has one.
+bool gil_applies(const LauncherTraits& traits, bool has_payload);
+
+// kAutoBackend first, then every backend.
+std::vector<std::string> backend_choices();
+std::vector<std::string> backend_names();
+std::vector<std::string> reporter_names();
+// Reporters that write a file into the results folder (config output.reporters).
+std::vector<std::string> file_reporter_names();
+// Reporters that can be printed on the terminal (--format, config output.format).
+std::vector<std::string> terminal_format_names();
+
+// "a, b, c" (or with another separator).
+std::string join_names(const std::vector<std::string>& names, const std::string& separator = ", ");
+// "\"a\", \"b\" and \"c\"": names in a sentence.
+std::string quoted_names(const std::vector<std::string>& names, const std::string& last = " and ");
+
+}  // namespace xfer
