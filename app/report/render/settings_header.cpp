@@ -5,9 +5,10 @@
 
 #include <algorithm>
 
-#include "util/text_table.hpp"
-#include "settings/vocabulary.hpp"
+#include "report/render/table_run_section.hpp"  // kTableWidth
 #include "settings/setting_keys.hpp"
+#include "settings/vocabulary.hpp"
+#include "util/text_table.hpp"
 #include "util/command_line.hpp"
 #include "util/format.hpp"
 
