@@ -45,7 +45,7 @@ void add_spread_cells(std::vector<std::string>& row, double cv, double jain, dou
 
 bool has_trials(const Results& results) {
     return std::any_of(results.runs.begin(), results.runs.end(),
-                       [](const RunResult& r) { return r.trial > 1; });
+                       [](const RunResult& r) { return r.position.trial > 1; });
 }
 
 std::string host_line(const nlohmann::json& host) {
@@ -119,12 +119,15 @@ std::string runs_table(const Results& results, const Analysis& analysis) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunResult& r = results.runs[i];
         const RunAnalysis& a = analysis.runs[i];
-        const std::string label = trials ? fmt::format("{} (trial {})", r.label, r.trial) : r.label;
+        const std::string label =
+            trials ? fmt::format("{} (trial {})", r.position.label, r.position.trial)
+                   : r.position.label;
         std::string vs = "-";
         if (a.is_baseline) vs = "baseline";
         if (a.vs_baseline) vs = a.vs_baseline->verdict;
-        t.add_row({std::to_string(r.index), label, r.launcher, std::to_string(r.threads),
-                   to_string(r.status), std::to_string(a.copies), vs});
+        t.add_row({std::to_string(r.position.index), label, r.settings.launcher,
+                   std::to_string(r.settings.threads.count), to_string(r.status),
+                   std::to_string(a.copies), vs});
     }
     return "\nRuns\n" + t.render(kWidth);
 }
@@ -174,10 +177,11 @@ std::string bandwidth_table(const Results& results, const Analysis& analysis) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunAnalysis& a = analysis.runs[i];
         if (a.copies == 0) {
-            t.add_row({std::to_string(results.runs[i].index), "-", "-", "-", "-", "-", "-"});
+            t.add_row(
+                {std::to_string(results.runs[i].position.index), "-", "-", "-", "-", "-", "-"});
             continue;
         }
-        std::vector<std::string> row{std::to_string(results.runs[i].index),
+        std::vector<std::string> row{std::to_string(results.runs[i].position.index),
                                      fmtx::gbps_unit(a.aggregate_Bps),
                                      per_copy_cell(a.per_copy_Bps)};
         add_spread_cells(row, a.per_copy_Bps.cv, a.fairness, a.host_concurrency,

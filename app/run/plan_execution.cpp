@@ -70,7 +70,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
 
 void follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan) {
     for (const Run& run : plan)
-        if (launcher_traits(run.spec.launcher).spans_mpi_ranks) runner.run(run);
+        if (launcher_traits(run.settings.launcher).spans_mpi_ranks) runner.run(run);
 }
 
 }  // namespace xfer

@@ -25,9 +25,10 @@ void Progress::begin(const Run& run) {
     if (!enabled_) return;
     // "[3/40]" counts how far the plan is; "run 2" is the run's number, as every report names
     // it. The size is shown because `run --fit` may have chosen it for this machine.
-    current_ = fmt::format("[{}/{}] run {}: {} ({} thread{}, copies of {})", run.index + 1, total_,
-                           run.index, run.label, run.threads.count,
-                           run.threads.count == 1 ? "" : "s", format_size(run.transfer.bytes));
+    current_ = fmt::format("[{}/{}] run {}: {} ({} thread{}, copies of {})", run.position.index + 1,
+                           total_, run.position.index, run.position.label,
+                           run.settings.threads.count, run.settings.threads.count == 1 ? "" : "s",
+                           format_size(run.settings.transfer.bytes));
     started_ = std::chrono::steady_clock::now();
     if (!tty_) return;
     ticking_ = true;

@@ -30,7 +30,7 @@ std::vector<std::string> pair_differences(const Results& a, const Results& b) {
 // One run labelled "host" of `threads` workers, two copies each.
 RunResult compared_run(int threads, const std::string& scaling_key = "") {
     RunResult r = run(0, "host", threads, scaling_key);
-    r.label = "host";
+    r.position.label = "host";
     for (int w = 0; w < threads; ++w) back_to_back(r, w, kS, {kMs, kMs});
     return r;
 }
@@ -51,9 +51,9 @@ TEST_CASE("compare: without scaling keys a pair differs in host, backend used, s
     b.host = {{"hostname", "gpu-2"}, {"cpu_model", "cpu"}};
     a.runs = {compared_run(1)};
     RunResult other = compared_run(1);
-    other.backend = "cuda";
-    other.bytes_per_copy = kGB / 4;
-    other.direction = "d2h";
+    other.backend_used = "cuda";
+    other.settings.transfer.bytes = kGB / 4;
+    other.settings.transfer.direction = Direction::d2h;
     b.runs = {other};
     CHECK(
         pair_differences(a, b) ==
