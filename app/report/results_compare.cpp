@@ -63,13 +63,10 @@ void add_if_differs(std::vector<SettingDifference>& out, const std::string& sett
 std::vector<SettingDifference> differences(const Results& ra, const RunResult& x, const Results& rb,
                                            const RunResult& y) {
     std::vector<SettingDifference> out;
-    const auto host = [](const Results& r, const char* key) {
-        return r.host.is_object() && r.host.contains(key) && r.host.at(key).is_string()
-                   ? r.host.at(key).get<std::string>()
-                   : std::string("(unknown)");
-    };
-    for (const char* key : {"hostname", "cpu_model"})
-        add_if_differs(out, std::string("host.") + key, host(ra, key), host(rb, key));
+    const HostFacts ha = ra.host.value_or(HostFacts{}), hb = rb.host.value_or(HostFacts{});
+    const auto text = [](const std::optional<std::string>& f) { return f.value_or("(unknown)"); };
+    add_if_differs(out, "host.hostname", text(ha.hostname), text(hb.hostname));
+    add_if_differs(out, "host.cpu_model", text(ha.cpu_model), text(hb.cpu_model));
     add_if_differs(out, "threads.count", std::to_string(x.settings.threads.count),
                    std::to_string(y.settings.threads.count));
     add_if_differs(out, "backend used", x.backend_used, y.backend_used);

@@ -18,13 +18,9 @@ namespace {
 constexpr size_t kWidth = kTableWidth;
 using Align = TextTable::Align;
 
-// A JSON field as text, "" when absent; numbers and strings alike (host facts are optional).
-std::string field(const nlohmann::json& j, const char* key) {
-    if (!j.is_object()) return "";
-    const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return "";
-    return it->is_string() ? it->get<std::string>() : it->dump();
-}
+// A fact as text, "" where not recorded.
+std::string field(const std::optional<std::string>& fact) { return fact.value_or(""); }
+std::string field(const std::optional<int64_t>& fact) { return fact ? std::to_string(*fact) : ""; }
 
 // The bandwidth tables' columns after the per-copy one, and their cells: per-copy CV, Jain, and
 // host / device concurrency.
@@ -48,17 +44,18 @@ bool has_trials(const Results& results) {
                        [](const RunResult& r) { return r.position.trial > 1; });
 }
 
-std::string host_line(const nlohmann::json& host) {
+std::string host_line(const std::optional<HostFacts>& facts) {
+    const HostFacts host = facts.value_or(HostFacts{});
     std::vector<std::string> parts;
-    for (const char* key : {"hostname", "cpu_model"}) {
-        if (auto v = field(host, key); !v.empty()) parts.push_back(v);
+    for (const auto& fact : {host.hostname, host.cpu_model}) {
+        if (auto v = field(fact); !v.empty()) parts.push_back(v);
     }
-    if (auto v = field(host, "logical_cpus"); !v.empty()) parts.push_back(v + " CPUs");
-    if (auto v = field(host, "numa_nodes"); !v.empty()) {
+    if (auto v = field(host.logical_cpus); !v.empty()) parts.push_back(v + " CPUs");
+    if (auto v = field(host.numa_nodes); !v.empty()) {
         parts.push_back(v + (v == "1" ? " NUMA node" : " NUMA nodes"));
     }
-    if (auto v = field(host, "transparent_hugepage"); !v.empty()) parts.push_back("THP " + v);
-    if (auto v = field(host, "kernel"); !v.empty()) parts.push_back(v);
+    if (auto v = field(host.transparent_hugepage); !v.empty()) parts.push_back("THP " + v);
+    if (auto v = field(host.kernel); !v.empty()) parts.push_back(v);
     if (parts.empty()) return "";
     return wrap(fmt::format("host: {}", fmt::join(parts, ", ")), kWidth, "", "  ");
 }

@@ -258,8 +258,8 @@ Results plan_from(const std::map<std::string, json>& meta, const std::string& pa
         r.schema_version = meta.at("results_schema_version").get<int>();
         r.tool_version = meta.at("tool_version").get<std::string>();
         r.git_describe = meta.at("git_describe").get<std::string>();
-        r.host = meta.at("host");
-        r.devices = meta.at("devices");
+        r.host = host_from_json(meta.at("host"));
+        r.devices = devices_from_json(meta.at("devices"));
         r.scenario = meta.at("scenario");
         r.interrupted = meta.at("interrupted").get<bool>();
         r.complete = meta.at("complete").get<bool>();

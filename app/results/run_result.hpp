@@ -10,6 +10,7 @@
 
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
+#include "results/machine_facts.hpp"
 #include "results/record.hpp"
 #include "results/run_position.hpp"
 #include "settings/run_settings.hpp"
@@ -76,8 +77,10 @@ struct Results {
     int schema_version = 1;
     std::string tool_version;
     std::string git_describe;
-    nlohmann::json host;      // CPU model, cores, NUMA nodes, THP, kernel, hostname
-    nlohmann::json devices;   // backend devices and topology
+    // The machine and each backend's devices (results/machine_facts.hpp); nullopt where not
+    // recorded: results read from a journal name no devices, nor a host without a plan line.
+    std::optional<HostFacts> host;
+    std::optional<std::vector<BackendDevices>> devices;
     nlohmann::json scenario;  // the resolved scenario
     // The `xferlab` command that ran the plan, and where (empty in results written before it
     // was recorded).

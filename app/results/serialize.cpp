@@ -402,8 +402,8 @@ void to_json(json& j, const Results& r) {
         {"schema_version", r.schema_version},
         {"tool_version", r.tool_version},
         {"git_describe", r.git_describe},
-        {"host", r.host},
-        {"devices", r.devices},
+        {"host", host_json(r.host)},
+        {"devices", devices_json(r.devices)},
         {"scenario", r.scenario},
         {"interrupted", r.interrupted},
         {"complete", r.complete},
@@ -421,7 +421,7 @@ json journal_line(const Results& plan, const RunResult& run) {
     j["plan"] = {{"schema_version", plan.schema_version},
                  {"tool_version", plan.tool_version},
                  {"git_describe", plan.git_describe},
-                 {"host", plan.host},
+                 {"host", host_json(plan.host)},
                  {"scenario", plan.scenario}};
     if (!plan.command.argv.empty()) j["plan"]["command"] = command_to_json(plan.command);
     return j;
@@ -433,7 +433,7 @@ bool read_journal_plan(const json& line, Results& r) {
     plan->at("schema_version").get_to(r.schema_version);
     plan->at("tool_version").get_to(r.tool_version);
     plan->at("git_describe").get_to(r.git_describe);
-    r.host = plan->at("host");
+    r.host = host_from_json(plan->at("host"));
     r.scenario = plan->at("scenario");
     r.command = command_from_json(plan->value("command", json()));
     return true;
@@ -449,8 +449,8 @@ void from_json(const json& j, Results& r) {
     j.at("schema_version").get_to(r.schema_version);
     j.at("tool_version").get_to(r.tool_version);
     j.at("git_describe").get_to(r.git_describe);
-    r.host = j.at("host");
-    r.devices = j.at("devices");
+    r.host = host_from_json(j.at("host"));
+    r.devices = devices_from_json(j.at("devices"));
     r.scenario = j.at("scenario");
     j.at("interrupted").get_to(r.interrupted);
     // Optional: files written before these keys existed were only ever written complete.

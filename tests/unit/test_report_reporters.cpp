@@ -36,7 +36,8 @@ Results sample() {
     res.tool_version = "0.1.0";
     res.git_describe = "test";
     res.scenario = json{{"scenario", {{"name", "synthetic"}}}};
-    res.host = json{{"cpu_model", "test cpu"}};
+    res.host = HostFacts{};
+    res.host->cpu_model = "test cpu";
     const int64_t t0 = 5 * kS;  // records do not start at 0: CSV/trace times are relative
     for (int i = 0; i < 2; ++i) {
         RunResult r = run(i, i == 0 ? "host" : "python", kWorkers);

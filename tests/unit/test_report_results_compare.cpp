@@ -35,11 +35,19 @@ RunResult compared_run(int threads, const std::string& scaling_key = "") {
     return r;
 }
 
+// A host of that name with the CPU model "cpu".
+HostFacts host_named(const std::string& name) {
+    HostFacts h;
+    h.hostname = name;
+    h.cpu_model = "cpu";
+    return h;
+}
+
 }  // namespace
 
 TEST_CASE("compare: runs alike in every setting differ in nothing", "[report][compare]") {
     Results a;
-    a.host = {{"hostname", "gpu-1"}, {"cpu_model", "cpu"}};
+    a.host = host_named("gpu-1");
     a.runs = {compared_run(2, R"({"backend":"auto","transfer":{"bytes":1}})")};
     CHECK(pair_differences(a, a).empty());
 }
@@ -47,8 +55,8 @@ TEST_CASE("compare: runs alike in every setting differ in nothing", "[report][co
 TEST_CASE("compare: without scaling keys a pair differs in host, backend used, size, direction",
           "[report][compare]") {
     Results a, b;
-    a.host = {{"hostname", "gpu-1"}, {"cpu_model", "cpu"}};
-    b.host = {{"hostname", "gpu-2"}, {"cpu_model", "cpu"}};
+    a.host = host_named("gpu-1");
+    b.host = host_named("gpu-2");
     a.runs = {compared_run(1)};
     RunResult other = compared_run(1);
     other.backend_used = "cuda";

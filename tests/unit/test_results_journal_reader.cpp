@@ -16,7 +16,7 @@ Results journal_test_plan() {
     Results plan;
     plan.tool_version = "9.9";
     plan.git_describe = "abc";
-    plan.host = nlohmann::json{{"hostname", "node07"}};
+    plan.host = host_from_json(nlohmann::json{{"hostname", "node07"}});
     plan.scenario = nlohmann::json{{"scenario", {{"name", "torn"}}}};
     for (int i = 0; i < 4; ++i) {
         RunResult r;

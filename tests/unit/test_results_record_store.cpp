@@ -34,8 +34,8 @@ Results plan_with_two_runs() {
     Results plan;
     plan.tool_version = "9.9";
     plan.git_describe = "abc-dirty";
-    plan.host = json{{"hostname", "node07"}, {"cores", 2}};
-    plan.devices = json{{"host", "memcpy"}};
+    plan.host = host_from_json(json{{"hostname", "node07"}, {"cores", 2}});
+    plan.devices = devices_from_json(json{{"host", "memcpy"}});
     plan.scenario = json{{"name", "s"}, {"run", json::array({json{{"launcher", "python"}}})}};
     plan.planned_runs = 3;
     plan.started_wall_ns = 1'796'000'000'000'000'000;
