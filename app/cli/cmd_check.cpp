@@ -24,8 +24,8 @@ namespace {
 // "host (trial 2)": a run's trials share its label, the trial tells them apart. The label is
 // the file's text, shown as the terminal may show it (util/terminal_text.hpp).
 std::string shown_label(const Scenario& scenario, const Run& run) {
-    const std::string label = terminal_safe(run.label);
-    return scenario.trials > 1 ? fmt::format("{} (trial {})", label, run.trial) : label;
+    const std::string label = terminal_safe(run.position.label);
+    return scenario.trials > 1 ? fmt::format("{} (trial {})", label, run.position.trial) : label;
 }
 
 void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunner& runner) {
@@ -41,14 +41,14 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
     Backend::Need peak;
     bool unknown = false;  // a run on an unavailable backend: its need is not counted
     for (const Run& run : plan) {
-        uint64_t copies =
-            uint64_t(run.threads.count) * (run.transfer.repetitions + run.transfer.warmup);
+        uint64_t copies = uint64_t(run.settings.threads.count) *
+                          (run.settings.transfer.repetitions + run.settings.transfer.warmup);
         std::string mem = "? (backend unavailable)";
         if (!runner.cuda_skip_reason(run).empty()) {
             ++skipped;
             mem = "none (skipped here)";  // the warnings below say why
         } else {
-            total_bytes += copies * run.transfer.bytes;
+            total_bytes += copies * run.settings.transfer.bytes;
             total_copies += copies;
             if (const auto need = runner.run_need(run)) {
                 peak.host_bytes = std::max(peak.host_bytes, need->host_bytes);
@@ -59,9 +59,9 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
                 unknown = true;
             }
         }
-        std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.index,
-                                 shown_label(scenario, run), width, run.threads.count,
-                                 format_size(run.transfer.bytes), copies, mem);
+        std::cout << fmt::format("  {:>3}  {:<{}} {:>7} {:>10} {:>6}  {}\n", run.position.index,
+                                 shown_label(scenario, run), width, run.settings.threads.count,
+                                 format_size(run.settings.transfer.bytes), copies, mem);
     }
     const size_t per_trial = plan.size() / size_t(scenario.trials);
     std::cout << fmt::format(

@@ -24,7 +24,7 @@ namespace {
 // run), "[N of M runs need CUDA] " for some, "" for none. Runs of one trial: trials repeat them.
 std::string cuda_marker(const Scenario& s, const Config& config) {
     std::vector<Run> plan = expand_plan(s);
-    std::erase_if(plan, [](const Run& run) { return run.trial != 1; });
+    std::erase_if(plan, [](const Run& run) { return run.position.trial != 1; });
     const std::string backend = s.backend == "auto" ? config.backend : s.backend;
     const size_t needing = runs_needing_cuda(plan, backend);
     if (needing == 0) return "";

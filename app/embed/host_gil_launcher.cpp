@@ -72,7 +72,7 @@ class HostGilLauncher final : public Launcher {
         // The launching thread does not hold the GIL (released after start-up): joining the
         // workers cannot block their hand-offs.
         run_pthread_workers(ctx, "xfer-hgil-", [](RunContext& c, Worker& worker) {
-            gil_worker_loop(worker, c.run.threads, c.run.spec.gil, c.gate, c.stop);
+            gil_worker_loop(worker, c.run.settings.threads, c.run.settings.gil, c.gate, c.stop);
         });
     }
 };

@@ -28,9 +28,9 @@ int bound_worker() {
 // PayloadStream's sink: the prefix names the run and the worker that wrote.
 void emit_payload_output(const std::string& thread, const py::bytes& text, int worker) {
     const auto run = current_run();
-    const std::string prefix =
-        run ? payload_output_prefix(run->run.spec.payload, run->run.index, worker, thread)
-            : payload_output_prefix("", 0, -1, thread);
+    const std::string prefix = run ? payload_output_prefix(run->run.settings.payload,
+                                                           run->run.position.index, worker, thread)
+                                   : payload_output_prefix("", 0, -1, thread);
     std::string lines = text;
     py::gil_scoped_release nogil;  // a slow stderr must not stall the other Python threads
     write_payload_output(prefix, lines);

@@ -157,19 +157,23 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
              "Ends the run as skipped with this reason (e.g. a framework that is not "
              "importable); raises xferlab.Stopped, and the run's other threads stop.")
         .def_property_readonly("threads", [](const PayloadContext& c) { return c.worker_count(); })
-        .def_property_readonly("repetitions",
-                               [](const PayloadContext& c) { return c.run().transfer.repetitions; })
-        .def_property_readonly("warmup",
-                               [](const PayloadContext& c) { return c.run().transfer.warmup; })
+        .def_property_readonly(
+            "repetitions",
+            [](const PayloadContext& c) { return c.run().settings.transfer.repetitions; })
+        .def_property_readonly(
+            "warmup", [](const PayloadContext& c) { return c.run().settings.transfer.warmup; })
         .def_property_readonly("copies",
                                [](const PayloadContext& c) {
-                                   return c.run().transfer.warmup + c.run().transfer.repetitions;
+                                   return c.run().settings.transfer.warmup +
+                                          c.run().settings.transfer.repetitions;
                                })
-        .def_property_readonly("bytes",
-                               [](const PayloadContext& c) { return c.run().transfer.bytes; })
+        .def_property_readonly(
+            "bytes", [](const PayloadContext& c) { return c.run().settings.transfer.bytes; })
         .def_property_readonly("gil", &PayloadContext::gil)
-        .def_property_readonly("run_label", [](const PayloadContext& c) { return c.run().label; })
-        .def_property_readonly("run_index", [](const PayloadContext& c) { return c.run().index; })
+        .def_property_readonly("run_label",
+                               [](const PayloadContext& c) { return c.run().position.label; })
+        .def_property_readonly("run_index",
+                               [](const PayloadContext& c) { return c.run().position.index; })
         .def_property_readonly("payload", &PayloadContext::payload)
         .def_property_readonly("params", &PayloadContext::params);
 

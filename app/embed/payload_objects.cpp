@@ -112,7 +112,7 @@ PayloadWorker::PayloadWorker(std::shared_ptr<RunState> state, int index)
     : state_(std::move(state)), index_(index), global_(state_->worker(index).index()) {}
 
 Worker& PayloadWorker::checked_worker(bool need_running) const {
-    if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+    if (!state_->open()) raise_stopped("run '" + state_->run.position.label + "' is over");
     if (need_running && state_->stop_requested())
         raise_stopped(state_->interrupted() ? "xferlab was interrupted"
                                             : "the run's timeout passed: stop copying");
@@ -165,8 +165,8 @@ void PayloadWorker::copy(int count) {
         // native call in the payload's thread would do with it. (Without a GIL, release
         // detaches the thread from the interpreter, as any native call's release does.)
         CopyGuard plain;
-        const BetweenSpec& between = state_->run.threads.between;
-        if (state_->run.spec.gil == GilPolicy::release) {
+        const BetweenSpec& between = state_->run.settings.threads.between;
+        if (state_->run.settings.gil == GilPolicy::release) {
             py::gil_scoped_release release;
             observe_gil_during_copy(*worker, state_->interpreter_has_gil());
             done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
@@ -195,7 +195,7 @@ void PayloadWorker::barrier() {
     if (released < 0) raise_stopped("the start gate was aborted");
 }
 
-uint64_t PayloadWorker::bytes() const { return state_->run.transfer.bytes; }
+uint64_t PayloadWorker::bytes() const { return state_->run.settings.transfer.bytes; }
 
 PayloadTimedBlock PayloadWorker::timed(const py::object& nbytes, const py::object& label) {
     InFlight busy(*state_);
@@ -240,7 +240,7 @@ py::dict PayloadWorker::thread_info() const {
 // --- Context ---
 
 PayloadContext::PayloadContext(std::shared_ptr<RunState> state)
-    : state_(std::move(state)), params_(json_to_python(state_->run.params)) {}
+    : state_(std::move(state)), params_(json_to_python(state_->run.settings.params)) {}
 
 PayloadWorker PayloadContext::worker(int index) {
     if (index < 0 || index >= state_->worker_count())
@@ -248,7 +248,7 @@ PayloadWorker PayloadContext::worker(int index) {
                               std::to_string(state_->worker_count()) + " worker(s) (0.." +
                               std::to_string(state_->worker_count() - 1) + ")");
     InFlight busy(*state_);
-    if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+    if (!state_->open()) raise_stopped("run '" + state_->run.position.label + "' is over");
     bind_this_thread(state_->id, index);
     return PayloadWorker(state_, index);
 }
@@ -268,7 +268,7 @@ void PayloadContext::barrier(py::object index) {
 }
 
 std::string PayloadContext::gil() const {
-    return state_->interpreter_has_gil() ? to_string(state_->run.spec.gil) : "none";
+    return state_->interpreter_has_gil() ? to_string(state_->run.settings.gil) : "none";
 }
 
 bool PayloadContext::stop_requested() const { return !state_->open() || state_->stop_requested(); }
@@ -279,7 +279,7 @@ void PayloadContext::skip(const std::string& reason) {
     if (reason.empty()) throw py::value_error("ctx.skip(reason): give the reason");
     {
         InFlight busy(*state_);
-        if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+        if (!state_->open()) raise_stopped("run '" + state_->run.position.label + "' is over");
         state_->skip(reason);
         // The other threads stop as they would on a timeout; the launcher reports a skip.
         state_->request_stop();

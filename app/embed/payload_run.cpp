@@ -68,7 +68,7 @@ class PayloadRun {
           state_(std::move(state)),
           path_(state_->payload_path.string()),
           modname_(module_name_for(state_->payload_path)),
-          timeout_ns_(ctx.run.timeout_ns) {}
+          timeout_ns_(ctx.run.settings.timeout_ns) {}
 
     void execute(const std::string& source) {
         const int64_t start = now_ns();
@@ -168,7 +168,7 @@ class PayloadRun {
         }
         py::list still = runner_.attr("join_all")(left, seconds_until(grace_deadline()));
         if (!still.empty()) {
-            remember_leaked_threads(still, ctx_.run.index);
+            remember_leaked_threads(still, ctx_.run.position.index);
             still_running_ = thread_names(still);
         }
         report_stop();
@@ -325,19 +325,19 @@ class PayloadRun {
 }  // namespace
 
 bool read_run_payload(RunContext& ctx, std::filesystem::path& path, std::string& source) {
-    if (ctx.run.spec.payload.empty()) {
-        ctx.errors.push_back("launcher " + ctx.run.spec.launcher +
+    if (ctx.run.settings.payload.empty()) {
+        ctx.errors.push_back("launcher " + ctx.run.settings.launcher +
                              " needs a payload: set payload = \"threads.py\" in the [[run]]");
         return false;
     }
-    PayloadLookup found = find_payload(ctx.run.spec.payload, {ctx.payload_dir});
+    PayloadLookup found = find_payload(ctx.run.settings.payload, {ctx.payload_dir});
     if (!found.file) {
-        ctx.errors.push_back("payload '" + ctx.run.spec.payload + "': " + found.error);
+        ctx.errors.push_back("payload '" + ctx.run.settings.payload + "': " + found.error);
         return false;
     }
     path = found.file->path;
     if (!read_file(path, source)) {
-        ctx.errors.push_back("payload '" + ctx.run.spec.payload + "': cannot read " +
+        ctx.errors.push_back("payload '" + ctx.run.settings.payload + "': cannot read " +
                              path.string());
         return false;
     }

@@ -19,7 +19,7 @@ PayloadTimedBlock::PayloadTimedBlock(std::shared_ptr<RunState> state, int index,
 
 PayloadTimedBlock& PayloadTimedBlock::enter() {
     if (open_) throw std::logic_error("w.timed(): this block is already open");
-    if (!state_->open()) raise_stopped("run '" + state_->run.label + "' is over");
+    if (!state_->open()) raise_stopped("run '" + state_->run.position.label + "' is over");
     if (state_->stop_requested()) raise_stopped("the run is stopped: no more timed blocks");
     Worker& w = state_->worker(index_);
     // The thread that entered the worker (its ThreadInfo, the tracer's thread) and no other.

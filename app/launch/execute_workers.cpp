@@ -20,10 +20,11 @@ std::vector<std::unique_ptr<Worker>> prepare_workers(Backend& backend, const Run
     std::vector<std::unique_ptr<Worker>> workers;
     for (int i : indices) {
         try {
-            auto transfer = backend.prepare(run.transfer, i);
+            auto transfer = backend.prepare(run.settings.transfer, i);
             transfer->poison_destination();
-            workers.push_back(std::make_unique<Worker>(
-                run.index, i, std::move(transfer), run.transfer.repetitions, run.transfer.warmup));
+            workers.push_back(std::make_unique<Worker>(run.position.index, i, std::move(transfer),
+                                                       run.settings.transfer.repetitions,
+                                                       run.settings.transfer.warmup));
         } catch (const std::exception& e) {
             throw std::runtime_error(
                 fmt::format("preparing buffers for worker {} failed: {}", i, e.what()));
@@ -64,7 +65,7 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
             ctx.notes.push_back(why);
     }
     try {
-        if (!elsewhere) job.backend.begin_run(job.run.transfer);
+        if (!elsewhere) job.backend.begin_run(job.run.settings.transfer);
         job.launcher.launch(ctx);
     } catch (const std::exception& e) {
         ctx.errors.push_back(std::string("launcher failed: ") + e.what());
@@ -90,7 +91,7 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
                               ctx.remote_helper_threads.end());
     out.collected_ns = now_ns();
     out.errors = std::move(ctx.errors);
-    if (job.run.transfer.verify)
+    if (job.run.settings.transfer.verify)
         for (auto& w : workers)
             if (auto failure = verification_failure(*w)) out.errors.push_back(std::move(*failure));
     out.notes = std::move(ctx.notes);
@@ -108,9 +109,9 @@ WorkersOutcome execute_workers(const WorkersJob& job) {
     }
 
     // Workers in other processes meet at their own gates; this one counts the whole run.
-    const int parties =
-        job.launcher.traits().workers_elsewhere ? job.run.threads.count : int(workers.size());
-    StartGate gate(parties, job.run.threads.start);
+    const int parties = job.launcher.traits().workers_elsewhere ? job.run.settings.threads.count
+                                                                : int(workers.size());
+    StartGate gate(parties, job.run.settings.threads.start);
     std::thread coordinator;
     if (job.coordinate && gate.needs_coordination()) {
         gate.set_coordinated();

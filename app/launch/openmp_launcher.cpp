@@ -85,7 +85,7 @@ public:
     std::string name() const override { return "openmp"; }
 
     void launch(RunContext& ctx) override {
-        const ThreadSpec& spec = ctx.run.threads;
+        const ThreadSpec& spec = ctx.run.settings.threads;
         const int n = int(ctx.workers.size());
         if (n == 0) return;
         const bool omp_binds = std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES");

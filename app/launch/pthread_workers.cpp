@@ -25,7 +25,7 @@ void* worker_thread(void* arg) {
     ThreadJob& job = *static_cast<ThreadJob*>(arg);
     RunContext& ctx = *job.ctx;
     try {
-        const ThreadSpec& spec = ctx.run.threads;
+        const ThreadSpec& spec = ctx.run.settings.threads;
         pthread_setname_np(pthread_self(), job.name.substr(0, 15).c_str());
         apply_signal_mask(spec.signal_mask);
         apply_affinity(job.cpus);
@@ -42,7 +42,7 @@ void* worker_thread(void* arg) {
 }  // namespace
 
 void run_pthread_workers(RunContext& ctx, const std::string& name_prefix, const WorkerBody& body) {
-    ThreadAttributes attributes(ctx.run.threads);  // a bad stack size: cannot start at all
+    ThreadAttributes attributes(ctx.run.settings.threads);  // a bad stack size: cannot start at all
     std::mutex errors_mutex;
     std::vector<std::vector<int>> cpus = detail::worker_affinities(ctx, ctx.notes);
     const int n = int(ctx.workers.size());

@@ -25,7 +25,7 @@ std::vector<int> local_cpus_of_device(const nlohmann::json& description, int dev
 
 std::vector<std::vector<int>> worker_affinities(const RunContext& ctx,
                                                 std::vector<std::string>& notes) {
-    const AffinitySpec& spec = ctx.run.threads.affinity;
+    const AffinitySpec& spec = ctx.run.settings.threads.affinity;
     const int n = int(ctx.workers.size());
     std::vector<std::vector<int>> out(static_cast<size_t>(n));
     nlohmann::json description;
@@ -43,7 +43,7 @@ std::vector<std::vector<int>> worker_affinities(const RunContext& ctx,
         }
         // The worker's place in the whole run: a process or rank holds only some workers.
         out[size_t(i)] = affinity_for_worker(spec, ctx.workers[size_t(i)]->index(),
-                                             ctx.run.threads.count, local);
+                                             ctx.run.settings.threads.count, local);
     }
     return out;
 }

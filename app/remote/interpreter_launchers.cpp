@@ -63,12 +63,12 @@ class InterpreterProcessLauncher final : public Launcher {
             ctx.errors.push_back("launcher " + name_ + ": " + host.problem);
             return;
         }
-        host.plan.workers.resize(size_t(ctx.run.threads.count));
+        host.plan.workers.resize(size_t(ctx.run.settings.threads.count));
         std::iota(host.plan.workers.begin(), host.plan.workers.end(), 0);
         run_worker_processes(ctx, {host.plan});
         ctx.notes.push_back(fmt::format(
             "1 worker process ({} worker) ran the run's {} workers {}, with one {} context; {}",
-            host.plan.name, ctx.run.threads.count, how_,
+            host.plan.name, ctx.run.settings.threads.count, how_,
             ctx.backend.name() == "cuda" ? "CUDA" : "backend", how_records_came_back(ctx)));
     }
 

@@ -29,7 +29,7 @@ class LocalThreads final : public Launcher {
         const std::string label = label_;
         run_pthread_workers(ctx, "xfer-" + label.substr(0, 4) + "-",
                             [label](RunContext& c, Worker& w) {
-                                run_worker_loop(w, label, c.run.threads, c.gate, c.stop);
+                                run_worker_loop(w, label, c.run.settings.threads, c.gate, c.stop);
                             });
     }
 
@@ -41,9 +41,9 @@ class LocalThreads final : public Launcher {
 // (python-subinterp's sub-interpreters, python-ft's Python threads without a GIL), a payload's
 // threads, or the share's pthreads.
 std::unique_ptr<Launcher> local_launcher(const Run& run, const std::string& label) {
-    if (run.spec.launcher == "python-subinterp") return make_subinterpreter_launcher();
-    if (run.spec.launcher == "python-ft") return make_python_launcher("python-ft");
-    if (!run.spec.payload.empty()) return make_python_launcher();
+    if (run.settings.launcher == "python-subinterp") return make_subinterpreter_launcher();
+    if (run.settings.launcher == "python-ft") return make_python_launcher("python-ft");
+    if (!run.settings.payload.empty()) return make_python_launcher();
     return std::make_unique<LocalThreads>(label);
 }
 
@@ -56,7 +56,7 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vect
     std::unique_ptr<Launcher> launcher = local_launcher(run, label);
     if (std::string why = launcher->unavailable_reason(); !why.empty()) {
         LocalOutcome out;
-        out.errors.push_back("launcher " + run.spec.launcher + " cannot run here: " + why);
+        out.errors.push_back("launcher " + run.settings.launcher + " cannot run here: " + why);
         return out;
     }
     return execute_workers(

@@ -67,7 +67,7 @@ class MpiLauncher final : public Launcher {
         const std::vector<ClockOffset> offsets = mpi_job_clock_offsets();
 
         std::vector<int> mine;
-        for (int i = me.rank; i < ctx.run.threads.count; i += me.size) mine.push_back(i);
+        for (int i = me.rank; i < ctx.run.settings.threads.count; i += me.size) mine.push_back(i);
         LocalOutcome outcome = run_local_workers(ctx.run, ctx.backend, mine, ctx.payload_dir,
                                                  ctx.stop, "mpi", coordinate_ranks);
         nlohmann::json message = to_json(outcome);

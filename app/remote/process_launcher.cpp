@@ -15,13 +15,13 @@ class ProcessLauncher final : public Launcher {
     std::string name() const override { return "process"; }
     void launch(RunContext& ctx) override {
         std::vector<WorkerProcessPlan> plans;
-        for (int i = 0; i < ctx.run.threads.count; ++i)
+        for (int i = 0; i < ctx.run.settings.threads.count; ++i)
             plans.push_back({.executable = "/proc/self/exe", .name = "xferlab", .workers = {i}});
         run_worker_processes(ctx, plans);
-        ctx.notes.push_back(
-            fmt::format("{} worker processes (xferlab worker), each with its own {} context; {}",
-                        ctx.run.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend",
-                        how_records_came_back(ctx)));
+        ctx.notes.push_back(fmt::format(
+            "{} worker processes (xferlab worker), each with its own {} context; {}",
+            ctx.run.settings.threads.count, ctx.backend.name() == "cuda" ? "CUDA" : "backend",
+            how_records_came_back(ctx)));
     }
 };
 

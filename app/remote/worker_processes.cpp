@@ -162,7 +162,7 @@ class ProcessRun {
     }
 
   private:
-    bool barrier() const { return ctx_.run.threads.start.kind != StartKind::free; }
+    bool barrier() const { return ctx_.run.settings.threads.start.kind != StartKind::free; }
 
     void send_all(const std::string& type) {
         for (Child& c : children_) {
@@ -246,14 +246,14 @@ class ProcessRun {
             stop_forwarded_ = true;
             signal_live(SIGINT);
         }
-        if (ctx_.run.timeout_ns <= 0) return;
-        const int64_t term_at = start_ns_ + ctx_.run.timeout_ns + kParentTimeoutSlackNs;
+        if (ctx_.run.settings.timeout_ns <= 0) return;
+        const int64_t term_at = start_ns_ + ctx_.run.settings.timeout_ns + kParentTimeoutSlackNs;
         if (now >= term_at && !term_sent_) {
             term_sent_ = true;
             ctx_.errors.push_back(fmt::format(
                 "worker processes still running {} after the run's timeout ({}): stopped",
                 format_duration_ns(double(kParentTimeoutSlackNs)),
-                format_duration_ns(double(ctx_.run.timeout_ns))));
+                format_duration_ns(double(ctx_.run.settings.timeout_ns))));
             signal_live(SIGTERM);
         }
         if (now >= term_at + kKillGraceNs && !kill_sent_) {

@@ -62,7 +62,7 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
     SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
-        s.bind(1, run.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
+        s.bind(1, run.position.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
         s.bind(5, r.device).bind(6, int64_t(r.bytes)).bind(7, r.host_start_ns);
         s.bind(8, r.host_end_ns);
         bind_or_null(s, 9, r.device_start_ns, r.device_start_ns != -1);
@@ -92,7 +92,10 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
 void insert_device_copies(const SqliteDb& db, const RunResult& run) {
     SqliteStatement s(db, "INSERT INTO device_copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const DeviceCopy& c : run.device_copies) {
-        s.bind(1, run.index).bind(2, c.correlation).bind(3, c.worker).bind(4, c.repetition);
+        s.bind(1, run.position.index)
+            .bind(2, c.correlation)
+            .bind(3, c.worker)
+            .bind(4, c.repetition);
         s.bind(5, c.start_ns).bind(6, c.end_ns).bind(7, int64_t(c.bytes)).bind(8, c.device);
         s.bind(9, c.stream).bind(10, c.kind).bind(11, c.src).bind(12, c.dst);
         s.run();
@@ -136,8 +139,9 @@ void insert_threads(const SqliteDb& db, int run, const std::vector<ThreadInfo>& 
 
 void insert_notes(const SqliteDb& db, const RunResult& run) {
     SqliteStatement s(db, "INSERT INTO notes VALUES(?,?,?)");
-    for (const auto& e : run.errors) s.bind(1, run.index).bind(2, "error").bind(3, e).run();
-    for (const auto& n : run.notes) s.bind(1, run.index).bind(2, "note").bind(3, n).run();
+    const int index = run.position.index;
+    for (const auto& e : run.errors) s.bind(1, index).bind(2, "error").bind(3, e).run();
+    for (const auto& n : run.notes) s.bind(1, index).bind(2, "note").bind(3, n).run();
 }
 
 // Columns named, in the order of the values bound below: the table's order puts trial and
@@ -171,12 +175,17 @@ std::optional<json> timed_blocks_json(const RunResult& r) {
                 {"payload_verified", worker_texts_to_json(r.payload_verified)}};
 }
 
+// The run keys as results.json has them (serialize.hpp: run_keys_json), then the rest.
 void insert_run(const SqliteDb& db, const RunResult& r) {
+    const RunPosition& at = r.position;
+    const TransferSpec& transfer = r.settings.transfer;
     SqliteStatement s(db, kInsertRun);
-    s.bind(1, r.index).bind(2, r.label).bind(3, r.launcher).bind(4, r.backend);
-    s.bind(5, r.threads).bind(6, int64_t(r.bytes_per_copy)).bind(7, r.direction);
-    s.bind(8, r.host_memory).bind(9, compact_json(json(r.sweep_point))).bind(10, r.scaling_key);
-    s.bind(11, r.trial).bind(12, r.base_label).bind(13, compact_json(json(r.settings)));
+    s.bind(1, at.index).bind(2, at.label).bind(3, r.settings.launcher).bind(4, r.backend_used);
+    s.bind(5, r.settings.threads.count).bind(6, int64_t(transfer.bytes));
+    s.bind(7, to_string(transfer.direction)).bind(8, to_string(transfer.host_memory));
+    s.bind(9, compact_json(json(at.sweep_point))).bind(10, at.scaling_key);
+    s.bind(11, at.trial).bind(12, at.base_label);
+    s.bind(13, compact_json(settings_json(r.settings, at)));
     bind_json_or_null(s, 14, payload_json(r));
     s.bind(15, std::string(to_string(r.status))).bind(16, r.start_ns).bind(17, r.end_ns);
     s.bind(18, r.records_file).bind(19, int64_t(r.records.size()));
@@ -224,8 +233,8 @@ void RecordStore::write_plan(const Results& plan) {
         {"results_schema_version", plan.schema_version},
         {"tool_version", plan.tool_version},
         {"git_describe", plan.git_describe},
-        {"host", plan.host},
-        {"devices", plan.devices},
+        {"host", host_json(plan.host)},
+        {"devices", devices_json(plan.devices)},
         {"scenario", plan.scenario},
         {"interrupted", plan.interrupted},
         {"complete", plan.complete},
@@ -244,7 +253,7 @@ void RecordStore::write_plan(const Results& plan) {
 void RecordStore::add_run(const RunResult& run) {
     db_->transaction([&] {
         insert_run(*db_, run);
-        insert_threads(*db_, run.index, run.threads_info, run.helper_threads);
+        insert_threads(*db_, run.position.index, run.threads_info, run.helper_threads);
         insert_notes(*db_, run);
         insert_copies(*db_, run);
         insert_device_copies(*db_, run);
@@ -258,7 +267,7 @@ void RecordStore::write_analysis(const Results& results, const std::vector<json>
     db_->transaction([&] {
         SqliteStatement s(*db_, "INSERT OR REPLACE INTO analysis VALUES(?,?)");
         for (size_t i = 0; i < per_run.size() && i < results.runs.size(); ++i)
-            s.bind(1, results.runs[i].index).bind(2, compact_json(per_run[i])).run();
+            s.bind(1, results.runs[i].position.index).bind(2, compact_json(per_run[i])).run();
         SqliteStatement m(*db_, "INSERT OR REPLACE INTO meta VALUES('summary',?)");
         m.bind(1, compact_json(summary)).run();
     });

@@ -97,14 +97,14 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
     const char* timed = schema >= 2 ? ", source, device_calls, gil_held_calls, failed" : "";
     SqliteStatement s(
         db, std::string(kCopyColumns) + timed + " FROM copies WHERE run = ? ORDER BY rowid");
-    s.bind(1, run.index);
+    s.bind(1, run.position.index);
     while (s.step()) {
         try {
             Record r = record_from(s);
             if (schema >= 2) timed_block_from(s, run, r);
             run.records.push_back(r);
         } catch (const std::exception& e) {
-            throw std::runtime_error("run " + std::to_string(run.index) + ", record " +
+            throw std::runtime_error("run " + std::to_string(run.position.index) + ", record " +
                                      std::to_string(run.records.size()) + ": " + e.what());
         }
     }
@@ -115,7 +115,7 @@ void read_device_copies(const SqliteDb& db, RunResult& run) {
                       "SELECT correlation_id, worker, repetition, start_ns, end_ns, size_bytes, "
                       "device, stream, kind, src, dst FROM device_copies WHERE run = ? "
                       "ORDER BY rowid");
-    s.bind(1, run.index);
+    s.bind(1, run.position.index);
     while (s.step()) {
         DeviceCopy c;
         c.correlation = uint32_t(s.integer(0));
@@ -159,7 +159,7 @@ void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
                       "SELECT launcher, worker, pid, tid, name, hostname, stack_size, guard_size, "
                       "blocked_signals, cpus, policy, priority, nice, numa_node, python_thread, "
                       "gil_held, kind, busy FROM threads WHERE run = ? ORDER BY rowid");
-    t.bind(1, run.index);
+    t.bind(1, run.position.index);
     while (t.step()) {
         if (t.text(16) != "helper") {
             run.threads_info.push_back(thread_from(t));
@@ -176,7 +176,7 @@ void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
         run.helper_threads.push_back(std::move(h));
     }
     SqliteStatement n(db, "SELECT kind, text FROM notes WHERE run = ? ORDER BY rowid");
-    n.bind(1, run.index);
+    n.bind(1, run.position.index);
     while (n.step()) (n.text(0) == "error" ? run.errors : run.notes).push_back(n.text(1));
 }
 
@@ -200,27 +200,30 @@ std::optional<PayloadRecord> payload_from(const SqliteStatement& s, int col) {
                          p.value("sha256", "")};
 }
 
-// Schema 4 has the columns. Before it, the resolved run (settings) carries both since trials
-// existed; results from before trials have neither (trial 1, base_label "", as from_json reads
-// a results.json of then).
-void trial_from(const SqliteStatement& s, RunResult& r) {
-    r.trial = s.is_null(18) ? r.settings.trial.value_or(1) : int(s.integer(18));
-    r.base_label = s.is_null(19) ? r.settings.base_label.value_or("") : s.text(19);
+// The row's run keys and settings in results.json's form, read as results.json is
+// (serialize.hpp: read_settings_and_position). Schema 4 has the trial and base_label columns;
+// before it the settings carry both since trials existed, and results from before trials have
+// neither (trial 1, base_label "", as from_json reads a results.json of then).
+json run_keys_of(const SqliteStatement& s) {
+    json run = {{"index", s.integer(0)},
+                {"label", s.text(1)},
+                {"launcher", s.text(2)},
+                {"threads", s.integer(4)},
+                {"bytes_per_copy", size_column(s, 5, "bytes_per_copy")},
+                {"direction", s.text(6)},
+                {"host_memory", s.text(7)},
+                {"sweep_point", parse(s.text(8))},
+                {"scaling_key", s.text(9)},
+                {"settings", parse(s.text(10))}};
+    if (!s.is_null(18)) run["trial"] = s.integer(18);
+    if (!s.is_null(19)) run["base_label"] = s.text(19);
+    return run;
 }
 
 RunResult run_from(const SqliteStatement& s) {
     RunResult r;
-    r.index = int(s.integer(0));
-    r.label = s.text(1);
-    r.launcher = s.text(2);
-    r.backend = s.text(3);
-    r.threads = int(s.integer(4));
-    r.bytes_per_copy = size_column(s, 5, "bytes_per_copy");
-    r.direction = s.text(6);
-    r.host_memory = s.text(7);
-    parse(s.text(8)).get_to(r.sweep_point);
-    r.scaling_key = s.text(9);
-    parse(s.text(10)).get_to(r.settings);
+    read_settings_and_position(run_keys_of(s), r);
+    r.backend_used = s.text(3);
     r.payload = payload_from(s, 11);
     r.status = run_status_from(s.text(12));
     r.start_ns = s.integer(13);
@@ -233,7 +236,6 @@ RunResult run_from(const SqliteStatement& s) {
         r.payload_verified = worker_texts_from_json(timed.at("payload_verified"));
     }
     if (!s.is_null(17)) r.host_activity = parse(s.text(17)).get<HostActivity>();  // schema 3
-    trial_from(s, r);
     if (!s.is_null(20)) parse(s.text(20)).get_to(r.stray_threads);  // schema 5
     return r;
 }
@@ -256,8 +258,8 @@ Results plan_from(const std::map<std::string, json>& meta, const std::string& pa
         r.schema_version = meta.at("results_schema_version").get<int>();
         r.tool_version = meta.at("tool_version").get<std::string>();
         r.git_describe = meta.at("git_describe").get<std::string>();
-        r.host = meta.at("host");
-        r.devices = meta.at("devices");
+        r.host = host_from_json(meta.at("host"));
+        r.devices = devices_from_json(meta.at("devices"));
         r.scenario = meta.at("scenario");
         r.interrupted = meta.at("interrupted").get<bool>();
         r.complete = meta.at("complete").get<bool>();
@@ -313,10 +315,11 @@ void load_stored_records(const std::string& path, Results& results) {
     for (RunResult& run : results.runs) {
         if (run.records_file.empty()) continue;
         SqliteStatement has(*db, "SELECT count(*) FROM runs WHERE run = ?");
-        has.bind(1, run.index);
+        has.bind(1, run.position.index);
         has.step();
         if (has.integer(0) == 0)
-            throw std::runtime_error(path + " does not hold run " + std::to_string(run.index) +
+            throw std::runtime_error(path + " does not hold run " +
+                                     std::to_string(run.position.index) +
                                      ", whose records results.json says are there");
         run.records.clear();
         read_copies(*db, run, schema);

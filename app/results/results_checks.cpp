@@ -15,10 +15,12 @@ using settings_internal::kMaxSize;
 using settings_internal::kMaxThreads;
 
 std::string record_problem(const RunResult& run, const Record& r) {
-    if (r.run != run.index) return fmt::format("run {} is not the run that holds it", r.run);
-    if (r.worker < 0 || r.worker >= run.threads)
+    if (r.run != run.position.index)
+        return fmt::format("run {} is not the run that holds it", r.run);
+    const int threads = run.settings.threads.count;
+    if (r.worker < 0 || r.worker >= threads)
         return fmt::format("worker {} is not one of the run's {} worker{} (0 to {})", r.worker,
-                           run.threads, run.threads == 1 ? "" : "s", run.threads - 1);
+                           threads, threads == 1 ? "" : "s", threads - 1);
     if (r.bytes > kMaxSize)
         return fmt::format("size_bytes {} is more than any copy moves (at most 1024 TiB)", r.bytes);
     if (r.host_start_ns < 0 || r.host_end_ns < r.host_start_ns)
@@ -32,8 +34,9 @@ std::string record_problem(const RunResult& run, const Record& r) {
 }
 
 std::string device_copy_problem(const RunResult& run, const DeviceCopy& c) {
-    if (c.worker < -1 || c.worker >= run.threads)
-        return fmt::format("worker {} is not one of the run's {} workers", c.worker, run.threads);
+    if (c.worker < -1 || c.worker >= run.settings.threads.count)
+        return fmt::format("worker {} is not one of the run's {} workers", c.worker,
+                           run.settings.threads.count);
     if (c.bytes > kMaxSize)
         return fmt::format("size_bytes {} is more than any copy moves", c.bytes);
     return "";
@@ -42,15 +45,18 @@ std::string device_copy_problem(const RunResult& run, const DeviceCopy& c) {
 // The run's own numbers, before its records are read against them.
 std::string run_numbers_problem(const RunResult& run, int planned_runs) {
     const int most = planned_runs > 0 ? planned_runs : int(kMaxPlanRuns);
-    if (run.index < 0 || run.index >= most)
-        return fmt::format("its index {} is not a run of a plan of {}{} runs", run.index,
+    const RunPosition& at = run.position;
+    if (at.index < 0 || at.index >= most)
+        return fmt::format("its index {} is not a run of a plan of {}{} runs", at.index,
                            planned_runs > 0 ? "" : "at most ", most);
-    if (run.threads < 0 || run.threads > kMaxThreads)
-        return fmt::format("threads {} is not a thread count (0 to {})", run.threads, kMaxThreads);
-    if (run.trial < 1 || run.trial > int(kMaxPlanRuns))
-        return fmt::format("trial {} is not a trial of a plan (1 to {})", run.trial, kMaxPlanRuns);
-    if (run.bytes_per_copy > kMaxSize)
-        return fmt::format("bytes_per_copy {} is more than any copy moves", run.bytes_per_copy);
+    const int threads = run.settings.threads.count;
+    if (threads < 0 || threads > kMaxThreads)
+        return fmt::format("threads {} is not a thread count (0 to {})", threads, kMaxThreads);
+    if (at.trial < 1 || at.trial > int(kMaxPlanRuns))
+        return fmt::format("trial {} is not a trial of a plan (1 to {})", at.trial, kMaxPlanRuns);
+    if (run.settings.transfer.bytes > kMaxSize)
+        return fmt::format("bytes_per_copy {} is more than any copy moves",
+                           run.settings.transfer.bytes);
     if (run.start_ns < 0 || run.end_ns < 0)
         return fmt::format("start_ns {} or end_ns {} is negative", run.start_ns, run.end_ns);
     return "";
@@ -72,7 +78,7 @@ void find_beyond(const nlohmann::json& j, const std::string& where, std::string&
 }  // namespace
 
 std::string run_problem(const RunResult& run, int planned_runs) {
-    const std::string name = fmt::format("run {} ({})", run.index, run.label);
+    const std::string name = fmt::format("run {} ({})", run.position.index, run.position.label);
     if (std::string p = run_numbers_problem(run, planned_runs); !p.empty()) return name + ": " + p;
     for (size_t i = 0; i < run.records.size(); ++i)
         if (std::string p = record_problem(run, run.records[i]); !p.empty())

@@ -10,7 +10,9 @@
 
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
+#include "results/machine_facts.hpp"
 #include "results/record.hpp"
+#include "results/run_position.hpp"
 #include "settings/run_settings.hpp"
 #include "system/cpu_activity.hpp"
 #include "system/stray_threads.hpp"
@@ -30,26 +32,15 @@ struct PayloadRecord {
     std::string sha256;  // of the file's bytes when the run started
 };
 
+// A run as it ran: what it ran with and where it sits in the plan (both as the Run it came from
+// had them: run/run_header.cpp), then what came of it. Nothing here repeats a setting (the
+// payload's record names the file as settings.payload does, beside where it was found).
 struct RunResult {
-    int index = 0;
-    std::string label;  // e.g. "python gil=release threads.count=4"
-    std::string launcher;
-    std::string backend;  // backend actually used ("host", "cuda")
-    int threads = 0;      // workers in this run
-    uint64_t bytes_per_copy = 0;
-    std::string direction;  // h2d, d2h, ...
-    std::string host_memory;
-    std::map<std::string, std::string> sweep_point;  // key -> value of this sweep point
-    // Runs that differ only in threads.count share a scaling key: scaling is computed against
-    // the 1-thread run with the same key.
-    std::string scaling_key;
-    // The run's trial (scenario.trials), 1-based; trials of one run share `label`. Results
-    // written before trials hold 1 (each run its only trial).
-    int trial = 1;
-    // The [[run]]'s label without the sweep point (scenario.baseline names it); "" in results
-    // written before trials.
-    std::string base_label;
-    RunSettings settings;                  // the fully resolved run (every default filled in)
+    RunSettings settings;  // the fully resolved run (every default filled in), after mimic
+    RunPosition position;
+    // The backend that ran it ("host", "cuda"): settings.backend's choice where that says
+    // "auto"; "" where the run ended before one was chosen.
+    std::string backend_used;
     std::optional<PayloadRecord> payload;  // runs that executed a Python payload
     std::vector<Record> records;
     // Non-empty: results.json and the journal leave the records out (more than
@@ -86,8 +77,10 @@ struct Results {
     int schema_version = 1;
     std::string tool_version;
     std::string git_describe;
-    nlohmann::json host;      // CPU model, cores, NUMA nodes, THP, kernel, hostname
-    nlohmann::json devices;   // backend devices and topology
+    // The machine and each backend's devices (results/machine_facts.hpp); nullopt where not
+    // recorded: results read from a journal name no devices, nor a host without a plan line.
+    std::optional<HostFacts> host;
+    std::optional<std::vector<BackendDevices>> devices;
     nlohmann::json scenario;  // the resolved scenario
     // The `xferlab` command that ran the plan, and where (empty in results written before it
     // was recorded).

@@ -3,11 +3,15 @@
 // correlation_id, context, stream). Enums are written as strings. Every field is written and
 // every field is required when reading, so that a truncated or foreign file fails loudly
 // instead of producing zeros; from_json(to_json(x)) reproduces x exactly (64-bit integers stay
-// integers in nlohmann::json).
+// integers in nlohmann::json). The one exception: a run's keys that repeat its "settings"
+// (run_keys_json) are written for other readers and read only where "settings" lack one.
 #include "results/serialize.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "settings/setting_keys.hpp"
 
 namespace xfer {
 
@@ -222,29 +226,112 @@ void from_json(const json& j, ThreadInfo& t) {
     }
 }
 
-void to_json(json& j, const RunResult& r) {
-    j = json{
-        {"index", r.index},
-        {"label", r.label},
-        {"launcher", r.launcher},
-        {"backend", r.backend},
-        {"threads", r.threads},
-        {"bytes_per_copy", r.bytes_per_copy},
-        {"direction", r.direction},
-        {"host_memory", r.host_memory},
-        {"sweep_point", r.sweep_point},
-        {"scaling_key", r.scaling_key},
-        {"trial", r.trial},
-        {"base_label", r.base_label},
-        {"settings", r.settings},
-        {"status", to_string(r.status)},
-        {"errors", r.errors},
-        {"notes", r.notes},
-        {"start_ns", r.start_ns},
-        {"end_ns", r.end_ns},
-        {"thread_infos", r.threads_info},
-        {"helper_threads", r.helper_threads},
+void to_json(json& j, const RunPosition& p) {
+    j = json{{"index", p.index},
+             {"label", p.label},
+             {"sweep_point", p.sweep_point},
+             {"scaling_key", p.scaling_key}};
+    if (!p.trials_recorded) return;
+    j["trial"] = p.trial;
+    j["position"] = p.slot;
+    j["base_label"] = p.base_label;
+}
+
+void from_json(const json& j, RunPosition& p) {
+    j.at("index").get_to(p.index);
+    j.at("label").get_to(p.label);
+    j.at("sweep_point").get_to(p.sweep_point);
+    j.at("scaling_key").get_to(p.scaling_key);
+    p.trials_recorded = j.contains("trial");
+    p.trial = j.value("trial", 1);
+    p.slot = j.value("position", p.index);
+    p.base_label = j.value("base_label", "");
+}
+
+json settings_json(const RunSettings& settings, const RunPosition& position) {
+    json j = settings;
+    const json at = position;  // named: items() of a temporary would outlive it in the loop
+    for (const auto& [key, value] : at.items()) j[key] = value;
+    return j;
+}
+
+json run_keys_json(const RunResult& r) {
+    const RunSettings& s = r.settings;
+    return json{{"index", r.position.index},
+                {"label", r.position.label},
+                {"launcher", s.launcher},
+                {"backend", r.backend_used},
+                {"threads", s.threads.count},
+                {"bytes_per_copy", s.transfer.bytes},
+                {"direction", to_string(s.transfer.direction)},
+                {"host_memory", to_string(s.transfer.host_memory)},
+                {"sweep_point", r.position.sweep_point},
+                {"scaling_key", r.position.scaling_key},
+                {"trial", r.position.trial},
+                {"base_label", r.position.base_label}};
+}
+
+namespace {
+
+// `key` of the run's "settings", or the run's own key where an older file's settings lack it.
+const json& settings_or_run_key(const json& run, const json& settings, const char* key) {
+    const auto it = settings.find(key);
+    return it != settings.end() ? *it : run.at(key);
+}
+
+// Results from before trials have neither "trial" nor "base_label" in "settings"; their run
+// keys say 1 and "" or are absent too.
+RunPosition position_from(const json& run, const json& settings) {
+    json recorded = json::object();
+    for (const char* key : {"index", "label", "sweep_point", "scaling_key"})
+        recorded[key] = settings_or_run_key(run, settings, key);
+    for (const char* key : {"trial", "position", "base_label"})
+        if (const auto it = settings.find(key); it != settings.end()) recorded[key] = *it;
+    RunPosition p = recorded.get<RunPosition>();
+    if (!p.trials_recorded) {
+        p.trial = run.value("trial", 1);
+        p.base_label = run.value("base_label", "");
+    }
+    return p;
+}
+
+// The settings an older file's "settings" may lack but its run keys hold: the value is taken
+// from the run key, and the setting stays unrecorded (the report says so, and writing the file
+// back leaves it out of "settings" again, as that file had it).
+void settings_from_run_keys(const json& run, RunSettings& s) {
+    const auto unrecorded = [&](const std::string& dotted) {
+        return s.unrecorded.count(dotted) || s.unrecorded.count(dotted.substr(0, dotted.find('.')));
     };
+    if (unrecorded("launcher")) run.at("launcher").get_to(s.launcher);
+    for (const auto& [run_key, dotted] : {std::pair{"threads", "threads.count"},
+                                          {"bytes_per_copy", "transfer.bytes"},
+                                          {"direction", "transfer.direction"},
+                                          {"host_memory", "transfer.host_memory"}}) {
+        if (!unrecorded(dotted)) continue;
+        const SettingKey* key = find_setting_key(dotted);
+        key->read(json{{key->name, run.at(run_key)}}, s.transfer, s.threads);
+    }
+}
+
+}  // namespace
+
+void read_settings_and_position(const json& run, RunResult& r) {
+    const json& settings = run.at("settings");
+    settings.get_to(r.settings);
+    settings_from_run_keys(run, r.settings);
+    r.position = position_from(run, settings);
+}
+
+void to_json(json& j, const RunResult& r) {
+    j = run_keys_json(r);
+    j["settings"] = settings_json(r.settings, r.position);
+    j["status"] = to_string(r.status);
+    j["errors"] = r.errors;
+    j["notes"] = r.notes;
+    j["start_ns"] = r.start_ns;
+    j["end_ns"] = r.end_ns;
+    j["thread_infos"] = r.threads_info;
+    j["helper_threads"] = r.helper_threads;
     if (!r.copy_sources.empty()) {
         j["copy_sources"] = r.copy_sources;
         j["device_copies"] = r.device_copies;
@@ -268,20 +355,8 @@ void to_json(json& j, const RunResult& r) {
 }
 
 void from_json(const json& j, RunResult& r) {
-    j.at("index").get_to(r.index);
-    j.at("label").get_to(r.label);
-    j.at("launcher").get_to(r.launcher);
-    j.at("backend").get_to(r.backend);
-    j.at("threads").get_to(r.threads);
-    r.bytes_per_copy = unsigned_at(j, "bytes_per_copy");
-    j.at("direction").get_to(r.direction);
-    j.at("host_memory").get_to(r.host_memory);
-    j.at("sweep_point").get_to(r.sweep_point);
-    j.at("scaling_key").get_to(r.scaling_key);
-    // Absent in results written before trials.
-    r.trial = j.value("trial", 1);
-    r.base_label = j.value("base_label", "");
-    j.at("settings").get_to(r.settings);
+    read_settings_and_position(j, r);
+    j.at("backend").get_to(r.backend_used);
     r.status = run_status_from(j.at("status").get<std::string>());
     j.at("errors").get_to(r.errors);
     j.at("notes").get_to(r.notes);
@@ -327,8 +402,8 @@ void to_json(json& j, const Results& r) {
         {"schema_version", r.schema_version},
         {"tool_version", r.tool_version},
         {"git_describe", r.git_describe},
-        {"host", r.host},
-        {"devices", r.devices},
+        {"host", host_json(r.host)},
+        {"devices", devices_json(r.devices)},
         {"scenario", r.scenario},
         {"interrupted", r.interrupted},
         {"complete", r.complete},
@@ -346,7 +421,7 @@ json journal_line(const Results& plan, const RunResult& run) {
     j["plan"] = {{"schema_version", plan.schema_version},
                  {"tool_version", plan.tool_version},
                  {"git_describe", plan.git_describe},
-                 {"host", plan.host},
+                 {"host", host_json(plan.host)},
                  {"scenario", plan.scenario}};
     if (!plan.command.argv.empty()) j["plan"]["command"] = command_to_json(plan.command);
     return j;
@@ -358,7 +433,7 @@ bool read_journal_plan(const json& line, Results& r) {
     plan->at("schema_version").get_to(r.schema_version);
     plan->at("tool_version").get_to(r.tool_version);
     plan->at("git_describe").get_to(r.git_describe);
-    r.host = plan->at("host");
+    r.host = host_from_json(plan->at("host"));
     r.scenario = plan->at("scenario");
     r.command = command_from_json(plan->value("command", json()));
     return true;
@@ -374,8 +449,8 @@ void from_json(const json& j, Results& r) {
     j.at("schema_version").get_to(r.schema_version);
     j.at("tool_version").get_to(r.tool_version);
     j.at("git_describe").get_to(r.git_describe);
-    r.host = j.at("host");
-    r.devices = j.at("devices");
+    r.host = host_from_json(j.at("host"));
+    r.devices = devices_from_json(j.at("devices"));
     r.scenario = j.at("scenario");
     j.at("interrupted").get_to(r.interrupted);
     // Optional: files written before these keys existed were only ever written complete.

@@ -30,6 +30,25 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HelperWork, chunks, copied_bytes, copy_ns, st
 // (HelperWork); files from before the busy spans or the work read with none.
 void to_json(nlohmann::json& j, const HelperThread& h);
 void from_json(const nlohmann::json& j, HelperThread& h);
+// A run's position as results.json writes it inside the run's "settings" (and the worker wire
+// sends it): "index", "label", "sweep_point", "scaling_key", and unless !trials_recorded
+// "trial", "position" (RunPosition::slot) and "base_label". from_json requires the first four.
+void to_json(nlohmann::json& j, const RunPosition& p);
+void from_json(const nlohmann::json& j, RunPosition& p);
+// A run's "settings" as results.json and results.sqlite write it: the settings with the
+// position's keys.
+nlohmann::json settings_json(const RunSettings& settings, const RunPosition& position);
+// The run keys results.json and results.sqlite's runs table write beside "settings": "index",
+// "label", "launcher", "backend" (the one used), "threads", "bytes_per_copy", "direction",
+// "host_memory", "sweep_point", "scaling_key", "trial", "base_label". They repeat the settings
+// and the position for the tools that read them (python_lib/xferlab_plots, tests/python's
+// audit, tools/interpreter-summary.py) and for older xferlab, which requires them; this one
+// reads them only where an older file's "settings" lack a key (read_settings_and_position).
+nlohmann::json run_keys_json(const RunResult& r);
+// RunResult::settings and ::position from a run of results.json (or results.sqlite's runs row
+// in that form): from "settings", the run keys standing in where an older file's settings lack
+// one.
+void read_settings_and_position(const nlohmann::json& run, RunResult& r);
 void to_json(nlohmann::json& j, const RunResult& r);
 void from_json(const nlohmann::json& j, RunResult& r);
 // results.json's "command": {"argv": [...], "cwd": ...}; an absent one reads as not recorded.

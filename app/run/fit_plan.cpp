@@ -21,7 +21,7 @@ FitOutcome fit_plan(const ScenarioWithSets& with_sets, const std::vector<std::st
                     PlanRunner& runner, Scenario& scenario, std::vector<Run>& plan) {
     FitRequest request;
     for (const Run& run : plan)
-        request.full_bytes = std::max(request.full_bytes, run.transfer.bytes);
+        request.full_bytes = std::max(request.full_bytes, run.settings.transfer.bytes);
     // As one more --set flag on the parsed file rather than by editing the plan: the recorded
     // scenario then says the size that ran, and `--set transfer.bytes=` reproduces it. Runs that
     // set their own transfer.bytes keep it, and their need shows in the refusal.

@@ -5,6 +5,7 @@
 #include "embed/payload_output.hpp"
 #include "report/analysis/run_stats.hpp"
 #include "embed/python.hpp"
+#include "results/machine_facts.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/progress.hpp"
@@ -24,9 +25,9 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     Results& results = out.results;
     results.tool_version = tool_version();
     results.git_describe = git_describe();
-    results.host = describe_host();
+    results.host = host_from_json(describe_host());
     // Which Python: the choice now; its full description once a run has started it.
-    results.host["python"] = python_description();
+    results.host->python = python_description();
     results.scenario = scenario.resolved;
     results.command = command_line();
     results.started_wall_ns = wall_ns();
@@ -48,8 +49,8 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
             progress.begin(run);
             recorder.begin(run);
             RunResult result = runner.run(run);
-            if (!results.host["python"].value("started", false))
-                results.host["python"] = python_description();
+            if (!results.host->python.value("started", false))
+                results.host->python = python_description();
             RunAnalysis stats = analyze_run(result);  // once: progress, files and report
             progress.end(result, stats);
             out.failed |= result.status == RunStatus::failed;
@@ -60,7 +61,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
         // planned runs are there.
         results.complete = recorder.write_failure().empty();
         results.interrupted = stop.load();
-        results.devices = runner.devices();
+        results.devices = devices_from_json(runner.devices());
         recorder.finish();  // results.sqlite's header says complete
         out.write_failure = recorder.write_failure();
     }
@@ -70,7 +71,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
 
 void follow_plan_as_rank(PlanRunner& runner, const std::vector<Run>& plan) {
     for (const Run& run : plan)
-        if (launcher_traits(run.spec.launcher).spans_mpi_ranks) runner.run(run);
+        if (launcher_traits(run.settings.launcher).spans_mpi_ranks) runner.run(run);
 }
 
 }  // namespace xfer

@@ -77,7 +77,7 @@ void PlanRecorder::store_locked(RunResult& result) {
         store_->add_run(result);
     } catch (const std::exception& e) {
         result.records_file.clear();  // results.json keeps them after all
-        failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.index));
+        failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.position.index));
         store_.reset();
     }
 }
@@ -110,8 +110,8 @@ void PlanRecorder::rewrite_files_locked() {
 }
 
 std::string PlanRecorder::crash_context() const {
-    std::string where = current_ ? fmt::format("during run {} ({})", current_->index,
-                                               terminal_safe(current_->label))
+    std::string where = current_ ? fmt::format("during run {} ({})", current_->position.index,
+                                               terminal_safe(current_->position.label))
                                  : std::string("between runs");
     // results.json may lag the journal by the rewrites skipped to save time.
     return fmt::format(
@@ -139,9 +139,10 @@ void PlanRecorder::add(RunResult result, RunAnalysis stats) {
 
 void PlanRecorder::abort_current(const std::string& what, int exit_code) {
     std::lock_guard lock(mutex_);
-    const std::string why =
-        current_ ? fmt::format("{} in run {} ({})", what, current_->index, current_->label)
-                 : what + " between runs";
+    const std::string why = current_
+                                ? fmt::format("{} in run {} ({})", what, current_->position.index,
+                                              current_->position.label)
+                                : what + " between runs";
     std::cerr << "\nxferlab: " << terminal_safe(why) << "\n";
     if (current_) {
         RunResult r = run_result_header(*current_);

@@ -42,7 +42,7 @@ PlanRunner::PlanRunner(const LauncherRegistry& launchers, PlanOptions options,
     : launchers_(launchers), options_(std::move(options)), stop_(stop) {}
 
 std::string PlanRunner::resolve_backend_name(const Run& run) const {
-    return run.backend == "auto" ? options_.config_backend : run.backend;
+    return run.settings.backend == "auto" ? options_.config_backend : run.settings.backend;
 }
 
 Backend& PlanRunner::backend_for(const Run& run, std::string* note) {
@@ -98,24 +98,25 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
     std::map<std::string, UnavailableBackend> unavailable;
     const ThreadLimit threads = thread_limit();
     for (const Run& run : plan) {
-        const std::string where = fmt::format("run {} ({})", run.index, run.label);
+        const std::string where =
+            fmt::format("run {} ({})", run.position.index, run.position.label);
         // Refused here rather than failing half-way through starting the workers.
-        if (threads.max_threads > 0 && run.threads.count > threads.max_threads) {
+        if (threads.max_threads > 0 && run.settings.threads.count > threads.max_threads) {
             problems.push_back(fmt::format(
                 "{}: threads.count = {} is more than this machine lets xferlab start: at most {} "
                 "({})",
-                where, run.threads.count, threads.max_threads, threads.reason));
+                where, run.settings.threads.count, threads.max_threads, threads.reason));
         }
-        if (!launchers_.make(run.spec.launcher)) {
+        if (!launchers_.make(run.settings.launcher)) {
             problems.push_back(fmt::format("{}: launcher '{}' is not available in this build",
-                                           where, run.spec.launcher));
+                                           where, run.settings.launcher));
             continue;
         }
         try {
             std::string note;
             Backend& backend = backend_for(run, &note);
             if (!cuda_only_reason(run, backend, !note.empty()).empty()) continue;  // skipped
-            backend.check(run.transfer, run.threads.count);
+            backend.check(run.settings.transfer, run.settings.threads.count);
         } catch (const BackendUnavailable& e) {
             unavailable[e.backend].reason = e.reason;
             ++unavailable[e.backend].runs;
@@ -149,7 +150,7 @@ std::vector<std::string> PlanRunner::unchecked(const std::vector<Run>& plan) {
         }
         if (!skip.empty())
             out.push_back(fmt::format("run {} ({}): not checked: `run` skips it here: {}",
-                                      run.index, run.label, skip));
+                                      run.position.index, run.position.label, skip));
     }
     return out;
 }
@@ -171,9 +172,9 @@ std::string PlanRunner::fallback_summary(const std::vector<Run>& plan) {
 std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
     if (!cuda_skip_reason(run).empty()) return Backend::Need{};
     try {
-        const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
+        const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
         return backend_for(run, nullptr)
-            .memory_needed(run.transfer, run.threads.count,
+            .memory_needed(run.settings.transfer, run.settings.threads.count,
                            launcher && launcher->traits.workers_elsewhere);
     } catch (const std::exception&) {
         return std::nullopt;  // an unavailable backend: the preflight reports it
@@ -183,25 +184,26 @@ std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
 PlanMemory PlanRunner::memory_needed(const std::vector<Run>& plan) {
     PlanMemory peak;
     for (const Run& run : plan) {
-        const LauncherDescriptor* launcher = find_launcher(run.spec.launcher);
+        const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
         if (!launcher) continue;  // the preflight says so
         if (auto need = run_need(run))
-            add_run_need(peak, *need, run.threads.count, launcher->traits.workers_elsewhere);
+            add_run_need(peak, *need, run.settings.threads.count,
+                         launcher->traits.workers_elsewhere);
     }
     return peak;
 }
 
 Run PlanRunner::apply_mimic(const Run& run, std::vector<std::string>& notes) {
     Run out = run;
-    if (run.spec.mimic != Mimic::python) return out;
+    if (run.settings.mimic != Mimic::python) return out;
     ThreadInfo py = python_thread_info(
         options_.payload_dirs.empty() ? std::filesystem::path() : options_.payload_dirs.back());
-    out.threads.stack_size = py.stack_size;
-    out.threads.guard_size = py.guard_size;
-    out.threads.signal_mask.kind = SignalMaskKind::list;
-    out.threads.signal_mask.signals = py.blocked_signals;
-    out.threads.affinity.kind = AffinityKind::list;
-    out.threads.affinity.cpus = py.cpus;
+    out.settings.threads.stack_size = py.stack_size;
+    out.settings.threads.guard_size = py.guard_size;
+    out.settings.threads.signal_mask.kind = SignalMaskKind::list;
+    out.settings.threads.signal_mask.signals = py.blocked_signals;
+    out.settings.threads.affinity.kind = AffinityKind::list;
+    out.settings.threads.affinity.cpus = py.cpus;
     notes.push_back(fmt::format(
         "mimic python: stack {} guard {}, {} blocked signals, {} CPUs, as a Python thread has",
         format_size(py.stack_size), format_size(py.guard_size), py.blocked_signals.size(),
@@ -251,7 +253,7 @@ RunResult skipped_before_start(RunResult result, const std::string& why,
 void note_strays(std::vector<StrayThreadSeen> strays, RunResult& result) {
     // A thread this run itself left behind is not one it was measured beside.
     std::erase_if(strays,
-                  [&](const StrayThreadSeen& s) { return s.left_by_run == result.index; });
+                  [&](const StrayThreadSeen& s) { return s.left_by_run == result.position.index; });
     if (strays.empty()) return;
     result.notes.push_back(fmt::format(
         "measured while {} left running by an earlier run {} alive: {}; this run's figures may "
@@ -274,14 +276,14 @@ RunResult PlanRunner::run(const Run& plan_run) {
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), std::string("mimic python: ") + e.what());
     }
-    result.settings = run_settings(run);
-    if (run.timeout_ns == 0) run.timeout_ns = options_.default_timeout_ns;
+    result.settings = run.settings;  // mimic python's thread attributes included
+    if (run.settings.timeout_ns == 0) run.settings.timeout_ns = options_.default_timeout_ns;
 
     // Resolved and hashed as the run starts: the result names the exact code that ran.
     std::filesystem::path payload_folder;
-    if (!run.spec.payload.empty()) {
+    if (!run.settings.payload.empty()) {
         std::string error;
-        result.payload = record_payload(run.spec.payload, options_.payload_dirs, error);
+        result.payload = record_payload(run.settings.payload, options_.payload_dirs, error);
         if (!result.payload) return failed_before_start(std::move(result), error);
         payload_folder = result.payload->folder;
     }
@@ -290,25 +292,26 @@ RunResult PlanRunner::run(const Run& plan_run) {
     try {
         std::string note;
         backend = &backend_for(run, &note);
-        result.backend = backend->name();
+        result.backend_used = backend->name();
         if (!note.empty()) result.notes.push_back(note);
         if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty())
             return skipped_before_start(std::move(result), why);
-        backend->check(run.transfer, run.threads.count);
+        backend->check(run.settings.transfer, run.settings.threads.count);
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), e.what());
     }
-    auto launcher = launchers_.make(run.spec.launcher);
+    auto launcher = launchers_.make(run.settings.launcher);
     if (!launcher) {
         return failed_before_start(std::move(result),
-                                   "launcher '" + run.spec.launcher + "' is not available");
+                                   "launcher '" + run.settings.launcher + "' is not available");
     }
     if (std::string why = launcher->unavailable_reason(); !why.empty())
-        return skipped_before_start(std::move(result), why, "launcher " + run.spec.launcher);
+        return skipped_before_start(std::move(result), why, "launcher " + run.settings.launcher);
 
     // Allocation and first touch (per policy) are never timed. Workers in other processes
     // prepare their own.
-    std::vector<int> here(size_t(launcher->traits().workers_elsewhere ? 0 : run.threads.count));
+    std::vector<int> here(
+        size_t(launcher->traits().workers_elsewhere ? 0 : run.settings.threads.count));
     std::iota(here.begin(), here.end(), 0);
     // Threads earlier runs left running, read at the start and the end: one alive between
     // them shared the machine with this run's copies (system/stray_threads.hpp).

@@ -47,9 +47,10 @@ void Progress::begin(const Run& run) {
     // it. The size is shown because `run --fit` may have chosen it for this machine.
     // The label as the terminal may show it (util/terminal_text.hpp): from the scenario file,
     // it may hold an ESC sequence, a line break or a NUL (where printf would stop).
-    current_ = fmt::format("[{}/{}] run {}: {} ({} thread{}, copies of {})", run.index + 1, total_,
-                           run.index, terminal_safe(run.label), run.threads.count,
-                           run.threads.count == 1 ? "" : "s", format_size(run.transfer.bytes));
+    current_ = fmt::format("[{}/{}] run {}: {} ({} thread{}, copies of {})", run.position.index + 1,
+                           total_, run.position.index, terminal_safe(run.position.label),
+                           run.settings.threads.count, run.settings.threads.count == 1 ? "" : "s",
+                           format_size(run.settings.transfer.bytes));
     started_ = std::chrono::steady_clock::now();
     if (!tty_) return;
     ticking_ = true;

@@ -4,8 +4,8 @@
 
 namespace xfer {
 
-// A RunResult that says which run it is (index, label, launcher, shape, sweep point, the
-// resolved settings) and holds nothing measured yet. Every RunResult starts here.
+// A RunResult that says which run it is (its settings and position, as `run` has them) and
+// holds nothing measured yet. Every RunResult starts here.
 RunResult run_result_header(const Run& run);
 
 }  // namespace xfer

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "scenario/scenario.hpp"
-#include "settings/run_settings.hpp"
 
 namespace xfer {
 
@@ -36,9 +35,5 @@ struct LoadedPlan {
 // payload resolved in `payload_folders` (payload_files.hpp), expand_plan. Throws ScenarioError.
 LoadedPlan load_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                      const std::vector<std::filesystem::path>& payload_folders);
-
-// The fully resolved run as results record it (RunResult::settings; its JSON is results'
-// "settings").
-RunSettings run_settings(const Run& run);
 
 }  // namespace xfer

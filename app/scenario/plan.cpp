@@ -177,39 +177,40 @@ std::string make_label(const Scenario& s, const RunSpec& spec,
 // Labels still equal after the above belong to runs that nothing in the file tells apart:
 // identical [[run]] tables, or a run that overrides every swept key at each sweep point. The
 // later ones get " #2", " #3", ... so that every label names one run. A label the user wrote
-// stays as written where it first occurs (file_reader refuses two [[run]]s with one label).
-void make_labels_distinct(std::vector<Run>& plan) {
+// (label_written[i] for plan[i]) stays as written where it first occurs (file_reader refuses
+// two [[run]]s with one label).
+void make_labels_distinct(std::vector<Run>& plan, const std::vector<bool>& label_written) {
     std::set<std::string> written;
-    for (const Run& run : plan)
-        if (!run.spec.label.empty()) written.insert(run.label);
+    for (size_t i = 0; i < plan.size(); ++i)
+        if (label_written[i]) written.insert(plan[i].position.label);
     std::set<std::string> used;
     // Where the search for a free " #n" resumes, per label: the names only ever fill up, so
     // every n below it is taken still (a sweep of 10000 runs over 8 labels searched from 2
     // each time: quadratic, 48 s under ASan).
     std::map<std::string, int> next_n;
-    for (Run& run : plan) {
-        const bool mine = run.spec.label.empty();
-        if ((!mine || written.count(run.label) == 0) && used.insert(run.label).second) continue;
-        int& n = next_n.try_emplace(run.label, 2).first->second;
+    for (size_t i = 0; i < plan.size(); ++i) {
+        std::string& label = plan[i].position.label;
+        if ((label_written[i] || written.count(label) == 0) && used.insert(label).second) continue;
+        int& n = next_n.try_emplace(label, 2).first->second;
         std::string candidate;
         for (;; ++n) {
-            candidate = run.label + " #" + std::to_string(n);
+            candidate = label + " #" + std::to_string(n);
             if (written.count(candidate) == 0 && used.count(candidate) == 0) break;
         }
-        run.label = candidate;
+        label = candidate;
         used.insert(candidate);
     }
 }
 
 // Everything that identifies a run except threads.count (and the free-text label), so that
 // runs differing only in thread count share it.
-std::string make_scaling_key(const Run& run) {
+std::string make_scaling_key(const RunSettings& run) {
     json threads = threads_to_json(run.threads);
     threads.erase("count");
-    json key = {{"launcher", run.spec.launcher},
-                {"payload", run.spec.payload},
-                {"gil", to_string(run.spec.gil)},
-                {"mimic", to_string(run.spec.mimic)},
+    json key = {{"launcher", run.launcher},
+                {"payload", run.payload},
+                {"gil", to_string(run.gil)},
+                {"mimic", to_string(run.mimic)},
                 {"backend", run.backend},
                 {"transfer", transfer_to_json(run.transfer)},
                 {"threads", threads},
@@ -218,8 +219,8 @@ std::string make_scaling_key(const Run& run) {
     return compact_json(key);  // --set takes any bytes as a string value
 }
 
-void apply_or_collect(const Scenario& s, const std::string& key, const json& value, Run& run,
-                      std::vector<Diagnostic>& errors) {
+void apply_or_collect(const Scenario& s, const std::string& key, const json& value,
+                      RunSettings& run, std::vector<Diagnostic>& errors) {
     std::string why;
     if (key.rfind("params.", 0) == 0) {
         // A swept parameter under a [params] value that is not a table ([params] a = 1 with
@@ -232,6 +233,45 @@ void apply_or_collect(const Scenario& s, const std::string& key, const json& val
     }
 }
 
+// The settings of `spec` at a sweep point: the scenario's, then the point's values, then the
+// run's own keys (a run states what it isolates; --set was applied to the scenario's and
+// removed from both).
+RunSettings settings_at(const Scenario& s, const RunSpec& spec,
+                        const std::vector<std::pair<std::string, json>>& point,
+                        std::vector<Diagnostic>& errors) {
+    RunSettings run;
+    run.launcher = spec.launcher;
+    run.payload = spec.payload;
+    run.gil = spec.gil;
+    run.mimic = spec.mimic;
+    run.overrides = spec.overrides;
+    run.backend = s.backend;
+    run.timeout_ns = s.timeout_ns;
+    run.params = s.params;
+    run.transfer = s.transfer;
+    run.threads = s.threads;
+    for (const auto& [key, value] : point) apply_or_collect(s, key, value, run, errors);
+    for (const auto& [key, value] : spec.overrides.items())
+        apply_or_collect(s, key, value, run, errors);
+    run.params.merge_patch(spec.params);
+    return run;
+}
+
+// The sweep point `p` (0-based) of the plan: each key with its value there, in file order.
+// Mixed radix over the sweep's value lists, the last key fastest: the first key in the file
+// changes slowest, as nested loops written in file order would.
+std::vector<std::pair<std::string, json>> sweep_point_at(const Scenario& s, size_t p) {
+    std::vector<std::pair<std::string, json>> point(s.sweep.size());
+    size_t rest = p;
+    for (size_t k = s.sweep.size(); k-- > 0;) {
+        const json& values = s.sweep[k].second;
+        const size_t n = values.is_array() ? values.size() : 1;
+        point[k] = {s.sweep[k].first, values.is_array() ? values[rest % n] : values};
+        rest /= n;
+    }
+    return point;
+}
+
 }  // namespace
 }  // namespace scenario_internal
 
@@ -242,69 +282,27 @@ std::vector<Run> expand_plan(const Scenario& s) {
     }
     const size_t points = sweep_point_count(s);
     std::vector<Run> plan;
+    std::vector<bool> label_written;
     std::vector<Diagnostic> errors;
     for (size_t p = 0; p < points; ++p) {
-        // Mixed radix over the sweep's value lists, the last key fastest: the first key in the
-        // file changes slowest, as nested loops written in file order would.
-        std::vector<std::pair<std::string, json>> point(s.sweep.size());
-        size_t rest = p;
-        for (size_t k = s.sweep.size(); k-- > 0;) {
-            const json& values = s.sweep[k].second;
-            const size_t n = values.is_array() ? values.size() : 1;
-            point[k] = {s.sweep[k].first, values.is_array() ? values[rest % n] : values};
-            rest /= n;
-        }
+        const std::vector<std::pair<std::string, json>> point = sweep_point_at(s, p);
         std::vector<std::pair<std::string, std::string>> point_text;
         for (const auto& [key, value] : point) point_text.emplace_back(key, value_text(value));
-
         for (const RunSpec& spec : s.runs) {
             Run run;
-            run.index = int(plan.size());
-            run.spec = spec;
-            run.backend = s.backend;
-            run.timeout_ns = s.timeout_ns;
-            run.params = s.params;
-            run.transfer = s.transfer;
-            run.threads = s.threads;
-            // Precedence: scenario defaults < sweep point < the run's own keys (a run states
-            // what it isolates). --set was applied to the defaults and removed from both.
-            for (const auto& [key, value] : point) apply_or_collect(s, key, value, run, errors);
-            for (const auto& [key, value] : spec.overrides.items()) {
-                apply_or_collect(s, key, value, run, errors);
-            }
-            run.params.merge_patch(spec.params);
-            for (const auto& [key, text] : point_text) run.sweep_point[key] = text;
-            run.label = make_label(s, spec, point_text);
-            run.base_label = make_label(s, spec, {});
-            run.scaling_key = make_scaling_key(run);
+            run.settings = settings_at(s, spec, point, errors);
+            run.position.index = int(plan.size());
+            for (const auto& [key, text] : point_text) run.position.sweep_point[key] = text;
+            run.position.label = make_label(s, spec, point_text);
+            run.position.base_label = make_label(s, spec, {});
+            run.position.scaling_key = make_scaling_key(run.settings);
             plan.push_back(std::move(run));
+            label_written.push_back(!spec.label.empty());
         }
     }
     if (!errors.empty()) throw ScenarioError(std::move(errors));
-    make_labels_distinct(plan);
+    make_labels_distinct(plan, label_written);
     return schedule_trials(plan, s);
-}
-
-RunSettings run_settings(const Run& run) {
-    RunSettings s;
-    s.index = run.index;
-    s.label = run.label;
-    s.launcher = run.spec.launcher;
-    s.payload = run.spec.payload;
-    s.gil = run.spec.gil;
-    s.mimic = run.spec.mimic;
-    s.backend = run.backend;
-    s.timeout_ns = run.timeout_ns;
-    s.transfer = run.transfer;
-    s.threads = run.threads;
-    s.params = run.params;
-    s.sweep_point = run.sweep_point;
-    s.overrides = run.spec.overrides;
-    s.scaling_key = run.scaling_key;
-    s.trial = run.trial;
-    s.position = run.position;
-    s.base_label = run.base_label;
-    return s;
 }
 
 }  // namespace xfer

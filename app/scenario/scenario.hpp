@@ -4,12 +4,12 @@
 // the [transfer], [staging] and [threads] keys are settings/specs.hpp's.
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "results/run_position.hpp"
+#include "settings/run_settings.hpp"
 #include "settings/vocabulary.hpp"
 #include "settings/specs.hpp"
 
@@ -32,25 +32,17 @@ struct RunSpec {
     nlohmann::json params = nlohmann::json::object();
 };
 
-// One concrete run of the plan: a launcher with every knob resolved.
+// One concrete run of the plan: what it runs with, every knob resolved, and where it sits in the
+// plan. A RunResult starts with both (run/run_header.cpp), and a worker process gets both
+// (run_wire.hpp).
 struct Run {
-    int index = 0;
-    std::string label;
-    std::string backend;  // backend_choices(), as written; resolved when the run starts
-    RunSpec spec;
-    TransferSpec transfer;
-    ThreadSpec threads;
-    int64_t timeout_ns = 0;                            // 0: none
-    nlohmann::json params = nlohmann::json::object();  // [params] for payloads (ctx.params)
-    std::map<std::string, std::string> sweep_point;
-    std::string scaling_key;  // runs equal but for threads.count share it
-    // Trials (scenario.trials): the same run repeated; its trials share `label`. 1-based.
-    int trial = 1;
-    // Position in the plan of one trial ([[run]] x [sweep] order), equal for a run's trials:
-    // reports list runs in this order and take the first at a sweep point as its baseline.
-    int position = 0;
-    // The [[run]]'s label without the sweep point's values: what scenario.baseline names.
-    std::string base_label;
+    // launcher, payload, gil, mimic, overrides: its RunSpec's; backend as written (resolved
+    // when the run starts); [params] merged with the run's own; transfer and threads after the
+    // sweep point and the run's own keys.
+    RunSettings settings;
+    RunPosition position;
+
+    bool operator==(const Run&) const = default;
 };
 
 struct Scenario {

@@ -16,13 +16,13 @@ void choose_seed(Scenario& s) {
 
 std::vector<Run> schedule_trials(const std::vector<Run>& runs, const Scenario& s) {
     std::vector<Run> base = runs;
-    for (size_t i = 0; i < base.size(); ++i) base[i].position = int(i);
+    for (size_t i = 0; i < base.size(); ++i) base[i].position.slot = int(i);
     std::vector<Run> out;
     out.reserve(runs.size() * size_t(s.trials));
     const auto add = [&out](const Run& run, int trial) {
         out.push_back(run);
-        out.back().trial = trial;
-        out.back().index = int(out.size()) - 1;
+        out.back().position.trial = trial;
+        out.back().position.index = int(out.size()) - 1;
     };
     if (s.order == TrialOrder::grouped) {
         for (const Run& run : base)

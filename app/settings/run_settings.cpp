@@ -70,8 +70,6 @@ void to_json(json& j, const RunSettings& s) {
     const auto put = [&](const char* key, json value) {
         if (!skip.count(key)) j[key] = std::move(value);
     };
-    put("index", s.index);
-    put("label", s.label);
     put("launcher", s.launcher);
     put("payload", s.payload);
     put("gil", to_string(s.gil));
@@ -86,20 +84,13 @@ void to_json(json& j, const RunSettings& s) {
         j[dotted.substr(0, dot)][dotted.substr(dot + 1)] = value;
     }
     put("params", s.params);
-    put("sweep_point", s.sweep_point);
     put("overrides", s.overrides);
-    put("scaling_key", s.scaling_key);
-    if (s.trial) j["trial"] = *s.trial;
-    if (s.position) j["position"] = *s.position;
-    if (s.base_label) j["base_label"] = *s.base_label;
 }
 
 void from_json(const json& j, RunSettings& s) {
     using settings_internal::enum_from;
     s = RunSettings{};
     auto& unrecorded = s.unrecorded;
-    read_value(j, "index", s.index, unrecorded);
-    read_value(j, "label", s.label, unrecorded);
     read_value(j, "launcher", s.launcher, unrecorded);
     read_value(j, "payload", s.payload, unrecorded);
     if (const auto it = j.find("gil"); it != j.end())
@@ -118,12 +109,7 @@ void from_json(const json& j, RunSettings& s) {
         read_table(j, table, s.transfer, s.threads, unrecorded);
     read_retired(j, s.retired);
     read_value(j, "params", s.params, unrecorded);
-    read_value(j, "sweep_point", s.sweep_point, unrecorded);
     read_value(j, "overrides", s.overrides, unrecorded);
-    read_value(j, "scaling_key", s.scaling_key, unrecorded);
-    if (const auto it = j.find("trial"); it != j.end()) s.trial = it->get<int>();
-    if (const auto it = j.find("position"); it != j.end()) s.position = it->get<int>();
-    if (const auto it = j.find("base_label"); it != j.end()) s.base_label = it->get<std::string>();
 }
 
 }  // namespace xfer

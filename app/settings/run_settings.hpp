@@ -1,10 +1,10 @@
 #pragma once
 // What one run ran with, every default filled in: a run's "settings" in results.json, and the
 // typed form the report reads (RunResult::settings). Written and read at the file's edge only
-// (to_json/from_json here); everything else uses the fields.
+// (to_json/from_json here); everything else uses the fields. Where the run sits in its plan
+// (index, label, trial, sweep point, ...) is not a setting: results/run_position.hpp.
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <set>
 #include <string>
 
@@ -13,25 +13,17 @@
 namespace xfer {
 
 struct RunSettings {
-    int index = 0;
-    std::string label;
     std::string launcher;  // a name of settings/vocabulary.hpp
     std::string payload;   // the Python payload file, "" for none
     GilPolicy gil = GilPolicy::release;
     Mimic mimic = Mimic::none;
-    std::string backend = "auto";  // as the scenario writes it (RunResult::backend: the one used)
+    std::string backend =
+        "auto";  // as the scenario writes it (RunResult::backend_used: the one used)
     int64_t timeout_ns = 0;        // 0: none
     TransferSpec transfer;
     ThreadSpec threads;
-    nlohmann::json params = nlohmann::json::object();  // payload parameters, [params] merged
-    std::map<std::string, std::string> sweep_point;
+    nlohmann::json params = nlohmann::json::object();     // payload parameters, [params] merged
     nlohmann::json overrides = nlohmann::json::object();  // the dotted keys its [[run]] set
-    std::string scaling_key;  // runs equal but for threads.count share it
-    // Absent in results written before trials (nullopt): the run's trial (1-based), its
-    // position in the plan of one trial, its [[run]]'s label without the sweep point.
-    std::optional<int> trial;
-    std::optional<int> position;
-    std::optional<std::string> base_label;
     // Keys that results written by an older xferlab lack ("transfer.context", "staging" for a
     // whole table): their defaults stand in here, which is what ran before the key existed,
     // and writing the results back leaves them out again.

@@ -59,9 +59,9 @@ std::string load_average() {
 // Runs `launcher` on `h`'s worker (python launchers run threads.py, batch per params) and
 // returns its records. Every run reuses the same buffers.
 std::vector<Record> one_run(PyHarness& h, const std::string& launcher, bool batch) {
-    h.run.params["batch"] = batch;
+    h.run.settings.params["batch"] = batch;
     h.relaunch(launcher);
-    const int copies = h.run.transfer.repetitions + h.run.transfer.warmup;
+    const int copies = h.run.settings.transfer.repetitions + h.run.settings.transfer.warmup;
     if (!h.errors.empty() || h.copies(0) != size_t(copies)) {
         std::fprintf(stderr, "bench_python_overhead: %s run failed: %s\n", launcher.c_str(),
                      h.all_errors().c_str());

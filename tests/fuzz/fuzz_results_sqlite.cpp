@@ -38,14 +38,14 @@ Results base_plan() {
     plan.planned_runs = 2;
     for (int i = 0; i < 2; ++i) {
         RunResult run;
-        run.index = i;
-        run.label = i == 0 ? "host" : "python";
-        run.base_label = run.label;
-        run.launcher = run.label;
-        run.backend = "host";
-        run.threads = 2;
-        run.bytes_per_copy = 1 << 20;
-        run.trial = 1;
+        run.position.index = i;
+        run.position.label = i == 0 ? "host" : "python";
+        run.position.base_label = run.position.label;
+        run.settings.launcher = run.position.label;
+        run.backend_used = "host";
+        run.settings.threads.count = 2;
+        run.settings.transfer.bytes = 1 << 20;
+        run.position.trial = 1;
         run.start_ns = 1000;
         run.end_ns = 900000;
         for (int w = 0; w < 2; ++w)
@@ -63,7 +63,7 @@ Results base_plan() {
                 run.records.push_back(r);
             }
         ThreadInfo t;
-        t.launcher = run.launcher;
+        t.launcher = run.settings.launcher;
         t.cpus = {0, 1};
         run.threads_info = {t, t};
         run.threads_info[1].worker = 1;

@@ -94,12 +94,12 @@ TEST_CASE("check prints every run's label whole: no two read the same", "[integr
         std::set<std::string> distinct(labels.begin(), labels.end());
         CHECK(distinct.size() == labels.size());
         // A run's trials share its label: check adds the trial.
-        const bool trials = std::any_of(plan.begin(), plan.end(),
-                                        [](const xfer::Run& run) { return run.trial > 1; });
+        const bool trials = std::any_of(
+            plan.begin(), plan.end(), [](const xfer::Run& run) { return run.position.trial > 1; });
         for (size_t i = 0; i < plan.size(); ++i) {
-            CHECK(labels[i] ==
-                  (trials ? plan[i].label + " (trial " + std::to_string(plan[i].trial) + ")"
-                          : plan[i].label));
+            CHECK(labels[i] == (trials ? plan[i].position.label + " (trial " +
+                                             std::to_string(plan[i].position.trial) + ")"
+                                       : plan[i].position.label));
         }
     }
 }
@@ -114,7 +114,7 @@ TEST_CASE("every scenario runs on the host backend with 1 MiB copies", "[integra
         // CUDA is unavailable: test_cli_fallback.)
         std::set<std::string> cuda_only;
         for (const auto& run : xfer::expand_plan(xfer::load_scenario(f)))
-            if (const auto why = xfer::host_needs_cuda(run.transfer); !why.empty())
+            if (const auto why = xfer::host_needs_cuda(run.settings.transfer); !why.empty())
                 cuda_only.insert(why);
         if (!cuda_only.empty()) {
             auto r = run_command(xferlab() + " run '" + f.string() +

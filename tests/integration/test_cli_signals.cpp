@@ -367,6 +367,7 @@ TEST_CASE("report reads a journal whose last line was cut short by a kill",
     auto bad = run_command(xferlab() + " report '" + (dir / "bad.jsonl").string() + "'");
     CHECK(bad.exit_code == 0);
     CHECK(bad.err.find("bad.jsonl: line 1 is unreadable (16 bytes, not an xferlab journal "
-                       "line: key 'index' not found): left out; 2 runs read") != std::string::npos);
+                       "line: key 'settings' not found): left out; 2 runs read") !=
+          std::string::npos);
     fs::remove_all(dir);
 }

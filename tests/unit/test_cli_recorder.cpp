@@ -22,21 +22,18 @@ namespace {
 
 Run planned(int index, const std::string& label) {
     Run r;
-    r.index = index;
-    r.label = label;
-    r.spec.launcher = "host";
-    r.threads.count = 1;
-    r.transfer.bytes = 4096;
+    r.position.index = index;
+    r.position.label = label;
+    r.settings.launcher = "host";
+    r.settings.threads.count = 1;
+    r.settings.transfer.bytes = 4096;
     return r;
 }
 
 RunResult completed(const Run& run) {
     RunResult r;
-    r.index = run.index;
-    r.label = run.label;
-    r.launcher = run.spec.launcher;
-    r.threads = 1;
-    r.bytes_per_copy = run.transfer.bytes;
+    r.settings = run.settings;
+    r.position = run.position;
     return r;
 }
 

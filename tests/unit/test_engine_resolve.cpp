@@ -34,7 +34,7 @@ EngineOptions scenario_defaults() {
     Scenario s = parse_scenario("[transfer]\npath = \"staged\"\n[[run]]\n", "staged.toml");
     const std::vector<Run> plan = expand_plan(s);
     REQUIRE(plan.size() == 1);
-    return plan[0].transfer.staging;
+    return plan[0].settings.transfer.staging;
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ TEST_CASE("records: one per copy, warm-up first, numbered, timed, sized", "[laun
 
 TEST_CASE("a 256 KiB stack is 256 KiB inside the thread", "[launch]") {
     LaunchHarness h(2, 1, 0);
-    h.run.threads.stack_size = 256 << 10;
+    h.run.settings.threads.stack_size = 256 << 10;
     h.launch("host");
     REQUIRE(h.errors.empty());
     for (int i = 0; i < 2; ++i) CHECK(h.info(i).stack_size == (256u << 10));
@@ -96,7 +96,7 @@ TEST_CASE("a 256 KiB stack is 256 KiB inside the thread", "[launch]") {
 
 TEST_CASE("a guard size asked for is the guard the thread has", "[launch]") {
     LaunchHarness h(1, 1, 0);
-    h.run.threads.guard_size = 64 << 10;
+    h.run.settings.threads.guard_size = 64 << 10;
     h.launch("host");
     REQUIRE(h.errors.empty());
     CHECK(h.info(0).guard_size == (64u << 10));
@@ -104,14 +104,14 @@ TEST_CASE("a guard size asked for is the guard the thread has", "[launch]") {
 
 TEST_CASE("signal masks: a listed signal is blocked, block-all and unblock-all hold", "[launch]") {
     LaunchHarness h(2, 1, 0);
-    h.run.threads.signal_mask = {SignalMaskKind::list, {SIGUSR1}};
+    h.run.settings.threads.signal_mask = {SignalMaskKind::list, {SIGUSR1}};
     h.launch("host");
     REQUIRE(h.errors.empty());
     for (int i = 0; i < 2; ++i) {
         CHECK(h.info(i).blocked_signals == std::vector<int>{SIGUSR1});
     }
 
-    h.run.threads.signal_mask = {SignalMaskKind::block_all, {}};
+    h.run.settings.threads.signal_mask = {SignalMaskKind::block_all, {}};
     h.launch("host");
     REQUIRE(h.errors.empty());
     const auto& all = h.info(0).blocked_signals;
@@ -126,9 +126,9 @@ TEST_CASE("signal masks: a listed signal is blocked, block-all and unblock-all h
     sigemptyset(&block);
     sigaddset(&block, SIGUSR2);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    h.run.threads.signal_mask = {SignalMaskKind::unblock_all, {}};
+    h.run.settings.threads.signal_mask = {SignalMaskKind::unblock_all, {}};
     h.launch("host");
-    h.run.threads.signal_mask = {SignalMaskKind::inherit, {}};
+    h.run.settings.threads.signal_mask = {SignalMaskKind::inherit, {}};
     LaunchHarness inherit(1, 1, 0);
     inherit.launch("host");
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
@@ -138,7 +138,7 @@ TEST_CASE("signal masks: a listed signal is blocked, block-all and unblock-all h
 
 TEST_CASE("affinity {0} holds inside the thread and every copy runs on CPU 0", "[launch]") {
     LaunchHarness h(2, 3, 1);
-    h.run.threads.affinity = {AffinityKind::list, {0}};
+    h.run.settings.threads.affinity = {AffinityKind::list, {0}};
     h.launch("host");
     REQUIRE(h.errors.empty());
     for (int i = 0; i < 2; ++i) {
@@ -150,7 +150,7 @@ TEST_CASE("affinity {0} holds inside the thread and every copy runs on CPU 0", "
 TEST_CASE("compact affinity gives worker i the i-th allowed CPU", "[launch]") {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     LaunchHarness h(2, 1, 0);
-    h.run.threads.affinity = {AffinityKind::compact, {}};
+    h.run.settings.threads.affinity = {AffinityKind::compact, {}};
     h.launch("host");
     REQUIRE(h.errors.empty());
     CHECK(h.info(0).cpus.size() == 1);
@@ -159,22 +159,22 @@ TEST_CASE("compact affinity gives worker i the i-th allowed CPU", "[launch]") {
 
 TEST_CASE("scheduling policy batch and idle are what the thread runs under", "[launch]") {
     LaunchHarness h(1, 1, 0);
-    h.run.threads.policy = {SchedPolicy::batch, 0};
+    h.run.settings.threads.policy = {SchedPolicy::batch, 0};
     h.launch("host");
     REQUIRE(h.errors.empty());
     CHECK(h.info(0).policy == "batch");
-    h.run.threads.policy = {SchedPolicy::idle, 0};
+    h.run.settings.threads.policy = {SchedPolicy::idle, 0};
     h.launch("host");
     REQUIRE(h.errors.empty());
     CHECK(h.info(0).policy == "idle");
-    h.run.threads.policy = {SchedPolicy::other, 0};
+    h.run.settings.threads.policy = {SchedPolicy::other, 0};
     h.launch("host");
     CHECK(h.info(0).policy == "other");
 }
 
 TEST_CASE("fifo either applies or fails that worker with the reason", "[launch]") {
     LaunchHarness h(1, 1, 0);
-    h.run.threads.policy = {SchedPolicy::fifo, 5};
+    h.run.settings.threads.policy = {SchedPolicy::fifo, 5};
     h.launch("host");
     if (h.errors.empty()) {
         CHECK(h.info(0).policy == "fifo");
@@ -188,7 +188,7 @@ TEST_CASE("fifo either applies or fails that worker with the reason", "[launch]"
 
 TEST_CASE("barrier: no worker copies before the last one has arrived", "[launch]") {
     LaunchHarness h(4, 2, 0);
-    h.run.threads.start = {StartKind::barrier, 0};
+    h.run.settings.threads.start = {StartKind::barrier, 0};
     std::vector<int64_t> attached(4, 0);
     // Worker i arrives i * 30 ms late: without a barrier worker 0 would be done long before.
     h.launch_with("host", [&](int i) {
@@ -205,7 +205,7 @@ TEST_CASE("barrier: no worker copies before the last one has arrived", "[launch]
 TEST_CASE("staggered: worker i starts no earlier than i staggers after the release", "[launch]") {
     const int64_t stagger = 20'000'000;
     LaunchHarness h(3, 1, 0);
-    h.run.threads.start = {StartKind::staggered, stagger};
+    h.run.settings.threads.start = {StartKind::staggered, stagger};
     std::vector<int64_t> attached(3, 0);
     h.launch_with("host", [&](int i) {
         return std::make_unique<ProbeTransfer>(&attached[size_t(i)], 0, false);
@@ -276,7 +276,7 @@ TEST_CASE("StartGate: a waiter the barrier released stays released when an abort
 
 TEST_CASE("between = sleep leaves at least that long between a worker's copies", "[launch]") {
     LaunchHarness h(1, 4, 0);
-    h.run.threads.between = {BetweenKind::sleep, 3'000'000};
+    h.run.settings.threads.between = {BetweenKind::sleep, 3'000'000};
     h.launch("host");
     REQUIRE(h.errors.empty());
     const auto& r = h.workers[0]->records();
@@ -295,7 +295,7 @@ TEST_CASE("between = spin: the recorded gaps are the duration asked for, within 
     for (const int64_t ns : {5'000, 20'000, 100'000}) {
         CAPTURE(ns);
         LaunchHarness h(1, 41, 0);
-        h.run.threads.between = {BetweenKind::spin, ns};
+        h.run.settings.threads.between = {BetweenKind::spin, ns};
         h.launch("host");
         REQUIRE(h.errors.empty());
         const auto& r = h.workers[0]->records();
@@ -336,7 +336,7 @@ TEST_CASE("a failing worker is reported and nobody hangs at the gate", "[launch]
 
 TEST_CASE("a stack size below the minimum stops the launcher before any thread", "[launch]") {
     LaunchHarness h(1, 1, 0);
-    h.run.threads.stack_size = 1024;
+    h.run.settings.threads.stack_size = 1024;
     std::string error;
     try {
         h.launch("host");

@@ -56,9 +56,9 @@ TEST_CASE("openmp threads get the mask and affinity asked for and the caller get
     }
     const ThreadInfo before = capture_thread_info("main", -1);
     LaunchHarness h(2, 2, 0);
-    h.run.threads.signal_mask = {SignalMaskKind::list, {SIGUSR1, SIGUSR2}};
-    h.run.threads.affinity = {AffinityKind::list, {0}};
-    h.run.threads.policy = {SchedPolicy::batch, 0};
+    h.run.settings.threads.signal_mask = {SignalMaskKind::list, {SIGUSR1, SIGUSR2}};
+    h.run.settings.threads.affinity = {AffinityKind::list, {0}};
+    h.run.settings.threads.policy = {SchedPolicy::batch, 0};
     h.launch("openmp");
     REQUIRE(h.errors.empty());
     for (int i = 0; i < 2; ++i) {
@@ -82,7 +82,7 @@ TEST_CASE("openmp threads get the mask and affinity asked for and the caller get
 
 TEST_CASE("openmp says that a stack size is OMP_STACKSIZE's business", "[launch]") {
     LaunchHarness h(2, 1, 0);
-    h.run.threads.stack_size = 256 << 10;
+    h.run.settings.threads.stack_size = 256 << 10;
     h.launch("openmp");
     REQUIRE(h.errors.empty());
     bool noted = false;
@@ -94,7 +94,7 @@ TEST_CASE("openmp says that a stack size is OMP_STACKSIZE's business", "[launch]
 
 TEST_CASE("a failing openmp worker is reported and the others are released", "[launch]") {
     LaunchHarness h(2, 2, 0);
-    h.run.threads.affinity = {AffinityKind::list, {CPU_SETSIZE + 1}};
+    h.run.settings.threads.affinity = {AffinityKind::list, {CPU_SETSIZE + 1}};
     if (std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES")) return;
     h.launch("openmp");
     REQUIRE(h.errors.size() == 2);

@@ -24,21 +24,22 @@ struct LaunchHarness {
 
     explicit LaunchHarness(int threads, int repetitions = 3, int warmup = 1,
                            uint64_t bytes = 64 << 10) {
-        run.index = 2;
-        run.threads.count = threads;
-        run.transfer.bytes = bytes;
-        run.transfer.repetitions = repetitions;
-        run.transfer.warmup = warmup;
+        run.position.index = 2;
+        run.settings.threads.count = threads;
+        run.settings.transfer.bytes = bytes;
+        run.settings.transfer.repetitions = repetitions;
+        run.settings.transfer.warmup = warmup;
     }
 
     // Buffers from the backend (or from `make_transfer` when given), then the launcher.
     template <typename MakeTransfer>
     void launch_with(const std::string& launcher, MakeTransfer make_transfer) {
         workers.clear();
-        for (int i = 0; i < run.threads.count; ++i)
-            workers.push_back(std::make_unique<Worker>(
-                run.index, i, make_transfer(i), run.transfer.repetitions, run.transfer.warmup));
-        StartGate gate(run.threads.count, run.threads.start);
+        for (int i = 0; i < run.settings.threads.count; ++i)
+            workers.push_back(std::make_unique<Worker>(run.position.index, i, make_transfer(i),
+                                                       run.settings.transfer.repetitions,
+                                                       run.settings.transfer.warmup));
+        StartGate gate(run.settings.threads.count, run.settings.threads.start);
         RunContext ctx{.run = run, .backend = *backend, .workers = workers, .gate = gate, .stop = stop};
         auto l = launcher == "host" ? make_host_launcher() : make_openmp_launcher();
         l->launch(ctx);
@@ -48,7 +49,7 @@ struct LaunchHarness {
 
     void launch(const std::string& launcher) {
         launch_with(launcher, [&](int i) {
-            auto t = backend->prepare(run.transfer, i);
+            auto t = backend->prepare(run.settings.transfer, i);
             t->poison_destination();
             return t;
         });

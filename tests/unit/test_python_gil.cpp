@@ -24,7 +24,7 @@ struct CanaryResult {
 
 CanaryResult run_canary(PyHarness& h) {
     const auto out = temp_payload_dir() / "canary.json";
-    h.run.params["samples_out"] = out.string();
+    h.run.settings.params["samples_out"] = out.string();
     h.launch();
     INFO(h.all_errors());
     REQUIRE(h.errors.empty());
@@ -53,10 +53,10 @@ CanaryResult run_canary(PyHarness& h) {
 TEST_CASE("GIL canary: with gil = release a Python thread runs during the copies",
           "[python][gil]") {
     PyHarness h(repo_payloads(), "canary.py", 1, /*repetitions=*/4, /*warmup=*/0, 64ull << 20);
-    h.run.spec.gil = GilPolicy::release;
+    h.run.settings.gil = GilPolicy::release;
     // On a loaded machine the canary may wait for a CPU: copy on until it got one (bounded).
-    h.run.params["until_inside"] = true;
-    h.run.params["max_copies"] = 64;
+    h.run.settings.params["until_inside"] = true;
+    h.run.settings.params["max_copies"] = 64;
     CanaryResult r = run_canary(h);
     INFO("copies " << r.copies << ", samples " << r.samples);
     CHECK(r.inside > 0);
@@ -67,7 +67,7 @@ TEST_CASE("GIL canary: with gil = release a Python thread runs during the copies
 
 TEST_CASE("GIL canary: with gil = hold no Python thread runs during a copy", "[python][gil]") {
     PyHarness h(repo_payloads(), "canary.py", 1, /*repetitions=*/6, /*warmup=*/0, 64ull << 20);
-    h.run.spec.gil = GilPolicy::hold;
+    h.run.settings.gil = GilPolicy::hold;
     CanaryResult r = run_canary(h);
     CHECK(r.copies == 6);
     CHECK(r.samples > 0);  // the canary ran: between the copies
@@ -79,7 +79,7 @@ TEST_CASE("GIL canary: with gil = hold no Python thread runs during a copy", "[p
 TEST_CASE("host+gil: host threads attach and hand the GIL off around each copy", "[python][gil]") {
     for (GilPolicy gil : {GilPolicy::release, GilPolicy::hold}) {
         PyHarness h({}, "", 2, /*repetitions=*/3, /*warmup=*/1);
-        h.run.spec.gil = gil;
+        h.run.settings.gil = gil;
         h.launch("host+gil");
         INFO("gil " << to_string(gil) << "\n" << h.all_errors());
         REQUIRE(h.errors.empty());

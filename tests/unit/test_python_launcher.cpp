@@ -34,15 +34,15 @@ int first_allowed_cpu() {
 // numbered from -warmup, sized, timed, stamped with the worker's own thread.
 void check_records(const PyHarness& h, int worker) {
     const auto& recs = h.workers[size_t(worker)]->records();
-    const int warmup = h.run.transfer.warmup;
-    REQUIRE(recs.size() == size_t(warmup + h.run.transfer.repetitions));
+    const int warmup = h.run.settings.transfer.warmup;
+    REQUIRE(recs.size() == size_t(warmup + h.run.settings.transfer.repetitions));
     for (size_t k = 0; k < recs.size(); ++k) {
         const Record& r = recs[k];
-        CHECK(r.run == h.run.index);
+        CHECK(r.run == h.run.position.index);
         CHECK(r.worker == worker);
         CHECK(r.repetition == int(k) - warmup);
         CHECK(r.warmup == (int(k) < warmup));
-        CHECK(r.bytes == h.run.transfer.bytes);
+        CHECK(r.bytes == h.run.settings.transfer.bytes);
         CHECK(r.device == -1);
         CHECK(r.host_end_ns >= r.host_start_ns);
         CHECK(r.host_start_ns > 0);
@@ -83,7 +83,7 @@ TEST_CASE("python and host launchers produce the same records", "[python]") {
     PyHarness host(repo_payloads(), "", 2, 5, 1);
     host.launch("host");
     PyHarness batch(repo_payloads(), "threads.py", 2, 5, 1);
-    batch.run.params["batch"] = true;  // w.copy(count=n): one native call
+    batch.run.settings.params["batch"] = true;  // w.copy(count=n): one native call
     batch.launch("python");
     REQUIRE(py.errors.empty());
     REQUIRE(host.errors.empty());
@@ -116,11 +116,11 @@ TEST_CASE("thread_env.py: each worker changes its own environment", "[python]") 
     const ThreadInfo before = python_thread_info(repo_payloads());
     PyHarness h(repo_payloads(), "thread_env.py", 2, 2, 0);
     const int cpu = first_allowed_cpu();
-    h.run.params = nlohmann::json::object();
-    h.run.params["stack_size"] = 256 << 10;
-    h.run.params["block_signals"] = nlohmann::json::array({"SIGUSR1", "SIGTERM"});
-    h.run.params["cpus"] = nlohmann::json::array({cpu});
-    h.run.params["switch_interval"] = 0.002;
+    h.run.settings.params = nlohmann::json::object();
+    h.run.settings.params["stack_size"] = 256 << 10;
+    h.run.settings.params["block_signals"] = nlohmann::json::array({"SIGUSR1", "SIGTERM"});
+    h.run.settings.params["cpus"] = nlohmann::json::array({cpu});
+    h.run.settings.params["switch_interval"] = 0.002;
     h.launch();
     INFO(h.all_errors());
     REQUIRE(h.errors.empty());

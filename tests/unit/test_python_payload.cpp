@@ -94,7 +94,7 @@ TEST_CASE("an exception in a worker thread names the thread, the others are stop
                "    for t in ts: t.start()\n"
                "    for t in ts: t.join()\n");
     PyHarness h(dir, "thread_raises.py", 2);
-    h.run.timeout_ns = 60'000'000'000;  // a hang would show as a timeout error, not a hang
+    h.run.settings.timeout_ns = 60'000'000'000;  // a hang would show as a timeout error, not a hang
     h.launch();
     INFO(h.all_errors() << h.all_notes());
     REQUIRE(h.errors.size() == 1);
@@ -120,7 +120,7 @@ TEST_CASE("a payload that copies forever is stopped at the run timeout", "[pytho
                "    for t in ts: t.start()\n"
                "    for t in ts: t.join()\n");
     PyHarness h(dir, "forever.py", 2);
-    h.run.timeout_ns = 300'000'000;
+    h.run.settings.timeout_ns = 300'000'000;
     const int64_t t0 = now_ns();
     h.launch();
     const int64_t took = now_ns() - t0;
@@ -146,7 +146,7 @@ TEST_CASE("a thread that ignores the stop is reported and left behind", "[python
                "    t.start()\n"
                "    t.join()\n");
     PyHarness h(dir, "stuck.py", 1);
-    h.run.timeout_ns = 200'000'000;
+    h.run.settings.timeout_ns = 200'000'000;
     h.launch();
     INFO(h.all_errors());
     REQUIRE(h.errors.size() == 1);
@@ -172,7 +172,7 @@ TEST_CASE("threads main(ctx) leaves running are waited for, within the timeout",
                "        ctx.worker(0).copy(count=2)\n"
                "    threading.Thread(target=work, name='late-worker').start()\n");
     PyHarness h(dir, "no_join.py", 1);
-    h.run.timeout_ns = 30'000'000'000;
+    h.run.settings.timeout_ns = 30'000'000'000;
     h.launch();
     INFO(h.all_errors());
     CHECK(h.errors.empty());

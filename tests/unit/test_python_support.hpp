@@ -52,24 +52,25 @@ struct PyHarness {
     PyHarness(std::filesystem::path dir, const std::string& payload, int threads,
               int repetitions = 3, int warmup = 1, uint64_t bytes = 64 << 10)
         : payload_dir(std::move(dir)) {
-        run.index = 1;
-        run.label = "test";
-        run.spec.launcher = "python";
-        run.spec.payload = payload;
-        run.threads.count = threads;
-        run.transfer.bytes = bytes;
-        run.transfer.repetitions = repetitions;
-        run.transfer.warmup = warmup;
+        run.position.index = 1;
+        run.position.label = "test";
+        run.settings.launcher = "python";
+        run.settings.payload = payload;
+        run.settings.threads.count = threads;
+        run.settings.transfer.bytes = bytes;
+        run.settings.transfer.repetitions = repetitions;
+        run.settings.transfer.warmup = warmup;
     }
 
     // Fresh buffers, then the launcher.
     void launch(const std::string& launcher = "python") {
         workers.clear();
-        for (int i = 0; i < run.threads.count; ++i) {
-            auto t = backend->prepare(run.transfer, i);
+        for (int i = 0; i < run.settings.threads.count; ++i) {
+            auto t = backend->prepare(run.settings.transfer, i);
             t->poison_destination();
-            workers.push_back(std::make_unique<Worker>(
-                run.index, i, std::move(t), run.transfer.repetitions, run.transfer.warmup));
+            workers.push_back(std::make_unique<Worker>(run.position.index, i, std::move(t),
+                                                       run.settings.transfer.repetitions,
+                                                       run.settings.transfer.warmup));
         }
         launch_on_workers(launcher);
     }
@@ -85,8 +86,8 @@ struct PyHarness {
     }
 
     void launch_on_workers(const std::string& launcher) {
-        run.spec.launcher = launcher;
-        StartGate gate(run.threads.count, run.threads.start);
+        run.settings.launcher = launcher;
+        StartGate gate(run.settings.threads.count, run.settings.threads.start);
         RunContext ctx{.run = run,
                        .backend = *backend,
                        .workers = workers,

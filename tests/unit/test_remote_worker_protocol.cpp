@@ -28,7 +28,7 @@ TEST_CASE("a worker job carries the workers its process runs", "[remote]") {
     const WorkerJob sent = job_of_four_workers();
     const WorkerJob got = worker_job_from_json(nlohmann::json::parse(to_json(sent).dump()));
     CHECK(got.workers == std::vector<int>{0, 1, 2, 3});
-    CHECK(got.run.spec.launcher == "python-ft");
+    CHECK(got.run.settings.launcher == "python-ft");
     CHECK(got.backend == "host");
     CHECK(got.python_executable.empty());  // a sibling starts its own interpreter
     CHECK(got.record_size == sizeof(Record));

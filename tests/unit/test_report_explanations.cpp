@@ -31,11 +31,12 @@ Record on_device(int run, int worker, int rep, int64_t call0, int64_t call1, int
 RunResult plan_run(int index, const std::string& launcher, int threads, nlohmann::json settings,
                    const std::string& label) {
     RunResult r = run(index, launcher, threads);
-    r.backend = "cuda";
-    r.label = label;
+    r.backend_used = "cuda";
+    r.position.label = label;
     settings["launcher"] = launcher;
     r.settings = settings;
-    r.scaling_key = settings.dump();
+    r.settings.threads.count = threads;  // `settings` names only what the rules compare
+    r.position.scaling_key = settings.dump();
     return r;
 }
 
@@ -49,7 +50,7 @@ Analysis analyzed(std::vector<RunResult> runs) {
 // (`each` long), round-robin, `rounds` copies each.
 RunResult queued_on_one_device(int index, int workers, int rounds, int64_t each) {
     RunResult r = run(index, "python", workers);
-    r.backend = "cuda";
+    r.backend_used = "cuda";
     int64_t slot = 0;
     std::vector<int64_t> returned(size_t(workers), 0);
     for (int k = 0; k < rounds; ++k)
@@ -72,7 +73,7 @@ TEST_CASE("#1 waiting on one device is said per device, never across two devices
     // Silent: two workers on two devices, each device one transfer at a time, both devices at
     // once: the mean of the per-device concurrencies (1.0) is no "device-side" figure.
     RunResult two = run(0, "host", 2);
-    two.backend = "cuda";
+    two.backend_used = "cuda";
     for (int w = 0; w < 2; ++w)
         for (int k = 0; k < 3; ++k)
             two.records.push_back(on_device(0, w, k, k * 10 * kMs, (k + 1) * 10 * kMs,
@@ -114,9 +115,9 @@ namespace {
 // stretched by `stretch`.
 RunResult one_worker_base(int index, int trial, double stretch = 1) {
     RunResult base = run(index, "host", 1);
-    base.backend = "cuda";
-    base.label = "base";
-    base.trial = trial;
+    base.backend_used = "cuda";
+    base.position.label = "base";
+    base.position.trial = trial;
     const auto at = [stretch](int64_t t) { return int64_t(double(t) * stretch); };
     for (int k = 0; k < 8; ++k) {
         const int64_t start = k / 2 * 2 * kS + (k % 2 ? 900 * kMs : 0);
@@ -131,9 +132,9 @@ RunResult one_worker_base(int index, int trial, double stretch = 1) {
 // transfers at once over the call; in turns: 1 s each.
 RunResult four_workers(int index, int trial, bool shared, double stretch = 1) {
     RunResult r = run(index, "host", 4);
-    r.backend = "cuda";
-    r.label = "four";
-    r.trial = trial;
+    r.backend_used = "cuda";
+    r.position.label = "four";
+    r.position.trial = trial;
     const auto at = [stretch](int64_t t) { return int64_t(double(t) * stretch); };
     for (int k = 0; k < 2; ++k)
         for (int w = 0; w < 4; ++w) {
@@ -213,7 +214,7 @@ TEST_CASE("#3 same aggregate, slower copies: 'without falling' only where the tr
 TEST_CASE("#4 a slow call that waited is queued, not erratic", "[report][explain]") {
     auto slow_call = [](int64_t wait, int64_t transfer) {
         RunResult r = run(0, "python", 1);
-        r.backend = "cuda";
+        r.backend_used = "cuda";
         int64_t t = 0;
         for (int k = 0; k < 9; ++k) {
             const int64_t w = k == 4 ? wait : 10 * kMs, x = k == 4 ? transfer : 140 * kMs;
@@ -244,8 +245,8 @@ Analysis scaling_trials(const std::vector<double>& one_GBps, const std::vector<d
     for (size_t k = 0; k < one_GBps.size(); ++k) {
         for (int threads : {1, 4}) {
             RunResult r = run(int(res.runs.size()), "host", threads, "same key");
-            r.label = threads == 1 ? "one" : "four";
-            r.trial = int(k) + 1;
+            r.position.label = threads == 1 ? "one" : "four";
+            r.position.trial = int(k) + 1;
             const double GBps = threads == 1 ? one_GBps[k] : four_GBps[k];
             const auto each = int64_t(double(threads) * double(kS) / GBps);
             for (int w = 0; w < threads; ++w)
@@ -319,9 +320,9 @@ namespace {
 template <class Ms>
 RunResult two_served(int index, int trial, Ms ms) {
     RunResult r = run(index, "host", 2);
-    r.backend = "cuda";
-    r.label = "two";
-    r.trial = trial;
+    r.backend_used = "cuda";
+    r.position.label = "two";
+    r.position.trial = trial;
     for (int k = 0; k < 4; ++k)
         for (int w = 0; w < 2; ++w) {
             const int64_t t = k * kS, d = ms(w, k) * kMs;
@@ -400,7 +401,7 @@ TEST_CASE("#9 warm-ups in the window: 'took turns' only where the device shows i
           "[report][explain]") {
     // Fires: two workers take turns on one device; worker 1's warm-up inside the window.
     RunResult turns = run(0, "host", 2);
-    turns.backend = "cuda";
+    turns.backend_used = "cuda";
     turns.records = {on_device(0, 0, -1, 0, kS, 0, kS, 0, true),
                      on_device(0, 0, 0, kS, 2 * kS, kS, 2 * kS),
                      on_device(0, 1, -1, 2 * kS, 3 * kS, 2 * kS, 3 * kS, 0, true),
@@ -414,7 +415,7 @@ TEST_CASE("#9 warm-ups in the window: 'took turns' only where the device shows i
     // Silent: each worker on its own device, copies overlapping: a warm-up in the window, no
     // turns taken.
     RunResult apart = run(0, "host", 2);
-    apart.backend = "cuda";
+    apart.backend_used = "cuda";
     apart.records = {on_device(0, 0, 0, 0, 2 * kS, 0, 2 * kS, 0),
                      on_device(0, 1, -1, kS / 2, kS, kS / 2, kS, 1, true),
                      on_device(0, 1, 0, kS, 2 * kS, kS, 2 * kS, 1)};
@@ -512,8 +513,8 @@ TEST_CASE("#12 'the gap decides' needs a threads.between switch and bands apart"
     // the runs (their launchers differ).
     RunResult a = device_turns(0, runs_of(2, 2), {2630, 2630}, none, "openmp");
     RunResult b = device_turns(1, runs_of(2, 3), {2670, 2670}, none, "python batch");
-    b.launcher = "python";
-    b.scaling_key =
+    b.settings.launcher = "python";
+    b.position.scaling_key =
         nlohmann::json{{"launcher", "python"}, {"threads", {{"between", "none"}}}}.dump();
     CHECK_FALSE(says(analyzed({a, b}).summary, "decides"));
     // Fires: the same threads, between none and spin:50us, rates near 0 and 1, gaps 20x apart.
@@ -585,7 +586,7 @@ TEST_CASE("waiting-not-moving only where another transfer held the device during
     // Silent: four calls at once, but each transfer of 2 ms comes late, the device idle for
     // most of every wait (12 of 92 ms): the calls waited, not for the device.
     RunResult late = run(0, "python", 4);
-    late.backend = "cuda";
+    late.backend_used = "cuda";
     for (int k = 0; k < 2; ++k)
         for (int w = 0; w < 4; ++w) {
             const int64_t t0 = k * 40 * kMs, dev1 = t0 + (10 * w + 10) * kMs;
@@ -628,13 +629,13 @@ namespace {
 RunResult interpreter_run(int index, int trial, const std::string& launcher, int work_us,
                           int64_t gap) {
     RunResult r = run(index, launcher, 2);
-    r.label = launcher + " work " + std::to_string(work_us);
-    r.trial = trial;
+    r.position.label = launcher + " work " + std::to_string(work_us);
+    r.position.trial = trial;
     const nlohmann::json settings = {{"launcher", launcher},
                                      {"payload", "threads.py"},
                                      {"params", {{"work_us", work_us}}}};
     r.settings = settings;
-    r.scaling_key = settings.dump();
+    r.position.scaling_key = settings.dump();
     for (int w = 0; w < 2; ++w) {
         int64_t t = w * kMs / 2;
         for (int k = 0; k < 8; ++k) {

@@ -34,15 +34,15 @@ inline Record record(int run, int worker, int rep, int64_t start, int64_t end, u
 inline RunResult run(int index, const std::string& launcher, int threads,
                      const std::string& scaling_key = "") {
     RunResult r;
-    r.index = index;
-    r.label = launcher + " threads.count=" + std::to_string(threads);
-    r.launcher = launcher;
-    r.backend = "host";
-    r.threads = threads;
-    r.bytes_per_copy = kGB;
-    r.direction = "h2d";
-    r.host_memory = "pageable";
-    r.scaling_key = scaling_key;
+    r.position.index = index;
+    r.position.label = launcher + " threads.count=" + std::to_string(threads);
+    r.settings.launcher = launcher;
+    r.backend_used = "host";
+    r.settings.threads.count = threads;
+    r.settings.transfer.bytes = kGB;
+    r.settings.transfer.direction = Direction::h2d;
+    r.settings.transfer.host_memory = HostMemory{HostMemoryKind::pageable, -1};
+    r.position.scaling_key = scaling_key;
     return r;
 }
 
@@ -50,7 +50,7 @@ inline RunResult run(int index, const std::string& launcher, int threads,
 inline void back_to_back(RunResult& r, int w, int64_t t0, const std::vector<int64_t>& durations) {
     int64_t t = t0;
     for (size_t i = 0; i < durations.size(); ++i) {
-        r.records.push_back(record(r.index, w, int(i), t, t + durations[i], kGB));
+        r.records.push_back(record(r.position.index, w, int(i), t, t + durations[i], kGB));
         t += durations[i];
     }
 }

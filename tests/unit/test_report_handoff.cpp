@@ -23,7 +23,7 @@ namespace {
 RunResult device_sequence(const std::vector<int>& owners, const std::vector<int64_t>& gap,
                           int warmup = 0, bool device_times = true) {
     RunResult r = run(0, "host", int(gap.size()));
-    r.backend = device_times ? "cuda" : "host";
+    r.backend_used = device_times ? "cuda" : "host";
     std::vector<int64_t> last_end(gap.size(), -1);
     std::vector<int> done(gap.size(), 0);
     for (size_t slot = 0; slot < owners.size(); ++slot) {
@@ -140,18 +140,19 @@ namespace {
 // them (report/analysis/switches.hpp compares runs by it).
 RunResult as(RunResult r, int index, const std::string& launcher, const std::string& gil = "",
              const std::string& between = "none") {
-    r.index = index;
-    r.launcher = launcher;
-    r.label = launcher + " " + std::to_string(index);  // each run its own, one trial each
+    r.position.index = index;
+    r.settings.launcher = launcher;
+    r.position.label = launcher + " " + std::to_string(index);  // each run its own, one trial each
     for (auto& rec : r.records) rec.run = index;
     const std::string g = gil.empty() ? "release" : gil;
     r.settings = nlohmann::json{
         {"launcher", launcher}, {"payload", ""}, {"gil", g}, {"threads", {{"between", between}}}};
-    r.scaling_key = nlohmann::json{{"launcher", launcher},
-                                   {"payload", ""},
-                                   {"gil", g},
-                                   {"threads", {{"between", between}}}}
-                        .dump();
+    r.position.scaling_key = nlohmann::json{
+        {"launcher", launcher},
+        {"payload", ""},
+        {"gil", g},
+        {"threads",
+         {{"between", between}}}}.dump();
     return r;
 }
 
@@ -249,7 +250,7 @@ TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled o
           "[report][handoff][explain]") {
     auto python_run = [](int index, const std::string& gil, bool overlap) {
         RunResult r = run(index, "python", 2);
-        r.label = "python gil=" + gil;
+        r.position.label = "python gil=" + gil;
         // Two workers of two copies each, one call at a time, or both workers at once.
         const int64_t w1 = overlap ? 0 : kS;
         r.records = {record(index, 0, 0, 0, kS, kGB), record(index, 1, 0, w1, w1 + kS, kGB),
@@ -257,7 +258,7 @@ TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled o
                      record(index, 1, 1, 2 * kS + w1, 3 * kS + w1, kGB)};
         r.settings =
             nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}};
-        r.scaling_key =
+        r.position.scaling_key =
             nlohmann::json{{"launcher", "python"}, {"payload", "threads.py"}, {"gil", gil}}.dump();
         return r;
     };
@@ -293,7 +294,7 @@ TEST_CASE("why: copies overlap across contexts but never within one: per context
     // two contexts are in flight at once.
     auto contexts_of = [](int per_context) {
         RunResult r = run(0, "process", 2 * per_context);
-        r.backend = "cuda";
+        r.backend_used = "cuda";
         for (int w = 0; w < 2 * per_context; ++w) {
             const int context = w / per_context, turn = w % per_context;
             for (int k = 0; k < 3; ++k) {

@@ -37,13 +37,14 @@ Results sample() {
     res.tool_version = "0.1.0";
     res.git_describe = "test";
     res.scenario = json{{"scenario", {{"name", "synthetic"}}}};
-    res.host = json{{"cpu_model", "test cpu"}};
+    res.host = HostFacts{};
+    res.host->cpu_model = "test cpu";
     const int64_t t0 = 5 * kS;  // records do not start at 0: CSV/trace times are relative
     for (int i = 0; i < 2; ++i) {
         RunResult r = run(i, i == 0 ? "host" : "python", kWorkers);
         if (i == 1) {
-            r.label = "python gil=release, \"x\"";
-            r.backend = "cuda";
+            r.position.label = "python gil=release, \"x\"";
+            r.backend_used = "cuda";
         }
         for (int w = 0; w < kWorkers; ++w) {
             for (int k = -kWarmup; k < kReps; ++k) {
@@ -60,7 +61,7 @@ Results sample() {
                 r.records.push_back(rec);
             }
             ThreadInfo t;
-            t.launcher = r.launcher;
+            t.launcher = r.settings.launcher;
             t.worker = w;
             t.tid = 1000 + w;
             t.stack_size = i == 0 ? 8u << 20 : 256u << 10;
@@ -345,8 +346,8 @@ TEST_CASE("the table names every run and fits 100 columns", "[report][reporter][
     CHECK(written.empty());
     const std::string text = out.str();
     for (const auto& r : res.runs) {
-        INFO(r.label);
-        CHECK(text.find(r.label) != std::string::npos);
+        INFO(r.position.label);
+        CHECK(text.find(r.position.label) != std::string::npos);
     }
     std::istringstream lines(text);
     std::string line;
@@ -366,8 +367,9 @@ TEST_CASE("the table names every run and fits 100 columns", "[report][reporter][
 
 TEST_CASE("a long label wraps instead of widening the table", "[report][reporter][table]") {
     Results res = sample();
-    res.runs[0].label = std::string(150, 'x') + " python gil=release threads.count=4 " +
-                        "transfer.host_memory=numa:0 transfer.bytes=1MiB threads.affinity=compact";
+    res.runs[0].position.label =
+        std::string(150, 'x') + " python gil=release threads.count=4 " +
+        "transfer.host_memory=numa:0 transfer.bytes=1MiB threads.affinity=compact";
     std::ostringstream out;
     write_with("table", res, "", out);
     std::istringstream lines(out.str());

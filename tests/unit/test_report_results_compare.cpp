@@ -31,16 +31,24 @@ std::vector<std::string> pair_differences(const Results& a, const Results& b) {
 // One run labelled "host" of `threads` workers, two copies each.
 RunResult compared_run(int threads, const std::string& scaling_key = "") {
     RunResult r = run(0, "host", threads, scaling_key);
-    r.label = "host";
+    r.position.label = "host";
     for (int w = 0; w < threads; ++w) back_to_back(r, w, kS, {kMs, kMs});
     return r;
+}
+
+// A host of that name with the CPU model "cpu".
+HostFacts host_named(const std::string& name) {
+    HostFacts h;
+    h.hostname = name;
+    h.cpu_model = "cpu";
+    return h;
 }
 
 }  // namespace
 
 TEST_CASE("compare: runs alike in every setting differ in nothing", "[report][compare]") {
     Results a;
-    a.host = {{"hostname", "gpu-1"}, {"cpu_model", "cpu"}};
+    a.host = host_named("gpu-1");
     a.runs = {compared_run(2, R"({"backend":"auto","transfer":{"bytes":1}})")};
     CHECK(pair_differences(a, a).empty());
 }
@@ -48,13 +56,13 @@ TEST_CASE("compare: runs alike in every setting differ in nothing", "[report][co
 TEST_CASE("compare: without scaling keys a pair differs in host, backend used, size, direction",
           "[report][compare]") {
     Results a, b;
-    a.host = {{"hostname", "gpu-1"}, {"cpu_model", "cpu"}};
-    b.host = {{"hostname", "gpu-2"}, {"cpu_model", "cpu"}};
+    a.host = host_named("gpu-1");
+    b.host = host_named("gpu-2");
     a.runs = {compared_run(1)};
     RunResult other = compared_run(1);
-    other.backend = "cuda";
-    other.bytes_per_copy = kGB / 4;
-    other.direction = "d2h";
+    other.backend_used = "cuda";
+    other.settings.transfer.bytes = kGB / 4;
+    other.settings.transfer.direction = Direction::d2h;
     b.runs = {other};
     CHECK(
         pair_differences(a, b) ==

@@ -160,7 +160,7 @@ TEST_CASE("a planned worker without copies counts as unfair", "[report][analysis
 TEST_CASE("device-side concurrency per device, serialization explained", "[report][analysis]") {
     Results res;
     RunResult r = run(0, "python", 4);
-    r.backend = "cuda";
+    r.backend_used = "cuda";
     // Four calls start together; the device moves one at a time, 10 ms each.
     const int64_t ms = 1'000'000;
     for (int w = 0; w < 4; ++w) {

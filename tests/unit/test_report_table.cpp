@@ -41,10 +41,10 @@ Results table_sample() {
         for (int w = 0; w < 2; ++w) {
             back_to_back(r, w, i * 100 * kS + w * 1000, {kS, kS + w * 1000, kS, kS});
             ThreadInfo t;
-            t.launcher = r.launcher;
+            t.launcher = r.settings.launcher;
             t.worker = w;
             t.tid = 1000 + w;
-            t.python_thread = r.launcher == "python";
+            t.python_thread = r.settings.launcher == "python";
             r.threads_info.push_back(t);
         }
         if (i >= 1) r.notes.push_back("the shared note of runs 1 to 3");
@@ -182,13 +182,12 @@ TEST_CASE(
 TEST_CASE("the concise table: what ran, each note and finding once, no run's own section",
           "[report][reporter][table]") {
     Results res = table_sample();
-    for (RunResult& r : res.runs) r.settings.launcher = r.launcher;
     res.runs[3].settings.transfer.host_memory.kind = HostMemoryKind::hugepage;
     const std::string concise = table(res, ReportDetail::concise);
     INFO(concise);
     CHECK(contains(concise, "command: not recorded"));
     CHECK(contains(concise, "\nWhat ran (every run)\n"));
-    CHECK(contains(concise, "transfer: direction = h2d, bytes = 64 MiB,"));
+    CHECK(contains(concise, "transfer: direction = h2d, bytes = 1 GB,"));
     // Run 3's memory and each run's launcher differ: they are said per run, not in the block.
     CHECK_FALSE(contains(squeeze(concise), "host_memory = pageable, first_touch"));
     CHECK(contains(squeeze(concise),

@@ -29,9 +29,9 @@ const std::vector<double> kB{12.1, 11.8, 12.6, 12.0, 12.3};
 // +-2 % wobble, so that the run has a spread of its own).
 RunResult trial(int index, const std::string& label, int t, double seconds) {
     RunResult r = run(index, "host", 1);
-    r.label = label;
-    r.base_label = label;
-    r.trial = t;
+    r.position.label = label;
+    r.position.base_label = label;
+    r.position.trial = t;
     const auto ns = int64_t(seconds * double(kS));
     back_to_back(r, 0, 0, {ns, ns * 102 / 100, ns * 98 / 100, ns});
     return r;
@@ -174,8 +174,8 @@ TEST_CASE("each sweep point has its own baseline, scenario.baseline picks it by 
         for (const char* launcher : {"host", "python"}) {
             RunResult r =
                 trial(int(res.runs.size()), std::string(launcher) + " t=" + threads, 1, 1.0);
-            r.base_label = launcher;
-            r.sweep_point = {{"threads.count", threads}};
+            r.position.base_label = launcher;
+            r.position.sweep_point = {{"threads.count", threads}};
             res.runs.push_back(r);
         }
     }

@@ -29,10 +29,10 @@ Results two_worker_plan() {
     plan.tool_version = "test";
     plan.planned_runs = 1;
     RunResult run;
-    run.label = "host";
-    run.launcher = "host";
-    run.threads = 2;
-    run.bytes_per_copy = 1 << 20;
+    run.position.label = "host";
+    run.settings.launcher = "host";
+    run.settings.threads.count = 2;
+    run.settings.transfer.bytes = 1 << 20;
     run.start_ns = 1000;
     run.end_ns = 9000;
     for (int w = 0; w < 2; ++w)
@@ -95,9 +95,11 @@ TEST_CASE("results.json: a worker index beyond the run's threads is refused, nam
           "(0 to 1)");
     CHECK(json_refusal([](json& j) { j["runs"][0]["records"][3]["worker"] = -1; }) ==
           "run 0 (host), record 3: worker -1 is not one of the run's 2 workers (0 to 1)");
-    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["threads"] = 1000000000; }),
-               Catch::StartsWith("run 0 (host): threads 1000000000 is not a thread count"));
-    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["index"] = 5; }),
+    // The run's settings and position say it (its own keys "threads", "index" repeat them).
+    CHECK_THAT(
+        json_refusal([](json& j) { j["runs"][0]["settings"]["threads"]["count"] = 1000000000; }),
+        Catch::StartsWith("run 0 (host): threads 1000000000 is not a thread count"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["settings"]["index"] = 5; }),
                Catch::Contains("its index 5 is not a run of a plan of 1 runs"));
     CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][1]["run"] = 7; }),
                Catch::Contains("record 1: run 7 is not the run that holds it"));
@@ -107,8 +109,8 @@ TEST_CASE("results.json: negative sizes and times are errors naming the record",
           "[results][bounds]") {
     CHECK(json_refusal([](json& j) { j["runs"][0]["records"][2]["size_bytes"] = -1; }) ==
           "run 0: record 2: size_bytes is -1: it cannot be negative");
-    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["bytes_per_copy"] = -4096; }),
-               Catch::Contains("bytes_per_copy is -4096: it cannot be negative"));
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["settings"]["transfer"]["bytes"] = -4096; }),
+               Catch::Contains("transfer.bytes is -4096: it cannot be negative"));
     CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["host_end_ns"] = 5; }),
                Catch::Contains("record 0: host_start_ns 2000 and host_end_ns 5 are no span"));
     CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["device_end_ns"] = -7; }),
@@ -133,7 +135,8 @@ TEST_CASE("results.sqlite: one UPDATE that makes the file impossible is refused 
                                "not one of the run's 2 workers (0 to 1)"));
     CHECK_THAT(sqlite_refusal("UPDATE copies SET size_bytes = -1 WHERE rowid = 2"),
                Catch::Contains("run 0, record 1: size_bytes -1 is negative"));
-    CHECK_THAT(sqlite_refusal("UPDATE runs SET threads = 1000000000"),
+    CHECK_THAT(sqlite_refusal("UPDATE runs SET settings = "
+                              "json_set(settings, '$.threads.count', 1000000000)"),
                Catch::Contains("threads 1000000000 is not a thread count"));
     CHECK_THAT(sqlite_refusal("UPDATE meta SET value = '999' WHERE key = 'results_schema_version'"),
                Catch::Contains("it has results schema 999"));
@@ -145,7 +148,7 @@ TEST_CASE("journal.jsonl: a line no plan could hold is left out and named, the o
           "[results][bounds]") {
     Results plan = two_worker_plan();
     plan.runs.push_back(plan.runs.front());
-    plan.runs[1].index = 1;
+    plan.runs[1].position.index = 1;
     for (auto& r : plan.runs[1].records) r.run = 1;
     plan.planned_runs = 2;
     json bad = journal_line(plan, plan.runs[1]);

@@ -56,20 +56,19 @@ inline ThreadInfo full_thread_info() {
 
 inline RunResult full_run() {
     RunResult r;
-    r.index = 1;
-    r.label = "python gil=release, \"quoted\"";
-    r.launcher = "python";
-    r.backend = "cuda";
-    r.threads = 2;
-    r.bytes_per_copy = uint64_t(7) << 30;
-    r.direction = "h2d";
-    r.host_memory = "numa:1";
-    r.sweep_point = {{"threads.count", "2"}, {"transfer.host_memory", "pinned"}};
-    r.scaling_key = "python gil=release";
-    r.trial = 3;  // not the default 1
-    r.base_label = "python gil=release";
+    r.position.index = 1;
+    r.position.label = "python gil=release, \"quoted\"";
+    r.position.sweep_point = {{"threads.count", "2"}, {"transfer.host_memory", "pinned"}};
+    r.position.scaling_key = "python gil=release";
+    r.position.trial = 3;  // not the default 1
+    r.position.slot = 4;   // nor the index
+    r.position.base_label = "python gil=release";
+    r.settings.launcher = "python";
+    r.backend_used = "cuda";
     r.settings.threads.count = 2;
     r.settings.threads.stack_size = 1 << 20;  // not the defaults
+    r.settings.transfer.bytes = uint64_t(7) << 30;
+    r.settings.transfer.host_memory = HostMemory{HostMemoryKind::numa, 1};
     r.settings.transfer.verify = false;
     // A payload's w.timed() block: its label, device copies and the payload's own check.
     Record timed = full_record();

@@ -16,13 +16,13 @@ Results journal_test_plan() {
     Results plan;
     plan.tool_version = "9.9";
     plan.git_describe = "abc";
-    plan.host = nlohmann::json{{"hostname", "node07"}};
+    plan.host = host_from_json(nlohmann::json{{"hostname", "node07"}});
     plan.scenario = nlohmann::json{{"scenario", {{"name", "torn"}}}};
     for (int i = 0; i < 4; ++i) {
         RunResult r;
-        r.index = i;
-        r.label = "host " + std::to_string(i);
-        r.launcher = "host";
+        r.position.index = i;
+        r.position.label = "host " + std::to_string(i);
+        r.settings.launcher = "host";
         plan.runs.push_back(r);
     }
     return plan;
@@ -37,7 +37,7 @@ std::string first_half(const std::string& line) { return line.substr(0, line.siz
 
 std::vector<int> journal_test_indices(const JournalContents& c) {
     std::vector<int> out;
-    for (const auto& r : c.results.runs) out.push_back(r.index);
+    for (const auto& r : c.results.runs) out.push_back(r.position.index);
     return out;
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("a whole line that is no run is named with the reason, the others are 
     const auto notes = journal_gap_notes("j.jsonl", c);
     REQUIRE(notes.size() == 2);
     CHECK(notes[0] ==
-          "j.jsonl: line 2 is unreadable (16 bytes, not an xferlab journal line: key 'index' "
+          "j.jsonl: line 2 is unreadable (16 bytes, not an xferlab journal line: key 'settings' "
           "not found): left out; 2 runs read");
     CHECK(notes[1] ==
           "j.jsonl: line 5 is unreadable (7 bytes, not JSON at byte 1: syntax error while "

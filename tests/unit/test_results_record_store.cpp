@@ -34,8 +34,8 @@ Results plan_with_two_runs() {
     Results plan;
     plan.tool_version = "9.9";
     plan.git_describe = "abc-dirty";
-    plan.host = json{{"hostname", "node07"}, {"cores", 2}};
-    plan.devices = json{{"host", "memcpy"}};
+    plan.host = host_from_json(json{{"hostname", "node07"}, {"cores", 2}});
+    plan.devices = devices_from_json(json{{"host", "memcpy"}});
     plan.scenario = json{{"name", "s"}, {"run", json::array({json{{"launcher", "python"}}})}};
     plan.planned_runs = 3;
     plan.started_wall_ns = 1'796'000'000'000'000'000;
@@ -43,25 +43,24 @@ Results plan_with_two_runs() {
     plan.notes = {"journal.jsonl: line 2 is unreadable"};
     // Run 0: every field set (test_results_fixtures.hpp), as the record store must keep it.
     RunResult a = full_run();
-    a.index = 0;
-    a.threads = 8;  // full_record's worker 7 is one of them: the reader checks that it is
+    a.position.index = 0;
+    // Its settings name no trial (results from before trials), its trial column does.
+    a.position.trials_recorded = false;
+    a.settings.threads.count = 8;  // full_record's worker 7 is one of them: the reader checks it
     for (auto& r : a.records) r.run = 0;
     RunResult b;
-    b.index = 1;
-    b.label = "python gil=release";
-    b.launcher = "python";
-    b.sweep_point = {{"threads.count", "2"}};
-    b.scaling_key = "python";
-    b.trial = 2;
-    b.base_label = "python";
-    // The resolved run names its trial too (scenario/plan.cpp): schema 3 stores read it there.
-    b.settings.threads.count = 2;
-    b.settings.trial = 2;
-    b.settings.base_label = "python";
+    b.position.index = 1;
+    b.position.label = "python gil=release";
+    b.settings.launcher = "python";
+    b.position.sweep_point = {{"threads.count", "2"}};
+    b.position.scaling_key = "python";
+    // Its settings name its trial too (as `run` writes them): schema 3 stores read it there.
+    b.position.trial = 2;
+    b.position.base_label = "python";
     b.payload = PayloadRecord{"copy.py", "/p/copy.py", "/p", "ab12"};
     b.records = {full_record()};
     b.records[0].run = 1;
-    b.threads = 8;
+    b.settings.threads.count = 8;
     b.helper_threads = {
         HelperThread{full_thread_info(), {{10, 20}, {30, 45}}, 2, {3, 4096, 9, 1, 5}}};
     b.status = RunStatus::failed;
@@ -107,8 +106,8 @@ TEST_CASE("results.sqlite gives back every field of the plan, its runs and recor
     for (Results* r : {&plan_inline, &back})
         for (auto& run : r->runs) run.records_file.clear();
     CHECK(json(back).dump() == json(plan_inline).dump());
-    CHECK(back.runs[0].trial == 3);
-    CHECK(back.runs[1].base_label == "python");
+    CHECK(back.runs[0].position.trial == 3);
+    CHECK(back.runs[1].position.base_label == "python");
     CHECK(back.notes == plan.notes);
     CHECK(back.runs[1].records.at(0).device_timing == DeviceTiming::cupti);
     CHECK(back.runs[0].records.at(1).device_start_ns == -1);  // NULL in the store
@@ -139,7 +138,7 @@ TEST_CASE("load_stored_records fills only the runs results.json left to the stor
     REQUIRE(from_json.runs[1].records.size() == 1);
     CHECK(from_json.runs[1].records[0].correlation == 4'000'000'001u);
     // A results.json naming a run the store lacks is refused by run number.
-    from_json.runs[1].index = 5;
+    from_json.runs[1].position.index = 5;
     try {
         load_stored_records(path.string(), from_json);
         FAIL("no error");
@@ -222,11 +221,11 @@ TEST_CASE(
             "UPDATE meta SET value='3' WHERE key='schema_version'");
     const Results back = read_record_store(path.string());
     REQUIRE(back.runs.size() == 2);
-    CHECK(back.runs[1].trial == 2);  // from settings
-    CHECK(back.runs[1].base_label == "python");
+    CHECK(back.runs[1].position.trial == 2);  // from settings
+    CHECK(back.runs[1].position.base_label == "python");
     // Settings without them (results from before trials): each run its only trial.
-    CHECK(back.runs[0].trial == 1);
-    CHECK(back.runs[0].base_label.empty());
+    CHECK(back.runs[0].position.trial == 1);
+    CHECK(back.runs[0].position.base_label.empty());
     CHECK(back.notes.empty());
     CHECK(back.runs[0].host_activity);  // schema 3's own column
 }

@@ -57,7 +57,7 @@ TEST_CASE("on the host fallback each run needing CUDA is skipped with its one re
           "transfer.host_memory = \"pinned\" needs the cuda backend (page-locked memory is "
           "allocated by CUDA)");
     // Pinned and per-worker: one reason, the same text the host backend refuses with.
-    CHECK(cuda_only_reason(plan[3], *host, true) == host_needs_cuda(plan[3].transfer));
+    CHECK(cuda_only_reason(plan[3], *host, true) == host_needs_cuda(plan[3].settings.transfer));
     CHECK(cuda_only_reason(plan[3], *host, true) == cuda_only_reason(plan[2], *host, true));
 }
 
@@ -66,7 +66,7 @@ TEST_CASE("a host backend that was asked for, and the cuda backend, skip nothing
     const auto host = make_host_backend();
     const NamedBackend cuda("cuda");
     for (const Run& run : mixed_plan()) {
-        INFO(run.label);
+        INFO(run.position.label);
         CHECK(cuda_only_reason(run, *host, false).empty());  // the preflight refuses instead
         CHECK(cuda_only_reason(run, cuda, false).empty());
         CHECK(cuda_only_reason(run, cuda, true).empty());

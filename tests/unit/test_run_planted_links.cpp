@@ -49,7 +49,7 @@ Results one_run_plan() {
     Results plan;
     plan.tool_version = "test";
     RunResult run;
-    run.label = "host";
+    run.position.label = "host";
     plan.runs.push_back(run);
     return plan;
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "results/serialize.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "support/catch.hpp"
@@ -251,8 +252,8 @@ threads.stack_size = "1MiB"
     CHECK(s.runs[0].overrides == json({{"threads.stack_size", "1MiB"}}));
     const auto plan = expand_plan(s);
     REQUIRE(plan.size() == 1);
-    CHECK(plan[0].threads.count == 3);
-    CHECK(plan[0].threads.stack_size == MiB);
+    CHECK(plan[0].settings.threads.count == 3);
+    CHECK(plan[0].settings.threads.stack_size == MiB);
 }
 
 TEST_CASE("a later --set of the same key wins", "[loader][set]") {
@@ -322,8 +323,8 @@ TEST_CASE("load_plan's with_overrides finishes the file as read, which is not re
     REQUIRE(plan.size() == 2);
     const std::vector<Run> expected = expand_plan(from_disk);
     REQUIRE(expected.size() == 2);
-    CHECK(plan[0].transfer.bytes == 4096);
-    CHECK(plan[1].transfer.bytes == expected[1].transfer.bytes);
+    CHECK(plan[0].settings.transfer.bytes == 4096);
+    CHECK(plan[1].settings.transfer.bytes == expected[1].settings.transfer.bytes);
     CHECK(loaded.scenario.transfer.bytes == MiB);
     CHECK(load_scenario(file).transfer.bytes == 8 * KiB);
     std::filesystem::remove_all(dir);
@@ -404,7 +405,7 @@ threads.count = 2
     CHECK(r["set"] == json::array());
 }
 
-TEST_CASE("run_settings(Run) as JSON writes round numbers and the texts of the file",
+TEST_CASE("a run's settings as results write them: round numbers and the texts of the file",
           "[loader][json]") {
     const Scenario s = parse(R"([scenario]
 timeout = "30s"
@@ -425,7 +426,7 @@ launcher = "host"
 )");
     const auto plan = expand_plan(s);
     REQUIRE(plan.size() == 1);
-    const json j = run_settings(plan[0]);
+    const json j = settings_json(plan[0].settings, plan[0].position);
     CHECK(j["index"] == 0);
     CHECK(j["label"] == "host");
     CHECK(j["launcher"] == "host");
@@ -445,11 +446,11 @@ launcher = "host"
     const Scenario spin = parse("[threads]\nbetween = \"spin:5us\"\n[[run]]\n");
     CHECK(spin.threads.between.kind == BetweenKind::spin);
     CHECK(spin.threads.between.sleep_ns == 5'000);
-    CHECK(json(run_settings(expand_plan(spin)[0]))["threads"]["between"] == "spin:5us");
+    CHECK(json(expand_plan(spin)[0].settings)["threads"]["between"] == "spin:5us");
     CHECK(j["params"] == json({{"k", "v"}}));
     CHECK(j["sweep_point"] == json::object());
     CHECK(j["overrides"] == json::object());
-    CHECK(j["scaling_key"] == plan[0].scaling_key);
+    CHECK(j["scaling_key"] == plan[0].position.scaling_key);
 }
 
 TEST_CASE("to_string names as written in files", "[loader]") {

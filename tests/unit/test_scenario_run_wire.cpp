@@ -53,26 +53,27 @@ label = "mine"
     REQUIRE(plan.size() == 2);
     const Run& r = plan[1];
     Run back = run_from_wire(nlohmann::json::parse(run_to_wire(r).dump()));
-    CHECK(run_to_wire(back) == run_to_wire(r));
-    CHECK(nlohmann::json(run_settings(back)) ==
-          nlohmann::json(run_settings(r)));  // the readable form agrees as well
-    CHECK(back.threads.count == 6);
-    CHECK(back.threads.start.stagger_ns == 2'000'000);
-    CHECK(back.threads.between.kind == BetweenKind::spin);  // the last kind survives the wire
-    CHECK(back.threads.between.sleep_ns == 1'000'000);
-    CHECK(back.transfer.devices == std::vector<int>{1, 0});
-    CHECK(back.transfer.host_memory.numa_node == 1);
-    CHECK(back.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
-    CHECK(back.transfer.staging.populate == StagingPopulate::ahead);
-    CHECK(back.transfer.staging.dma == 0);
-    CHECK(back.transfer.staging.affinity == StagingAffinity::list);
-    CHECK(back.transfer.staging.cpus == std::vector<int>{2, 3});
-    CHECK(back.transfer.staging.streams == StagingStreams::one);  // the last kind, too
-    CHECK(back.transfer.staging.wait == StagingWait::block);      // and here
-    CHECK(back.spec.gil == GilPolicy::hold);
-    CHECK(back.threads.signal_mask.signals.size() == 2);
-    CHECK(back.params["depth"].get<int>() == 3);
-    CHECK(back.sweep_point == r.sweep_point);
+    CHECK(back == r);
+    CHECK(run_to_wire(back) == run_to_wire(r));  // the readable form agrees as well
+    CHECK(back.settings.threads.count == 6);
+    CHECK(back.settings.threads.start.stagger_ns == 2'000'000);
+    CHECK(back.settings.threads.between.kind ==
+          BetweenKind::spin);  // the last kind survives the wire
+    CHECK(back.settings.threads.between.sleep_ns == 1'000'000);
+    CHECK(back.settings.transfer.devices == std::vector<int>{1, 0});
+    CHECK(back.settings.transfer.host_memory.numa_node == 1);
+    CHECK(back.settings.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
+    CHECK(back.settings.transfer.staging.populate == StagingPopulate::ahead);
+    CHECK(back.settings.transfer.staging.dma == 0);
+    CHECK(back.settings.transfer.staging.affinity == StagingAffinity::list);
+    CHECK(back.settings.transfer.staging.cpus == std::vector<int>{2, 3});
+    CHECK(back.settings.transfer.staging.streams == StagingStreams::one);  // the last kind, too
+    CHECK(back.settings.transfer.staging.wait == StagingWait::block);      // and here
+    CHECK(back.settings.gil == GilPolicy::hold);
+    CHECK(back.settings.threads.signal_mask.signals.size() == 2);
+    CHECK(back.settings.params["depth"].get<int>() == 3);
+    CHECK(back.position.sweep_point == r.position.sweep_point);
+    CHECK(back.position.label == "mine threads.count=6");
 }
 
 TEST_CASE("run_from_wire refuses an enum value that no xferlab writes", "[scenario]") {
@@ -132,7 +133,7 @@ TEST_CASE("every value of every setting key: file -> settings -> JSON -> wire ->
                                      "\n[[run]]\nlauncher = \"process\"\n";
             const std::vector<Run> plan = expand_plan(parse_scenario(file, "roundtrip.toml"));
             REQUIRE(plan.size() == 1);
-            const RunSettings from_file = run_settings(plan[0]);
+            const RunSettings& from_file = plan[0].settings;
             CHECK(from_file.unrecorded.empty());
             // results.json's form, written and read back.
             const nlohmann::json recorded = from_file;
@@ -140,7 +141,7 @@ TEST_CASE("every value of every setting key: file -> settings -> JSON -> wire ->
             CHECK(from_results == from_file);
             // The message a worker process reads.
             const Run worker = run_from_wire(nlohmann::json::parse(run_to_wire(plan[0]).dump()));
-            CHECK(run_settings(worker) == from_file);
+            CHECK(worker.settings == from_file);
             // A named value is recorded as the file wrote it.
             if (!key.values.empty())
                 CHECK(recorded.at(key.table).at(key.name) == nlohmann::json::parse(value));

@@ -38,12 +38,12 @@ payload = "threads.py"
 TEST_CASE("no sweep: one run per [[run]], in file order", "[sweep]") {
     const auto plan = plan_of("[[run]]\nlauncher = \"openmp\"\n[[run]]\nlauncher = \"host\"\n");
     REQUIRE(plan.size() == 2);
-    CHECK(plan[0].index == 0);
-    CHECK(plan[0].spec.launcher == "openmp");
-    CHECK(plan[0].label == "openmp");
-    CHECK(plan[0].sweep_point.empty());
-    CHECK(plan[1].index == 1);
-    CHECK(plan[1].label == "host");
+    CHECK(plan[0].position.index == 0);
+    CHECK(plan[0].settings.launcher == "openmp");
+    CHECK(plan[0].position.label == "openmp");
+    CHECK(plan[0].position.sweep_point.empty());
+    CHECK(plan[1].position.index == 1);
+    CHECK(plan[1].position.label == "host");
 }
 
 TEST_CASE("a sweep is a cartesian product, first key slowest, runs side by side", "[sweep]") {
@@ -52,18 +52,21 @@ TEST_CASE("a sweep is a cartesian product, first key slowest, runs side by side"
     const int counts[] = {1, 1, 2, 2, 4, 4};
     const char* memories[] = {"pageable", "pinned"};
     for (size_t i = 0; i < plan.size(); ++i) {
-        INFO("run " << i << ": " << plan[i].label);
+        INFO("run " << i << ": " << plan[i].position.label);
         const size_t point = i / 2;
-        CHECK(plan[i].index == int(i));
-        CHECK(plan[i].spec.launcher == (i % 2 == 0 ? "host" : "python"));
-        CHECK(plan[i].threads.count == counts[point]);
-        CHECK(to_string(plan[i].transfer.host_memory) == memories[point % 2]);
-        CHECK(plan[i].sweep_point.at("threads.count") == std::to_string(plan[i].threads.count));
-        CHECK(plan[i].sweep_point.at("transfer.host_memory") == memories[point % 2]);
+        CHECK(plan[i].position.index == int(i));
+        CHECK(plan[i].settings.launcher == (i % 2 == 0 ? "host" : "python"));
+        CHECK(plan[i].settings.threads.count == counts[point]);
+        CHECK(to_string(plan[i].settings.transfer.host_memory) == memories[point % 2]);
+        CHECK(plan[i].position.sweep_point.at("threads.count") ==
+              std::to_string(plan[i].settings.threads.count));
+        CHECK(plan[i].position.sweep_point.at("transfer.host_memory") == memories[point % 2]);
     }
-    CHECK(plan[0].label == "host threads.count=1 transfer.host_memory=pageable");
-    CHECK(plan[1].label == "python gil=release threads.count=1 transfer.host_memory=pageable");
-    CHECK(plan[11].label == "python gil=release threads.count=4 transfer.host_memory=pinned");
+    CHECK(plan[0].position.label == "host threads.count=1 transfer.host_memory=pageable");
+    CHECK(plan[1].position.label ==
+          "python gil=release threads.count=1 transfer.host_memory=pageable");
+    CHECK(plan[11].position.label ==
+          "python gil=release threads.count=4 transfer.host_memory=pinned");
 }
 
 TEST_CASE("dotted and quoted sweep keys keep the file's order", "[sweep]") {
@@ -77,13 +80,16 @@ threads.count = [2, 3]
 )");
     REQUIRE(plan.size() == 8);
     // Slowest: threads.start; then transfer.bytes; fastest: threads.count.
-    CHECK(plan[0].label == "host threads.start=barrier transfer.bytes=1KiB threads.count=2");
-    CHECK(plan[1].label == "host threads.start=barrier transfer.bytes=1KiB threads.count=3");
-    CHECK(plan[2].label == "host threads.start=barrier transfer.bytes=2048 threads.count=2");
-    CHECK(plan[4].threads.start.kind == StartKind::free);
-    CHECK(plan[3].transfer.bytes == 2048u);
-    CHECK(plan[0].transfer.bytes == KiB);
-    CHECK(plan[7].threads.count == 3);
+    CHECK(plan[0].position.label ==
+          "host threads.start=barrier transfer.bytes=1KiB threads.count=2");
+    CHECK(plan[1].position.label ==
+          "host threads.start=barrier transfer.bytes=1KiB threads.count=3");
+    CHECK(plan[2].position.label ==
+          "host threads.start=barrier transfer.bytes=2048 threads.count=2");
+    CHECK(plan[4].settings.threads.start.kind == StartKind::free);
+    CHECK(plan[3].settings.transfer.bytes == 2048u);
+    CHECK(plan[0].settings.transfer.bytes == KiB);
+    CHECK(plan[7].settings.threads.count == 3);
 }
 
 TEST_CASE("a run's own keys win over the sweep", "[sweep]") {
@@ -99,25 +105,25 @@ threads.stack_size = "256KiB"
 "threads.count" = [1, 2]
 )");
     REQUIRE(plan.size() == 4);
-    CHECK(plan[0].threads.count == 1);
-    CHECK(plan[0].threads.stack_size == MiB);
-    CHECK(plan[1].threads.count == 8);  // the run says 8, whatever the sweep point
-    CHECK(plan[3].threads.count == 8);
-    CHECK(plan[1].threads.stack_size == 256 * KiB);
+    CHECK(plan[0].settings.threads.count == 1);
+    CHECK(plan[0].settings.threads.stack_size == MiB);
+    CHECK(plan[1].settings.threads.count == 8);  // the run says 8, whatever the sweep point
+    CHECK(plan[3].settings.threads.count == 8);
+    CHECK(plan[1].settings.threads.stack_size == 256 * KiB);
     // The sweep point is still recorded, the label shows what the run got.
-    CHECK(plan[3].sweep_point.at("threads.count") == "2");
-    CHECK(plan[1].label == "host threads.count=8 threads.stack_size=256KiB");
-    CHECK(plan[2].label == "host threads.count=2");
+    CHECK(plan[3].position.sweep_point.at("threads.count") == "2");
+    CHECK(plan[1].position.label == "host threads.count=8 threads.stack_size=256KiB");
+    CHECK(plan[2].position.label == "host threads.count=2");
 }
 
 TEST_CASE("set flags: --set of a swept key replaces the sweep of that key", "[sweep][set]") {
     const auto plan = plan_of(kTwoBySweep, {"threads.count=3"});
     REQUIRE(plan.size() == 4);  // only transfer.host_memory is still swept
     for (const auto& run : plan) {
-        CHECK(run.threads.count == 3);
-        CHECK(run.sweep_point.count("threads.count") == 0);
+        CHECK(run.settings.threads.count == 3);
+        CHECK(run.position.sweep_point.count("threads.count") == 0);
     }
-    CHECK(plan[0].label == "host transfer.host_memory=pageable");
+    CHECK(plan[0].position.label == "host transfer.host_memory=pageable");
 }
 
 TEST_CASE("a user label is kept and the sweep point appended", "[sweep]") {
@@ -127,8 +133,8 @@ label = "baseline"
 "threads.count" = [1, 2]
 )");
     REQUIRE(plan.size() == 2);
-    CHECK(plan[0].label == "baseline threads.count=1");
-    CHECK(plan[0].spec.label == "baseline");
+    CHECK(plan[0].position.label == "baseline threads.count=1");
+    CHECK(plan[0].position.base_label == "baseline");
 }
 
 TEST_CASE("derived labels tell runs apart", "[sweep]") {
@@ -147,12 +153,12 @@ mimic = "python"
 transfer.devices = [0, 1]
 )");
     REQUIRE(plan.size() == 4);
-    CHECK(plan[0].label == "python gil=hold payload=threads.py");
-    CHECK(plan[1].label == "python gil=release payload=pool.py");
-    CHECK(plan[2].label == "host+gil gil=release");
-    CHECK(plan[3].label == "host mimic=python transfer.devices=[0,1]");
+    CHECK(plan[0].position.label == "python gil=hold payload=threads.py");
+    CHECK(plan[1].position.label == "python gil=release payload=pool.py");
+    CHECK(plan[2].position.label == "host+gil gil=release");
+    CHECK(plan[3].position.label == "host mimic=python transfer.devices=[0,1]");
     std::set<std::string> labels;
-    for (const auto& r : plan) labels.insert(r.label);
+    for (const auto& r : plan) labels.insert(r.position.label);
     CHECK(labels.size() == plan.size());
 }
 
@@ -168,9 +174,10 @@ launcher = "process"
 payload = "threads.py"
 )");
     REQUIRE(plan.size() == 3);
-    CHECK(plan[0].label == "python gil=release");  // the only python run: its payload is no news
-    CHECK(plan[1].label == "process");
-    CHECK(plan[2].label == "process payload=threads.py");
+    CHECK(plan[0].position.label ==
+          "python gil=release");  // the only python run: its payload is no news
+    CHECK(plan[1].position.label == "process");
+    CHECK(plan[2].position.label == "process payload=threads.py");
 }
 
 TEST_CASE("processes that differ only in gil say so in their labels", "[sweep]") {
@@ -185,9 +192,9 @@ gil = "hold"
 launcher = "mpi"
 )");
     REQUIRE(plan.size() == 3);
-    CHECK(plan[0].label == "process gil=release");
-    CHECK(plan[1].label == "process gil=hold");
-    CHECK(plan[2].label == "mpi");
+    CHECK(plan[0].position.label == "process gil=release");
+    CHECK(plan[1].position.label == "process gil=hold");
+    CHECK(plan[2].position.label == "mpi");
 }
 
 TEST_CASE("runs nothing tells apart are numbered: #2, #3", "[sweep]") {
@@ -203,12 +210,12 @@ threads.count = 2
 "threads.count" = [1, 4]
 )");
     REQUIRE(plan.size() == 6);
-    CHECK(plan[0].label == "host threads.count=1");
-    CHECK(plan[1].label == "host threads.count=1 #2");
-    CHECK(plan[2].label == "openmp threads.count=2");
-    CHECK(plan[3].label == "host threads.count=4");
-    CHECK(plan[4].label == "host threads.count=4 #2");
-    CHECK(plan[5].label == "openmp threads.count=2 #2");
+    CHECK(plan[0].position.label == "host threads.count=1");
+    CHECK(plan[1].position.label == "host threads.count=1 #2");
+    CHECK(plan[2].position.label == "openmp threads.count=2");
+    CHECK(plan[3].position.label == "host threads.count=4");
+    CHECK(plan[4].position.label == "host threads.count=4 #2");
+    CHECK(plan[5].position.label == "openmp threads.count=2 #2");
 }
 
 TEST_CASE("a user's label stays as written, a derived label equal to it is numbered", "[sweep]") {
@@ -222,9 +229,9 @@ launcher = "host"
 label = "host #2"
 )");
     REQUIRE(plan.size() == 3);
-    CHECK(plan[0].label == "host #3");
-    CHECK(plan[1].label == "host");
-    CHECK(plan[2].label == "host #2");
+    CHECK(plan[0].position.label == "host #3");
+    CHECK(plan[1].position.label == "host");
+    CHECK(plan[2].position.label == "host #2");
 }
 
 TEST_CASE("every committed scenario expands to runs with distinct labels (per trial)", "[sweep]") {
@@ -237,9 +244,9 @@ TEST_CASE("every committed scenario expands to runs with distinct labels (per tr
         const auto plan = expand_plan(load_scenario(e.path()));
         std::set<std::string> labels;
         for (const auto& r : plan) {
-            INFO("run " << r.index << ": " << r.label);
+            INFO("run " << r.position.index << ": " << r.position.label);
             // A run's trials share its label and differ in trial.
-            CHECK(labels.insert(r.label + "/" + std::to_string(r.trial)).second);
+            CHECK(labels.insert(r.position.label + "/" + std::to_string(r.position.trial)).second);
         }
     }
     CHECK(files >= 10);
@@ -261,16 +268,16 @@ launcher = "openmp"
     REQUIRE(plan.size() == 12);
     // Runs 0 (host, 1 thread, pageable), 1 (host, 4 threads by override) and 6 (host, 2 threads,
     // pageable) differ only in thread count.
-    CHECK(plan[0].scaling_key == plan[1].scaling_key);
-    CHECK(plan[0].scaling_key == plan[6].scaling_key);
-    CHECK(plan[0].threads.count == 1);
-    CHECK(plan[6].threads.count == 2);
+    CHECK(plan[0].position.scaling_key == plan[1].position.scaling_key);
+    CHECK(plan[0].position.scaling_key == plan[6].position.scaling_key);
+    CHECK(plan[0].settings.threads.count == 1);
+    CHECK(plan[6].settings.threads.count == 2);
     // Another launcher or another memory kind is another scaling series.
-    CHECK(plan[0].scaling_key != plan[2].scaling_key);
-    CHECK(plan[0].scaling_key != plan[3].scaling_key);
-    CHECK(to_string(plan[3].transfer.host_memory) == "pinned");
+    CHECK(plan[0].position.scaling_key != plan[2].position.scaling_key);
+    CHECK(plan[0].position.scaling_key != plan[3].position.scaling_key);
+    CHECK(to_string(plan[3].settings.transfer.host_memory) == "pinned");
     std::set<std::string> keys;
-    for (const auto& r : plan) keys.insert(r.scaling_key);
+    for (const auto& r : plan) keys.insert(r.position.scaling_key);
     CHECK(keys.size() == 4);  // {host, openmp} x {pageable, pinned}
 }
 
@@ -286,11 +293,11 @@ depth = 3
 )");
     REQUIRE(plan.size() == 2);
     for (const auto& r : plan) {
-        CHECK(r.backend == "host");
-        CHECK(r.timeout_ns == 2'000'000'000);
-        CHECK(r.params["depth"] == 3);
+        CHECK(r.settings.backend == "host");
+        CHECK(r.settings.timeout_ns == 2'000'000'000);
+        CHECK(r.settings.params["depth"] == 3);
     }
-    CHECK(plan[1].transfer.bytes == 2 * MiB);
+    CHECK(plan[1].settings.transfer.bytes == 2 * MiB);
 }
 
 TEST_CASE("a run's params merge over [params], name the run and part its scaling series",
@@ -313,17 +320,18 @@ label = "mine"
 params = { first_touch = "main" }
 )");
     REQUIRE(plan.size() == 3);
-    CHECK(plan[0].params == nlohmann::json::parse(R"({"first_touch": "worker",
+    CHECK(plan[0].settings.params == nlohmann::json::parse(R"({"first_touch": "worker",
                                                       "nested": {"a": 1, "b": 2}})"));
     // Key by key: nested.a survives, nested.b and first_touch are replaced.
-    CHECK(plan[1].params == nlohmann::json::parse(R"({"first_touch": "worker", "batch": true,
+    CHECK(plan[1].settings.params ==
+          nlohmann::json::parse(R"({"first_touch": "worker", "batch": true,
                                                       "nested": {"a": 1, "b": 3}})"));
-    CHECK(plan[2].params["first_touch"] == "main");
-    CHECK(plan[0].label == "python gil=release");
-    CHECK(plan[1].label == "python gil=release params.batch=true params.nested.b=3");
-    CHECK(plan[2].label == "mine");
+    CHECK(plan[2].settings.params["first_touch"] == "main");
+    CHECK(plan[0].position.label == "python gil=release");
+    CHECK(plan[1].position.label == "python gil=release params.batch=true params.nested.b=3");
+    CHECK(plan[2].position.label == "mine");
     // Other parameters, another experiment: no thread scaling across them.
-    CHECK(plan[0].scaling_key != plan[1].scaling_key);
+    CHECK(plan[0].position.scaling_key != plan[1].position.scaling_key);
 }
 
 TEST_CASE("params sweep like settings: nested keys, the run's own value wins, --set ends it",
@@ -343,26 +351,26 @@ params.nested.b = [1, 2]
 )";
     const auto plan = plan_of(file);
     REQUIRE(plan.size() == 8);  // 2 x 2 sweep points x 2 [[run]] tables, the first key slowest
-    CHECK(plan[0].params ==
+    CHECK(plan[0].settings.params ==
           nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 1}})"));
-    CHECK(plan[2].params ==
+    CHECK(plan[2].settings.params ==
           nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 2}})"));
-    CHECK(plan[4].params["batch"] == true);
-    CHECK(plan[0].sweep_point.at("params.batch") == "false");
-    CHECK(plan[0].sweep_point.at("params.nested.b") == "1");
-    CHECK(plan[0].label == "python gil=release params.batch=false params.nested.b=1");
+    CHECK(plan[4].settings.params["batch"] == true);
+    CHECK(plan[0].position.sweep_point.at("params.batch") == "false");
+    CHECK(plan[0].position.sweep_point.at("params.nested.b") == "1");
+    CHECK(plan[0].position.label == "python gil=release params.batch=false params.nested.b=1");
     // The second table sets batch itself: the sweep does not change it, its label says so once.
-    CHECK(plan[1].params["batch"] == true);
-    CHECK(plan[1].label == "python gil=release params.batch=true params.nested.b=1");
-    CHECK(plan[1].sweep_point.at("params.batch") == "false");  // still recorded
-    CHECK(plan[0].scaling_key != plan[4].scaling_key);
+    CHECK(plan[1].settings.params["batch"] == true);
+    CHECK(plan[1].position.label == "python gil=release params.batch=true params.nested.b=1");
+    CHECK(plan[1].position.sweep_point.at("params.batch") == "false");  // still recorded
+    CHECK(plan[0].position.scaling_key != plan[4].position.scaling_key);
 
     const auto set = plan_of(file, {"params.batch=false", "params.nested.b=7"});
     REQUIRE(set.size() == 2);  // nothing swept any more
     for (const auto& run : set) {
-        CHECK(run.params ==
+        CHECK(run.settings.params ==
               nlohmann::json::parse(R"({"batch": false, "nested": {"a": 1, "b": 7}})"));
-        CHECK(run.sweep_point.empty());
+        CHECK(run.position.sweep_point.empty());
     }
 }
 
@@ -372,9 +380,9 @@ TEST_CASE("set flags: params with bytes that are not UTF-8 expand, replaced by U
     // issue #28 a flag is made UTF-8 where it enters (one U+FFFD per bad byte here).
     const auto plan = plan_of(kTwoBySweep, {"params.x=ab\xff\xff", "params.y=[\"\xfe\"]"});
     REQUIRE(plan.size() == 12);
-    CHECK(plan[0].params["x"] == "ab\xef\xbf\xbd\xef\xbf\xbd");
-    CHECK(plan[0].params["y"] == nlohmann::json::parse("[\"\xef\xbf\xbd\"]"));
-    CHECK(plan[0].scaling_key.find("ab\xef\xbf\xbd\xef\xbf\xbd") != std::string::npos);
+    CHECK(plan[0].settings.params["x"] == "ab\xef\xbf\xbd\xef\xbf\xbd");
+    CHECK(plan[0].settings.params["y"] == nlohmann::json::parse("[\"\xef\xbf\xbd\"]"));
+    CHECK(plan[0].position.scaling_key.find("ab\xef\xbf\xbd\xef\xbf\xbd") != std::string::npos);
 }
 
 TEST_CASE("a swept parameter under a [params] value that is not a table is an error", "[sweep]") {
@@ -397,10 +405,10 @@ TEST_CASE("exactly 10000 runs is allowed", "[sweep]") {
     for (int i = 0; i < 100; ++i) text += std::to_string(i) + (i < 99 ? ", " : "]\n");
     const auto plan = plan_of(text);
     REQUIRE(plan.size() == 10000);
-    CHECK(plan.back().transfer.repetitions == 100);
-    CHECK(plan.back().transfer.warmup == 99);
-    CHECK(plan[100].transfer.repetitions == 2);
-    CHECK(plan[100].transfer.warmup == 0);
+    CHECK(plan.back().settings.transfer.repetitions == 100);
+    CHECK(plan.back().settings.transfer.warmup == 99);
+    CHECK(plan[100].settings.transfer.repetitions == 2);
+    CHECK(plan[100].settings.transfer.warmup == 0);
 }
 
 TEST_CASE("expand_plan refuses a hand-built scenario past the limit", "[sweep]") {

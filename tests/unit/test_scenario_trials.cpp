@@ -32,7 +32,8 @@ std::string with(const std::string& scenario_keys) {
 // "label/trial" of each run in plan order.
 std::vector<std::string> order_of(const std::vector<Run>& plan) {
     std::vector<std::string> out;
-    for (const Run& r : plan) out.push_back(r.label + "/" + std::to_string(r.trial));
+    for (const Run& r : plan)
+        out.push_back(r.position.label + "/" + std::to_string(r.position.trial));
     return out;
 }
 
@@ -45,9 +46,9 @@ TEST_CASE("trials interleave by default: every run once per round", "[scenario][
                                    "host threads.count=2/1", "openmp threads.count=2/1",
                                    "host threads.count=1/2", "openmp threads.count=1/2",
                                    "host threads.count=2/2", "openmp threads.count=2/2"});
-    for (size_t i = 0; i < plan.size(); ++i) CHECK(plan[i].index == int(i));
-    CHECK(plan[5].position == 1);
-    CHECK(plan[5].base_label == "openmp");
+    for (size_t i = 0; i < plan.size(); ++i) CHECK(plan[i].position.index == int(i));
+    CHECK(plan[5].position.slot == 1);
+    CHECK(plan[5].position.base_label == "openmp");
 }
 
 TEST_CASE("grouped trials run each run's trials in a row", "[scenario][trials]") {

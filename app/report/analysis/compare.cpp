@@ -66,16 +66,20 @@ Comparison compare_runs(const RunAnalysis& run, const RunAnalysis& baseline) {
 void compute_scaling(const Results& results, std::vector<RunAnalysis>& runs) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunResult& run = results.runs[i];
-        if (run.threads <= 1 || run.scaling_key.empty() || runs[i].aggregate_Bps <= 0) continue;
+        if (run.settings.threads.count <= 1 || run.position.scaling_key.empty() ||
+            runs[i].aggregate_Bps <= 0)
+            continue;
         // The one-thread run of the same trial: trials of one run are apart in time, and a
         // later trial held against trial 1's one-thread run would fold drift into the ratio.
         std::optional<size_t> same_trial, any_trial;
         for (size_t j = 0; j < results.runs.size(); ++j) {
             const RunResult& ref = results.runs[j];
-            if (j == i || ref.threads != 1 || ref.scaling_key != run.scaling_key) continue;
+            if (j == i || ref.settings.threads.count != 1 ||
+                ref.position.scaling_key != run.position.scaling_key)
+                continue;
             if (ref.status == RunStatus::skipped || runs[j].aggregate_Bps <= 0) continue;
             if (!any_trial) any_trial = j;
-            if (ref.trial == run.trial) {
+            if (ref.position.trial == run.position.trial) {
                 same_trial = j;
                 break;
             }
@@ -84,7 +88,7 @@ void compute_scaling(const Results& results, std::vector<RunAnalysis>& runs) {
             const size_t j = same_trial ? *same_trial : *any_trial;
             const RunResult& ref = results.runs[j];
             runs[i].scaling = runs[i].aggregate_Bps / runs[j].aggregate_Bps;
-            runs[i].scaling_reference = ref.index;
+            runs[i].scaling_reference = ref.position.index;
             if (judgeable(runs[i]) && judgeable(runs[j])) {
                 runs[i].scaling_within_noise =
                     stats::within_noise(*runs[i].scaling, aggregate_noise(runs[i], runs[j]));

@@ -5,14 +5,20 @@
 namespace xfer {
 
 std::pair<std::string, std::string> memory_kinds(const RunResult& run) {
-    const std::string host = run.host_memory.empty() ? "host" : run.host_memory;
-    const BackendDescriptor* backend = find_backend(run.backend);
+    const std::string host = to_string(run.settings.transfer.host_memory);
+    const BackendDescriptor* backend = find_backend(run.backend_used);
     const std::string device = backend && !backend->has_devices ? "host" : "device";
-    const auto is = [&](Direction d) { return run.direction == to_string(d); };
-    if (is(Direction::h2d)) return {host, device};
-    if (is(Direction::d2h)) return {device, host};
-    if (is(Direction::d2d) || is(Direction::p2p)) return {device, device};
-    if (is(Direction::h2h)) return {host, host};
+    switch (run.settings.transfer.direction) {
+        case Direction::h2d:
+            return {host, device};
+        case Direction::d2h:
+            return {device, host};
+        case Direction::d2d:
+        case Direction::p2p:
+            return {device, device};
+        case Direction::h2h:
+            return {host, host};
+    }
     return {"unknown", "unknown"};
 }
 

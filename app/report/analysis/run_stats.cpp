@@ -270,7 +270,7 @@ std::optional<std::pair<int64_t, int64_t>> measured_window(const std::vector<Rec
 
 RunAnalysis analyze_run(const RunResult& run) {
     RunAnalysis a;
-    a.run = run.index;
+    a.run = run.position.index;
     std::vector<const Record*> measured;
     int max_worker = -1;
     a.timed_blocks = timed_blocks_of(run);
@@ -314,7 +314,7 @@ RunAnalysis analyze_run(const RunResult& run) {
 
     // Every planned worker gets a row, also one that recorded nothing: that is the most
     // unfair outcome there is, not a worker to leave out.
-    const int workers = std::max(run.threads, max_worker + 1);
+    const int workers = std::max(run.settings.threads.count, max_worker + 1);
     std::vector<std::vector<const Record*>> by_worker(size_t(std::max(workers, 0)));
     for (const Record* r : measured) {
         if (r->worker >= 0) by_worker[size_t(r->worker)].push_back(r);

@@ -38,7 +38,7 @@ void collect_differences(const json& a, const json& b, const std::string& prefix
 // may not share one settings struct).
 std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
                                                              const RunResult& b) {
-    const json ka = parse_key(a.scaling_key), kb = parse_key(b.scaling_key);
+    const json ka = parse_key(a.position.scaling_key), kb = parse_key(b.position.scaling_key);
     if (!ka.is_object() || !kb.is_object()) return std::nullopt;
     std::set<std::string> out;
     collect_differences(ka, kb, "", out);
@@ -48,15 +48,8 @@ std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
 RunSettings identifying_settings(const RunSettings& s) {
     RunSettings out = s;
     const RunSettings none;
-    out.index = none.index;
-    out.label = none.label;
     out.timeout_ns = none.timeout_ns;
-    out.sweep_point = none.sweep_point;
     out.overrides = none.overrides;
-    out.scaling_key = none.scaling_key;
-    out.trial = none.trial;
-    out.position = none.position;
-    out.base_label = none.base_label;
     out.unrecorded = none.unrecorded;
     out.threads.count = none.threads.count;
     return out;

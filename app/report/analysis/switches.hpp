@@ -12,8 +12,8 @@
 
 namespace xfer {
 
-// The settings that tell runs of a plan apart: `s` without its index, label, timeout, sweep
-// point, overrides, scaling key, trial, position, base label and thread count.
+// The settings that tell runs of a plan apart: `s` without its timeout, overrides and thread
+// count (where a run sits in the plan is not in RunSettings: RunResult::position).
 RunSettings identifying_settings(const RunSettings& s);
 
 // The dotted keys where the scaling keys of `a` and `b` differ, thread count aside (it is not
@@ -26,7 +26,9 @@ std::optional<std::set<std::string>> scaling_key_differences(const RunResult& a,
 // s.gil; }`) and in no other. Never for runs without a scaling key (results from before it).
 template <class Field>
 bool differ_only_in(const RunResult& a, const RunResult& b, Field field) {
-    if (a.threads != b.threads || a.scaling_key.empty() || b.scaling_key.empty()) return false;
+    if (a.settings.threads.count != b.settings.threads.count || a.position.scaling_key.empty() ||
+        b.position.scaling_key.empty())
+        return false;
     RunSettings sa = identifying_settings(a.settings), sb = identifying_settings(b.settings);
     if (field(sa) == field(sb)) return false;
     field(sa) = field(sb);
@@ -40,7 +42,7 @@ std::vector<size_t> switched_runs(const Results& results, size_t run, Field fiel
     std::vector<size_t> out;
     const RunResult& r = results.runs[run];
     for (size_t i = 0; i < results.runs.size(); ++i)
-        if (i != run && results.runs[i].trial == r.trial &&
+        if (i != run && results.runs[i].position.trial == r.position.trial &&
             differ_only_in(r, results.runs[i], field))
             out.push_back(i);
     return out;

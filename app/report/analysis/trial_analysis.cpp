@@ -68,7 +68,7 @@ std::vector<int> trials_beside_strays(const Results& results, const TrialGroup& 
     std::vector<int> trials;
     for (int k : g.runs)
         if (!results.runs[size_t(k)].stray_threads.empty())
-            trials.push_back(results.runs[size_t(k)].trial);
+            trials.push_back(results.runs[size_t(k)].position.trial);
     return trials;
 }
 
@@ -94,16 +94,17 @@ std::vector<TrialGroup> group_trials(const Results& results, const std::vector<R
         // Trials share a label and differ in trial number: a second run with the label and
         // the same trial is another run (labels written by hand, results from before trials).
         auto g = std::find_if(groups.begin(), groups.end(), [&](const TrialGroup& x) {
-            return x.label == r.label && std::none_of(x.runs.begin(), x.runs.end(), [&](int k) {
-                       return results.runs[size_t(k)].trial == r.trial;
+            return x.label == r.position.label &&
+                   std::none_of(x.runs.begin(), x.runs.end(), [&](int k) {
+                       return results.runs[size_t(k)].position.trial == r.position.trial;
                    });
         });
         if (g == groups.end()) {
             groups.push_back(TrialGroup{});
             g = groups.end() - 1;
-            g->label = r.label;
-            g->base_label = r.base_label;
-            g->sweep_point = r.sweep_point;
+            g->label = r.position.label;
+            g->base_label = r.position.base_label;
+            g->sweep_point = r.position.sweep_point;
         }
         g->runs.push_back(int(i));
         if (r.status == RunStatus::ok && runs[i].copies > 0 && runs[i].aggregate_Bps > 0) {
@@ -111,11 +112,10 @@ std::vector<TrialGroup> group_trials(const Results& results, const std::vector<R
             g->p50_Bps.push_back(runs[i].per_copy_Bps.p50);
         }
     }
-    // In plan order ([[run]] x [sweep], as `settings.position` records it; results from before
+    // In plan order ([[run]] x [sweep], as the position's slot records it; results from before
     // trials ran in that order): the first at a sweep point is its default baseline.
     const auto position = [&](const TrialGroup& g) {
-        const RunResult& r = results.runs[size_t(g.runs.front())];
-        return r.settings.position.value_or(r.index);
+        return results.runs[size_t(g.runs.front())].position.slot;
     };
     std::stable_sort(groups.begin(), groups.end(), [&](const TrialGroup& a, const TrialGroup& b) {
         return position(a) < position(b);

@@ -19,7 +19,7 @@ std::optional<size_t> baseline_trial(const Results& results, const Analysis& an,
     for (int i : baseline.runs) {
         const size_t b = size_t(i);
         if (results.runs[b].status != RunStatus::ok || an.runs[b].copies == 0) continue;
-        if (results.runs[b].trial == trial) return b;
+        if (results.runs[b].position.trial == trial) return b;
         if (!first) first = b;
     }
     return first;
@@ -36,7 +36,7 @@ void compare_within_runs(const Results& results, Analysis& an) {
         const TrialGroup& base = an.groups[size_t(g.vs_baseline->baseline_group)];
         for (int i : g.runs) {
             const size_t r = size_t(i);
-            const auto b = baseline_trial(results, an, base, results.runs[r].trial);
+            const auto b = baseline_trial(results, an, base, results.runs[r].position.trial);
             if (!b || an.runs[r].copies == 0) continue;
             an.runs[r].vs_baseline = compare_runs(an.runs[r], an.runs[*b]);
             an.runs[r].thread_differences = thread_differences(results.runs[r], results.runs[*b]);

@@ -50,10 +50,10 @@ void gil_cause(const RuleInput& in, Finding& f) {
     if (released_overlaps) {
         // The partner of this run's own trial is the one it names.
         for (size_t p : partners)
-            if (in.results.runs[p].trial == in.r().trial) {
+            if (in.results.runs[p].position.trial == in.r().position.trial) {
                 f.say(": the GIL held across the call serialized them: {partner}, the same with "
                       "gil = release, overlapped (host-side peak {peak})")
-                    .runs("partner", {in.results.runs[p].index})
+                    .runs("partner", {in.results.runs[p].position.index})
                     .figure("peak", runs[p].host_peak_in_flight,
                             std::to_string(runs[p].host_peak_in_flight));
                 return;
@@ -63,7 +63,7 @@ void gil_cause(const RuleInput& in, Finding& f) {
         if (gil_of(in.results.runs[o]) == GilPolicy::release) {
             f.say("; {partner}, the same with gil = release, did not overlap in every trial "
                   "either, so the held GIL is not shown to be what serialized them")
-                .runs("partner", {in.results.runs[o].index});
+                .runs("partner", {in.results.runs[o].position.index});
             return;
         }
     f.say("; gil = hold, and no run of this plan differs from it in gil alone, so no cause is "

@@ -178,9 +178,10 @@ ScalingTrials scaling_trials(const RuleInput& in) {
         if (!a.scaling || !a.scaling_reference) continue;
         const RunResult* ref = nullptr;
         for (const RunResult& r : in.results.runs)
-            if (r.index == *a.scaling_reference) ref = &r;
-        if (!ref || ref->trial != in.results.runs[i].trial) continue;  // only same-trial pairs
-        t.reference_label = ref->label;
+            if (r.position.index == *a.scaling_reference) ref = &r;
+        if (!ref || ref->position.trial != in.results.runs[i].position.trial)
+            continue;  // only same-trial pairs
+        t.reference_label = ref->position.label;
         t.ratios.push_back(*a.scaling);
     }
     return t;
@@ -190,13 +191,13 @@ ScalingTrials scaling_trials(const RuleInput& in) {
 
 void scaling(const RuleInput& in, std::vector<Finding>& out) {
     const RunResult& run = in.r();
-    if (run.threads <= 1 || !in.a().scaling) return;
+    if (run.settings.threads.count <= 1 || !in.a().scaling) return;
     const ScalingTrials t = scaling_trials(in);
     if (t.ratios.size() < 2) return;  // one trial: the table shows the ratio, nothing more
     const double median = stats::median(t.ratios);
     const auto [lo, hi] = std::minmax_element(t.ratios.begin(), t.ratios.end());
     Finding f;
-    f.claim("threads", std::to_string(run.threads))
+    f.claim("threads", std::to_string(run.settings.threads.count))
         .claim("reference", t.reference_label)
         .figure("ratio", median, fmtx::ratio(median))
         .figure("trials", double(t.ratios.size()), std::to_string(t.ratios.size()))
@@ -250,7 +251,8 @@ void shared_machine(const RuleInput& in, std::vector<Finding>& out) {
         .figure("resolution", resolution, fmt::format("{:.2f}", resolution))
         .figure("window", double(h.window_ns), fmtx::duration(double(h.window_ns)))
         .figure("steal", h.steal_fraction * 100, fmt::format("{:.1f}", h.steal_fraction * 100));
-    if (const LauncherDescriptor* d = find_launcher(run.launcher); d && d->traits.spans_mpi_ranks)
+    if (const LauncherDescriptor* d = find_launcher(run.settings.launcher);
+        d && d->traits.spans_mpi_ranks)
         f.say("; the other MPI ranks on this host count as other processes");
     out.push_back(
         f.say(": the copies may have waited for CPUs or memory bandwidth they shared"));

@@ -69,7 +69,7 @@ void hand_off(const RuleInput& in, std::vector<Finding>& out) {
         }
         if (a.gap_ns)
             f.say("{launcher} workers return to the driver after p50 {gap} (p90 {gap90})")
-                .claim("launcher", in.r().launcher)
+                .claim("launcher", in.r().settings.launcher)
                 .figure("gap", a.gap_ns->p50, fmtx::duration(a.gap_ns->p50))
                 .figure("gap90", a.gap_ns->p90, fmtx::duration(a.gap_ns->p90));
         else

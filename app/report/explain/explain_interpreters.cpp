@@ -77,8 +77,8 @@ void interpreter_gap(const RuleInput& in, std::vector<Finding>& out) {
         if (p.trials.size() < 2) continue;  // a claim across runs needs repeated trials
         const LauncherSides s = sides_of(p);
         const auto ga = gaps_of(in.analysis, s.a), gb = gaps_of(in.analysis, s.b);
-        const std::string &la = in.results.runs[s.a.front()].launcher,
-                          &lb = in.results.runs[s.b.front()].launcher;
+        const std::string &la = in.results.runs[s.a.front()].settings.launcher,
+                          &lb = in.results.runs[s.b.front()].settings.launcher;
         if (!ga || !gb || !gil_of_launcher(la) || !gil_of_launcher(lb)) continue;
         // The side that called again sooner in every trial, kInterpreterGapApart sooner each
         // time and its trials all below the other's.
@@ -145,11 +145,11 @@ std::vector<WorkPair> work_pairs(const Results& results) {
     for (const SwitchPair& p : switch_pairs(results, switch_params)) {
         const RunResult &a = results.runs[p.trials.front().first],
                         &b = results.runs[p.trials.front().second];
-        if (!gil_of_launcher(a.launcher) || !params_differ_in_work_only(a, b)) continue;
+        if (!gil_of_launcher(a.settings.launcher) || !params_differ_in_work_only(a, b)) continue;
         const bool a_idle = work_us_of(a) == 0;
         if (!a_idle && work_us_of(b) != 0) continue;  // one side without work
         WorkPair w;
-        w.launcher = a.launcher;
+        w.launcher = a.settings.launcher;
         w.work_us = a_idle ? work_us_of(b) : work_us_of(a);
         for (const auto& [ra, rb] : p.trials) {
             w.idle.push_back(a_idle ? ra : rb);

@@ -74,10 +74,10 @@ std::vector<SwitchPair> switch_pairs(const Results& results, Field key) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         for (size_t j : switched_runs(results, i, key)) {
             const RunResult &a = results.runs[i], &b = results.runs[j];
-            if (a.label >= b.label) continue;  // each pair once, in label order
-            SwitchPair& p = pairs[{a.label, b.label}];
-            p.label_a = a.label;
-            p.label_b = b.label;
+            if (a.position.label >= b.position.label) continue;  // each pair once, in label order
+            SwitchPair& p = pairs[{a.position.label, b.position.label}];
+            p.label_a = a.position.label;
+            p.label_b = b.position.label;
             p.trials.emplace_back(i, j);
         }
     }

@@ -12,7 +12,7 @@ namespace xfer::explain {
 std::optional<GilPolicy> gil_of(const RunResult& run) {
     // The GIL is the run's business where the launcher takes `gil`: always for a launcher that
     // runs no payload (host+gil) or needs one (python), with a payload for the others.
-    const LauncherDescriptor* d = find_launcher(run.launcher);
+    const LauncherDescriptor* d = find_launcher(run.settings.launcher);
     if (!d || !gil_applies(d->traits, !run.settings.payload.empty())) return std::nullopt;
     return run.settings.gil;
 }
@@ -61,14 +61,14 @@ std::string worker_list(const std::vector<int>& w) {
 
 std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs) {
     std::vector<int> out;
-    for (size_t r : runs) out.push_back(results.runs[r].index);
+    for (size_t r : runs) out.push_back(results.runs[r].position.index);
     return out;
 }
 
 std::vector<size_t> trials_of(const Results& results, size_t run) {
     std::vector<size_t> out;
     for (size_t i = 0; i < results.runs.size(); ++i)
-        if (results.runs[i].label == results.runs[run].label) out.push_back(i);
+        if (results.runs[i].position.label == results.runs[run].position.label) out.push_back(i);
     return out;
 }
 

@@ -70,8 +70,8 @@ void baselines(const Results& results, const Analysis& analysis, std::vector<Fin
     const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
     out.push_back(Finding{}
                       .say("baseline: {run} ({label})")
-                      .runs("run", {base.index})
-                      .claim("label", base.label));
+                      .runs("run", {base.position.index})
+                      .claim("label", base.position.label));
 }
 
 // The highest and lowest aggregate among runs with copies: figures, not a verdict.
@@ -88,11 +88,11 @@ void extremes(const Results& results, const Analysis& analysis, std::vector<Find
     out.push_back(Finding{}
                       .say("highest aggregate: {high} ({high_label}) {high_rate}; lowest: {low} "
                            "({low_label}) {low_rate} ({apart} apart)")
-                      .runs("high", {results.runs[hi].index})
-                      .claim("high_label", results.runs[hi].label)
+                      .runs("high", {results.runs[hi].position.index})
+                      .claim("high_label", results.runs[hi].position.label)
                       .figure("high_rate", h, fmtx::gbps_unit(h))
-                      .runs("low", {results.runs[lo].index})
-                      .claim("low_label", results.runs[lo].label)
+                      .runs("low", {results.runs[lo].position.index})
+                      .claim("low_label", results.runs[lo].position.label)
                       .figure("low_rate", l, fmtx::gbps_unit(l))
                       .figure("apart", h / l, fmtx::ratio(h / l)));
 }
@@ -199,7 +199,7 @@ void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out) {
         f.say(fmt::format("{}{{run{}}} ({{launcher{}}}) gap p50 {{gap{}}}, hand-off rate {{rate{}}}",
                           parts > 1 ? "; " : "", n, n, n, n))
             .runs("run" + n, {a.run})
-            .claim("launcher" + n, in.results.runs[i].launcher)
+            .claim("launcher" + n, in.results.runs[i].settings.launcher)
             .figure("gap" + n, a.gap_ns->p50, fmtx::duration(a.gap_ns->p50))
             .figure("rate" + n, *rate, fmt::format("{:.2f}", *rate));
     }
@@ -234,8 +234,8 @@ void failed_runs(const RuleInput& in, std::vector<Finding>& out) {
         if (r.status == RunStatus::ok) continue;
         Finding f;
         f.say("{run} ({label}) {status}")
-            .runs("run", {r.index})
-            .claim("label", r.label)
+            .runs("run", {r.position.index})
+            .claim("label", r.position.label)
             .claim("status", to_string(r.status));
         if (!r.errors.empty()) f.say(": {error}").claim("error", error_line(r.errors.front()));
         out.push_back(std::move(f));

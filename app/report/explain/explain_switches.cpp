@@ -93,7 +93,7 @@ void context_switch(const RuleInput& in, std::vector<Finding>& out) {
             if (in.results.runs[ra].settings.transfer.context == ContextKind::per_worker)
                 std::swap(ra, rb);
             const RunAnalysis &shared = in.analysis.runs[ra], &separate = in.analysis.runs[rb];
-            holds &= in.results.runs[ra].threads >= 2 && !shared.devices.empty() &&
+            holds &= in.results.runs[ra].settings.threads.count >= 2 && !shared.devices.empty() &&
                      device_peak_in_flight(shared) == 1 && device_peak_in_flight(separate) >= 2;
             primary.push_back(ra);
             own.push_back(rb);

@@ -30,8 +30,8 @@ class CsvReporter : public Reporter {
         std::string out = kHeader;
         for (const RunResult& run : results.runs) {
             const auto [src, dst] = memory_kinds(run);
-            const std::string label = csv_field(run.label);
-            const std::string launcher = csv_field(run.launcher);
+            const std::string label = csv_field(run.position.label);
+            const std::string launcher = csv_field(run.settings.launcher);
             const auto gaps = gaps_before(run.records);
             for (size_t i = 0; i < run.records.size(); ++i) {
                 const Record& r = run.records[i];
@@ -43,7 +43,7 @@ class CsvReporter : public Reporter {
                 fmt::format_to(
                     std::back_inserter(out),
                     "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                    run.index, label, launcher, r.worker, r.repetition, r.warmup ? 1 : 0,
+                    run.position.index, label, launcher, r.worker, r.repetition, r.warmup ? 1 : 0,
                     r.host_start_ns - origin, dur, r.bytes, gbps, csv_field(src), csv_field(dst),
                     r.device, r.context, r.stream,
                     dev ? std::to_string(r.device_start_ns - origin) : "",

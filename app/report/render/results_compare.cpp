@@ -64,17 +64,16 @@ void add_if_differs(std::vector<SettingDifference>& out, const std::string& sett
 std::vector<SettingDifference> differences(const Results& ra, const RunResult& x, const Results& rb,
                                            const RunResult& y) {
     std::vector<SettingDifference> out;
-    const auto host = [](const Results& r, const char* key) {
-        return r.host.is_object() && r.host.contains(key) && r.host.at(key).is_string()
-                   ? r.host.at(key).get<std::string>()
-                   : std::string("(unknown)");
-    };
-    for (const char* key : {"hostname", "cpu_model"})
-        add_if_differs(out, std::string("host.") + key, host(ra, key), host(rb, key));
-    add_if_differs(out, "threads.count", std::to_string(x.threads), std::to_string(y.threads));
-    add_if_differs(out, "backend used", x.backend, y.backend);
+    const HostFacts ha = ra.host.value_or(HostFacts{}), hb = rb.host.value_or(HostFacts{});
+    const auto text = [](const std::optional<std::string>& f) { return f.value_or("(unknown)"); };
+    add_if_differs(out, "host.hostname", text(ha.hostname), text(hb.hostname));
+    add_if_differs(out, "host.cpu_model", text(ha.cpu_model), text(hb.cpu_model));
+    add_if_differs(out, "threads.count", std::to_string(x.settings.threads.count),
+                   std::to_string(y.settings.threads.count));
+    add_if_differs(out, "backend used", x.backend_used, y.backend_used);
     if (const auto keys = scaling_key_differences(x, y)) {
-        const nlohmann::json kx = parse_or_null(x.scaling_key), ky = parse_or_null(y.scaling_key);
+        const nlohmann::json kx = parse_or_null(x.position.scaling_key),
+                             ky = parse_or_null(y.position.scaling_key);
         for (const std::string& path : *keys) {
             // "transfer.bytes" is shown as its "transfer.bytes_text" ("2 GiB") says it.
             const std::string suffix = "_text";
@@ -88,11 +87,13 @@ std::vector<SettingDifference> differences(const Results& ra, const RunResult& x
         return out;
     }
     // Results from before scaling keys: what every run records.
-    add_if_differs(out, "transfer.bytes", fmtx::size(x.bytes_per_copy),
-                   fmtx::size(y.bytes_per_copy));
-    add_if_differs(out, "transfer.direction", x.direction, y.direction);
-    add_if_differs(out, "transfer.host_memory", x.host_memory, y.host_memory);
-    add_if_differs(out, "launcher", x.launcher, y.launcher);
+    add_if_differs(out, "transfer.bytes", fmtx::size(x.settings.transfer.bytes),
+                   fmtx::size(y.settings.transfer.bytes));
+    const TransferSpec &tx = x.settings.transfer, &ty = y.settings.transfer;
+    add_if_differs(out, "transfer.direction", to_string(tx.direction), to_string(ty.direction));
+    add_if_differs(out, "transfer.host_memory", to_string(tx.host_memory),
+                   to_string(ty.host_memory));
+    add_if_differs(out, "launcher", x.settings.launcher, y.settings.launcher);
     return out;
 }
 

@@ -41,9 +41,10 @@ void group_row(const Results& results, const Analysis& analysis, const TrialGrou
         verdict = c->verdict;
     }
     const bool measured = !g.aggregate_Bps.empty();
+    const RunSettings& ran = first.settings;
     fmt::format_to(
         std::back_inserter(out), "run,{},,{},,{},{},,,{},{},{},{},{},,{},{},{},{},{},{},{}\n",
-        csv_field(g.label), g.aggregate_Bps.size(), csv_field(first.launcher), first.threads,
+        csv_field(g.label), g.aggregate_Bps.size(), csv_field(ran.launcher), ran.threads.count,
         measured ? gbps(g.median_Bps) : "", gbps(g.ci_low), gbps(g.ci_high),
         g.aggregate_Bps.size() > 1 ? num(g.cv) : "", measured ? gbps(g.pooled_p50_Bps) : "",
         csv_field(baseline), ratio, lo, hi, p, finding, csv_field(verdict));
@@ -54,15 +55,16 @@ void trial_row(const Results& results, const Analysis& analysis, size_t i, std::
     const RunAnalysis& a = analysis.runs[i];
     std::string baseline, ratio, verdict = a.is_baseline ? "baseline" : "";
     if (a.vs_baseline) {
-        baseline = std::to_string(results.runs[size_t(a.vs_baseline->baseline_run)].index);
+        baseline = std::to_string(results.runs[size_t(a.vs_baseline->baseline_run)].position.index);
         ratio = num(a.vs_baseline->aggregate_ratio);
         verdict = a.vs_baseline->verdict;
     }
     const bool measured = a.copies > 0;
     fmt::format_to(
         std::back_inserter(out), "trial,{},{},,{},{},{},{},{},{},,,,{},{},{},{},,,,,{}\n",
-        csv_field(r.label), r.trial, r.index, csv_field(r.launcher), r.threads, to_string(r.status),
-        a.copies, measured ? gbps(a.aggregate_Bps) : "", measured ? gbps(a.per_copy_Bps.p50) : "",
+        csv_field(r.position.label), r.position.trial, r.position.index,
+        csv_field(r.settings.launcher), r.settings.threads.count, to_string(r.status), a.copies,
+        measured ? gbps(a.aggregate_Bps) : "", measured ? gbps(a.per_copy_Bps.p50) : "",
         measured ? num(a.per_copy_Bps.cv) : "", baseline, ratio, csv_field(verdict));
 }
 

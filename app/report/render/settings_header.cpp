@@ -33,8 +33,8 @@ void run_keys(const RunResult& r, std::vector<SettingText>& out) {
     if (launcher && gil_applies(launcher->traits, !s.payload.empty())) add("gil", to_string(s.gil));
     add("mimic", s.mimic == Mimic::none ? "none" : to_string(s.mimic));
     // As the scenario wrote it, and the backend that ran where "auto" chose.
-    const bool chosen = !r.backend.empty() && r.backend != s.backend;
-    add("backend", chosen ? fmt::format("{} (ran on {})", s.backend, r.backend) : s.backend);
+    const bool chosen = !r.backend_used.empty() && r.backend_used != s.backend;
+    add("backend", chosen ? fmt::format("{} (ran on {})", s.backend, r.backend_used) : s.backend);
     add("timeout", timeout_text(s.timeout_ns));
 }
 

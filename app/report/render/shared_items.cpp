@@ -31,8 +31,8 @@ SharedItems shared_items(const Results& results, const Analysis& analysis) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         for (auto& item : run_items(results.runs[i], analysis.runs[i])) {
             auto& runs = runs_of[item];
-            if (runs.empty() || runs.back() != results.runs[i].index)
-                runs.push_back(results.runs[i].index);
+            if (runs.empty() || runs.back() != results.runs[i].position.index)
+                runs.push_back(results.runs[i].position.index);
         }
     }
     std::map<std::vector<int>, std::vector<RunItem>> by_runs;

@@ -29,7 +29,8 @@ std::vector<std::pair<std::string, std::vector<int>>> grouped(const Results& res
             auto it = std::find_if(out.begin(), out.end(),
                                    [&](const auto& g) { return g.first == text; });
             if (it == out.end()) it = out.insert(out.end(), {text, {}});
-            if (it->second.empty() || it->second.back() != r.index) it->second.push_back(r.index);
+            if (it->second.empty() || it->second.back() != r.position.index)
+                it->second.push_back(r.position.index);
         }
     return out;
 }
@@ -66,8 +67,8 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
             Claim& c = claims[key];
             if (c.findings.empty()) keys_of_rule[f.rule].push_back(key);
             c.findings.push_back(&f);
-            if (c.runs.empty() || c.runs.back() != results.runs[i].index)
-                c.runs.push_back(results.runs[i].index);
+            if (c.runs.empty() || c.runs.back() != results.runs[i].position.index)
+                c.runs.push_back(results.runs[i].position.index);
         }
     std::string out;
     for (const ExplanationRule& rule : explanation_rules()) {
@@ -90,8 +91,8 @@ std::string error_sections(const Results& results) {
     std::string out;
     for (const RunResult& r : results.runs) {
         if (r.errors.empty()) continue;
-        out += "\n" + wrap(fmt::format("Run {}: {} ({}, {})", r.index, r.label, r.launcher,
-                                       to_string(r.status)),
+        out += "\n" + wrap(fmt::format("Run {}: {} ({}, {})", r.position.index, r.position.label,
+                                       r.settings.launcher, to_string(r.status)),
                            kTableWidth, "", "  ");
         for (const std::string& e : r.errors) out += error_lines(e);
     }

@@ -18,13 +18,9 @@ namespace {
 constexpr size_t kWidth = kTableWidth;
 using Align = TextTable::Align;
 
-// A JSON field as text, "" when absent; numbers and strings alike (host facts are optional).
-std::string field(const nlohmann::json& j, const char* key) {
-    if (!j.is_object()) return "";
-    const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return "";
-    return it->is_string() ? it->get<std::string>() : it->dump();
-}
+// A fact as text, "" where not recorded.
+std::string field(const std::optional<std::string>& fact) { return fact.value_or(""); }
+std::string field(const std::optional<int64_t>& fact) { return fact ? std::to_string(*fact) : ""; }
 
 // The bandwidth tables' columns after the per-copy one, and their cells: per-copy CV, Jain, and
 // host / device concurrency.
@@ -45,20 +41,21 @@ void add_spread_cells(std::vector<std::string>& row, double cv, double jain, dou
 
 bool has_trials(const Results& results) {
     return std::any_of(results.runs.begin(), results.runs.end(),
-                       [](const RunResult& r) { return r.trial > 1; });
+                       [](const RunResult& r) { return r.position.trial > 1; });
 }
 
-std::string host_line(const nlohmann::json& host) {
+std::string host_line(const std::optional<HostFacts>& facts) {
+    const HostFacts host = facts.value_or(HostFacts{});
     std::vector<std::string> parts;
-    for (const char* key : {"hostname", "cpu_model"}) {
-        if (auto v = field(host, key); !v.empty()) parts.push_back(v);
+    for (const auto& fact : {host.hostname, host.cpu_model}) {
+        if (auto v = field(fact); !v.empty()) parts.push_back(v);
     }
-    if (auto v = field(host, "logical_cpus"); !v.empty()) parts.push_back(v + " CPUs");
-    if (auto v = field(host, "numa_nodes"); !v.empty()) {
+    if (auto v = field(host.logical_cpus); !v.empty()) parts.push_back(v + " CPUs");
+    if (auto v = field(host.numa_nodes); !v.empty()) {
         parts.push_back(v + (v == "1" ? " NUMA node" : " NUMA nodes"));
     }
-    if (auto v = field(host, "transparent_hugepage"); !v.empty()) parts.push_back("THP " + v);
-    if (auto v = field(host, "kernel"); !v.empty()) parts.push_back(v);
+    if (auto v = field(host.transparent_hugepage); !v.empty()) parts.push_back("THP " + v);
+    if (auto v = field(host.kernel); !v.empty()) parts.push_back(v);
     if (parts.empty()) return "";
     return wrap(fmt::format("host: {}", fmt::join(parts, ", ")), kWidth, "", "  ");
 }
@@ -119,12 +116,15 @@ std::string runs_table(const Results& results, const Analysis& analysis) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunResult& r = results.runs[i];
         const RunAnalysis& a = analysis.runs[i];
-        const std::string label = trials ? fmt::format("{} (trial {})", r.label, r.trial) : r.label;
+        const std::string label =
+            trials ? fmt::format("{} (trial {})", r.position.label, r.position.trial)
+                   : r.position.label;
         std::string vs = "-";
         if (a.is_baseline) vs = "baseline";
         if (a.vs_baseline) vs = a.vs_baseline->verdict;
-        t.add_row({std::to_string(r.index), label, r.launcher, std::to_string(r.threads),
-                   to_string(r.status), std::to_string(a.copies), vs});
+        t.add_row({std::to_string(r.position.index), label, r.settings.launcher,
+                   std::to_string(r.settings.threads.count), to_string(r.status),
+                   std::to_string(a.copies), vs});
     }
     return "\nRuns\n" + t.render(kWidth);
 }
@@ -173,10 +173,11 @@ std::string bandwidth_table(const Results& results, const Analysis& analysis) {
     for (size_t i = 0; i < results.runs.size(); ++i) {
         const RunAnalysis& a = analysis.runs[i];
         if (a.copies == 0) {
-            t.add_row({std::to_string(results.runs[i].index), "-", "-", "-", "-", "-", "-"});
+            t.add_row(
+                {std::to_string(results.runs[i].position.index), "-", "-", "-", "-", "-", "-"});
             continue;
         }
-        std::vector<std::string> row{std::to_string(results.runs[i].index),
+        std::vector<std::string> row{std::to_string(results.runs[i].position.index),
                                      fmtx::gbps_unit(a.aggregate_Bps),
                                      per_copy_cell(a.per_copy_Bps)};
         add_spread_cells(row, a.per_copy_Bps.cv, a.fairness, a.host_concurrency,

@@ -10,7 +10,7 @@
 namespace xfer {
 
 std::string report_title(const Results& results, const Analysis& analysis);
-std::string host_line(const nlohmann::json& host);
+std::string host_line(const std::optional<HostFacts>& host);
 std::string report_legend();
 std::string summary_block(const Analysis& analysis);
 // One row per run (each trial its own): status, copies and the trial's verdict.

@@ -71,7 +71,7 @@ std::string shared_block(const PrintedOnce& once, const Results& results,
                          const Analysis& analysis) {
     if (once.groups.empty()) return "";
     const int baseline =
-        analysis.baseline_run ? results.runs[size_t(*analysis.baseline_run)].index : 0;
+        analysis.baseline_run ? results.runs[size_t(*analysis.baseline_run)].position.index : 0;
     std::string out = "\nSaid of several runs (once here, not under each run)\n";
     for (const auto& g : once.groups) {
         const bool every = g.runs.size() == results.runs.size();

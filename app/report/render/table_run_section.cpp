@@ -95,7 +95,7 @@ TextTable workers_table(const RunAnalysis& a, bool gaps) {
 // table fits the width, else in a table of their own.
 std::string copies_and_workers(const RunResult& r, const RunAnalysis& a) {
     std::string line = fmt::format("{} copies x {} (+{} warm-up)", a.copies,
-                                   fmtx::size(r.bytes_per_copy), a.warmup_copies);
+                                   fmtx::size(r.settings.transfer.bytes), a.warmup_copies);
     if (const auto each = copies_per_worker(a); each && a.workers.size() > 1)
         line += fmt::format(", {} per worker,", *each);
     line += " in " + fmtx::duration(a.window_s * 1e9);
@@ -233,10 +233,12 @@ std::string items_text(const std::vector<RunItem>& items, const std::string& ind
 
 std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set<RunItem>& skip) {
     std::string out =
-        "\n" + wrap(fmt::format("Run {}: {} ({}, {} backend, {} thread{}, {})", r.index, r.label,
-                                r.launcher, r.backend.empty() ? "?" : r.backend, r.threads,
-                                r.threads == 1 ? "" : "s", to_string(r.status)),
-                    kTableWidth, "", "  ");
+        "\n" +
+        wrap(fmt::format("Run {}: {} ({}, {} backend, {} thread{}, {})", r.position.index,
+                         r.position.label, r.settings.launcher,
+                         r.backend_used.empty() ? "?" : r.backend_used, r.settings.threads.count,
+                         r.settings.threads.count == 1 ? "" : "s", to_string(r.status)),
+             kTableWidth, "", "  ");
     const std::vector<RunItem> items = run_items(r, a);
     const int baseline = a.vs_baseline ? a.vs_baseline->baseline_run : 0;
     out += items_text(items_of_kind(items, skip, true), "  ", baseline, "this run");

@@ -51,18 +51,19 @@ class TraceReporter : public Reporter {
         json events = json::array();
         json sampled = json::array();
         for (const RunResult& run : results.runs) {
-            const int pid = run.index + 1;
+            const int pid = run.position.index + 1;
             const size_t stride = stride_for(run.records.size(), copies_per_run_);
-            std::string name = fmt::format("run {}: {}", run.index, run.label);
+            std::string name = fmt::format("run {}: {}", run.position.index, run.position.label);
             if (stride > 1) {
                 name += fmt::format(" (sampled: 1 in {} of {} copies)", stride, run.records.size());
-                sampled.push_back({{"run", run.index},
+                sampled.push_back({{"run", run.position.index},
                                    {"copies", run.records.size()},
                                    {"shown", (run.records.size() + stride - 1) / stride},
                                    {"every", stride}});
             }
             events.push_back(metadata("process_name", pid, 0, {{"name", name}}));
-            events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", run.index}}));
+            events.push_back(
+                metadata("process_sort_index", pid, 0, {{"sort_index", run.position.index}}));
 
             // Worker tracks: every worker with a record or a ThreadInfo.
             std::set<int> workers;
@@ -71,9 +72,10 @@ class TraceReporter : public Reporter {
                 if (t.worker >= 0) workers.insert(t.worker);
             }
             for (int w : workers) {
-                events.push_back(metadata(
-                    "thread_name", pid, w + 1,
-                    {{"name", fmt::format("run {} {} worker {}", run.index, run.launcher, w)}}));
+                events.push_back(
+                    metadata("thread_name", pid, w + 1,
+                             {{"name", fmt::format("run {} {} worker {}", run.position.index,
+                                                   run.settings.launcher, w)}}));
                 events.push_back(metadata("thread_sort_index", pid, w + 1, {{"sort_index", w}}));
             }
 
@@ -106,14 +108,14 @@ class TraceReporter : public Reporter {
                     it = device_tracks.emplace(key, tid).first;
                     events.push_back(
                         metadata("thread_name", pid, tid,
-                                 {{"name", fmt::format("run {} device {} stream {}", run.index,
-                                                       r.device, r.stream)}}));
+                                 {{"name", fmt::format("run {} device {} stream {}",
+                                                       run.position.index, r.device, r.stream)}}));
                     events.push_back(
                         metadata("thread_sort_index", pid, tid, {{"sort_index", tid}}));
                 }
                 events.push_back(json{
                     {"ph", "X"},
-                    {"name", run.direction.empty() ? "transfer" : run.direction},
+                    {"name", to_string(run.settings.transfer.direction)},
                     {"cat", "device"},
                     {"pid", pid},
                     {"tid", it->second},
