@@ -21,7 +21,7 @@ inline void format_all(const ScenarioError& e) {
 // Expands the plan and resolves every run; serialising the JSON (dump) is left out: nlohmann's
 // serializer is not ours, and at -O0 with coverage it took most of each execution.
 inline void expand(const Scenario& s) {
-    for (const Run& run : expand_plan(s)) (void)nlohmann::json(run_settings(run));
+    for (const Run& run : expand_plan(s)) (void)nlohmann::json(run.settings);
 }
 
 inline void parse_and_expand(const std::string& text, const std::string& name,

@@ -4,6 +4,7 @@
 // reaches the code that computes and prints from it. A reader's refusal is an expected outcome;
 // anything thrown past it, and any allocation a crafted number drives past libFuzzer's limit
 // (-malloc_limit_mb, -rss_limit_mb), is reported as a crash.
+#include <exception>
 #include <new>
 #include <ostream>
 #include <streambuf>
@@ -32,6 +33,23 @@ inline void report_everything(const Results& results) {
         make_reporter("table", detail)->write(results, analysis, out);
     for (const char* name : {"csv", "runs"})
         make_reporter(name, ReportDetail::full)->write(results, analysis, out);
+}
+
+// One fuzz input through a reader, then report_everything. A refusal (any exception but
+// bad_alloc) is the reader doing its job; bad_alloc goes on to libFuzzer: the reader allocated
+// by a number in the file, which is a finding.
+template <class Read>
+int read_then_report(Read read) {
+    Results results;
+    try {
+        results = read();
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception&) {
+        return 0;  // refused, as `report` refuses it
+    }
+    report_everything(results);
+    return 0;
 }
 
 }  // namespace xfer::fuzz

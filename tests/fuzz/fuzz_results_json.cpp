@@ -13,14 +13,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return 0;
-    xfer::Results results;
-    try {
-        results = xfer::results_from_json(j);
-    } catch (const std::bad_alloc&) {
-        throw;  // the reader allocated by a number in the file: a finding
-    } catch (const std::exception&) {
-        return 0;  // refused, as `report` refuses it
-    }
-    xfer::fuzz::report_everything(results);
-    return 0;
+    return xfer::fuzz::read_then_report([&] { return xfer::results_from_json(j); });
 }

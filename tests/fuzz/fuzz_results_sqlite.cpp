@@ -33,7 +33,10 @@ constexpr size_t kMaxEdits = 64;
 Results base_plan() {
     Results plan;
     plan.tool_version = "fuzz";
-    plan.host = {{"hostname", "fuzz"}, {"logical_cpus", 2}};
+    HostFacts host;
+    host.hostname = "fuzz";
+    host.logical_cpus = 2;
+    plan.host = host;
     plan.scenario = {{"scenario", {{"name", "fuzz"}, {"trials", 2}}}};
     plan.planned_runs = 2;
     for (int i = 0; i < 2; ++i) {
@@ -169,14 +172,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (size_t n = 0; n < kMaxEdits && std::getline(lines, line); ++n) apply_edit(db, line);
         db.exec("COMMIT");
     }
-    Results results;
-    try {
-        results = read_record_store(work.string());
-    } catch (const std::bad_alloc&) {
-        throw;  // the reader allocated by a number in the file: a finding
-    } catch (const std::exception&) {
-        return 0;  // refused, as `report` refuses it
-    }
-    xfer::fuzz::report_everything(results);
-    return 0;
+    return xfer::fuzz::read_then_report([&] { return read_record_store(work.string()); });
 }
