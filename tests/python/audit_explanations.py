@@ -12,9 +12,9 @@ audit_catalogue.py). It renders the report three ways (`xferlab report FILE`, `-
 
 - every printed sentence, under every run it is listed for (the concise and brief Why blocks,
   each run's section and "Said of several runs" of --full), is backed by that run's own finding
-  of the same rule and claim, each figure within its printed precision (a range "lo to hi" of a
-  concise line holds the run's figure and has the listed runs' lowest and highest at its ends; a
-  run list holds the run's own reference), and every summary line by a summary finding;
+  of the same rule and claim, each figure within its printed precision (a concise line of several
+  runs is each run's own sentence, figures included; a run list holds the run's own reference),
+  and every summary line by a summary finding;
 - every finding the derivation requires is printed for its run in each view (--brief: those of
   shared-machine only), every summary finding in each view's Summary;
 - and what else names runs (audit_tables.py): the runs table's verdicts within each run, the
@@ -104,9 +104,7 @@ class FileAudit:
     def audit_why(self, text, view):
         covered = {}
         for listed in rep.why_block(text, self.every, view):
-            held = self.back(listed, covered)
-            if held:
-                self.check_group(listed, held)
+            self.back(listed, covered)
             if view == "brief":
                 rule, _ = classify(listed.sentence)
                 if rule not in BRIEF_RULES:
@@ -149,8 +147,9 @@ class FileAudit:
                          f"{whose} no {rule or 'such'} finding" +
                          ("" if rule else " (no catalogue shape matches)"))
                 continue
-            exact = listed.view == "full" or r is None or len(listed.runs) == 1
-            held = [hold(listed.sentence, f, exact) for f in candidates]
+            # Every listing is the run's own sentence, figures included: a concise line of several
+            # runs lists only runs that say exactly it.
+            held = [hold(listed.sentence, f, True) for f in candidates]
             good = next((h for h in held if h.matched and not h.problems), None)
             if good is None:
                 best = min(held, key=lambda h: (not h.matched, len(h.problems)))
@@ -165,34 +164,6 @@ class FileAudit:
             covered[key] = good.found
             backed[r] = good
         return backed
-
-    def check_group(self, listed, held):
-        """A concise line of several runs: each range has the listed runs' lowest and highest
-        figure at its ends, each run list is the union of theirs, and ranges are announced."""
-        if len(held) < len(listed.runs):
-            return                      # a run that does not back it is a finding already
-        first = next(iter(held.values()))
-        ranged = False
-        for name, text in first.printed.items():
-            field = first.found.fields[name]
-            values = [h.found.fields[name].value for h in held.values()]
-            if field.kind == "runs":
-                union = sorted({x for v in values for x in v})
-                if run_numbers(text) != union:
-                    self.add(f"run {listed.runs[0]}", first.found.rule, listed.sentence,
-                             listed.view, f"{name} printed '{text}', the listed runs' own are "
-                             f"{union}")
-            elif field.is_figure and " to " in text:
-                ranged = True
-                lo, hi = text.split(" to ")
-                if not (within_printed(min(values), *figure_bounds(lo, field.kind)) and
-                        within_printed(max(values), *figure_bounds(hi, field.kind))):
-                    self.add(f"run {listed.runs[0]}", first.found.rule, listed.sentence,
-                             listed.view, f"{name} printed '{text}', the listed runs' range is "
-                             f"{min(values):.4g} to {max(values):.4g}")
-        if ranged and not listed.header.endswith(rep.RANGE_NOTE):
-            self.add(f"run {listed.runs[0]}", first.found.rule, listed.sentence, listed.view,
-                     "figures printed as ranges under a header that does not say so")
 
     def require(self, covered, view, wanted):
         """Every finding the derivation requires of a run, printed for that run in `view`."""

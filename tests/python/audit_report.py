@@ -10,7 +10,6 @@ import re
 
 WHY_HEADING = "Why (each finding once, with the runs that make it)"
 SHARED_HEADING = "Said of several runs (once here, not under each run)"
-RANGE_NOTE = " (figures: the range over these runs; each run's own: --full)"
 
 
 @dataclasses.dataclass
@@ -19,7 +18,7 @@ class Listed:
     view: str
     runs: list
     sentence: str
-    header: str = ""        # the concise block's header as printed ("runs 2, 4 (figures: ...)")
+    header: str = ""        # the concise block's header as printed ("runs 2, 4")
 
 
 def paragraphs(text):
@@ -90,8 +89,7 @@ def why_block(text, every, view):
                 i += 1
                 sentence.append(lines[i].strip())
             head = " ".join(header).rstrip(":")
-            names = head[: -len(RANGE_NOTE)] if head.endswith(RANGE_NOTE) else head
-            out.append(Listed(view, run_list(names, every), " ".join(sentence), head))
+            out.append(Listed(view, run_list(head, every), " ".join(sentence), head))
             header = []
         else:
             header.append(line.strip())

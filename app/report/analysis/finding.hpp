@@ -1,10 +1,8 @@
 #pragma once
 // A finding of an explanation rule as data: the rule, the claim it makes and the figures it
-// cites, with the shape of its sentence. The text is rendered from them, so findings of several
-// runs can be listed together exactly when they make the same claim (same rule, same shape,
-// same claim fields): a run is never named under another run's claim. Their figures print as
-// ranges over the runs (report/render/table_concise.cpp), so the line stays true of each run
-// listed.
+// cites, with the shape of its sentence. The text is rendered from them; the concise report
+// lists runs together only where their rendered sentences are the same (report/render/
+// table_concise.cpp), so a line that names several runs is each run's own sentence.
 #include <string>
 #include <vector>
 
@@ -37,19 +35,10 @@ struct Finding {
     const FindingField* field(const std::string& name) const;
     // The sentence with this finding's own fields.
     std::string text() const;
-    // Rule, shape and every claim field: equal keys make the same claim.
-    std::string claim_key() const;
 };
 
 // "run 3" or "runs 1, 6".
 std::string run_numbers(const std::vector<int>& runs);
-
-// The sentence of findings that make one claim (equal claim_key, at least one): each figure
-// once where they agree, else "lowest to highest"; each run list the union of theirs.
-std::string render_together(const std::vector<const Finding*>& same_claim);
-
-// Whether the findings' figures differ (a grouped line then shows ranges).
-bool figures_differ(const std::vector<const Finding*>& same_claim);
 
 std::vector<std::string> texts(const std::vector<Finding>& findings);
 

@@ -52,23 +52,26 @@ std::string notes_block(const Results& results) {
 }
 
 std::string findings_block(const Results& results, const Analysis& analysis, bool reading_only) {
-    // Findings that make the same claim (claim_key), each with the runs that make it, in rule
-    // order, then in the order each claim is first made. A run is listed only under a claim it
-    // makes itself; figures that differ between the runs print as ranges over them.
-    struct Claim {
+    // Each sentence once, with the runs that say exactly it, in rule order, then in the order
+    // each is first said. Runs are listed together only where their own sentences are the same
+    // words and figures: a line that names several runs is each run's own sentence.
+    struct Said {
+        std::string text;
         std::vector<int> runs;
-        std::vector<const Finding*> findings;
     };
     std::map<std::string, std::vector<std::string>> keys_of_rule;  // in first-seen order
-    std::map<std::string, Claim> claims;
+    std::map<std::string, Said> said;
     for (size_t i = 0; i < results.runs.size(); ++i)
         for (const Finding& f : analysis.runs[i].findings) {
-            const std::string key = f.claim_key();
-            Claim& c = claims[key];
-            if (c.findings.empty()) keys_of_rule[f.rule].push_back(key);
-            c.findings.push_back(&f);
-            if (c.runs.empty() || c.runs.back() != results.runs[i].position.index)
-                c.runs.push_back(results.runs[i].position.index);
+            std::string text = f.text();
+            const std::string key = f.rule + '\n' + text;
+            Said& s = said[key];
+            if (s.runs.empty()) {
+                keys_of_rule[f.rule].push_back(key);
+                s.text = std::move(text);
+            }
+            if (s.runs.empty() || s.runs.back() != results.runs[i].position.index)
+                s.runs.push_back(results.runs[i].position.index);
         }
     std::string out;
     for (const ExplanationRule& rule : explanation_rules()) {
@@ -76,12 +79,9 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
         const auto keys = keys_of_rule.find(rule.text.id);
         if (keys == keys_of_rule.end()) continue;
         for (const std::string& key : keys->second) {
-            const Claim& c = claims.at(key);
-            std::string head = whose(c.runs, results.runs.size());
-            if (figures_differ(c.findings))
-                head += " (figures: the range over these runs; each run's own: --full)";
-            out += wrap(head + ":", kTableWidth, "  ", "    ");
-            out += wrap(render_together(c.findings), kTableWidth, "    why: ", "      ");
+            const Said& s = said.at(key);
+            out += wrap(whose(s.runs, results.runs.size()) + ":", kTableWidth, "  ", "    ");
+            out += wrap(s.text, kTableWidth, "    why: ", "      ");
         }
     }
     return out.empty() ? "" : "\nWhy (each finding once, with the runs that make it)\n" + out;
