@@ -444,3 +444,25 @@ TEST_CASE("runs.csv: a row per run with its trials, then a row per trial",
     CHECK(rows[6][7] == "failed");
     for (const auto& row : rows) CHECK(row.size() == rows[0].size());
 }
+
+TEST_CASE("runs.csv names a baseline by its run number where a file holds part of a plan",
+          "[report][reporter][csv]") {
+    // Runs 3, 4 and 5 of a plan of six (a results file may hold some runs only): the baseline
+    // is run 3 at results.runs[0]. The reporter read results.runs[3] for it, past the end
+    // (the results_json fuzzer's heap-use-after-free).
+    Results res = sample();
+    res.planned_runs = 6;
+    for (RunResult& r : res.runs) {
+        r.position.index += 3;
+        for (Record& rec : r.records) rec.run = r.position.index;
+    }
+    const fs::path dir = temp_dir("runs-part");
+    std::ostringstream out;
+    const auto rows = parse_csv(read(write_with("runs", res, dir, out)));
+    REQUIRE(rows.size() == 7);
+    CHECK(rows[2][4] == "3");   // the baseline's trial: its run number
+    CHECK(rows[4][0] == "trial");
+    CHECK(rows[4][4] == "4");
+    CHECK(rows[4][15] == "3");  // held against run 3
+    fs::remove_all(dir);
+}

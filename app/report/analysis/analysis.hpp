@@ -24,7 +24,7 @@ struct Distribution {
 Distribution distribution(std::vector<double> values);
 
 struct Comparison {
-    int baseline_run = 0;
+    int baseline_run = 0;  // the baseline's run number (RunPosition::index), not a vector index
     double aggregate_ratio = 0;  // this / baseline
     double p50_ratio = 0;        // per-copy p50 bandwidth, this / baseline
     bool within_noise = false;   // the aggregate difference is inside the runs' own spread

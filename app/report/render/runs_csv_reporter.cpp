@@ -55,7 +55,9 @@ void trial_row(const Results& results, const Analysis& analysis, size_t i, std::
     const RunAnalysis& a = analysis.runs[i];
     std::string baseline, ratio, verdict = a.is_baseline ? "baseline" : "";
     if (a.vs_baseline) {
-        baseline = std::to_string(results.runs[size_t(a.vs_baseline->baseline_run)].position.index);
+        // A run number (the baseline's position.index), not its place in results.runs: a
+        // results file may hold some runs of a plan only.
+        baseline = std::to_string(a.vs_baseline->baseline_run);
         ratio = num(a.vs_baseline->aggregate_ratio);
         verdict = a.vs_baseline->verdict;
     }
