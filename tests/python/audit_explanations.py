@@ -45,7 +45,7 @@ import audit_report as rep
 import audit_tables as tables
 from audit_catalogue import classify, load_constants, printed_id
 from audit_facts import Plan
-from audit_findings import figure_bounds, hold, normalized, run_numbers, within_printed
+from audit_findings import hold, normalized
 from audit_rules import BRIEF_RULES, derive_run, derive_summary
 
 VIEWS = {"default": [], "full": ["--full"], "brief": ["--brief"]}
@@ -149,7 +149,7 @@ class FileAudit:
                 continue
             # Every listing is the run's own sentence, figures included: a concise line of several
             # runs lists only runs that say exactly it.
-            held = [hold(listed.sentence, f, True) for f in candidates]
+            held = [hold(listed.sentence, f) for f in candidates]
             good = next((h for h in held if h.matched and not h.problems), None)
             if good is None:
                 best = min(held, key=lambda h: (not h.matched, len(h.problems)))

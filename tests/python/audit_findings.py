@@ -220,9 +220,10 @@ class Held:
     problems: list = dataclasses.field(default_factory=list)
 
 
-def hold(sentence, found, exact=False):
-    """The sentence against the finding. `exact`: the sentence is this run's own (a --full
-    section, the summary, a concise line of one run): no ranges, and run lists as its own."""
+def hold(sentence, found):
+    """The sentence against the finding: every printed sentence is some run's own (a --full
+    section, the summary, a concise line, which lists runs only under their own words), so no
+    ranges, and run lists exactly as its own."""
     regex, names = found.regex()
     m = regex.match(normalized(sentence))
     if not m:
@@ -233,13 +234,13 @@ def hold(sentence, found, exact=False):
     for i, name in enumerate(names):
         text = m.group(f"g{i}")
         held.printed[name] = text
-        why = field_problem(found.fields[name], text, exact)
+        why = field_problem(found.fields[name], text)
         if why:
             held.problems.append(why)
     return held
 
 
-def field_problem(field, text, exact=False):
+def field_problem(field, text):
     """Why a printed field does not hold for the finding's own field ('' when it does)."""
     if field.kind == "label":     # a table cell: a long word may wrap inside itself
         if "".join(text.split()) != "".join(field.value.split()):
@@ -250,24 +251,18 @@ def field_problem(field, text, exact=False):
             return f"its {field.name} is '{field.value}', printed '{text}'"
         return ""
     if field.kind == "runs":
-        printed = run_numbers(text)
-        wrong = printed != field.value if exact else any(r not in printed for r in field.value)
-        return f"its {field.name} is {runs_text(field.value)}, printed '{text}'" if wrong else ""
+        if run_numbers(text) != field.value:
+            return f"its {field.name} is {runs_text(field.value)}, printed '{text}'"
+        return ""
     if field.kind == "ratios":
         return ratios_problem(field, text)
-    if exact and " to " in text:
+    if " to " in text:
         return f"its {field.name} is {render_number(field.value, field.kind)}, printed a range"
-    low, high = figure_bounds(text, field.kind)
+    low, high = printed_interval(text, field.kind)
     if not within_printed(field.value, low, high):
         return (f"its {field.name} is {render_number(field.value, field.kind)}, printed "
                 f"'{text}'")
     return ""
-
-
-def figure_bounds(text, kind):
-    """(low, high) of a printed figure or range 'lo to hi'."""
-    ends = text.split(" to ")
-    return printed_interval(ends[0], kind)[0], printed_interval(ends[-1], kind)[1]
 
 
 def ratios_problem(field, text):

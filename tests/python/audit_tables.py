@@ -19,7 +19,7 @@ def check_cell(audit, found, printed, where, view):
     if printed is None:
         audit.add(where, found.rule, found.text(), view, "not printed")
         return
-    h = hold(printed, found, exact=True)
+    h = hold(printed, found)
     if not h.matched or h.problems:
         audit.add(where, found.rule, printed, view, "; ".join(h.problems))
 
