@@ -8,10 +8,8 @@
 
 namespace xfer {
 
-void add_run_need(PlanMemory& peak, const Backend::Need& need, int workers,
-                  bool workers_elsewhere) {
-    const uint64_t one =
-        workers_elsewhere && workers > 0 ? need.host_bytes / uint64_t(workers) : need.host_bytes;
+void add_run_need(PlanMemory& peak, const Backend::Need& need, int processes) {
+    const uint64_t one = processes > 1 ? need.host_bytes / uint64_t(processes) : need.host_bytes;
     peak.all = std::max(peak.all, need.host_bytes);
     peak.one_process = std::max(peak.one_process, one);
 }

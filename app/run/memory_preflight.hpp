@@ -18,9 +18,9 @@ struct PlanMemory {
     uint64_t one_process = 0;  // what one process maps: the address-space limit is per process
 };
 
-// Adds one run's need. `workers_elsewhere`: each worker is its own process (launchers
-// "process" and "mpi"), so one process holds one worker's share.
-void add_run_need(PlanMemory& peak, const Backend::Need& need, int workers, bool workers_elsewhere);
+// Adds one run's need, spread evenly over `processes` (the run's workers where each is a
+// process of its own, launchers "process" and "mpi"; else 1: one process holds it all).
+void add_run_need(PlanMemory& peak, const Backend::Need& need, int processes);
 
 // Empty when the plan fits; else the message, naming the limit that binds.
 std::string memory_problem(const PlanMemory& need, const MemoryBudget& budget);

@@ -175,7 +175,7 @@ std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
         const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
         return backend_for(run, nullptr)
             .memory_needed(run.settings.transfer, run.settings.threads.count,
-                           launcher && launcher->traits.workers_elsewhere);
+                           launcher && launcher->traits.process_per_worker);
     } catch (const std::exception&) {
         return std::nullopt;  // an unavailable backend: the preflight reports it
     }
@@ -187,8 +187,8 @@ PlanMemory PlanRunner::memory_needed(const std::vector<Run>& plan) {
         const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
         if (!launcher) continue;  // the preflight says so
         if (auto need = run_need(run))
-            add_run_need(peak, *need, run.settings.threads.count,
-                         launcher->traits.workers_elsewhere);
+            add_run_need(peak, *need,
+                         launcher->traits.process_per_worker ? run.settings.threads.count : 1);
     }
     return peak;
 }

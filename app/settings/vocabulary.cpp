@@ -22,12 +22,16 @@ const std::vector<LauncherDescriptor>& launcher_descriptors() {
          .traits = {.takes_gil = true, .takes_mimic = true}},
         {.name = "process",
          .summary = "one worker process per worker (posix_spawn)",
-         .traits = {.takes_payload = true, .takes_gil = true, .workers_elsewhere = true}},
+         .traits = {.takes_payload = true,
+                    .takes_gil = true,
+                    .workers_elsewhere = true,
+                    .process_per_worker = true}},
         {.name = "mpi",
          .summary = "MPI ranks (mpirun -n N xferlab run ...)",
          .traits = {.takes_payload = true,
                     .takes_gil = true,
                     .workers_elsewhere = true,
+                    .process_per_worker = true,
                     .spans_mpi_ranks = true}},
         // Another interpreter needs another libpython: one worker process holds every worker.
         // No GIL, so `gil` means nothing to python-ft.

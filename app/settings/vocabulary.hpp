@@ -21,6 +21,9 @@ struct LauncherTraits {
     // Its workers run in other processes, which prepare their own buffers, device timestamps
     // and verification: the runner prepares no workers and starts no tracer.
     bool workers_elsewhere = false;
+    // ... each in a process of its own (process, mpi). python-ft and python-subinterp run every
+    // worker of a run in one process: its address space and its engine hold them all.
+    bool process_per_worker = false;
     // Its workers are the ranks of an MPI job: every rank takes part in its runs (and only
     // in them), and the other ranks are processes xferlab did not start.
     bool spans_mpi_ranks = false;

@@ -125,3 +125,36 @@ TEST_CASE("a sweep past the plan limit is refused with its size", "[integration]
     CHECK_FALSE(fs::exists(dir / "out"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("python-ft's workers share one process: ulimit -v binds all of them, not one",
+          "[integration][limits]") {
+    // 4 workers x 256 MiB source and destination: 2 GiB in all. Worker processes (`process`)
+    // hold 512 MiB each; python-ft and python-subinterp run every worker in one process, which
+    // the preflight counted as 512 MiB too, so a run it passed failed at allocation.
+    if (kSanitizerBuild) {
+        WARN("skipped in a sanitizer build: its shadow memory cannot live under ulimit -v");
+        return;
+    }
+    auto dir = fresh_temp_dir("limits-ft");
+    const auto check = [&](const std::string& launcher) {
+        const fs::path file = dir / (launcher + ".toml");
+        std::ofstream(file) << "[scenario]\nname = \"one-process\"\nbackend = \"host\"\n"
+                               "[transfer]\nbytes = \"256MiB\"\nrepetitions = 2\n"
+                               "[threads]\ncount = 4\n[[run]]\nlauncher = \"" +
+                                   launcher + "\"\npayload = \"threads.py\"\n";
+        return run_command("bash -c 'ulimit -v 1572864; exec \"$0\" \"$@\"' " + xferlab() +
+                           " check '" + file.string() + "'");
+    };
+    for (const std::string launcher : {"python-ft", "python-subinterp"}) {
+        const auto r = check(launcher);
+        INFO(launcher << ": " << r.out << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.out, "does not fit: the largest run needs 2 GiB of host memory but the "
+                              "address-space limit (ulimit -v) of 1.5 GiB"));
+    }
+    const auto processes = check("process");
+    INFO(processes.out << processes.err);
+    CHECK(processes.exit_code == 0);
+    CHECK(contains(processes.out, "  on this machine: fits ("));
+    fs::remove_all(dir);
+}

@@ -193,22 +193,22 @@ TEST_CASE("the preflight names the binding limit, per worker process under ulimi
     const MemoryBudget b = m.budget();
     // 4 worker processes of 1 GiB each: every process fits its own address space.
     PlanMemory processes;
-    add_run_need(processes, {4 * GiB, 0}, 4, true);
+    add_run_need(processes, {4 * GiB, 0}, 4);
     CHECK(memory_problem(processes, b).empty());
     // The same 4 GiB as threads of this process do not.
     PlanMemory threads;
-    add_run_need(threads, {4 * GiB, 0}, 4, false);
+    add_run_need(threads, {4 * GiB, 0}, 1);
     CHECK(memory_problem(threads, b) ==
           "the largest run needs 4 GiB of host memory but the address-space limit (ulimit -v) "
           "of 2.25 GiB leaves 2 GiB; lower transfer.bytes or threads.count");
     // Worker processes of 3 GiB each: the limit binds each of them, and the message says so.
     PlanMemory big;
-    add_run_need(big, {12 * GiB, 0}, 4, true);
+    add_run_need(big, {12 * GiB, 0}, 4);
     CHECK(memory_problem(big, b) ==
           "the largest run needs 3 GiB of host memory per worker process but the address-space "
           "limit (ulimit -v) of 2.25 GiB leaves 2 GiB; lower transfer.bytes or threads.count");
     // More than the machine has at all.
     PlanMemory huge;
-    add_run_need(huge, {30 * GiB, 0}, 1, false);
+    add_run_need(huge, {30 * GiB, 0}, 1);
     CHECK(contains(memory_problem(huge, b), "more than this machine has (24 GiB in all)"));
 }
