@@ -47,6 +47,10 @@ bool add_journal_run(std::string_view line, JournalContents& c, std::string& why
         why = journal_parse_reason(e);
         return false;
     }
+    if (std::string number = number_no_field_holds(j); !number.empty()) {
+        why = journal_clipped("not a run of a plan: " + number);
+        return false;
+    }
     try {
         RunResult run = j.get<RunResult>();
         // A run no plan could hold (a worker index of 10^9, a negative size) is left out like

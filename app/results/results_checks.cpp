@@ -62,16 +62,42 @@ std::string run_numbers_problem(const RunResult& run, int planned_runs) {
     return "";
 }
 
-void find_beyond(const nlohmann::json& j, const std::string& where, std::string& found) {
+// Subtrees the reader keeps as JSON or reads by type-checked hand (host, devices), or does not
+// read (analysis, trial_groups: `report` computes them again): their floats are no integer's.
+bool free_form(const std::string& key) {
+    static const char* const keys[] = {"analysis", "trial_groups", "summary", "scenario",
+                                       "params",   "overrides",    "sizing",  "command",
+                                       "host",     "devices"};
+    for (const char* k : keys)
+        if (key == k) return true;
+    return false;
+}
+
+// The fields xferlab writes as floats outside those subtrees (HostActivity's averages).
+bool float_field(const std::string& key) {
+    return key == "busy_cpus" || key == "own_cpus" || key == "others_cpus" ||
+           key == "steal_fraction";
+}
+
+// The first number no field of a results file holds: beyond +-2^63 anywhere, or a float where
+// xferlab writes an integer (converting 4.09e11 into an int is undefined behaviour in the JSON
+// library, and 1.5 would be read as 1 without a word).
+void find_no_field(const nlohmann::json& j, const std::string& where, const std::string& key,
+                   bool typed, std::string& found) {
     if (!found.empty()) return;
     if (j.is_number_float()) {
         const double v = j.get<double>();
-        if (!(std::abs(v) < 9.2e18)) found = fmt::format("{} is {}", where, j.dump());
+        if (!(std::abs(v) < 9.2e18))
+            found = fmt::format("{} is {}: no value of a results file is that large", where,
+                                j.dump());
+        else if (typed && !float_field(key))
+            found = fmt::format("{} is {}, where xferlab writes an integer", where, j.dump());
     } else if (j.is_object()) {
-        for (const auto& [key, value] : j.items()) find_beyond(value, where + "/" + key, found);
+        for (const auto& [k, value] : j.items())
+            find_no_field(value, where + "/" + k, k, typed && !free_form(k), found);
     } else if (j.is_array()) {
         for (size_t i = 0; i < j.size() && found.empty(); ++i)
-            find_beyond(j[i], where + "/" + std::to_string(i), found);
+            find_no_field(j[i], where + "/" + std::to_string(i), key, typed, found);
     }
 }
 
@@ -106,15 +132,15 @@ std::string results_problem(const Results& results) {
     return "";
 }
 
-std::string number_beyond_integers(const nlohmann::json& j) {
+std::string number_no_field_holds(const nlohmann::json& j) {
     std::string found;
-    find_beyond(j, "", found);
+    find_no_field(j, "", "", true, found);
     return found;
 }
 
 Results results_from_json(const nlohmann::json& j) {
-    if (const std::string beyond = number_beyond_integers(j); !beyond.empty())
-        throw std::runtime_error(beyond + ": no value of a results file is that large");
+    if (const std::string number = number_no_field_holds(j); !number.empty())
+        throw std::runtime_error(number);
     Results results = j.get<Results>();
     if (const std::string problem = results_problem(results); !problem.empty())
         throw std::runtime_error(problem);

@@ -29,12 +29,15 @@ std::string run_problem(const RunResult& run, int planned_runs);
 // The same for the whole file: its schema version, its counts, then every run.
 std::string results_problem(const Results& results);
 
-// A number in `j` that no integer field can hold (beyond +-2^63, as a float): named by its
-// place ("/runs/0/records/3/worker is 1e+300"). Converting one to an integer is undefined
-// behaviour in the JSON library, so a reader looks for them before converting. "" when none.
-std::string number_beyond_integers(const nlohmann::json& j);
+// A number in `j` (a results.json, or one journal line) that no field it reaches can hold,
+// named by its place and what is wrong: beyond +-2^63 anywhere ("/runs/0/records/3/worker is
+// 1e+300: no value of a results file is that large"), or a float where xferlab writes an
+// integer ("/runs/0/thread_infos/1/tid is 409000000000.0, where xferlab writes an integer").
+// Converting such a float to an integer is undefined behaviour in the JSON library, so a
+// reader looks for them before converting. "" when none.
+std::string number_no_field_holds(const nlohmann::json& j);
 
-// results.json's JSON as Results: numbers beyond integers refused, converted, then checked
+// results.json's JSON as Results: numbers no field holds refused, converted, then checked
 // (results_problem). Throws std::runtime_error saying what is wrong, and where.
 Results results_from_json(const nlohmann::json& j);
 

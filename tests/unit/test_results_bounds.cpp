@@ -119,6 +119,33 @@ TEST_CASE("results.json: negative sizes and times are errors naming the record",
                Catch::StartsWith("/runs/0/records/0/size_bytes is 1e+300"));
 }
 
+TEST_CASE("results.json: a float where xferlab writes an integer is refused before it is read",
+          "[results][bounds]") {
+    // 4.09e11 read into an int is undefined behaviour in the JSON library (the results_json
+    // fuzzer's find); 1.5 would be read as 1 without a word.
+    CHECK(json_refusal([](json& j) {
+              j["runs"][0]["thread_infos"] = json::array({json{{"tid", 4.09e11}}});
+          }) == "/runs/0/thread_infos/0/tid is 409000000000.0, where xferlab writes an integer");
+    CHECK(json_refusal([](json& j) { j["runs"][0]["records"][1]["worker"] = 1.5; }) ==
+          "/runs/0/records/1/worker is 1.5, where xferlab writes an integer");
+    CHECK(json_refusal([](json& j) { j["runs"][0]["settings"]["threads"]["count"] = 2.0; }) ==
+          "/runs/0/settings/threads/count is 2.0, where xferlab writes an integer");
+    // Floats xferlab writes: the host's activity, and what `report` computes again or keeps
+    // as the user wrote it (analysis, trial groups, the scenario, a payload's params).
+    CHECK(json_refusal([](json& j) {
+              j["runs"][0]["host_activity"] = json{{"span", "run"},       {"window_ns", 10},
+                                                   {"cpus", 2},           {"busy_cpus", 1.5},
+                                                   {"own_cpus", 1.25},    {"others_cpus", 0.25},
+                                                   {"steal_fraction", 0.01}};
+              j["runs"][0]["analysis"] = json{{"aggregate_Bps", 5.5e10}, {"workers", {{{"share", 0.5}}}}};
+              j["trial_groups"] = json::array({json{{"median_Bps", 5.5e10}}});
+              j["scenario"] = json{{"run", {{{"params", {{"work", 2.5}}}}}}};
+              j["runs"][0]["settings"]["params"] = json{{"switch_interval", 0.005}};
+          }).empty());
+    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["analysis"] = json{{"window_s", 1e300}}; }),
+               Catch::StartsWith("/runs/0/analysis/window_s is 1e+300: no value"));
+}
+
 TEST_CASE("results.json: a schema version this xferlab does not know is refused",
           "[results][bounds]") {
     CHECK_THAT(json_refusal([](json& j) { j["schema_version"] = 999; }),
@@ -155,11 +182,15 @@ TEST_CASE("journal.jsonl: a line no plan could hold is left out and named, the o
     bad["records"][0]["worker"] = 1000000000;
     json newer = journal_line(plan, plan.runs[1]);
     newer["plan"]["schema_version"] = 999;
-    const std::string text =
-        journal_line(plan, plan.runs[0]).dump() + "\n" + bad.dump() + "\n" + newer.dump() + "\n";
+    json floating = journal_line(plan, plan.runs[1]);
+    floating["records"][1]["worker"] = 4.09e11;
+    const std::string text = journal_line(plan, plan.runs[0]).dump() + "\n" + bad.dump() + "\n" +
+                             newer.dump() + "\n" + floating.dump() + "\n";
     const JournalContents c = read_journal(text);
     REQUIRE(c.results.runs.size() == 1);
-    REQUIRE(c.gaps.size() == 2);
+    REQUIRE(c.gaps.size() == 3);
     CHECK_THAT(c.gaps[0].why, Catch::Contains("record 0: worker 1000000000 is not one of"));
     CHECK_THAT(c.gaps[1].why, Catch::Contains("its plan has results schema 999"));
+    CHECK_THAT(c.gaps[2].why,
+               Catch::Contains("/records/1/worker is 409000000000.0, where xferlab writes an integer"));
 }
