@@ -10,6 +10,10 @@
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
 #include "embed/python.hpp"
+#include "run/launchers.hpp"
+#include "run/plan_runner.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/payload_files.hpp"
 #include "system/signal_names.hpp"
 #include "system/thread_info.hpp"
 #include "system/thread_probe.hpp"
@@ -57,16 +61,57 @@ const std::vector<Field>& fields() {
         {"nice", [](const ThreadInfo& t) { return std::to_string(t.nice); }},
         {"python thread", [](const ThreadInfo& t) { return t.python_thread ? "yes" : "no"; }},
         {"GIL held",
-         [](const ThreadInfo& t) { return t.gil_held ? (*t.gil_held ? "yes" : "no") : "-"; }},
+         [](const ThreadInfo& t) {
+             if (t.gil_held) return *t.gil_held ? "yes" : "no";
+             return t.python_thread ? "no GIL" : "-";
+         }},
     };
     return f;
+}
+
+// The launchers whose workers run in a worker process of another executable: their threads
+// are read where they run, inside a copy of a one-copy run on the host backend.
+constexpr const char* kInterpreterLaunchers[] = {"python-ft", "python-subinterp"};
+
+// Worker 0's ThreadInfo in a one-copy run of `launcher`, or nothing with the reason in `why`.
+std::optional<ThreadInfo> interpreter_thread_info(const std::string& launcher, const Config& config,
+                                                  std::string& why) {
+    try {
+        const std::string text = fmt::format(
+            "[scenario]\nname = \"threads\"\nbackend = \"host\"\n"
+            "[transfer]\nbytes = \"4KiB\"\nrepetitions = 1\nwarmup = 0\n"
+            "[threads]\ncount = 1\n[[run]]\nlauncher = \"{}\"\npayload = \"threads.py\"\n",
+            launcher);
+        const Scenario scenario = parse_scenario(text, "xferlab threads");
+        const PlanOptions options = plan_options(config);
+        check_payloads(scenario, options.payload_dirs);
+        const std::vector<Run> plan = expand_plan(scenario);
+        const LauncherRegistry registry = make_launcher_registry();
+        std::atomic<bool> never_stopped{false};
+        PlanRunner runner(registry, options, never_stopped);
+        if (auto problems = runner.preflight(plan); !problems.empty()) {
+            why = problems.front();
+            return std::nullopt;
+        }
+        const RunResult r = runner.run(plan.front());
+        for (const ThreadInfo& t : r.threads_info)
+            if (t.worker == 0 && r.status == RunStatus::ok) return t;
+        why = !r.errors.empty()  ? r.errors.front()
+              : !r.notes.empty() ? r.notes.front()
+                                 : "its run recorded no worker thread";
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    return std::nullopt;
 }
 
 }  // namespace
 
 CLI::App* add_threads_command(CLI::App& app, CommonOptions& options) {
     auto* cmd = app.add_subcommand(
-        "threads", "ThreadInfo of the main, a host, an OpenMP and a Python thread side by side");
+        "threads",
+        "ThreadInfo of the main, a host, an OpenMP and a Python thread side by side, and of a "
+        "worker thread of python-ft and python-subinterp");
     add_common_options(cmd, options);
     return cmd;
 }
@@ -95,6 +140,14 @@ int cmd_threads(const CommonOptions& common) {
     } catch (const std::exception& e) {
         std::cerr << "xferlab: python thread: " << e.what() << "\n";
     }
+    std::vector<std::string> unavailable;
+    for (const char* launcher : kInterpreterLaunchers) {
+        std::string why;
+        if (auto info = interpreter_thread_info(launcher, *config, why))
+            infos.push_back(*info);
+        else
+            unavailable.push_back(fmt::format("{}: not shown: {}", launcher, why));
+    }
 
     std::cout << fmt::format("{:<16}", "");
     for (const auto& t : infos) std::cout << fmt::format(" {:<20}", t.launcher);
@@ -110,6 +163,10 @@ int cmd_threads(const CommonOptions& common) {
         std::cout << "\n";
     }
     std::cout << "* differs from the host thread\n";
+    std::cout << "python-ft, python-subinterp: worker 0 of a one-copy run on the host backend, "
+                 "read inside its copy, where the GIL is released (in its worker process: the name "
+                 "is that executable's)\n";
+    for (const std::string& line : unavailable) std::cout << line << "\n";
     return exit_ok;
 }
 

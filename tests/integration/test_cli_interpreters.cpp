@@ -10,6 +10,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
@@ -78,6 +81,13 @@ Outcome run_scenario(const std::string& runs, const std::string& tag, int worker
 }
 
 std::string notes_of(const json& run) { return run["notes"].dump(); }
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
 
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -296,4 +306,39 @@ TEST_CASE("threads.py: Python work between copies, calibrated or counted, noted 
     const std::string refused = o.run(2)["errors"].dump();
     INFO(refused);
     CHECK(has(refused, "work between copies needs batch = false"));
+}
+
+TEST_CASE("xferlab threads shows a worker thread of python-ft and python-subinterp, or why not",
+          "[integration][interpreters]") {
+    const auto r = run_command(xferlab() + " threads");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<std::string> lines = split_lines(r.out);
+    REQUIRE(lines.size() > 12);
+    const std::string& header = lines[0];
+    // The cell of `row` in the column headed `launcher` (columns are 21 characters wide).
+    const auto cell = [&](const std::string& row, const std::string& launcher) {
+        const size_t at = header.find(" " + launcher + " ");
+        for (const std::string& line : lines)
+            if (line.rfind(row, 0) == 0 && at != std::string::npos)
+                return line.substr(at, 21).substr(line.substr(at, 21).find_first_not_of(" *"));
+        return std::string();
+    };
+    const auto check = [&](const std::string& launcher, bool expected, const std::string& gil,
+                           const std::string& process) {
+        if (!expected) {
+            CHECK(contains(r.out, launcher + ": not shown: "));
+            return;
+        }
+        REQUIRE(contains(header, " " + launcher + " "));
+        CHECK_FALSE(contains(r.out, launcher + ": not shown: "));
+        CHECK(cell("python thread", launcher).rfind("yes", 0) == 0);
+        CHECK(cell("GIL held", launcher).rfind(gil, 0) == 0);
+        // Read in its worker process: another pid's thread, named after that executable.
+        CHECK(cell("name", launcher).rfind(process, 0) == 0);
+        CHECK(cell("tid", launcher) != cell("tid", "python"));
+    };
+    check("python-ft", free_threaded_expected(), "no GIL", "xferlab-ft");
+    const bool own = own_subinterpreters() == "supported";
+    check("python-subinterp", subinterpreters_expected(), "no", own ? "xferlab " : "xferlab-py313");
 }
