@@ -88,8 +88,8 @@ void find_no_field(const nlohmann::json& j, const std::string& where, const std:
     if (j.is_number_float()) {
         const double v = j.get<double>();
         if (!(std::abs(v) < 9.2e18))
-            found = fmt::format("{} is {}: no value of a results file is that large", where,
-                                j.dump());
+            found =
+                fmt::format("{} is {}: no value of a results file is that large", where, j.dump());
         else if (typed && !float_field(key))
             found = fmt::format("{} is {}, where xferlab writes an integer", where, j.dump());
     } else if (j.is_object()) {

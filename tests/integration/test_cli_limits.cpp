@@ -149,8 +149,9 @@ TEST_CASE("python-ft's workers share one process: ulimit -v binds all of them, n
         const auto r = check(launcher);
         INFO(launcher << ": " << r.out << r.err);
         CHECK(r.exit_code == 2);
-        CHECK(contains(r.out, "does not fit: the largest run needs 2 GiB of host memory but the "
-                              "address-space limit (ulimit -v) of 1.5 GiB"));
+        CHECK(contains(r.out,
+                       "does not fit: the largest run needs 2 GiB of host memory but the "
+                       "address-space limit (ulimit -v) of 1.5 GiB"));
     }
     const auto processes = check("process");
     INFO(processes.out << processes.err);

@@ -460,7 +460,7 @@ TEST_CASE("runs.csv names a baseline by its run number where a file holds part o
     std::ostringstream out;
     const auto rows = parse_csv(read(write_with("runs", res, dir, out)));
     REQUIRE(rows.size() == 7);
-    CHECK(rows[2][4] == "3");   // the baseline's trial: its run number
+    CHECK(rows[2][4] == "3");  // the baseline's trial: its run number
     CHECK(rows[4][0] == "trial");
     CHECK(rows[4][4] == "4");
     CHECK(rows[4][15] == "3");  // held against run 3

@@ -133,16 +133,19 @@ TEST_CASE("results.json: a float where xferlab writes an integer is refused befo
     // Floats xferlab writes: the host's activity, and what `report` computes again or keeps
     // as the user wrote it (analysis, trial groups, the scenario, a payload's params).
     CHECK(json_refusal([](json& j) {
-              j["runs"][0]["host_activity"] = json{{"span", "run"},       {"window_ns", 10},
-                                                   {"cpus", 2},           {"busy_cpus", 1.5},
-                                                   {"own_cpus", 1.25},    {"others_cpus", 0.25},
-                                                   {"steal_fraction", 0.01}};
-              j["runs"][0]["analysis"] = json{{"aggregate_Bps", 5.5e10}, {"workers", {{{"share", 0.5}}}}};
+              j["runs"][0]["host_activity"] =
+                  json{{"span", "run"},         {"window_ns", 10},  {"cpus", 2},
+                       {"busy_cpus", 1.5},      {"own_cpus", 1.25}, {"others_cpus", 0.25},
+                       {"steal_fraction", 0.01}};
+              j["runs"][0]["analysis"] =
+                  json{{"aggregate_Bps", 5.5e10}, {"workers", {{{"share", 0.5}}}}};
               j["trial_groups"] = json::array({json{{"median_Bps", 5.5e10}}});
               j["scenario"] = json{{"run", {{{"params", {{"work", 2.5}}}}}}};
               j["runs"][0]["settings"]["params"] = json{{"switch_interval", 0.005}};
           }).empty());
-    CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["analysis"] = json{{"window_s", 1e300}}; }),
+    CHECK_THAT(json_refusal([](json& j) {
+                   j["runs"][0]["analysis"] = json{{"window_s", 1e300}};
+               }),
                Catch::StartsWith("/runs/0/analysis/window_s is 1e+300: no value"));
 }
 
@@ -191,6 +194,7 @@ TEST_CASE("journal.jsonl: a line no plan could hold is left out and named, the o
     REQUIRE(c.gaps.size() == 3);
     CHECK_THAT(c.gaps[0].why, Catch::Contains("record 0: worker 1000000000 is not one of"));
     CHECK_THAT(c.gaps[1].why, Catch::Contains("its plan has results schema 999"));
-    CHECK_THAT(c.gaps[2].why,
-               Catch::Contains("/records/1/worker is 409000000000.0, where xferlab writes an integer"));
+    CHECK_THAT(
+        c.gaps[2].why,
+        Catch::Contains("/records/1/worker is 409000000000.0, where xferlab writes an integer"));
 }
