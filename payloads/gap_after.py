@@ -27,21 +27,32 @@ import time
 import xferlab
 
 
-def block(w, during, ctx, buffers, hold_ns):
-    """One record of worker `w`, doing `during` inside it."""
+def make_block(w, during, nbytes, pair, hold_ns):
+    """One record of worker `w`, doing `during` inside it, as a call of no arguments: chosen
+    once, so that the gap between two records holds no dispatch and no lookups."""
     if during == "copy":
-        w.copy()
-    elif during == "memcpy":
-        with w.timed(buffers[0].nbytes, label="memcpy"):
-            xferlab.memcpy(buffers[1], buffers[0])
-    elif during == "spin":
-        with w.timed(ctx.bytes, label="spin"):
-            end = time.perf_counter_ns() + hold_ns
-            while time.perf_counter_ns() < end:
-                pass
-    else:
-        with w.timed(ctx.bytes, label="sleep"):
-            time.sleep(hold_ns / 1e9)
+        return w.copy
+    if during == "memcpy":
+        src, dst = pair
+
+        def memcpy_block():
+            with w.timed(src.nbytes, label="memcpy"):
+                xferlab.memcpy(dst, src)
+        return memcpy_block
+    if during == "spin":
+
+        def spin_block():
+            with w.timed(nbytes, label="spin"):
+                end = time.perf_counter_ns() + hold_ns
+                while time.perf_counter_ns() < end:
+                    pass
+        return spin_block
+    seconds = hold_ns / 1e9
+
+    def sleep_block():
+        with w.timed(nbytes, label="sleep"):
+            time.sleep(seconds)
+    return sleep_block
 
 
 def main(ctx):
@@ -64,9 +75,10 @@ def main(ctx):
 
     def work(i):
         w = ctx.worker(i)
+        one = make_block(w, during, ctx.bytes, buffers.get(i), hold_ns)
         ctx.barrier()
         for _ in range(ctx.copies):
-            block(w, during, ctx, buffers.get(i), hold_ns)
+            one()
         if during == "memcpy":
             src, dst = buffers[i]
             w.verified(src == dst, "destination == source after the last memcpy")

@@ -1,8 +1,10 @@
 #include "cli/cmd_threads.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <thread>
@@ -70,18 +72,22 @@ const std::vector<Field>& fields() {
 }
 
 // The launchers whose workers run in a worker process of another executable: their threads
-// are read where they run, inside a copy of a one-copy run on the host backend.
+// are read where they run, inside the copy of a one-copy run on the host backend.
 constexpr const char* kInterpreterLaunchers[] = {"python-ft", "python-subinterp"};
 
-// Worker 0's ThreadInfo in a one-copy run of `launcher`, or nothing with the reason in `why`.
-std::optional<ThreadInfo> interpreter_thread_info(const std::string& launcher, const Config& config,
-                                                  std::string& why) {
+// Worker 0's ThreadInfo of a one-copy run of each interpreter launcher, appended to `infos`,
+// one runner for both; a launcher that cannot run here adds its reason to `unavailable`.
+void add_interpreter_threads(const Config& config, std::vector<ThreadInfo>& infos,
+                             std::vector<std::string>& unavailable) {
+    const auto cannot = [&](const std::string& launcher, const std::string& why) {
+        unavailable.push_back(fmt::format("{}: not shown: {}", launcher, why));
+    };
     try {
-        const std::string text = fmt::format(
+        std::string text =
             "[scenario]\nname = \"threads\"\nbackend = \"host\"\n"
-            "[transfer]\nbytes = \"4KiB\"\nrepetitions = 1\nwarmup = 0\n"
-            "[threads]\ncount = 1\n[[run]]\nlauncher = \"{}\"\npayload = \"threads.py\"\n",
-            launcher);
+            "[transfer]\nbytes = \"4KiB\"\nrepetitions = 1\nwarmup = 0\n[threads]\ncount = 1\n";
+        for (const char* launcher : kInterpreterLaunchers)
+            text += fmt::format("[[run]]\nlauncher = \"{}\"\npayload = \"threads.py\"\n", launcher);
         const Scenario scenario = parse_scenario(text, "xferlab threads");
         const PlanOptions options = plan_options(config);
         check_payloads(scenario, options.payload_dirs);
@@ -90,19 +96,23 @@ std::optional<ThreadInfo> interpreter_thread_info(const std::string& launcher, c
         std::atomic<bool> never_stopped{false};
         PlanRunner runner(registry, options, never_stopped);
         if (auto problems = runner.preflight(plan); !problems.empty()) {
-            why = problems.front();
-            return std::nullopt;
+            for (const Run& run : plan) cannot(run.settings.launcher, problems.front());
+            return;
         }
-        const RunResult r = runner.run(plan.front());
-        for (const ThreadInfo& t : r.threads_info)
-            if (t.worker == 0 && r.status == RunStatus::ok) return t;
-        why = !r.errors.empty()  ? r.errors.front()
-              : !r.notes.empty() ? r.notes.front()
-                                 : "its run recorded no worker thread";
+        for (const Run& run : plan) {
+            const RunResult r = runner.run(run);
+            const auto worker0 = std::find_if(r.threads_info.begin(), r.threads_info.end(),
+                                              [](const ThreadInfo& t) { return t.worker == 0; });
+            if (r.status == RunStatus::ok && worker0 != r.threads_info.end())
+                infos.push_back(*worker0);
+            else
+                cannot(run.settings.launcher, !r.errors.empty() ? r.errors.front()
+                                              : !r.notes.empty() ? r.notes.front()
+                                                                 : "its run recorded no worker thread");
+        }
     } catch (const std::exception& e) {
-        why = e.what();
+        for (const char* launcher : kInterpreterLaunchers) cannot(launcher, e.what());
     }
-    return std::nullopt;
 }
 
 }  // namespace
@@ -141,13 +151,7 @@ int cmd_threads(const CommonOptions& common) {
         std::cerr << "xferlab: python thread: " << e.what() << "\n";
     }
     std::vector<std::string> unavailable;
-    for (const char* launcher : kInterpreterLaunchers) {
-        std::string why;
-        if (auto info = interpreter_thread_info(launcher, *config, why))
-            infos.push_back(*info);
-        else
-            unavailable.push_back(fmt::format("{}: not shown: {}", launcher, why));
-    }
+    add_interpreter_threads(*config, infos, unavailable);
 
     std::cout << fmt::format("{:<16}", "");
     for (const auto& t : infos) std::cout << fmt::format(" {:<20}", t.launcher);
@@ -163,9 +167,10 @@ int cmd_threads(const CommonOptions& common) {
         std::cout << "\n";
     }
     std::cout << "* differs from the host thread\n";
-    std::cout << "python-ft, python-subinterp: worker 0 of a one-copy run on the host backend, "
-                 "read inside its copy, where the GIL is released (in its worker process: the name "
-                 "is that executable's)\n";
+    std::cout << fmt::format("{}: worker 0 of a one-copy run on the host backend, read inside "
+                             "its copy, where the GIL is released (in its worker process: the "
+                             "name is that executable's)\n",
+                             fmt::join(kInterpreterLaunchers, ", "));
     for (const std::string& line : unavailable) std::cout << line << "\n";
     return exit_ok;
 }

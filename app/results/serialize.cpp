@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "settings/setting_keys.hpp"
+#include "settings/value_checks.hpp"
 
 namespace xfer {
 
@@ -65,12 +66,11 @@ void to_json(json& j, const Record& r) {
 
 namespace {
 
-// A size or count: the JSON library reads -1 into an unsigned integer as 2^64-1 without a word.
+// A size or count, refused where negative (settings_internal::negative_problem).
 uint64_t unsigned_at(const json& j, const char* key) {
     const json& v = j.at(key);
-    if (v.is_number() && !v.is_number_unsigned() && v.get<double>() < 0)
-        throw std::invalid_argument(std::string(key) + " is " + v.dump() +
-                                    ": it cannot be negative");
+    if (std::string why = settings_internal::negative_problem(v, key); !why.empty())
+        throw std::invalid_argument(why);
     return v.get<uint64_t>();
 }
 

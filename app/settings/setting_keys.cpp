@@ -136,9 +136,8 @@ SettingKey bytes_key() {
     k.read = [](const json& j, TransferSpec& t, ThreadSpec&) {
         const auto it = j.find("bytes");
         if (it == j.end()) return false;
-        // The JSON library reads -1 into an unsigned integer as 2^64-1 without a word.
-        if (it->is_number_integer() && !it->is_number_unsigned() && it->get<int64_t>() < 0)
-            throw std::runtime_error("transfer.bytes is " + it->dump() + ": it cannot be negative");
+        if (std::string why = negative_problem(*it, "transfer.bytes"); !why.empty())
+            throw std::runtime_error(why);
         it->get_to(t.bytes);
         return true;
     };

@@ -25,6 +25,15 @@ constexpr uint64_t kMaxSize = uint64_t(1) << 50;  // 1 PiB = 1024 TiB
 static_assert(kMaxSize * 2 * uint64_t(kMaxThreads) <= uint64_t(1) << 63,
               "a run's buffers must leave half of uint64_t's range for rounding and extras");
 
+// "<what> is -1: it cannot be negative" where `v` is a negative number, else "": the JSON
+// library reads -1 into an unsigned integer as 2^64-1 without a word, so a reader of a size or
+// count asks first.
+inline std::string negative_problem(const nlohmann::json& v, const std::string& what) {
+    if (v.is_number() && !v.is_number_unsigned() && v.get<double>() < 0)
+        return what + " is " + v.dump() + ": it cannot be negative";
+    return "";
+}
+
 // Plain decimal digits, as in "numa:1" or "fifo:10"; nullopt for anything else.
 std::optional<int> plain_int(const std::string& s);
 

@@ -10,7 +10,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include "support/run_command.hpp"
 #include "support/run_records.hpp"
 #include "support/siblings.hpp"
+#include "support/text.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
@@ -81,13 +81,6 @@ Outcome run_scenario(const std::string& runs, const std::string& tag, int worker
 }
 
 std::string notes_of(const json& run) { return run["notes"].dump(); }
-
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -313,15 +306,17 @@ TEST_CASE("xferlab threads shows a worker thread of python-ft and python-subinte
     const auto r = run_command(xferlab() + " threads");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
-    const std::vector<std::string> lines = split_lines(r.out);
+    const std::vector<std::string> lines = lines_of(r.out);
     REQUIRE(lines.size() > 12);
     const std::string& header = lines[0];
     // The cell of `row` in the column headed `launcher` (columns are 21 characters wide).
     const auto cell = [&](const std::string& row, const std::string& launcher) {
         const size_t at = header.find(" " + launcher + " ");
         for (const std::string& line : lines)
-            if (line.rfind(row, 0) == 0 && at != std::string::npos)
-                return line.substr(at, 21).substr(line.substr(at, 21).find_first_not_of(" *"));
+            if (line.rfind(row, 0) == 0 && at != std::string::npos) {
+                const std::string column = line.substr(at, 21);
+                return column.substr(column.find_first_not_of(" *"));
+            }
         return std::string();
     };
     const auto check = [&](const std::string& launcher, bool expected, const std::string& gil,

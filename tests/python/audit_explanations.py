@@ -128,12 +128,11 @@ class FileAudit:
 
     # --- a printed sentence against the runs it is listed under
     def back(self, listed, covered):
-        """Holds the sentence against each listed run's own findings; returns {run: Held} of
-        the runs that back it, and marks their findings printed."""
+        """Holds the sentence against each listed run's own findings, and marks those that back
+        it covered (and their rules printed)."""
         rule, kind = classify(listed.sentence, summary=listed.runs is None)
         if rule:
             self.printed.update({rule, printed_id(rule, kind)})
-        backed = {}
         for r in listed.runs if listed.runs is not None else [None]:
             where = "summary" if r is None else f"run {r}"
             if r is not None and r not in self.run_findings:
@@ -162,8 +161,6 @@ class FileAudit:
                 self.add(where, rule, listed.sentence, listed.view,
                          "listed twice for the same run")
             covered[key] = good.found
-            backed[r] = good
-        return backed
 
     def require(self, covered, view, wanted):
         """Every finding the derivation requires of a run, printed for that run in `view`."""

@@ -11,13 +11,13 @@ namespace xfer {
 struct FindingField {
     enum class Kind {
         claim,   // what the finding says (a device, the workers that kept it, a direction)
-        figure,  // a number it cites: may differ between runs that make the same claim
-        runs,    // run numbers it points to: listed together, the union of every run's
+        figure,  // a number it cites
+        runs,    // run numbers it points to
     };
     std::string name;
     Kind kind = Kind::claim;
     std::string text;       // as printed (claim, figure)
-    double value = 0;       // figure: orders the ends of a range
+    double value = 0;       // figure: the number (JSON and the audit read it)
     std::vector<int> runs;  // runs: ascending
 };
 
