@@ -78,15 +78,19 @@ TEST_CASE("gap_after.py: a record per copy, doing what `during` says inside it",
     CHECK(contains(runs[2].at("notes").dump(), "gap_after.py: during = spin, 3 ms"));
 }
 
-TEST_CASE("gap_after.py: an unknown `during` fails its run with what it expects",
+TEST_CASE("gap_after.py: an unknown `during` or no hold fails its run with what it expects",
           "[integration][payloads]") {
     CommandResult command;
-    const json results = run_gap(gap_run("nap"), "gap-after-bad", command);
+    const json results =
+        run_gap(gap_run("nap") + gap_run("spin", "params.hold_ms = 0\n"), "gap-after-bad", command);
     CHECK(command.exit_code == 1);
     const json& run = results.at("runs")[0];
     CHECK(run.at("status") == "failed");
     CHECK(contains(run.at("errors").dump(),
                    "gap_after.py: during = 'nap': expected copy, memcpy, spin or sleep"));
+    const json& held = results.at("runs")[1];
+    CHECK(held.at("status") == "failed");
+    CHECK(contains(held.at("errors").dump(), "gap_after.py: hold_ms must be > 0, got 0"));
 }
 
 TEST_CASE("scenarios/isolate-gap.toml checks here: backend auto as host, six runs of 5 trials",
