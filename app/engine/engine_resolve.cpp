@@ -99,6 +99,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
         o.stores == StagingStores::streaming ? HostStores::streaming : HostStores::cached;
     c.idle_spin = o.wait == StagingWait::spin;
     c.populate_ahead = o.populate == StagingPopulate::ahead;
+    c.read_mapped_files = o.mapped_files == StagingMappedFiles::read;
     out.streams = o.streams;
     out.wait = o.wait;
     out.measure = o.measure;
@@ -155,7 +156,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
                                               : std::string("on the device's local CPUs");
     out.note = fmt::format(
         "staging on {}: {} helper thread{} ({}), {}, helpers {}; {}; DMAs on {}, helpers {} "
-        "while they wait for one{}",
+        "while they wait for one{}{}",
         f.name, c.threads, c.threads == 1 ? "" : "s", threads_why, buffers_text(c), cpus,
         stores_text(o, c),
         o.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
@@ -163,7 +164,10 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
         o.wait == StagingWait::block ? "sleep (staging.wait = \"block\")" : "spin",
         c.populate_ahead ? "; idle helpers fault a copy's host pages in ahead of the fill "
                            "(staging.populate = \"ahead\")"
-                         : "");
+                         : "",
+        c.read_mapped_files ? "; a copy to the device from a shared file mapping reads the file "
+                              "(staging.mapped_files = \"read\")"
+                            : "");
     return out;
 }
 

@@ -49,7 +49,18 @@ int64_t StagingEngine::stamp() const { return probe_ ? now_ns() : 0; }
 
 StagingTotals StagingEngine::totals() const {
     std::lock_guard lock(mutex_);
-    return totals_;
+    StagingTotals t = totals_;
+    t.file_read_bytes = file_read_bytes_.load(std::memory_order_relaxed);
+    return t;
+}
+
+void StagingEngine::fill(const Request& r, std::byte* buffer, uint64_t offset, uint64_t len) {
+    uint64_t read = 0;
+    if (r.file.file) {
+        read = read_file_into(r.file.file->fd(), r.file.offset + offset, buffer, len);
+        file_read_bytes_.fetch_add(read, std::memory_order_relaxed);
+    }
+    if (read < len) host_copy(config_.copy_in, buffer + read, r.host + offset + read, len - read);
 }
 
 int StagingEngine::active_helpers() const {
@@ -150,6 +161,9 @@ void StagingEngine::run_request(Request& r) {
                       ? config_.page_locked_chunk
                       : std::max(config_.chunk, (even + 4095) / 4096 * 4096);
     }
+    // Before the request is seen by a helper: fixed while it runs.
+    if (config_.read_mapped_files && r.to_device && !r.direct)
+        if (auto file = mapped_files_.find(r.host, r.bytes)) r.file = std::move(*file);
     std::unique_lock lock(mutex_);
     if (!running_ || stopping_)
         throw std::runtime_error(fmt::format(
@@ -301,7 +315,7 @@ void StagingEngine::issue(Helper& h, int slot, Chunk& c) {
         std::byte* buf = r.direct ? host : device_->buffer(h.index, slot);
         int64_t t = stamp();
         if (r.to_device && !r.direct) {
-            host_copy(config_.copy_in, buf, host, c.len);
+            fill(r, buf, c.offset, c.len);
             if (probe_) {
                 const int64_t copied = now_ns();
                 probe_->copied(h.index, c.len, t, copied);

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "engine/engine_probe.hpp"
+#include "engine/mapped_files.hpp"
 #include "engine/staging_device.hpp"
 #include "engine/streaming_copy.hpp"
 
@@ -64,6 +65,9 @@ struct StagingConfig {
     // Shared buffers: a helper with nothing to take first faults the host pages of a request in
     // ahead of the fill ([staging] populate = "ahead"; engine/host_pages.hpp).
     bool populate_ahead = false;
+    // To the device: where a copy's source is a shared mapping of a regular file, helpers read
+    // the file into the buffers ([staging] mapped_files = "read"; engine/mapped_files.hpp).
+    bool read_mapped_files = false;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -93,6 +97,7 @@ struct StagingTotals {
     uint64_t chunks = 0;           // finished DMAs
     uint64_t pieces = 0;           // shared buffers: the helpers' copies into or out of them
     uint64_t populated_bytes = 0;  // host memory faulted in ahead of the fill (populate)
+    uint64_t file_read_bytes = 0;  // read from the file behind a mapping (mapped_files)
 };
 
 class StagingEngine {
@@ -113,7 +118,8 @@ class StagingEngine {
 
     // On a caller's thread: moves `bytes` bytes and returns when all have arrived. Throws
     // std::runtime_error naming the device, the worker and the chunk's offset when a DMA
-    // failed (the rest of the request is abandoned; other requests go on). Does not allocate.
+    // failed (the rest of the request is abandoned; other requests go on). Does not allocate,
+    // except to hold a file open (read_mapped_files) the first time a source maps it.
     // `tag` names the request to the probe. `page_locked`: the host memory is page-locked
     // already, so it is DMA'd straight from or to it.
     void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes, int worker,
@@ -179,6 +185,9 @@ class StagingEngine {
     bool take_populate_task(UnitTask& t);  // under mutex_
     void run_unit_task(Helper& h, const UnitTask& t);
     void copy_piece(Helper& h, const UnitTask& t);
+    // Into `buffer`, bound for the device: the request's bytes [offset, offset + len), read
+    // from the file behind its mapping where one was found, else copied with copy_in's stores.
+    void fill(const Request& r, std::byte* buffer, uint64_t offset, uint64_t len);
     void wait_unit(Helper& h, const UnitTask& t);
     void populate(Helper& h, const UnitTask& t);
     void start_unit_dma(Helper& h, int unit);
@@ -195,7 +204,7 @@ class StagingEngine {
     std::vector<std::thread> threads_;
 
     mutable std::mutex mutex_;
-    std::condition_variable work_;      // helpers: a request arrived, or stop
+    std::condition_variable work_;  // helpers: a request arrived, or stop
     // Helpers past active_ (an "auto" engine sharing the CPUs with others) wait here, not on
     // work_: woken only when they are let in again or at stop, never by the news of every piece
     // (four processes of twelve helpers, three let in each, spent 47 % of their helpers' busy
@@ -213,7 +222,9 @@ class StagingEngine {
     uint64_t request_seq_ = 0;  // names requests to the probe
     int attached_count_ = 0;
     std::string attach_error_;
-    StagingTotals totals_;  // guarded by mutex_
+    StagingTotals totals_;                      // guarded by mutex_
+    std::atomic<uint64_t> file_read_bytes_{0};  // totals_.file_read_bytes, added by fill()
+    MappedFiles mapped_files_;                  // read_mapped_files: the file behind a source
 };
 
 }  // namespace xfer

@@ -192,7 +192,7 @@ void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
     std::byte* host = r.host + u.offset + t.offset;
     const int64_t t0 = stamp();
     if (r.to_device)
-        host_copy(config_.copy_in, buffer, host, t.len);
+        fill(r, buffer, u.offset + t.offset, t.len);
     else
         host_copy(config_.copy_out, host, buffer, t.len);
     if (probe_) probe_->copied(h.index, t.len, t0, now_ns());

@@ -33,6 +33,7 @@ struct EngineOptions {
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
     StagingPopulate populate = StagingPopulate::off;
+    StagingMappedFiles mapped_files = StagingMappedFiles::copy;
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
     PageableRoute pageable = PageableRoute::auto_;

@@ -136,6 +136,17 @@ struct EnumTable<StagingPopulate> {
                                                         {StagingPopulate::ahead, "ahead"}};
 };
 
+// staging.mapped_files: how a copy to the device takes its bytes where its source is a shared
+// mapping of a regular file (numpy.memmap, mmap.mmap): read from the file into the page-locked
+// buffers (pread: the page cache's bytes, no page of the mapping faulted in), or copied from the
+// mapping like any memory (each page's first touch faults it in inside the copy).
+enum class StagingMappedFiles { copy, read };
+template <>
+struct EnumTable<StagingMappedFiles> {
+    static constexpr EnumRow<StagingMappedFiles> rows[] = {{StagingMappedFiles::copy, "copy"},
+                                                           {StagingMappedFiles::read, "read"}};
+};
+
 // Engine(pageable=...): how pageable memory reaches the device: auto (directly where the device
 // reads pageable memory through the host's page tables, staged elsewhere), always staged, or
 // always one plain copy.

@@ -377,7 +377,8 @@ threads.count = 2
                                 {"stores", "auto"},
                                 {"streams", "one"},
                                 {"wait", "spin"},
-                                {"populate", "off"}}));
+                                {"populate", "off"},
+                                {"mapped_files", "copy"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -170,7 +170,8 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
              "stores": "streaming", "streams": "per-helper", "wait": "block",
-             "populate": "ahead", "direct_below": 0, "pageable": "staged", "measure": True}
+             "populate": "ahead", "mapped_files": "read", "direct_below": 0,
+             "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
         round_trip((5 << 20) + 3, e)
         s = e.stats()
@@ -178,6 +179,7 @@ def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     assert (s["threads"], s["chunk_to_device"], s["buffers"], s["dma"]) == (2, 256 << 10, 6,
                                                                           2 * MiB)
     assert "with streaming stores" in s["note"] and "staging.populate" in s["note"]
+    assert "staging.mapped_files" in s["note"]
 
 
 def test_the_module_and_a_scenario_share_every_option_and_its_default():
@@ -531,13 +533,15 @@ def test_where_the_device_reads_pageable_memory_every_copy_is_one_plain_copy():
         assert e.stats()["copies"]["plain"] == 2
 
 
-@pytest.mark.parametrize("populate", ["off", "ahead"])
-def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, populate):
+@pytest.mark.parametrize("populate,mapped_files", [("off", "copy"), ("ahead", "copy"),
+                                                   ("off", "read")])
+def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, populate,
+                                                                    mapped_files):
     n = (24 << 20) + 4099  # odd: the last page of the mapping is partial
     path = tmp_path / "weights.bin"
     data = pattern(n, seed=11)
     data.tofile(path)
-    with xferlab.Engine(populate=populate, direct_below=0) as e:
+    with xferlab.Engine(populate=populate, mapped_files=mapped_files, direct_below=0) as e:
         src = np.memmap(path, dtype=np.uint8, mode="r")  # mapped, no page touched yet
         dev = testing.FakeDeviceArray(n)
         e.copy(dev, src)
@@ -552,6 +556,19 @@ def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, pop
     assert s["bytes"]["populated"] <= 2 * n
     if populate == "off":
         assert s["bytes"]["populated"] == 0
+    # "read": the file behind the mapping was read into the page-locked buffers, every byte
+    # (where the kernel can say which file a mapping holds: PROCMAP_QUERY, Linux 6.11).
+    assert s["options"]["mapped_files"] == mapped_files
+    if mapped_files == "copy" or not kernel_finds_mapped_files():
+        assert s["bytes"]["read_from_files"] == 0
+    else:
+        assert s["bytes"]["read_from_files"] == n
+
+
+def kernel_finds_mapped_files():
+    """Linux 6.11 or later: /proc/self/maps answers PROCMAP_QUERY (engine/mapped_files.hpp)."""
+    release = tuple(int(x) for x in os.uname().release.split("-")[0].split(".")[:2])
+    return release >= (6, 11)
 
 
 def test_host_to_host_needs_no_device():

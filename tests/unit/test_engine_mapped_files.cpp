@@ -1,0 +1,188 @@
+// [staging] mapped_files = "read": a copy to the device whose source is a shared mapping of a
+// regular file reads the file instead of faulting the mapping in (engine/mapped_files.hpp).
+// Real files and mappings on this machine, the fake device: the bytes that arrive must be the
+// mapping's in every case, and the file must be read only where that gives the same bytes.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/fake/host_staging_device.hpp"
+#include "engine/mapped_files.hpp"
+#include "engine/staging_engine.hpp"
+#include "support/catch.hpp"
+
+using namespace xfer;
+
+namespace mapped_files_test {  // named: the unit tests are a unity build
+
+const size_t kPage = size_t(sysconf(_SC_PAGESIZE));
+
+// A file of `bytes` bytes of a pattern, removed at the end of the test.
+struct TempFile {
+    std::string path;
+    std::vector<std::byte> bytes;
+
+    TempFile(size_t n, int seed, const std::string& name = "file") {
+        path = (std::filesystem::temp_directory_path() /
+                ("xferlab-mapped-" + name + "-" + std::to_string(getpid())))
+                   .string();
+        bytes.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            bytes[i] = std::byte(uint8_t(i * 131 + size_t(seed) * 7 + 1));
+        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+        REQUIRE(fd >= 0);
+        REQUIRE(::write(fd, bytes.data(), n) == ssize_t(n));
+        ::close(fd);
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+// `len` bytes of `path` from file offset `offset` (page-aligned), mapped with `flags`.
+struct Mapping {
+    std::byte* at = nullptr;
+    size_t len = 0;
+
+    Mapping(const std::string& path, size_t n, off_t offset, int flags, int prot = PROT_READ) {
+        const int fd = ::open(path.c_str(), prot & PROT_WRITE ? O_RDWR : O_RDONLY);
+        REQUIRE(fd >= 0);
+        void* p = ::mmap(nullptr, n, prot, flags, fd, offset);
+        ::close(fd);  // the mapping keeps the file
+        REQUIRE(p != MAP_FAILED);
+        at = static_cast<std::byte*>(p);
+        len = n;
+    }
+    ~Mapping() { ::munmap(at, len); }
+};
+
+// Whether this kernel can say which file a mapping holds (PROCMAP_QUERY, Linux 6.11).
+bool kernel_finds_files() {
+    TempFile f(kPage, 1, "probe");
+    Mapping m(f.path, kPage, 0, MAP_SHARED);
+    MappedFiles files;
+    return files.find(m.at, kPage).has_value();
+}
+
+// Catch2 2 has no SKIP: says why and leaves the test.
+#define SKIP_WITHOUT_FILE_QUERY()                                                      \
+    if (!kernel_finds_files()) {                                                       \
+        WARN("skipped: this kernel has no PROCMAP_QUERY (Linux 6.11): no file found"); \
+        return;                                                                        \
+    }
+
+StagingConfig config(bool shared_buffers, bool read) {
+    StagingConfig c;
+    c.threads = 3;
+    c.buffers = 2;
+    c.chunk = 4 * kPage;
+    c.dma_chunk = shared_buffers ? 16 * kPage : 0;
+    c.read_mapped_files = read;
+    return c;
+}
+
+// `bytes` bytes from `src` to the fake device through an engine of `c`; what arrived, and the
+// engine's totals.
+struct Copied {
+    std::vector<std::byte> device;
+    StagingTotals totals;
+};
+Copied copy_to_device(const StagingConfig& c, const std::byte* src, size_t bytes) {
+    StagingEngine engine(c, std::make_unique<HostStagingDevice>(staging_layout(c)));
+    engine.start();
+    Copied out;
+    out.device.resize(bytes);
+    engine.to_device(out.device.data(), src, bytes, 0, 0);
+    out.totals = engine.totals();
+    engine.stop();
+    return out;
+}
+
+}  // namespace mapped_files_test
+
+using namespace mapped_files_test;
+
+TEST_CASE("mapped files: the file behind a shared mapping, at the source's offset in it",
+          "[staging][mapped_files]") {
+    SKIP_WITHOUT_FILE_QUERY();
+    TempFile f(64 * kPage, 3);
+    Mapping m(f.path, 32 * kPage, off_t(8 * kPage), MAP_SHARED);  // file pages 8..39
+    MappedFiles files;
+    const auto found = files.find(m.at + 123, 20 * kPage);
+    REQUIRE(found.has_value());
+    CHECK(found->offset == 8 * kPage + 123);
+    std::vector<std::byte> read(100);
+    CHECK(read_file_into(found->file->fd(), found->offset, read.data(), read.size()) == 100);
+    CHECK(std::memcmp(read.data(), m.at + 123, 100) == 0);
+    // A loader's next tensor from the same file: the file is not opened again.
+    const auto again = files.find(m.at + 5 * kPage, kPage);
+    REQUIRE(again.has_value());
+    CHECK(again->file == found->file);
+    CHECK(again->offset == 13 * kPage);
+
+    SECTION("not past the mapping's end") { CHECK_FALSE(files.find(m.at + kPage, 32 * kPage)); }
+    SECTION("not anonymous memory") {
+        std::vector<std::byte> anonymous(4 * kPage);
+        CHECK_FALSE(files.find(anonymous.data(), anonymous.size()));
+    }
+    SECTION("not a private mapping: it may hold pages the process changed") {
+        Mapping priv(f.path, 4 * kPage, 0, MAP_PRIVATE);
+        CHECK_FALSE(files.find(priv.at, kPage));
+    }
+    SECTION("not when the path names another file now") {
+        TempFile other(64 * kPage, 4, "other");
+        MappedFiles fresh;  // nothing cached
+        REQUIRE(std::rename(other.path.c_str(), f.path.c_str()) == 0);
+        CHECK_FALSE(fresh.find(m.at, kPage));
+    }
+    SECTION("zero bytes: nothing to read") { CHECK_FALSE(files.find(m.at, 0)); }
+}
+
+TEST_CASE("mapped files: a copy from a shared file mapping reads the file, byte-exact",
+          "[staging][mapped_files]") {
+    SKIP_WITHOUT_FILE_QUERY();
+    TempFile f(100 * kPage + 77, 5);
+    const size_t bytes = 90 * kPage + 77;  // from file offset 10 pages to the file's end
+    Mapping m(f.path, bytes, off_t(10 * kPage), MAP_SHARED);
+    for (bool shared : {false, true}) {
+        CAPTURE(shared);
+        const Copied read = copy_to_device(config(shared, true), m.at, bytes);
+        CHECK(std::memcmp(read.device.data(), f.bytes.data() + 10 * kPage, bytes) == 0);
+        CHECK(read.totals.file_read_bytes == bytes);
+        CHECK(read.totals.to_device_bytes == bytes);
+        const Copied copied = copy_to_device(config(shared, false), m.at, bytes);
+        CHECK(copied.device == read.device);
+        CHECK(copied.totals.file_read_bytes == 0);
+    }
+}
+
+TEST_CASE("mapped files: a private mapping's changed page arrives as the mapping holds it",
+          "[staging][mapped_files]") {
+    SKIP_WITHOUT_FILE_QUERY();
+    TempFile f(40 * kPage, 6);
+    Mapping m(f.path, 40 * kPage, 0, MAP_PRIVATE, PROT_READ | PROT_WRITE);
+    m.at[5 * kPage + 9] = std::byte{0xEE};  // a copy-on-write page the file does not have
+    REQUIRE(f.bytes[5 * kPage + 9] != std::byte{0xEE});
+    const Copied c = copy_to_device(config(true, true), m.at, 40 * kPage);
+    CHECK(c.device[5 * kPage + 9] == std::byte{0xEE});
+    CHECK(std::memcmp(c.device.data(), m.at, 40 * kPage) == 0);
+    CHECK(c.totals.file_read_bytes == 0);
+}
+
+TEST_CASE("mapped files: a file shorter than the copied range reads what it has, then the mapping",
+          "[staging][mapped_files]") {
+    SKIP_WITHOUT_FILE_QUERY();
+    // The file ends 50 bytes into its last page: the mapping shows zeros after that within the
+    // page, pread stops at the end; the rest comes from the mapping.
+    TempFile f(20 * kPage, 7);
+    Mapping m(f.path, 20 * kPage, 0, MAP_SHARED);
+    REQUIRE(::truncate(f.path.c_str(), off_t(19 * kPage + 50)) == 0);
+    const Copied c = copy_to_device(config(true, true), m.at, 20 * kPage);
+    CHECK(std::memcmp(c.device.data(), f.bytes.data(), 19 * kPage + 50) == 0);
+    for (size_t i = 19 * kPage + 50; i < 20 * kPage; ++i) REQUIRE(c.device[i] == std::byte{0});
+    CHECK(c.totals.file_read_bytes == 19 * kPage + 50);
+}
