@@ -200,6 +200,11 @@ SettingKey stack_size_key() {
     k.read = [](const json& j, TransferSpec&, ThreadSpec& t) {
         const auto it = j.find("stack_size");
         if (it == j.end()) return false;
+        for (const char* size : {"stack_size", "guard_size"})
+            if (std::string why =
+                    negative_problem(j.value(size, json(0)), "threads." + std::string(size));
+                !why.empty())
+                throw std::runtime_error(why);
         it->get_to(t.stack_size);
         t.guard_size = j.value("guard_size", uint64_t(0));
         return true;

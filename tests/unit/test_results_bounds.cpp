@@ -111,6 +111,13 @@ TEST_CASE("results.json: negative sizes and times are errors naming the record",
           "run 0: record 2: size_bytes is -1: it cannot be negative");
     CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["settings"]["transfer"]["bytes"] = -4096; }),
                Catch::Contains("transfer.bytes is -4096: it cannot be negative"));
+    // Read back as 2^64-1 they would render as a 16 EiB stack.
+    CHECK_THAT(
+        json_refusal([](json& j) { j["runs"][0]["settings"]["threads"]["stack_size"] = -65536; }),
+        Catch::Contains("threads.stack_size is -65536: it cannot be negative"));
+    CHECK_THAT(
+        json_refusal([](json& j) { j["runs"][0]["settings"]["threads"]["guard_size"] = -4096; }),
+        Catch::Contains("threads.guard_size is -4096: it cannot be negative"));
     CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["host_end_ns"] = 5; }),
                Catch::Contains("record 0: host_start_ns 2000 and host_end_ns 5 are no span"));
     CHECK_THAT(json_refusal([](json& j) { j["runs"][0]["records"][0]["device_end_ns"] = -7; }),
