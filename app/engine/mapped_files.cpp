@@ -91,6 +91,10 @@ std::optional<FileRange> MappedFiles::find(const void* p, uint64_t len) {
     return FileRange{last_, found.offset};
 }
 
+void advise_will_read(int fd, uint64_t offset, uint64_t len) {
+    (void)::posix_fadvise(fd, off_t(offset), off_t(len), POSIX_FADV_WILLNEED);  // advice only
+}
+
 uint64_t read_file_into(int fd, uint64_t offset, std::byte* dst, uint64_t len) {
     uint64_t done = 0;
     while (done < len) {

