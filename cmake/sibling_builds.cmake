@@ -51,7 +51,8 @@ function(xfer_check_sibling_python option python free_threaded)
 endfunction()
 
 set(_xfer_siblings "")
-# xfer_sibling(NAME PYTHON): NAME built against PYTHON.
+# xfer_sibling(NAME PYTHON [TARGET...]): NAME built against PYTHON, and TARGETs beside it (the
+# free-threaded sibling also builds the module, xferlab_core, which a test imports in 3.13t).
 function(xfer_sibling name python)
     set(_dir "${PROJECT_BINARY_DIR}/sibling-${name}")
     set(_parallel "")
@@ -79,7 +80,7 @@ function(xfer_sibling name python)
             "-DXFER_BUILD_TESTS:BOOL=OFF"
             "-DXFER_UNITY_BUILD:BOOL=${XFER_UNITY_BUILD}"
             "-DXFER_WERROR:BOOL=${XFER_WERROR}"
-        BUILD_COMMAND ${CMAKE_COMMAND} --build "${_dir}" --target xferlab ${_parallel}
+        BUILD_COMMAND ${CMAKE_COMMAND} --build "${_dir}" --target xferlab ${ARGN} ${_parallel}
         BUILD_ALWAYS ON
         USES_TERMINAL_BUILD ON
         INSTALL_COMMAND ${CMAKE_COMMAND} -E copy "${_dir}/xferlab" "${PROJECT_BINARY_DIR}/${name}"
@@ -101,7 +102,7 @@ if(XFER_FREE_THREADED_PYTHON OR XFER_SUBINTERPRETER_PYTHON)
     else()
         if(XFER_FREE_THREADED_PYTHON)
             xfer_check_sibling_python(XFER_FREE_THREADED_PYTHON "${XFER_FREE_THREADED_PYTHON}" 1)
-            xfer_sibling(xferlab-ft "${XFER_FREE_THREADED_PYTHON}")
+            xfer_sibling(xferlab-ft "${XFER_FREE_THREADED_PYTHON}" xferlab_core)
         endif()
         if(XFER_SUBINTERPRETER_PYTHON)
             xfer_check_sibling_python(XFER_SUBINTERPRETER_PYTHON

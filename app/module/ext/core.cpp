@@ -4,7 +4,15 @@
 
 #include "module/bindings.hpp"
 
+// Declared safe without the GIL where pybind11 can say so (2.13): under free-threaded CPython
+// (3.13t) importing it then leaves the GIL off. Nothing here leans on the GIL: the engines, the
+// shared-engine table and the platform choice keep their own locks, a copy's views are made from
+// objects of the calling thread, and the copy itself runs detached from the interpreter.
+#if PYBIND11_VERSION_HEX >= 0x020D0000
+PYBIND11_MODULE(_core, m, pybind11::mod_gil_not_used()) {
+#else
 PYBIND11_MODULE(_core, m) {
+#endif
     m.doc() = "xferlab's staging engine: copy(dst, src) between host and device memory at the "
               "rate of page-locked memory, from any thread, the GIL released.";
     xfer::pyapi::bind_transfer_api(m);
