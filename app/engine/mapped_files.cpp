@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -37,8 +39,22 @@ constexpr uint64_t kVmaReadable = 0x01;
 constexpr uint64_t kVmaShared = 0x08;
 constexpr uint64_t kFileBackedVma = 0x20;  // query: the covering mapping, if file-backed
 
-uint64_t device_number(uint32_t major_number, uint32_t minor_number) {
-    return uint64_t(makedev(major_number, minor_number));
+// Local file systems whose read() and mmap() share one page cache, so a read gives what the
+// mapping shows. Not FUSE (direct_io reads bypass it), NFS, or sysfs/procfs/debugfs files
+// (whose reads may act on a device).
+bool reads_as_mapped(int fd) {
+    struct statfs fs {};
+    if (::fstatfs(fd, &fs) != 0) return false;
+    switch (static_cast<unsigned long>(fs.f_type)) {
+        case EXT4_SUPER_MAGIC:  // ext2, ext3 and ext4 share it
+        case XFS_SUPER_MAGIC:
+        case BTRFS_SUPER_MAGIC:
+        case F2FS_SUPER_MAGIC:
+        case TMPFS_MAGIC:
+            return true;
+        default:
+            return false;
+    }
 }
 
 }  // namespace
@@ -49,8 +65,7 @@ MappedFiles::~MappedFiles() {
     if (maps_fd_ >= 0) ::close(maps_fd_);
 }
 
-std::optional<FileRange> MappedFiles::find(const void* p, uint64_t len) {
-    if (len == 0) return std::nullopt;
+std::optional<MappedFiles::Mapping> MappedFiles::query(const void* p, uint64_t len) {
     std::lock_guard lock(mutex_);
     if (no_query_) return std::nullopt;
     if (maps_fd_ < 0) maps_fd_ = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
@@ -75,24 +90,30 @@ std::optional<FileRange> MappedFiles::find(const void* p, uint64_t len) {
     if ((q.vma_flags & (kVmaReadable | kVmaShared)) != (kVmaReadable | kVmaShared) ||
         start < q.vma_start || len > q.vma_end - start || q.vma_name_size == 0)
         return std::nullopt;
-    const uint64_t device = device_number(q.dev_major, q.dev_minor);
-    const FileRange found{nullptr, q.vma_offset + (start - q.vma_start)};
-    if (last_ && last_->is(device, q.inode)) return FileRange{last_, found.offset};
-    // O_NONBLOCK: the path may name something else by now (a FIFO would block the open).
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return std::nullopt;  // deleted, renamed, no permission: read the mapping
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_dev) != device ||
-        uint64_t(st.st_ino) != q.inode) {
-        ::close(fd);
-        return std::nullopt;
-    }
-    last_ = std::make_shared<const OpenFile>(fd, device, q.inode);
-    return FileRange{last_, found.offset};
+    return Mapping{q.vma_offset + (start - q.vma_start),
+                   uint64_t(makedev(q.dev_major, q.dev_minor)), q.inode, path};
 }
 
-void advise_will_read(int fd, uint64_t offset, uint64_t len) {
-    (void)::posix_fadvise(fd, off_t(offset), off_t(len), POSIX_FADV_WILLNEED);  // advice only
+std::optional<FileRange> MappedFiles::find(const void* p, uint64_t len) {
+    if (len == 0) return std::nullopt;
+    const std::optional<Mapping> m = query(p, len);
+    if (!m) return std::nullopt;
+    // Outside the lock: an open may wait for its file system. O_NONBLOCK: the path may name
+    // something else by now (a FIFO would block the open).
+    const int fd = ::open(m->path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return std::nullopt;  // deleted, renamed, no permission: read the mapping
+    std::shared_ptr<const OpenFile> file;
+    try {
+        file = std::make_shared<const OpenFile>(fd);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_dev) != m->device ||
+        uint64_t(st.st_ino) != m->inode || !reads_as_mapped(fd))
+        return std::nullopt;
+    return FileRange{std::move(file), m->file_offset};
 }
 
 uint64_t read_file_into(int fd, uint64_t offset, std::byte* dst, uint64_t len) {

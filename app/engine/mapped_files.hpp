@@ -6,34 +6,32 @@
 // page-locked buffers) takes the same bytes from the same page cache and maps nothing.
 //
 // Only where that gives the mapping's bytes: a shared mapping (MAP_SHARED: a private one may
-// hold pages the process changed) of a regular file, the source wholly inside one mapping, the
-// file at its path still the one mapped (device and inode compared). Linux 6.11's PROCMAP_QUERY
-// finds the mapping in one ioctl; where the kernel has none, no file is found and copies read
-// the mapping as before.
-#include <sys/types.h>
-
+// hold pages the process changed) of a regular file on a local file system whose reads and
+// mappings share one page cache (ext4, xfs, btrfs, f2fs, tmpfs: not FUSE, NFS, sysfs or procfs),
+// the source wholly inside one mapping, the file at its path still the one mapped (device and
+// inode compared; btrfs reports another device for a subvolume's files, so it is never read
+// there). Linux 6.11's PROCMAP_QUERY finds the mapping in one ioctl; where the kernel has none,
+// no file is found and copies read the mapping as before.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 namespace xfer {
 
-// A file held open for the copies that read it.
+// A file held open for the copy that reads it (closed when the copy is done with it).
 class OpenFile {
   public:
-    OpenFile(int fd, uint64_t device, uint64_t inode) : fd_(fd), device_(device), inode_(inode) {}
+    explicit OpenFile(int fd) : fd_(fd) {}
     ~OpenFile();
     OpenFile(const OpenFile&) = delete;
     OpenFile& operator=(const OpenFile&) = delete;
     int fd() const { return fd_; }
-    bool is(uint64_t device, uint64_t inode) const { return device == device_ && inode == inode_; }
 
   private:
     int fd_;
-    uint64_t device_;
-    uint64_t inode_;
 };
 
 // Where a source's bytes are in a file: `offset` is the file offset of its first byte.
@@ -42,8 +40,8 @@ struct FileRange {
     uint64_t offset = 0;
 };
 
-// Finds the file behind a source. One per engine; thread-safe. Keeps the last file it opened,
-// so that a loader's copies of many tensors from one file open it once.
+// Finds the file behind a source. One per engine; thread-safe. Keeps no file open between
+// copies (a deleted file's space is not held by the engine).
 class MappedFiles {
   public:
     MappedFiles() = default;
@@ -51,23 +49,25 @@ class MappedFiles {
     MappedFiles(const MappedFiles&) = delete;
     MappedFiles& operator=(const MappedFiles&) = delete;
 
-    // The file behind [p, p + len), or nullopt (see above: anonymous memory, a private mapping,
-    // several mappings, no PROCMAP_QUERY, a file that cannot be opened or is no longer the one
-    // mapped). Costs an ioctl; an open() and fstat() when the file is not the last one found.
+    // The file behind [p, p + len), opened, or nullopt (see above: anonymous memory, a private
+    // mapping, several mappings, another file system, no PROCMAP_QUERY, a file that cannot be
+    // opened or is no longer the one mapped). Costs an ioctl, and an open() and fstat() where
+    // the mapping is a file's.
     std::optional<FileRange> find(const void* p, uint64_t len);
 
   private:
-    std::mutex mutex_;
-    int maps_fd_ = -1;       // /proc/self/maps, opened on first use
-    bool no_query_ = false;  // the kernel has no PROCMAP_QUERY: asked no more
-    std::shared_ptr<const OpenFile> last_;
-};
+    struct Mapping {               // what the kernel says of the mapping holding a source
+        uint64_t file_offset = 0;  // of the source's first byte
+        uint64_t device = 0;
+        uint64_t inode = 0;
+        std::string path;
+    };
+    std::optional<Mapping> query(const void* p, uint64_t len);  // the ioctl, under mutex_
 
-// Asks the kernel to read [offset, offset + len) of `fd` into the page cache ahead
-// (POSIX_FADV_WILLNEED): the helpers' reads of one file interleave, so the kernel's own
-// readahead, which follows one reader's sequence, would not see a copy's order. About 0.1 ms
-// for 1 GiB already cached (measured on the development VM's ext4).
-void advise_will_read(int fd, uint64_t offset, uint64_t len);
+    std::mutex mutex_;       // the /proc/self/maps descriptor
+    int maps_fd_ = -1;       // /proc/self/maps, opened on first use
+    bool no_query_ = false;  // the kernel has no PROCMAP_QUERY (or no /proc): asked no more
+};
 
 // Reads up to `len` bytes of `fd` at `offset` into `dst`; returns how many it read: fewer at
 // the file's end or on an error, where the caller copies the rest from the mapping (which then

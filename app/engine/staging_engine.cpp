@@ -163,10 +163,7 @@ void StagingEngine::run_request(Request& r) {
     }
     // Before the request is seen by a helper: fixed while it runs.
     if (config_.read_mapped_files && r.to_device && !r.direct)
-        if (auto file = mapped_files_.find(r.host, r.bytes)) {
-            r.file = std::move(*file);
-            advise_will_read(r.file.file->fd(), r.file.offset, r.bytes);
-        }
+        if (auto file = mapped_files_.find(r.host, r.bytes)) r.file = std::move(*file);
     std::unique_lock lock(mutex_);
     if (!running_ || stopping_)
         throw std::runtime_error(fmt::format(

@@ -126,7 +126,8 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
 bool StagingEngine::take_populate_task(UnitTask& t) {
     if (!config_.populate_ahead || !first_) return false;
     for (Request* r = first_; r; r = r->link) {
-        if (r->direct || r->failed) continue;
+        // A request read from its file (mapped_files) maps no page: nothing to fault in.
+        if (r->direct || r->failed || r->file.file) continue;
         const uint64_t from = std::max(r->populated, r->next);
         if (from >= r->bytes || from >= r->next + kPopulateAhead) continue;
         t = {UnitTask::Kind::populate, 0, from, std::min(kPopulateStep, r->bytes - from), r,

@@ -258,4 +258,6 @@ MemoryView memory_of(const py::handle& obj, const char* role, bool writable) {
         role, kind_of(obj)));
 }
 
+void interface_keys() { (void)keys(); }
+
 }  // namespace xfer::pyapi

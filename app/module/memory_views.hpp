@@ -32,5 +32,8 @@ struct MemoryView {
 // Throws pybind11::type_error (no accepted interface: lists them) or pybind11::value_error
 // (read-only destination; not contiguous: names numpy.ascontiguousarray).
 MemoryView memory_of(const pybind11::handle& obj, const char* role, bool writable);
+// Makes the interned names memory_of looks up; called once at import, so that two threads of a
+// free-threaded interpreter never make them at once.
+void interface_keys();
 
 }  // namespace xfer::pyapi

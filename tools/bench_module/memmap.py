@@ -137,7 +137,7 @@ def run_methods(ctx, results, path, block, facts):
         "read + cudaMemcpy": read_pinned,
     }
     cold = {f"cold {k}": warm[k] for k in ("memmap xferlab", "memmap populate", "memmap read",
-                                          "read + cudaMemcpy")}
+                                          "memmap copy", "read + cudaMemcpy")}
     rows = results.setdefault("memmap", [])
     for fn in warm.values():  # warm-up: every method once
         fn()

@@ -534,7 +534,7 @@ def test_where_the_device_reads_pageable_memory_every_copy_is_one_plain_copy():
 
 
 @pytest.mark.parametrize("populate,mapped_files", [("off", "copy"), ("ahead", "copy"),
-                                                   ("off", "read")])
+                                                   ("off", "read"), ("ahead", "read")])
 def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, populate,
                                                                     mapped_files):
     n = (24 << 20) + 4099  # odd: the last page of the mapping is partial
@@ -545,6 +545,7 @@ def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, pop
         src = np.memmap(path, dtype=np.uint8, mode="r")  # mapped, no page touched yet
         dev = testing.FakeDeviceArray(n)
         e.copy(dev, src)
+        populated_in = e.stats()["bytes"]["populated"]
         assert dev.tobytes() == data.tobytes()
         out = np.memmap(tmp_path / "out.bin", dtype=np.uint8, mode="w+", shape=(n,))
         e.copy(out, dev)  # into a fresh file mapping: every page written first by the copy
@@ -563,6 +564,7 @@ def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, pop
         assert s["bytes"]["read_from_files"] == 0
     else:
         assert s["bytes"]["read_from_files"] == n
+        assert populated_in == 0  # read from its file, the copy in faulted nothing in ahead
 
 
 def kernel_finds_mapped_files():
