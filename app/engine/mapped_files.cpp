@@ -59,7 +59,12 @@ bool reads_as_mapped(int fd) {
 
 }  // namespace
 
-OpenFile::~OpenFile() { ::close(fd_); }
+// O_NONBLOCK: the path may name something else by now (a FIFO would block the open).
+OpenFile::OpenFile(const char* path) : fd_(::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {}
+
+OpenFile::~OpenFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
 
 MappedFiles::~MappedFiles() {
     if (maps_fd_ >= 0) ::close(maps_fd_);
@@ -98,17 +103,10 @@ std::optional<FileRange> MappedFiles::find(const void* p, uint64_t len) {
     if (len == 0) return std::nullopt;
     const std::optional<Mapping> m = query(p, len);
     if (!m) return std::nullopt;
-    // Outside the lock: an open may wait for its file system. O_NONBLOCK: the path may name
-    // something else by now (a FIFO would block the open).
-    const int fd = ::open(m->path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    // Outside the lock: an open may wait for its file system.
+    auto file = std::make_shared<const OpenFile>(m->path.c_str());
+    const int fd = file->fd();
     if (fd < 0) return std::nullopt;  // deleted, renamed, no permission: read the mapping
-    std::shared_ptr<const OpenFile> file;
-    try {
-        file = std::make_shared<const OpenFile>(fd);
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_dev) != m->device ||
         uint64_t(st.st_ino) != m->inode || !reads_as_mapped(fd))

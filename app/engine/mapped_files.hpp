@@ -24,7 +24,8 @@ namespace xfer {
 // A file held open for the copy that reads it (closed when the copy is done with it).
 class OpenFile {
   public:
-    explicit OpenFile(int fd) : fd_(fd) {}
+    // Opens `path` for reading; fd() < 0 where it cannot.
+    explicit OpenFile(const char* path);
     ~OpenFile();
     OpenFile(const OpenFile&) = delete;
     OpenFile& operator=(const OpenFile&) = delete;

@@ -119,7 +119,7 @@ class StagingEngine {
     // On a caller's thread: moves `bytes` bytes and returns when all have arrived. Throws
     // std::runtime_error naming the device, the worker and the chunk's offset when a DMA
     // failed (the rest of the request is abandoned; other requests go on). Does not allocate,
-    // except to hold a file open (read_mapped_files) the first time a source maps it.
+    // except (read_mapped_files) to hold open, for the copy, the file a source maps.
     // `tag` names the request to the probe. `page_locked`: the host memory is page-locked
     // already, so it is DMA'd straight from or to it.
     void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes, int worker,
