@@ -372,6 +372,7 @@ def test_bad_engine_settings():
             ({"buffers": "many"}, "buffers: expected \"auto\"; got \"many\""),
             ({"affinity": "fast"}, "affinity: expected one of \"gpu-local\" or \"none\""),
             ({"stores": "stream"}, "(did you mean 'streaming'?)"),
+            ({"mapped_files": "mmap"}, "mapped_files: expected one of \"copy\" or \"read\""),
             ({"measure": 1}, "measure: expected true or false"),
             ({"direct_below": -1}, "direct_below: expected a size")]:
         with pytest.raises(ValueError) as raised:
