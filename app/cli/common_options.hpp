@@ -30,7 +30,7 @@ inline void add_common_options(CLI::App* sub, CommonOptions& common) {
     sub->add_option("--config", common.config, "Config file read after config/xferlab.toml")
         ->type_name("FILE.toml");
     one_value_per_flag(sub->add_option("--payload-dir", common.payload_dirs,
-                                       "Payload folder searched before payloads/ "
+                                       "Payload folder searched before python_payloads/ "
                                        "(repeatable)"))
         ->type_name("DIR");
 }

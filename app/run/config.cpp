@@ -219,7 +219,7 @@ std::vector<fs::path> payload_search_path(const Config& config) {
 Config load_config(const std::optional<fs::path>& user) {
     Config config;
     const fs::path root = fs::path(XFER_SOURCE_DIR);
-    config.default_payload_dir = root / "payloads";
+    config.default_payload_dir = root / "python_payloads";
     config.scenario_dir = root / "scenarios";
     std::vector<Diagnostic> errors;
     fs::path defaults = default_config_path();

@@ -22,7 +22,7 @@ struct Config {
     // Payload folders searched before the default one: --payload-dir flags, then the config's
     // run.payload_dir (absolute after loading).
     std::vector<std::filesystem::path> payload_dirs;
-    std::filesystem::path default_payload_dir;  // <source tree>/payloads, searched last
+    std::filesystem::path default_payload_dir;  // <source tree>/python_payloads, searched last
     std::filesystem::path scenario_dir;  // absolute after loading
     int64_t timeout_ns = 0;
     // python.executable: the interpreter the embedded Python is configured from (a venv's

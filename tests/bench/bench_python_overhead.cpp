@@ -3,7 +3,7 @@
 // backend, one worker each:
 //
 //   host:   launcher "host": run_worker_loop calls Worker::copy_once in a C++ loop;
-//   python: launcher "python" with payloads/threads.py: a threading.Thread calls
+//   python: launcher "python" with python_payloads/threads.py: a threading.Thread calls
 //           w.copy() once per copy (gil = release), returning to Python in between;
 //   batch:  the same payload with params.batch = true: one w.copy(count=n) call;
 //   host+gil: host threads that hand the GIL off around each copy, no Python code.

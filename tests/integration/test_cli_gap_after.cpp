@@ -1,4 +1,4 @@
-// payloads/gap_after.py and scenarios/isolate-gap.toml (what the gap after a long call is made
+// python_payloads/gap_after.py and scenarios/isolate-gap.toml (what the gap after a long call is made
 // of): each `during` makes one record per copy with what it did inside it, the blocks last what
 // they were asked to, memcpy's bytes arrive, and a value it does not know fails the run saying so.
 #include <algorithm>

@@ -84,7 +84,7 @@ TEST_CASE("a payload in a subfolder runs, path and SHA-256 are recorded and chec
     auto dir = fresh_temp_dir("subfolder");
     const fs::path payloads = dir / "payloads";
     fs::create_directories(payloads / "sub");
-    fs::copy_file(fs::path(XFER_SOURCE_DIR) / "payloads" / "threads.py",
+    fs::copy_file(fs::path(XFER_SOURCE_DIR) / "python_payloads" / "threads.py",
                   payloads / "sub" / "mine.py");
     std::ofstream(payloads / "sub" / "mine.py", std::ios::app) << "# changed: another digest\n";
     const fs::path scenario = dir / "s.toml";
@@ -125,7 +125,7 @@ TEST_CASE("payload folders: each --payload-dir in order, then the config's, the 
           "[integration]") {
     auto dir = fresh_temp_dir("search");
     const fs::path first = dir / "first", second = dir / "second", conf = dir / "conf";
-    const fs::path threads = fs::path(XFER_SOURCE_DIR) / "payloads" / "threads.py";
+    const fs::path threads = fs::path(XFER_SOURCE_DIR) / "python_payloads" / "threads.py";
     for (const auto& d : {first, second, conf}) fs::create_directories(d);
     fs::copy_file(threads, first / "mine.py");
     fs::copy_file(threads, second / "mine.py");

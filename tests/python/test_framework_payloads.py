@@ -1,4 +1,4 @@
-"""The framework payloads (payloads/cupy_copy.py, torch_copy.py) where neither framework
+"""The framework payloads (python_payloads/cupy_copy.py, torch_copy.py) where neither framework
 nor a GPU is needed: the skips that say why, the per-run parameters, the host buffers. A fake
 ctx stands in for xferlab's (the payloads run for real only inside xferlab, on a GPU host).
 Run by ctest (tests/CMakeLists.txt) with the embedded Python's interpreter."""

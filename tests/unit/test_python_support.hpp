@@ -35,9 +35,9 @@ inline std::string read_text(const std::filesystem::path& path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The repository's payloads/ folder.
+// The repository's python_payloads/ folder.
 inline std::filesystem::path repo_payloads() {
-    return std::filesystem::path(XFER_SOURCE_DIR) / "payloads";
+    return std::filesystem::path(XFER_SOURCE_DIR) / "python_payloads";
 }
 
 struct PyHarness {
