@@ -42,16 +42,24 @@ std::vector<std::string> help_topics(const CLI::App& app) {
     return topics;
 }
 
-CLI::App* add_help_command(CLI::App& app, std::string& topic) {
+CLI::App* add_help_command(CLI::App& app, std::string& topic, bool& markdown) {
     auto* cmd = app.add_subcommand(
         "help", "Help on a command, or every scenario key: xferlab help scenario-keys");
     cmd->add_option("topic", topic, "scenario-keys or a command")
         ->check(CLI::IsMember(help_topics(app)));
+    cmd->add_flag("--markdown", markdown,
+                  "With explanations: the catalogue's tables as docs/reading-reports.md holds them");
     return cmd;
 }
 
-int cmd_help(CLI::App& app, const std::string& topic) {
-    if (topic == kScenarioKeys) {
+int cmd_help(CLI::App& app, const std::string& topic, bool markdown) {
+    if (markdown && topic != kExplanations) {
+        std::cerr << "xferlab help: --markdown goes with the topic explanations\n";
+        return exit_bad_input;
+    }
+    if (markdown) {
+        std::cout << explanation_catalogue_markdown();
+    } else if (topic == kScenarioKeys) {
         print_scenario_keys();
     } else if (topic == kExplanations) {
         std::cout << "Every kind of explanation the report prints, as its rule states it "

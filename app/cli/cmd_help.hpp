@@ -13,9 +13,9 @@ std::vector<std::string> help_topics(const CLI::App& app);
 
 // `xferlab help [TOPIC]`: the program's help and its topics; a command's help; or
 // (scenario-keys) every scenario key with its type, default and meaning, from the descriptors.
-int cmd_help(CLI::App& app, const std::string& topic);
+int cmd_help(CLI::App& app, const std::string& topic, bool markdown = false);
 
 // Registered after every other command: its topics are the commands added before it.
-CLI::App* add_help_command(CLI::App& app, std::string& topic);
+CLI::App* add_help_command(CLI::App& app, std::string& topic, bool& markdown);
 
 }  // namespace xfer

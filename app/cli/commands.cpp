@@ -45,7 +45,7 @@ Commands::Commands() : app(kDescription) {
     plot_cmd = add_plot_command(app, plot);
     compare_cmd = add_compare_command(app, compare);
     completion_cmd = add_completion_command(app, shell);
-    help_cmd = add_help_command(app, help_topic);
+    help_cmd = add_help_command(app, help_topic, help_markdown);
     worker_cmd = add_worker_command(app);
 }
 

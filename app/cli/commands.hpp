@@ -35,6 +35,7 @@ struct Commands {
     CompareOptions compare;
     std::string shell;       // completion SHELL
     std::string help_topic;  // help TOPIC
+    bool help_markdown = false;  // help explanations --markdown
 
     CLI::App app;
     CLI::App* run_cmd;

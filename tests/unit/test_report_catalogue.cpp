@@ -1,5 +1,5 @@
-// The catalogue's constants: the table docs/reading-reports.md prints (which the explanations
-// audit reads) is the one the rules apply, name for name and value for value.
+// The catalogue: the tables docs/reading-reports.md prints (which the explanations audit reads)
+// are the rules' own rows and the constants they apply, name for name and value for value.
 #include <fstream>
 #include <map>
 #include <regex>
@@ -42,6 +42,30 @@ TEST_CASE("the documented constants are the ones the rules apply", "[report][cat
         REQUIRE(documented.count(c.name) == 1);
         CHECK(documented.at(c.name) == Approx(c.value));
     }
+}
+
+TEST_CASE("the documented rules are the rules' own rows, each with the test it rests on",
+          "[report][catalogue]") {
+    std::ifstream in(std::string(XFER_SOURCE_DIR) + "/docs/reading-reports.md");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string generated = explanation_catalogue_markdown();
+    // Regenerate with `build/xferlab help explanations --markdown` where this fails.
+    CHECK(text.str().find(generated) != std::string::npos);
+    for (const ExplanationRule& r : explanation_rules()) {
+        INFO(r.text.id);
+        CHECK(std::string(r.text.test).size() > 0);
+        CHECK(generated.find(std::string("| `") + r.text.id + "` |") != std::string::npos);
+    }
+}
+
+TEST_CASE("a finding names another run by its label where a rule says so",
+          "[report][catalogue]") {
+    Finding f;
+    f.say("lower than the baseline's ({baseline})").runs("baseline", {3}, "'openmp'");
+    CHECK(f.text() == "lower than the baseline's ('openmp')");
+    REQUIRE(f.field("baseline"));
+    CHECK(f.field("baseline")->runs == std::vector<int>{3});  // the data keeps the number
 }
 
 TEST_CASE("a finding's sentence is rendered from its own fields", "[report][catalogue]") {

@@ -8,6 +8,7 @@
 #include "report/analysis/analysis.hpp"
 #include "report/explain/analyze.hpp"
 #include "report/analysis/trial_analysis.hpp"
+#include "util/format.hpp"
 #include "support/catch.hpp"
 #include "test_report_fixtures.hpp"
 
@@ -84,6 +85,28 @@ TEST_CASE("#1 waiting on one device is said per device, never across two devices
     CHECK_FALSE(says(an.runs[0].findings, "measures waiting"));
 }
 
+TEST_CASE("a device's hand-off sentence quotes that device's gaps, not the run's",
+          "[report][explain]") {
+    // Workers 0 and 1 take turns on device 0 and call again 12 ms after a copy; workers 2 and 3
+    // take turns on device 1 and call again after 52 ms. Transfers take 10 ms.
+    RunResult r = run(0, "python", 4);
+    r.backend_used = "cuda";
+    for (int device = 0; device < 2; ++device) {
+        const int64_t step = device == 0 ? 11 * kMs : 31 * kMs;  // one worker's call to the other's
+        for (int k = 0; k < 12; ++k) {
+            const int w = 2 * device + k % 2;
+            const int64_t t = k * step;
+            r.records.push_back(on_device(0, w, k / 2, t, t + 10 * kMs, t, t + 10 * kMs, device));
+        }
+    }
+    const Analysis an = analyzed({r});
+    CHECK(says(an.runs[0].findings, "device 0 changed hands after 100% of consecutive copies"));
+    CHECK(says(an.runs[0].findings, "python workers return to the driver after p50 12 ms"));
+    CHECK(says(an.runs[0].findings, "python workers return to the driver after p50 52 ms"));
+    REQUIRE(an.runs[0].gap_ns);
+    CHECK(an.runs[0].gap_ns->p50 == Approx(32 * kMs));  // the run's: neither device's
+}
+
 TEST_CASE("#2 never two calls at once counts the warm-ups in flight, and guesses no lock",
           "[report][explain]") {
     // Two workers alternate their measured calls; in `overlapping` worker 1's warm-up is still
@@ -150,14 +173,15 @@ RunResult four_workers(int index, int trial, bool shared, double stretch = 1) {
 // Five trials of the baseline and of the four workers, interleaved. The baseline is stretched to
 // the four workers' 8.4 s, so both move 8 GB in 8.4 s, and each trial a little more or less
 // (trials drift); the four workers' run then by `stretch` more.
-Analysis base_and_four(double stretch) {
+Analysis base_and_four(double stretch, double drift = 1) {
     const double base_drift[] = {-0.02, 0.005, 0.02, -0.005, 0.01};
     const double four_drift[] = {0.015, -0.015, 0.0, -0.01, 0.025};
     std::vector<RunResult> runs;
     for (int t = 0; t < 5; ++t) {
-        runs.push_back(one_worker_base(int(runs.size()), t + 1, 1.05 * (1 + base_drift[t])));
         runs.push_back(
-            four_workers(int(runs.size()), t + 1, false, stretch * (1 + four_drift[t])));
+            one_worker_base(int(runs.size()), t + 1, 1.05 * (1 + drift * base_drift[t])));
+        runs.push_back(four_workers(int(runs.size()), t + 1, false,
+                                    stretch * (1 + drift * four_drift[t])));
     }
     return analyzed(runs);
 }
@@ -169,9 +193,9 @@ TEST_CASE("#3 same aggregate, slower copies: a mechanism only with its own numbe
     // One trial: worded as that trial's observation, never "without falling".
     const Analysis turns = analyzed({one_worker_base(0, 1), four_workers(1, 1, false)});
     CHECK(says(turns.runs[1].findings,
-               "in this trial the aggregate was within the runs' noise (+-11%) of run 0's while "
-               "per-copy p50 was 4.00x lower; whether the aggregates differ is not tested with "
-               "these trials; the copies took turns on the device"));
+               "in this trial the aggregate was within the runs' noise (+-11%) of the "
+               "baseline's ('base') while per-copy p50 was 4.00x lower; whether the aggregates "
+               "differ is not tested with these trials; the copies took turns on the device"));
     CHECK_FALSE(says(turns.runs[1].findings, "without the bytes per second falling"));
     CHECK_FALSE(says(turns.summary, "understates"));
     const Analysis shared = analyzed({one_worker_base(0, 1), four_workers(1, 1, true)});
@@ -185,21 +209,38 @@ TEST_CASE("#3 same aggregate, slower copies: a mechanism only with its own numbe
 
 TEST_CASE("#3 same aggregate, slower copies: 'without falling' only where the trials agree",
           "[report][explain]") {
-    // Five trials with the same aggregates but for drift: the test finds no difference, and
-    // each trial says so.
+    // Five trials with the same aggregates but for drift of 2 %: the test finds no difference,
+    // each trial says so, and the interval of the ratio rules out a fall of more than 5 %.
     const Analysis same = base_and_four(1.0);
     REQUIRE(same.groups[1].vs_baseline);
-    CHECK(same.groups[1].vs_baseline->finding == TrialComparison::Finding::no_difference);
+    const TrialComparison& c = *same.groups[1].vs_baseline;
+    CHECK(c.finding == TrialComparison::Finding::no_difference);
+    REQUIRE(c.ci_low);
+    CHECK(*c.ci_low >= 0.95);
     for (size_t i = 1; i < same.runs.size(); i += 2) {
         CHECK(says(same.runs[i].findings,
                    "aggregate not different from the baseline's across trials (no difference "
                    "found, 5 trials) but per-copy p50 "));
         CHECK(says(same.runs[i].findings,
-                   "x lower than run " + std::to_string(i - 1) +
-                       "'s: each copy took longer without the bytes per second falling"));
+                   "x lower than the baseline's ('base'): each copy took longer without the bytes "
+                   "per second falling by more than 5% (95% CI of the aggregate ratio [" +
+                       fmtx::ratio(*c.ci_low) + ", " + fmtx::ratio(*c.ci_high) + "])"));
     }
-    CHECK(says(same.summary, "per-copy bandwidth understates runs 1, 3, 5, 7, 9: the trials found "
-                             "no difference in the aggregate, the copies were slower"));
+    CHECK(says(same.summary, "per-copy bandwidth understates 'four' (every trial): the trials "
+                             "found no difference in the aggregate, the copies were slower"));
+    // Three times that drift: still no difference found, but "no difference found" is not "no
+    // fall": the interval allows one larger than 5 %, and the sentence says so.
+    const Analysis wide = base_and_four(1.0, 3.0);
+    REQUIRE(wide.groups[1].vs_baseline);
+    const TrialComparison& w = *wide.groups[1].vs_baseline;
+    CHECK(w.finding == TrialComparison::Finding::no_difference);
+    REQUIRE(w.ci_low);
+    CHECK(*w.ci_low < 0.95);
+    CHECK(says(wide.runs[1].findings,
+               "each copy took longer; the aggregate's 95% CI [" + fmtx::ratio(*w.ci_low) + ", " +
+                   fmtx::ratio(*w.ci_high) + "] allows a fall of up to " +
+                   fmtx::percent(1 - *w.ci_low) + ", so whether the bytes per second fell is open"));
+    CHECK_FALSE(says(wide.runs[1].findings, "without the bytes per second falling"));
     // 5 % fewer bytes per second in every trial: inside each run's noise (+-11 %), but the trials
     // call it slower, so no run says the aggregate stayed the same.
     const Analysis slower = base_and_four(1.05);
@@ -259,34 +300,43 @@ Analysis scaling_trials(const std::vector<double>& one_GBps, const std::vector<d
 
 }  // namespace
 
-TEST_CASE("#5 scaling across trials: every trial apart is more, not 'within noise'",
+TEST_CASE("#5 scaling across trials: a direction rests on the sign test of the paired trials",
           "[report][explain]") {
-    const Analysis an =
+    // Six trials, every pair above 1: the sign test reaches 5 % (p = 2 / 2^6).
+    const Analysis six = scaling_trials({15.5, 18.0, 22.3, 17.1, 20.0, 19.0},
+                                        {26.2, 30.0, 33.3, 28.4, 31.0, 30.4});
+    CHECK(says(six.runs[1].findings,
+               "more threads, more bytes per second: 1.63x for 4 threads against one thread "
+               "('one') (median of 6 paired trials' ratios, above 1 in 6 of 6: 1.49x to 1.69x; "
+               "sign test p = 0.0312)"));
+    CHECK_FALSE(says(six.runs[1].findings, "within noise"));
+    // Five such trials cannot reach it (p = 0.0625): the sentence says so, and no direction.
+    const Analysis five =
         scaling_trials({15.5, 18.0, 22.3, 17.1, 20.0}, {26.2, 30.0, 33.3, 28.4, 31.0});
-    CHECK(says(an.runs[1].findings,
-               "more threads, more bytes per second: 1.66x for 4 threads against one thread "
-               "('one') (median of 5 trials' ratios, each trial's above 1: 1.49x to 1.69x)"));
-    CHECK_FALSE(says(an.runs[1].findings, "within noise"));
+    CHECK(says(five.runs[1].findings,
+               "scaling 1.66x for 4 threads against one thread ('one'): above 1 in 5 of 5 paired "
+               "trials (1.49x to 1.69x), not significant: sign test p = 0.0625 (all trials one "
+               "way reach 5 % from 6 trials)"));
+    CHECK_FALSE(says(five.runs[1].findings, "more threads"));
     // Silent: one trial tells nothing across trials (the table has the ratio).
     const Analysis one = scaling_trials({15.5}, {26.2});
     CHECK_FALSE(says(one.runs[1].findings, "scaling"));
     CHECK_FALSE(says(one.runs[1].findings, "more threads"));
 }
 
-TEST_CASE("#5 scaling is paired by trial: a direction needs three trials that all agree",
+TEST_CASE("#5 scaling is paired by trial: few trials all one way are not a direction",
           "[report][explain]") {
-    // Two trials, both pairs apart: still not testable (the verdict on such data says so too).
     const Analysis two = scaling_trials({15.5, 18.0}, {26.2, 30.0});
     CHECK(says(two.runs[1].findings,
-               "scaling 1.68x for 4 threads against one thread ('one'): not testable with 2 "
-               "trials"));
+               "scaling 1.68x for 4 threads against one thread ('one'): above 1 in 2 of 2 paired "
+               "trials (1.67x to 1.69x), not significant: sign test p = 0.5"));
     CHECK_FALSE(says(two.runs[1].findings, "more threads"));
-    // Three trials whose every pair moved the same way, with bands that overlap: fewer.
+    // Three trials whose every pair moved the same way: still p = 0.25.
     const Analysis three = scaling_trials({20.0, 10.0, 40.0}, {7.0, 5.5, 27.2});
     CHECK(says(three.runs[1].findings,
-               "more threads, fewer bytes per second: 0.55x for 4 threads against one thread "
-               "('one') (median of 3 trials' ratios, each trial's below 1: 0.35x to 0.68x)"));
-    CHECK_FALSE(says(three.runs[1].findings, "no consistent difference"));
+               "scaling 0.55x for 4 threads against one thread ('one'): below 1 in 3 of 3 paired "
+               "trials (0.35x to 0.68x), not significant: sign test p = 0.25"));
+    CHECK_FALSE(says(three.runs[1].findings, "fewer bytes per second"));
     // Pairs that go both ways: no consistent difference.
     const Analysis mixed = scaling_trials({20.0, 10.0, 40.0}, {24.0, 8.0, 44.0});
     CHECK(says(mixed.runs[1].findings,
@@ -298,18 +348,19 @@ TEST_CASE("#6 scaling: trials paired by number, and 0.98x in one trial is nothin
           "[report][explain]") {
     const Analysis one = scaling_trials({55.11}, {54.83});
     CHECK_FALSE(says(one.runs[1].findings, "fewer"));
-    // Every four-thread trial below every one-thread trial, 2-4 % apart: fewer, each trial
-    // against its own trial's one-thread run.
-    const Analysis five =
-        scaling_trials({56.0, 55.5, 56.5, 55.8, 56.2}, {54.0, 54.5, 54.2, 54.8, 54.4});
-    for (size_t i = 1; i < five.runs.size(); i += 2) {
-        CHECK(five.runs[i].scaling_reference == int(i - 1));  // the same trial's one thread
-        CHECK(says(five.runs[i].findings, "more threads, fewer bytes per second: 0.97x"));
+    // Every four-thread trial below its own trial's one-thread run, 2-4 % apart, in six trials:
+    // fewer, each trial against its own trial's one-thread run.
+    const Analysis six = scaling_trials({56.0, 55.5, 56.5, 55.8, 56.2, 56.1},
+                                        {54.0, 54.5, 54.2, 54.8, 54.4, 54.6});
+    for (size_t i = 1; i < six.runs.size(); i += 2) {
+        CHECK(six.runs[i].scaling_reference == int(i - 1));  // the same trial's one thread
+        CHECK(says(six.runs[i].findings, "more threads, fewer bytes per second: 0.97x"));
     }
-    // Half a percent apart: no practical difference, whatever the bands.
+    // Half a percent apart: the median is within 1 %, whatever the bands.
     const Analysis close =
         scaling_trials({55.0, 54.0, 56.0, 55.5, 54.5}, {54.7, 53.7, 55.7, 55.2, 54.2});
-    CHECK(says(close.runs[1].findings, "no practical difference (under 1 %)"));
+    CHECK(says(close.runs[1].findings, ": the median within 1 % of 1 (0.99x to 0.99x in 5 paired "
+                                       "trials)"));
     CHECK_FALSE(says(close.runs[1].findings, "fewer"));
 }
 
@@ -391,10 +442,13 @@ TEST_CASE("#8 a shared machine only over a window its ticks can resolve", "[repo
     CHECK(says(with_activity(HostActivity{"copies", kS, 16, 6.4, 5.1, 1.3, 0}),
                "shared machine: other processes kept 1.3 of 16 CPUs busy while the copies ran "
                "(xferlab 5.1; +-0.32 CPUs at /proc/stat's 10 ms ticks over 1 s)"));
-    // Steal needs 100 ticks per CPU: 1 s is enough, 0.5 s is not.
-    CHECK(says(with_activity(HostActivity{"run", kS, 16, 5.1, 5.1, 0, 0.02}), "steal"));
+    // Steal alone needs 5 % of CPU time (notable_steal) over 100 ticks per CPU: 1 s is enough,
+    // 0.5 s is not, and 1.2 % with no other process busy is no shared machine.
+    CHECK(says(with_activity(HostActivity{"run", kS, 16, 5.1, 5.1, 0, 0.06}), "steal"));
     CHECK_FALSE(
-        says(with_activity(HostActivity{"run", kS / 2, 16, 5.1, 5.1, 0, 0.02}), "shared machine"));
+        says(with_activity(HostActivity{"run", kS / 2, 16, 5.1, 5.1, 0, 0.06}), "shared machine"));
+    CHECK_FALSE(
+        says(with_activity(HostActivity{"run", kS, 16, 5.1, 5.1, 0, 0.012}), "shared machine"));
 }
 
 TEST_CASE("#9 warm-ups in the window: 'took turns' only where the device shows it",

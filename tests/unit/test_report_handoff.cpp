@@ -276,8 +276,25 @@ TEST_CASE("why: calls serialized by a held GIL say so, a released one is ruled o
     // The switch: the same with gil = release overlapped: the GIL serialized them.
     const auto switched = explain({python_run(0, "hold", false), python_run(1, "release", true)});
     CHECK(says(switched,
-               "the GIL held across the call serialized them: run 1, the same with gil "
-               "= release, overlapped (host-side peak 2)"));
+               "the GIL held across the call serialized them: 'python gil=release', the same "
+               "with gil = release, overlapped (host-side peak 2); from one trial only (a cause "
+               "needs 3 trials)"));
+    // Three trials a side: a cause without the caveat; one of them on a shared machine: said.
+    std::vector<RunResult> three;
+    for (int t = 1; t <= 3; ++t)
+        for (const char* gil : {"hold", "release"}) {
+            RunResult r = python_run(int(three.size()), gil, std::string(gil) == "release");
+            r.position.trial = t;
+            three.push_back(std::move(r));
+        }
+    const auto repeated = explain(three);
+    CHECK(says(repeated, "overlapped (host-side peak 2)"));
+    CHECK_FALSE(says(repeated, "trial only"));
+    CHECK_FALSE(says(repeated, "shared machine"));
+    three[3].host_activity = HostActivity{"copies", 10 * kS, 16, 6.4, 1.0, 1.7, 0};
+    CHECK(says(explain(three),
+               "overlapped (host-side peak 2); 1 of the 6 runs it rests on ran on a shared "
+               "machine, which may have moved their figures"));
     // The switch that does not turn the effect off: the GIL is not shown to be the cause.
     const auto both = explain({python_run(0, "hold", false), python_run(1, "release", false)});
     CHECK(says(both, "did not overlap in every trial either, so the held GIL is not shown"));

@@ -168,7 +168,12 @@ TEST_CASE(
     CHECK(contains(brief, "\nBandwidth\n"));
     CHECK(contains(brief, "\nSummary\n"));
     CHECK(count(brief, "note (every run): " + fallback) == 1);
-    CHECK(contains(squeeze(brief), "run 2: why: shared machine: other processes kept"));
+    // The machine in one line: how many runs, the range of their figures, where the rest is.
+    CHECK(contains(squeeze(brief),
+                   "Machine: shared during 1 of 4 runs: other processes kept 1.3 of 16 CPUs "
+                   "busy, the hypervisor took 0.0% of CPU time (steal)"));
+    CHECK(contains(squeeze(brief), "Which runs, and each one's figures: --full"));
+    CHECK_FALSE(contains(brief, "why: shared machine"));
     CHECK_FALSE(contains(brief, "\nRun 0: "));
     CHECK_FALSE(contains(brief, "What ran"));
     CHECK_FALSE(contains(brief, "Said of several runs"));

@@ -98,6 +98,9 @@ struct HandoffStats {
     // The most workers that copied through one context: with one, a context cannot show
     // whether it serializes (a worker's own copies never overlap).
     int context_workers = 0;
+    // The gaps (a return to the worker's next call) before the measured copies on this device:
+    // RunAnalysis::gap_ns of this device alone (nullopt: none).
+    std::optional<Distribution> gap_ns;
 };
 
 struct RunAnalysis {

@@ -84,7 +84,8 @@ void to_json(json& j, const HandoffStats& h) {
              {"mean_run_length", h.mean_run_length},
              {"contexts", h.contexts},
              {"context_peak", h.context_peak},
-             {"context_workers", h.context_workers}};
+             {"context_workers", h.context_workers},
+             {"gap_ns", optional_json(h.gap_ns)}};
 }
 
 void to_json(json& j, const RunAnalysis& a) {

@@ -30,6 +30,12 @@ Finding& Finding::runs(const std::string& name, std::vector<int> runs) {
     return *this;
 }
 
+Finding& Finding::runs(const std::string& name, std::vector<int> runs, std::string text) {
+    this->runs(name, std::move(runs));
+    fields.back().text = std::move(text);
+    return *this;
+}
+
 const FindingField* Finding::field(const std::string& name) const {
     for (const FindingField& f : fields)
         if (f.name == name) return &f;

@@ -31,6 +31,10 @@ struct Finding {
     Finding& claim(const std::string& name, const std::string& text);
     Finding& figure(const std::string& name, double value, const std::string& text);
     Finding& runs(const std::string& name, std::vector<int> runs);
+    // Runs printed as `text` instead of their numbers: a per-run finding names the runs it
+    // compares with by their label ("'python gil=release'"), so that the trials of one label
+    // say the same words and the concise report can list them together.
+    Finding& runs(const std::string& name, std::vector<int> runs, std::string text);
 
     const FindingField* field(const std::string& name) const;
     // The sentence with this finding's own fields.

@@ -15,13 +15,17 @@ namespace {
 // like the others), while the first copy has no gap before it.
 void worker_gaps(const std::vector<Record>& records, RunAnalysis& a) {
     const auto before = gaps_before(records);
-    std::map<int, std::vector<double>> by_worker;
+    std::map<int, std::vector<double>> by_worker, by_device;
     std::vector<double> all;
     for (size_t i = 0; i < records.size(); ++i) {
         if (records[i].warmup || !before[i]) continue;
         by_worker[records[i].worker].push_back(double(*before[i]));
+        by_device[records[i].device].push_back(double(*before[i]));
         all.push_back(double(*before[i]));
     }
+    for (HandoffStats& h : a.handoffs)
+        if (auto it = by_device.find(h.device); it != by_device.end())
+            h.gap_ns = distribution(std::move(it->second));
     for (auto& [worker, gaps] : by_worker) {
         if (worker < 0 || size_t(worker) >= a.workers.size()) continue;
         a.workers[size_t(worker)].gap_ns = distribution(std::move(gaps));
@@ -118,7 +122,6 @@ std::vector<std::optional<int64_t>> gaps_before(const std::vector<Record>& recor
 }
 
 void handoff_figures(const RunResult& run, int64_t first, int64_t last, RunAnalysis& a) {
-    worker_gaps(run.records, a);
     std::map<int, int64_t> first_call;
     for (const Record& r : run.records) {
         auto [it, fresh] = first_call.emplace(r.worker, r.host_start_ns);
@@ -134,6 +137,7 @@ void handoff_figures(const RunResult& run, int64_t first, int64_t last, RunAnaly
         HandoffStats h = device_sequence(device, records, first, last, worker_runs);
         if (h.copies > 0) a.handoffs.push_back(std::move(h));
     }
+    worker_gaps(run.records, a);  // after the devices' sequences: it fills their gaps too
     // A worker's run length is on its own device (that of its first measured copy).
     for (const auto& [key, rc] : worker_runs) {
         const auto [device, worker] = key;

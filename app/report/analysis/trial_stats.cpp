@@ -88,6 +88,20 @@ double t_cdf(double t, double df) {
 
 }  // namespace
 
+double sign_test_p(size_t above, size_t below) {
+    const size_t n = above + below, k = std::max(above, below);
+    if (n == 0) return 1;
+    // P(X >= k) = sum of C(n, i) for i = k..n, over 2^n; the coefficients are exact integers in
+    // a double for the trial counts a plan has.
+    double sum = 0, c = 1;  // c = C(n, i), from i = n down
+    for (size_t i = n; i >= k && i <= n; --i) {
+        sum += c;
+        c = c * double(i) / double(n - i + 1);
+    }
+    // A tie of the two sides (k = n / 2) counts its middle term twice: the p is then 1.
+    return std::min(1.0, 2 * std::ldexp(sum, -int(n)));
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return percentile_sorted(v, 0.5);

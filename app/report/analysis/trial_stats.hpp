@@ -41,6 +41,12 @@ std::optional<Interval95> mean_interval(const std::vector<double>& v, double lev
 // The quantile of Student's t distribution with `df` degrees of freedom, p in (0, 1).
 double t_quantile(double p, double df);
 
+// The two-sided sign test of paired differences: `above` pairs on one side of zero, `below` on
+// the other (ties left out): 2 * P(X >= max(above, below)) for X ~ Binomial(above + below,
+// 1/2), at most 1; 1 with no pairs. Five pairs all one way give 0.0625: a direction from paired
+// trials needs six (0.031) to reach 5 % (scipy.stats.binomtest(k, n).pvalue).
+double sign_test_p(size_t above, size_t below);
+
 // The median of values (unsorted); 0 for none.
 double median(std::vector<double> v);
 

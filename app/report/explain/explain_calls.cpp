@@ -51,19 +51,23 @@ void gil_cause(const RuleInput& in, Finding& f) {
         // The partner of this run's own trial is the one it names.
         for (size_t p : partners)
             if (in.results.runs[p].position.trial == in.r().position.trial) {
-                f.say(": the GIL held across the call serialized them: {partner}, the same with "
-                      "gil = release, overlapped (host-side peak {peak})")
-                    .runs("partner", {in.results.runs[p].position.index})
+                name_run(f.say(": the GIL held across the call serialized them: {partner}, the "
+                               "same with gil = release, overlapped (host-side peak {peak})"),
+                         "partner", in.results.runs[p])
                     .figure("peak", runs[p].host_peak_in_flight,
                             std::to_string(runs[p].host_peak_in_flight));
+                std::vector<size_t> rests_on = trials_of(in.results, in.run);
+                rests_on.insert(rests_on.end(), partners.begin(), partners.end());
+                say_evidence(in.results, rests_on, partners.size(), f);
                 return;
             }
     }
     for (size_t o : switched_runs(in.results, in.run, switch_gil))
         if (gil_of(in.results.runs[o]) == GilPolicy::release) {
-            f.say("; {partner}, the same with gil = release, did not overlap in every trial "
-                  "either, so the held GIL is not shown to be what serialized them")
-                .runs("partner", {in.results.runs[o].position.index});
+            name_run(f.say("; {partner}, the same with gil = release, did not overlap in every "
+                           "trial either, so the held GIL is not shown to be what serialized "
+                           "them"),
+                     "partner", in.results.runs[o]);
             return;
         }
     f.say("; gil = hold, and no run of this plan differs from it in gil alone, so no cause is "

@@ -38,6 +38,27 @@ void say_mechanism(const RunAnalysis& a, Finding& f) {
                     fmt::format("{:.1f}", *a.device_concurrency));
 }
 
+// After "each copy took longer": whether the aggregate may have fallen. "No difference found"
+// is not "no fall": only a CI that rules out a fall larger than kFallBound says it did not.
+void say_fall(const TrialComparison& c, Finding& f) {
+    if (!c.ci_low) {
+        f.say(", and with no 95% CI at these trial counts a fall of the aggregate is not ruled out");
+        return;
+    }
+    f.figure("ci_low", *c.ci_low, fmtx::ratio(*c.ci_low))
+        .figure("ci_high", *c.ci_high, fmtx::ratio(*c.ci_high));
+    if (*c.ci_low >= 1 - kFallBound) {
+        f.say(" without the bytes per second falling by more than {bound} (95% CI of the "
+              "aggregate ratio [{ci_low}, {ci_high}])")
+            .figure("bound", kFallBound, fmt::format("{:.0f}%", kFallBound * 100));
+        return;
+    }
+    const double fall = 1 - *c.ci_low;
+    f.say("; the aggregate's 95% CI [{ci_low}, {ci_high}] allows a fall of up to {fall}, so "
+          "whether the bytes per second fell is open")
+        .figure("fall", fall, fmtx::percent(fall));
+}
+
 }  // namespace
 
 void same_aggregate_slower_copies(const RuleInput& in, std::vector<Finding>& out) {
@@ -53,20 +74,23 @@ void same_aggregate_slower_copies(const RuleInput& in, std::vector<Finding>& out
     Finding f;
     if (verdict == Verdict::no_difference || verdict == Verdict::negligible) {
         f.say("aggregate not different from the baseline's across trials ({verdict}, {trials} "
-              "trials) but per-copy p50 {lower} lower than {baseline}'s: each copy took longer "
-              "without the bytes per second falling")
+              "trials) but per-copy p50 {lower} lower than the baseline's ({baseline}): each copy "
+              "took longer")
             .claim("verdict", finding_name(verdict))
             .figure("trials", double(g->aggregate_Bps.size()),
                     std::to_string(g->aggregate_Bps.size()));
+        say_fall(*g->vs_baseline, f);
     } else {
         // One trial's observation: the within-run noise says nothing about drift between runs.
-        f.say("in this trial the aggregate was within the runs' noise (+-{noise}) of "
-              "{baseline}'s while per-copy p50 was {lower} lower; whether the aggregates differ "
-              "is {verdict} with these trials")
+        f.say("in this trial the aggregate was within the runs' noise (+-{noise}) of the "
+              "baseline's ({baseline}) while per-copy p50 was {lower} lower; whether the "
+              "aggregates differ is {verdict} with these trials")
             .claim("verdict", finding_name(verdict))
             .figure("noise", std::expm1(c.aggregate_noise), fmtx::percent(std::expm1(c.aggregate_noise)));
     }
-    f.runs("baseline", {c.baseline_run}).figure("lower", lower, fmtx::ratio(lower));
+    for (const RunResult& b : in.results.runs)
+        if (b.position.index == c.baseline_run) name_run(f, "baseline", b);
+    f.figure("lower", lower, fmtx::ratio(lower));
     say_mechanism(a, f);
     out.push_back(std::move(f));
 }
@@ -204,20 +228,28 @@ void scaling(const RuleInput& in, std::vector<Finding>& out) {
         .figure("lo", *lo, fmtx::ratio(*lo))
         .figure("hi", *hi, fmtx::ratio(*hi));
     const std::string what = "{ratio} for {threads} threads against one thread ('{reference}')";
-    const bool above = *lo > 1, below = *hi < 1;
-    if (t.ratios.size() < kMinScalingTrials)
-        f.say("scaling " + what +
-              ": not testable with {trials} trials (a direction needs every trial's pair to move "
-              "the same way in " +
-              std::to_string(kMinScalingTrials) + " or more)");
-    else if (std::abs(median - 1) < kPracticalRatio)
-        f.say("scaling " + what + ": no practical difference (under 1 %)");
-    else if (above)
-        f.say("more threads, more bytes per second: " + what +
-              " (median of {trials} trials' ratios, each trial's above 1: {lo} to {hi})");
-    else if (below)
-        f.say("more threads, fewer bytes per second: " + what +
-              " (median of {trials} trials' ratios, each trial's below 1: {lo} to {hi})");
+    // A direction from paired trials rests on the sign test of their ratios against 1.
+    const size_t above = size_t(std::count_if(t.ratios.begin(), t.ratios.end(),
+                                              [](double r) { return r > 1; }));
+    const size_t below = size_t(std::count_if(t.ratios.begin(), t.ratios.end(),
+                                              [](double r) { return r < 1; }));
+    const bool one_way = above == t.ratios.size() || below == t.ratios.size();
+    const double p = stats::sign_test_p(above, below);
+    f.figure("sign_p", p, fmt::format("{:.3g}", p));
+    const bool more = above > below;
+    const char* side = more ? "above" : "below";
+    f.figure("one_side", double(more ? above : below), std::to_string(more ? above : below));
+    if (std::abs(median - 1) < kPracticalRatio)
+        f.say("scaling " + what + ": the median within 1 % of 1 ({lo} to {hi} in {trials} "
+              "paired trials)");
+    else if (p < kSignLevel)
+        f.say(std::string(more ? "more threads, more" : "more threads, fewer") +
+              " bytes per second: " + what + " (median of {trials} paired trials' ratios, " +
+              side + " 1 in {one_side} of {trials}: {lo} to {hi}; sign test p = {sign_p})");
+    else if (one_way)
+        f.say("scaling " + what + ": " + side +
+              " 1 in {one_side} of {trials} paired trials ({lo} to {hi}), not significant: sign "
+              "test p = {sign_p} (all trials one way reach 5 % from 6 trials)");
     else
         f.say("scaling " + what +
               ": the trials' ratios go both ways ({lo} to {hi}): no consistent difference in "
@@ -225,19 +257,34 @@ void scaling(const RuleInput& in, std::vector<Finding>& out) {
     out.push_back(std::move(f));
 }
 
-void shared_machine(const RuleInput& in, std::vector<Finding>& out) {
-    const RunResult& run = in.r();
-    if (!run.host_activity) return;
+namespace {
+
+// /proc/stat counts 10 ms ticks, read at both ends of the window: the busy CPUs it gives are
+// uncertain by up to 2 ticks per CPU over the window.
+double tick_resolution(const HostActivity& h) {
+    return 2 * h.cpus * kTickSeconds / (double(h.window_ns) / 1e9);
+}
+
+}  // namespace
+
+bool machine_shared(const RunResult& run) {
+    if (!run.host_activity) return false;
     const HostActivity& h = *run.host_activity;
     const double window_s = double(h.window_ns) / 1e9;
-    if (window_s <= 0 || h.cpus <= 0) return;
-    // /proc/stat counts 10 ms ticks, read at both ends of the window: the busy CPUs it gives
-    // are uncertain by up to 2 ticks per CPU over the window.
-    const double resolution = 2 * h.cpus * kTickSeconds / window_s;
-    const bool others = h.others_cpus - resolution >= kNotableOthers && h.busy_cpus >= h.own_cpus;
+    if (window_s <= 0 || h.cpus <= 0) return false;
+    const bool others =
+        h.others_cpus - tick_resolution(h) >= kNotableOthers && h.busy_cpus >= h.own_cpus;
+    // Steal alone only where it took a share of CPU time that could move a figure.
     const bool steal =
         h.steal_fraction >= kNotableSteal && window_s >= kStealTicksPerCpu * kTickSeconds;
-    if (!others && !steal) return;
+    return others || steal;
+}
+
+void shared_machine(const RuleInput& in, std::vector<Finding>& out) {
+    const RunResult& run = in.r();
+    if (!machine_shared(run)) return;
+    const HostActivity& h = *run.host_activity;
+    const double resolution = tick_resolution(h);
     Finding f;
     f.say("shared machine: other processes kept {others} of {cpus} CPUs busy while {span} "
           "(xferlab {own}; +-{resolution} CPUs at /proc/stat's 10 ms ticks over {window}), the "

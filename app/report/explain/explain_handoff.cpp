@@ -67,11 +67,12 @@ void hand_off(const RuleInput& in, std::vector<Finding>& out) {
             say_gap(f, a, handed, "handed_gap");
             f.say(", ");
         }
-        if (a.gap_ns)
+        // This device's own gaps: on a run of several devices the run-wide figure mixes them.
+        if (h.gap_ns)
             f.say("{launcher} workers return to the driver after p50 {gap} (p90 {gap90})")
                 .claim("launcher", in.r().settings.launcher)
-                .figure("gap", a.gap_ns->p50, fmtx::duration(a.gap_ns->p50))
-                .figure("gap90", a.gap_ns->p90, fmtx::duration(a.gap_ns->p90));
+                .figure("gap", h.gap_ns->p50, fmtx::duration(h.gap_ns->p50))
+                .figure("gap90", h.gap_ns->p90, fmtx::duration(h.gap_ns->p90));
         else
             f.say("no worker made two copies (no gap measured)");
         out.push_back(std::move(f));

@@ -112,6 +112,9 @@ void interpreter_gap(const RuleInput& in, std::vector<Finding>& out) {
             .claim("later_gil", gil_of_launcher(ll))
             .figure("trials", double(sooner.size()), std::to_string(sooner.size()));
         say_hand_off(in.analysis, sooner, later, f);
+        std::vector<size_t> rests_on = sooner;
+        rests_on.insert(rests_on.end(), later.begin(), later.end());
+        say_evidence(in.results, rests_on, sooner.size(), f);
         out.push_back(std::move(f));
     }
 }
@@ -199,7 +202,11 @@ void gil_serializes_work(const RuleInput& in, std::vector<Finding>& out) {
                 holds &= (*ds)[t] > 0 && (*ds)[t] >= kWorkTurns * std::max((*dn)[t], 0.0);
             if (!holds) continue;
             const double d1 = stats::median(*ds), d2 = stats::median(*dn);
-            out.push_back(
+            std::vector<size_t> rests_on;
+            for (const WorkPair* w : {&shared, &own})
+                for (const auto* side : {&w->idle, &w->working})
+                    rests_on.insert(rests_on.end(), side->begin(), side->end());
+            Finding f =
                 Finding{}
                     .say("Python work between copies (params.work_us = {work}) lengthened the "
                          "gap after a copy by {shared_added} under python (one GIL for the "
@@ -215,7 +222,9 @@ void gil_serializes_work(const RuleInput& in, std::vector<Finding>& out) {
                     .claim("own_launcher", own.launcher)
                     .claim("own_gil", gil_of_launcher(own.launcher))
                     .runs("own_runs", indexes(in.results, own.working))
-                    .figure("trials", double(ds->size()), std::to_string(ds->size())));
+                    .figure("trials", double(ds->size()), std::to_string(ds->size()));
+            say_evidence(in.results, rests_on, ds->size(), f);
+            out.push_back(std::move(f));
         }
     }
 }

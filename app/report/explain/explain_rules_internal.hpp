@@ -57,6 +57,20 @@ bool devices_took_turns(const RunAnalysis& a);
 // The mean hand-off rate over the run's serialized devices; nullopt without one.
 std::optional<double> serialized_handoff_rate(const RunAnalysis& a);
 std::string worker_list(const std::vector<int>& workers);
+// The runs at plan numbers `runs` as a reader compares them: by label with how many of its
+// trials, "'host' (every trial), 'python gil=hold' (2 of 5 trials)", where the plan has trials;
+// "runs 1, 6" where it has none; "every run" where that is all of them.
+std::string runs_by_label(const Results& results, const std::vector<int>& runs);
+// Whether the run was flagged as a shared machine (the shared-machine rule's condition).
+bool machine_shared(const RunResult& run);
+// What a cause rests on where it is short of the standard, appended to its sentence: "; from
+// one trial only (a cause needs 3 trials)" with fewer than kMinCauseTrials trials, and "; 2 of
+// the 10 runs it rests on ran on a shared machine" where any of `runs` was flagged as one.
+void say_evidence(const Results& results, const std::vector<size_t>& runs, size_t trials,
+                  Finding& f);
+// Adds `run` as runs field `field`, printed as its label in quotes: a per-run finding that
+// points to another run of the plan names it so, the same words in every trial.
+Finding& name_run(Finding& f, const std::string& field, const RunResult& run);
 // Positions of the runs that share `run`'s label: its trials (itself included).
 std::vector<size_t> trials_of(const Results& results, size_t run);
 
@@ -105,7 +119,9 @@ inline constexpr size_t kMinGaps = 5;             // gaps to compare a worker's 
 inline constexpr double kGapApart = 1.5;          // keepers' gaps this much shorter
 inline constexpr double kHandoffHigh = 0.5;       // a rate that is taking turns
 inline constexpr double kPracticalRatio = 0.01;   // differences below 1 % are no difference
-inline constexpr size_t kMinScalingTrials = 3;    // paired trials for a scaling direction
+inline constexpr double kSignLevel = 0.05;        // a direction from paired trials: sign test p
+inline constexpr double kFallBound = 0.05;        // "without falling": the CI rules out more
+inline constexpr size_t kMinCauseTrials = 3;      // trials under a cause named without a caveat
 inline constexpr double kSwitchLowRate = 0.25;    // gap-decides: the keepers' hand-off rate
 inline constexpr double kSwitchHighRate = 0.75;   // ... and the handers'
 inline constexpr double kSwitchGapApart = 2;      // ... with gaps this far apart
@@ -113,7 +129,7 @@ inline constexpr double kInterpreterGapApart = 1.5;  // interpreter-gap: gap p50
 inline constexpr double kWorkTurns = 1.5;  // gil-serializes-work: one GIL's added gap this larger
 inline constexpr double kTickSeconds = 0.010;     // /proc/stat's USER_HZ tick
 inline constexpr double kNotableOthers = 0.5;     // other processes' CPUs worth a line
-inline constexpr double kNotableSteal = 0.01;     // steal worth a line
+inline constexpr double kNotableSteal = 0.05;     // steal worth a line on its own
 inline constexpr double kStealTicksPerCpu = 100;  // ... over a window of this many ticks
 
 }  // namespace xfer::explain

@@ -65,6 +65,51 @@ std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs
     return out;
 }
 
+std::string runs_by_label(const Results& results, const std::vector<int>& runs) {
+    const bool trials = std::any_of(results.runs.begin(), results.runs.end(),
+                                    [](const RunResult& r) { return r.position.trial > 1; });
+    if (runs.size() == results.runs.size() && runs.size() > 1) return "every run";
+    if (!trials) return run_numbers(runs);
+    // Labels in plan order of their first run, each with its trials here and in all.
+    std::vector<std::pair<std::string, std::pair<size_t, size_t>>> labels;
+    for (const RunResult& r : results.runs) {
+        auto it = std::find_if(labels.begin(), labels.end(),
+                               [&](const auto& l) { return l.first == r.position.label; });
+        if (it == labels.end()) it = labels.insert(labels.end(), {r.position.label, {0, 0}});
+        ++it->second.second;
+        if (std::find(runs.begin(), runs.end(), r.position.index) != runs.end())
+            ++it->second.first;
+    }
+    std::vector<std::string> parts;
+    for (const auto& [label, counts] : labels)
+        if (counts.first > 0)
+            parts.push_back(counts.first == counts.second
+                                ? fmt::format("'{}' (every trial)", label)
+                                : fmt::format("'{}' ({} of {} trials)", label, counts.first,
+                                              counts.second));
+    return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+void say_evidence(const Results& results, const std::vector<size_t>& runs, size_t trials,
+                  Finding& f) {
+    if (trials < kMinCauseTrials)
+        f.say(trials == 1 ? "; from one trial only (a cause needs {min_trials} trials)"
+                          : "; from {cause_trials} trials only (a cause needs {min_trials})")
+            .figure("cause_trials", double(trials), std::to_string(trials))
+            .figure("min_trials", double(kMinCauseTrials), std::to_string(kMinCauseTrials));
+    size_t flagged = 0;
+    for (size_t r : runs) flagged += machine_shared(results.runs[r]);
+    if (flagged > 0)
+        f.say("; {flagged} of the {rests_on} runs it rests on ran on a shared machine, which may "
+              "have moved their figures")
+            .figure("flagged", double(flagged), std::to_string(flagged))
+            .figure("rests_on", double(runs.size()), std::to_string(runs.size()));
+}
+
+Finding& name_run(Finding& f, const std::string& field, const RunResult& run) {
+    return f.runs(field, {run.position.index}, "'" + run.position.label + "'");
+}
+
 std::vector<size_t> trials_of(const Results& results, size_t run) {
     std::vector<size_t> out;
     for (size_t i = 0; i < results.runs.size(); ++i)

@@ -68,14 +68,46 @@ void baselines(const Results& results, const Analysis& analysis, std::vector<Fin
         return;
     }
     const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
+    const bool trials = std::any_of(analysis.groups.begin(), analysis.groups.end(),
+                                    [](const TrialGroup& g) { return g.runs.size() > 1; });
+    if (trials) {  // every trial of the label is the baseline of its own trial
+        out.push_back(
+            Finding{}.say("baseline: '{label}'").claim("label", base.position.label));
+        return;
+    }
     out.push_back(Finding{}
                       .say("baseline: {run} ({label})")
                       .runs("run", {base.position.index})
                       .claim("label", base.position.label));
 }
 
+// With trials: the runs of the plan with the highest and lowest median aggregate.
+bool label_extremes(const Analysis& analysis, std::vector<Finding>& out) {
+    const TrialGroup *hi = nullptr, *lo = nullptr;
+    bool trials = false;
+    for (const TrialGroup& g : analysis.groups) {
+        trials |= g.runs.size() > 1;
+        if (g.aggregate_Bps.empty() || g.median_Bps <= 0) continue;
+        if (!hi || g.median_Bps > hi->median_Bps) hi = &g;
+        if (!lo || g.median_Bps < lo->median_Bps) lo = &g;
+    }
+    if (!trials) return false;
+    if (hi && lo && hi != lo)
+        out.push_back(Finding{}
+                          .say("highest median aggregate: '{high_label}' {high_rate}; lowest: "
+                               "'{low_label}' {low_rate} ({apart} apart)")
+                          .claim("high_label", hi->label)
+                          .figure("high_rate", hi->median_Bps, fmtx::gbps_unit(hi->median_Bps))
+                          .claim("low_label", lo->label)
+                          .figure("low_rate", lo->median_Bps, fmtx::gbps_unit(lo->median_Bps))
+                          .figure("apart", hi->median_Bps / lo->median_Bps,
+                                  fmtx::ratio(hi->median_Bps / lo->median_Bps)));
+    return true;
+}
+
 // The highest and lowest aggregate among runs with copies: figures, not a verdict.
 void extremes(const Results& results, const Analysis& analysis, std::vector<Finding>& out) {
+    if (label_extremes(analysis, out)) return;
     size_t hi = 0, lo = 0, with_copies = 0;
     for (size_t i = 0; i < analysis.runs.size(); ++i) {
         const double agg = analysis.runs[i].aggregate_Bps;
@@ -165,45 +197,93 @@ bool same_aggregate_on_trials(const RunAnalysis& a) {
 
 void noise_lists(const RuleInput& in, std::vector<Finding>& out) {
     std::vector<int> within, beyond, slower_copies;
+    // With trials the verdicts across them judge the runs; one run's noise does not cover
+    // drift between runs, so the lists of one trial against its baseline are left out.
+    const bool trials = std::any_of(in.analysis.groups.begin(), in.analysis.groups.end(),
+                                    [](const TrialGroup& g) { return g.runs.size() > 1; });
     for (const auto& a : in.analysis.runs) {
         if (!a.vs_baseline || !a.vs_baseline->judged) continue;
         (a.vs_baseline->within_noise ? within : beyond).push_back(a.run);
         if (same_aggregate_on_trials(a)) slower_copies.push_back(a.run);
     }
+    if (trials) within.clear(), beyond.clear();
     if (!within.empty())
         out.push_back(Finding{}
                           .say("aggregate inside the noise of its own run and the baseline's: "
                                "{runs}")
-                          .runs("runs", within));
+                          .runs("runs", within, runs_by_label(in.results, within)));
     if (!beyond.empty())
         out.push_back(Finding{}
                           .say("aggregate outside the noise of its own run and the baseline's: "
                                "{runs} (drift between runs not included)")
-                          .runs("runs", beyond));
+                          .runs("runs", beyond, runs_by_label(in.results, beyond)));
     if (!slower_copies.empty())
         out.push_back(Finding{}
                           .say("per-copy bandwidth understates {runs}: the trials found no "
                                "difference in the aggregate, the copies were slower")
-                          .runs("runs", slower_copies));
+                          .runs("runs", slower_copies,
+                                runs_by_label(in.results, slower_copies)));
 }
 
+namespace {
+
+// One label's serialized runs for gap-vs-handoff: its trials' gap p50s and hand-off rates.
+struct GapRates {
+    std::string label, launcher;
+    std::vector<int> runs;
+    std::vector<double> gaps, rates;
+};
+
+// "{gap0}" for one value, "{gap0_lo} to {gap0_hi}" for several (as each is printed).
+void say_range(Finding& f, const std::string& name, const std::vector<double>& values,
+               std::string (*format)(double)) {
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    if (format(*lo) == format(*hi)) {
+        f.say("{" + name + "}").figure(name, *lo, format(*lo));
+        return;
+    }
+    f.say("{" + name + "_lo} to {" + name + "_hi}")
+        .figure(name + "_lo", *lo, format(*lo))
+        .figure(name + "_hi", *hi, format(*hi));
+}
+
+std::string duration_text(double ns) { return fmtx::duration(ns); }
+std::string rate_text(double r) { return fmt::format("{:.2f}", r); }
+
+}  // namespace
+
 void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out) {
-    Finding f;
-    f.say("serialized devices, gap after a copy vs hand-off: ");
-    int parts = 0;
+    // One part per label: its trials together (a reader compares labels, not trials).
+    std::vector<GapRates> labels;
     for (size_t i = 0; i < in.analysis.runs.size(); ++i) {
         const RunAnalysis& a = in.analysis.runs[i];
         const auto rate = serialized_handoff_rate(a);
         if (!a.gap_ns || !rate) continue;
-        const std::string n = std::to_string(parts++);
-        f.say(fmt::format("{}{{run{}}} ({{launcher{}}}) gap p50 {{gap{}}}, hand-off rate {{rate{}}}",
-                          parts > 1 ? "; " : "", n, n, n, n))
-            .runs("run" + n, {a.run})
-            .claim("launcher" + n, in.results.runs[i].settings.launcher)
-            .figure("gap" + n, a.gap_ns->p50, fmtx::duration(a.gap_ns->p50))
-            .figure("rate" + n, *rate, fmt::format("{:.2f}", *rate));
+        const RunResult& r = in.results.runs[i];
+        auto it = std::find_if(labels.begin(), labels.end(),
+                               [&](const GapRates& g) { return g.label == r.position.label; });
+        if (it == labels.end())
+            it = labels.insert(labels.end(), {r.position.label, r.settings.launcher, {}, {}, {}});
+        it->runs.push_back(a.run);
+        it->gaps.push_back(a.gap_ns->p50);
+        it->rates.push_back(*rate);
     }
-    if (parts >= 2) out.push_back(std::move(f));
+    if (labels.size() < 2) return;
+    Finding f;
+    f.say("serialized devices, gap after a copy vs hand-off: ");
+    for (size_t k = 0; k < labels.size(); ++k) {
+        const GapRates& g = labels[k];
+        const std::string n = std::to_string(k);
+        f.say(fmt::format("{}{{run{}}} ({{launcher{}}}) gap p50 ", k ? "; " : "", n, n))
+            .runs("run" + n, g.runs,
+                  g.runs.size() == 1 && g.label.empty() ? run_numbers(g.runs)
+                                                        : runs_by_label(in.results, g.runs))
+            .claim("launcher" + n, g.launcher);
+        say_range(f, "gap" + n, g.gaps, duration_text);
+        f.say(", hand-off rate ");
+        say_range(f, "rate" + n, g.rates, rate_text);
+    }
+    out.push_back(std::move(f));
 }
 
 void warmups_in_window(const RuleInput& in, std::vector<Finding>& out) {
@@ -221,11 +301,11 @@ void warmups_in_window(const RuleInput& in, std::vector<Finding>& out) {
                       "aggregate counts the bytes they moved inside it",
                       total == 1 ? "y" : "ies"))
         .figure("count", double(total), std::to_string(total))
-        .runs("runs", with);
+        .runs("runs", with, runs_by_label(in.results, with));
     if (!turns.empty())
         f.say("; on {turns}, whose devices never had two transfers at once, the workers took "
               "turns, so one worker's warm-up ran inside another's measured copies")
-            .runs("turns", turns);
+            .runs("turns", turns, runs_by_label(in.results, turns));
     out.push_back(std::move(f));
 }
 

@@ -79,9 +79,11 @@ void gap_decides(const RuleInput& in, std::vector<Finding>& out) {
         say_gap_side(in, keep, "keep", "kept the device", f);
         f.say(" and ");
         say_gap_side(in, hand, "hand", "handed it over", f);
-        out.push_back(std::move(
-            f.say(": with nothing else changed, the gap after a copy decides who gets the device "
-                  "next")));
+        f.say(": with nothing else changed, the gap after a copy decides who gets the device next");
+        std::vector<size_t> rests_on = keep.runs;
+        rests_on.insert(rests_on.end(), hand.runs.begin(), hand.runs.end());
+        say_evidence(in.results, rests_on, keep.runs.size(), f);
+        out.push_back(std::move(f));
     }
 }
 
@@ -99,15 +101,17 @@ void context_switch(const RuleInput& in, std::vector<Finding>& out) {
             own.push_back(rb);
         }
         if (!holds || primary.empty()) continue;
-        out.push_back(Finding{}
-                          .say(fmt::format("with transfer.context = {} the threads never "
-                                           "overlapped on a device ({{primary}}), with {} "
-                                           "contexts they did ({{own}}): the serialization is per "
-                                           "context",
-                                           to_string(ContextKind::primary),
-                                           to_string(ContextKind::per_worker)))
-                          .runs("primary", indexes(in.results, primary))
-                          .runs("own", indexes(in.results, own)));
+        Finding f;
+        f.say(fmt::format("with transfer.context = {} the threads never overlapped on a device "
+                          "({{primary}}), with {} contexts they did ({{own}}): the serialization "
+                          "is per context",
+                          to_string(ContextKind::primary), to_string(ContextKind::per_worker)))
+            .runs("primary", indexes(in.results, primary))
+            .runs("own", indexes(in.results, own));
+        std::vector<size_t> rests_on = primary;
+        rests_on.insert(rests_on.end(), own.begin(), own.end());
+        say_evidence(in.results, rests_on, primary.size(), f);
+        out.push_back(std::move(f));
     }
 }
 

@@ -2,264 +2,473 @@
 
 #include <fmt/format.h>
 
+#include "report/analysis/trial_analysis.hpp"
 #include "report/explain/explain_rules_internal.hpp"
 #include "util/text_table.hpp"
-#include "report/analysis/trial_analysis.hpp"
 
 namespace xfer {
 
 using namespace explain;
 
 const std::vector<ExplanationRule>& explanation_rules() {
-    // Per run, then the summary; each: id, sentence, data, switch (or observation), margin.
+    // One row per kind of finding: what it prints, what it reads, what makes it a cause, the
+    // margin and the test it rests on, and the function that applies it. docs/reading-reports.md
+    // prints these rows (`xferlab help explanations --markdown`; a test compares them).
     static const std::vector<ExplanationRule> rules = {
-        {{"no-copies", "no measured copies", "measured copies of a run that was not skipped",
-          "observation", "none: zero is exact; a run without measured copies says nothing else"},
-         true,
-         no_copies},
-        {{"calls-one-at-a-time",
-          "calls never overlapped: one copy call in flight at a time (host-side peak 1, warm-ups "
-          "included) with N workers[: the GIL held across the call serialized them: run K, the "
-          "same with gil = release, overlapped]",
-          "peak of calls in flight on the host clock, warm-ups included",
-          "the GIL only with a gil switch whose release run overlapped (peak >= 2) in every "
-          "trial; gil = hold without one says no cause is named; otherwise no cause",
-          "2+ workers with 2+ measured copies; the peak is exact; not where calls-short says it"},
-         true,
-         calls_one_at_a_time},
-        {{"calls-short",
-          "calls never overlapped, but they had little chance to: a call took p50 T while the "
-          "workers' first calls spread over S",
-          "median measured call; spread of the workers' first calls (every record)",
-          "observation; never for gil = hold, where the held GIL itself spreads the first calls",
-          "peak 1 as above and p50 < spread / 2"},
-         true,
-         calls_short},
-        {{"device-one-at-a-time",
-          "copies never overlapped on device D: device-side peak 1 with N workers (warm-ups "
-          "included)",
-          "per device: peak of device-timed transfers in flight, warm-ups included", "observation",
-          "2+ workers and 2+ measured device-timed copies on D"},
-         true,
-         device_one_at_a_time},
-        {{"waiting-not-moving",
-          "on device D calls overlapped (host-side concurrency X) but transfers did not "
-          "(device-side Y, peak 1): calls waited T (p50, P of a call) before the device started, "
-          "another transfer on it for Q of that wait, so per-copy bandwidth there measures waiting",
-          "per device: host concurrency of its measured calls, its device concurrency and peak "
-          "(warm-ups included), the median pre-device wait and call of its measured copies, and "
-          "the share of their summed waits during which any transfer was on the device",
-          "observation of the same run's numbers",
-          "2+ workers on D; host concurrency >= 1.5 (overlap_host_min) and >= 1.5x "
-          "(overlap_factor) the device's; device peak 1; wait p50 >= 25 % (wait_fraction) of the "
-          "call p50; another transfer on the device for >= 50 % (wait_busy) of the waits"},
-         true,
-         waiting_not_moving},
-        {{"calls-wait",
-          "calls wait T (p50) before the device starts moving bytes: P of a call's p50 C",
-          "median pre-device wait and median call of the measured device-timed copies",
-          "observation",
-          "wait p50 >= 25 % (wait_fraction) of the call p50; not where waiting-not-moving said it"},
-         true,
-         calls_wait},
-        {{"idle-window",
-          "no copy call was in flight for X of the measurement window (the workers' first calls "
-          "spread over S): the aggregate divides by time in which nothing moved",
-          "the union of every call overlapping the window (warm-ups included) against the window; "
-          "the spread of the workers' first calls",
-          "observation: a start setting (threads.start) is the switch that would show why",
-          "2+ measured copies; idle share >= 20 % (idle_share)"},
-         true,
-         idle_window},
-        {{"hand-off",
-          "device D changed hands after P of consecutive copies (hand-off rate R, mean run length "
-          "L): workers ... kept it (gap p50 T), workers ... handed it off after about one copy "
-          "(gap p50 U), <launcher> workers return to the driver after p50 G (p90 H)",
-          "the device's transfers in device-start order (measured, and warm-ups overlapping the "
-          "window); each worker's runs of consecutive transfers there; its gaps (call start minus "
-          "its previous return)",
-          "observation",
-          "a device with peak 1 and 2+ workers; kept: mean run length >= 2.0 over 5+ copies there; "
-          "handed off: <= 1.5 over 5+ copies; workers between are named neither"},
-         true,
-         hand_off},
-        {{"returned-sooner-kept",
-          "on device D the workers that returned sooner kept it: every worker that kept it "
-          "returned at least 1.5x sooner (gap p50) than every worker that handed it off",
-          "the gap p50 of each worker named in hand-off (5+ gaps each)",
-          "observation: the cause needs gap-decides",
-          "the keepers' largest gap p50 x 1.5 <= the handers' smallest"},
-         true,
-         returned_sooner_kept},
-        {{"gil-released",
-          "gil = release: the GIL was not held during the copy calls, so it did not serialize "
-          "them",
-          "the run's gil setting (a batch releases it once for all its calls: still not held "
-          "during them)",
-          "observation of the setting", "a serialized device in the run"},
-         true,
-         gil_released},
-        {{"per-context-in-run",
-          "device D: transfers of N CUDA contexts overlapped (peak P) but never two within one "
-          "context, though a context held up to W workers",
-          "per (process, context): peak of its device-timed transfers, warm-ups included; the "
-          "device's peak",
-          "observation within the run: both sides are in its own records",
-          "2+ contexts; every context peak 1; device peak >= 2; a context with 2+ workers"},
-         true,
-         per_context_in_run},
-        {{"same-aggregate-slower-copies",
-          "aggregate not different from the baseline's across trials (V, N trials) but per-copy "
-          "p50 Kx lower than run B's: each copy took longer without the bytes per second falling "
-          "| in this trial the aggregate was within the runs' noise (+-E) of run B's while "
-          "per-copy p50 was Kx lower; whether the aggregates differ is V with these trials[; the "
-          "copies took turns on the device (hand-off rate R) | ; the copies shared the device "
-          "(device-side concurrency C)]",
-          "the within-run noise comparison with the baseline of the same trial; the verdict "
-          "across trials of the run's label; the run's device peaks, hand-off rate and device "
-          "concurrency",
-          "observation; a mechanism clause only with its own numbers",
-          "aggregate within noise, p50 beyond noise and lower; never where the trials found the "
-          "run faster or slower; 'without falling' only where they found no difference or a "
-          "negligible one, else worded as one trial's observation; turns: every device peak 1 "
-          "and hand-off rate >= 0.5 (handoff_high); shared: device concurrency >= 1.5"},
-         true,
-         same_aggregate_slower_copies},
-        {{"slowest-call",
-          "queued: the slowest call took T (Kx the median M): W waiting before the device "
-          "started, X moving bytes | erratic: the slowest transfer took X (Kx the median "
-          "transfer Y) | the slowest call took T (Kx the median M); without device times ...",
-          "the slowest measured call, its pre-device wait and transfer; the median call and "
-          "transfer",
-          "observation",
-          "the slowest call >= 5x the median; queued when its transfer <= 2x the median transfer"},
-         true,
-         slowest_call},
-        {{"unequal-service",
-          "unequal service in every trial (N) | its one trial, also without the copy served slowest: "
-          "Jain J over the workers' bytes per second of their own transfer time (J' without it); "
-          "worker W moved its bytes at P of the workers' mean rate | worker W made no measured "
-          "copy | the worker served least differed between trials (workers ...)",
-          "per worker: measured bytes / the sum of its transfer durations (device time when every "
-          "copy has it, else its calls); Jain's index over them, with and without the copy "
-          "served slowest (the longest of those durations); the same in every trial of the "
-          "run's label",
-          "observation; who started first is not service (each worker moves the same bytes)",
-          "2+ workers; Jain < 0.9 (unequal_jain) with and without the copy served slowest, in every "
-          "trial; a worker named only where it is the least served in every trial"},
-         true,
-         unequal_service},
-        {{"scaling",
-          "more threads, more (fewer) bytes per second: Sx for N threads against one thread "
-          "('label') (median of K trials' ratios, each trial's above (below) 1: a to b) | scaling "
-          "Sx ...: no practical difference (under 1 %) | scaling Sx ...: the trials' ratios go "
-          "both ways (a to b): no consistent difference in K trials | scaling Sx ...: not "
-          "testable with K trials",
-          "the aggregate of each trial against the one-thread run of the same scaling key and "
-          "the same trial: one ratio per trial (paired)",
-          "observation across trials",
-          "2+ paired trials to say anything; a direction needs 3+ (min_scaling_trials) with every "
-          "trial's ratio on the same side of 1 and the median 1 %+ (practical_ratio) from 1; "
-          "one trial: nothing said"},
-         true,
-         scaling},
-        {{"shared-machine",
-          "shared machine: other processes kept X of N CPUs busy while the copies ran (xferlab "
-          "Y; +-R CPUs at /proc/stat's 10 ms ticks over W), the hypervisor took S% of CPU time",
-          "/proc/stat busy and steal time and xferlab's own CPU time around the copies",
-          "observation",
-          "others minus the tick resolution (2 x CPUs x 10 ms / window) >= 0.5 CPUs and busy >= "
-          "xferlab's own; or steal >= 1 % over 100+ ticks per CPU"},
-         true,
-         shared_machine,
-         true},
-        {{"bookkeeping",
-          "input notes, interrupted, incomplete, journal lines left out, --fit, baselines, the "
-          "highest and lowest aggregate",
-          "the results' own fields", "observation", "none"},
-         false,
-         bookkeeping},
-        {{"verdicts",
-          "faster / slower / negligible / no difference found / not testable ... than the "
-          "baseline of its sweep point: 'label' Rx, ...",
-          "the trials' aggregates; two-sided Mann-Whitney U", "the plan's runs are the switch",
-          "2+ trials a side; testable: 2 / C(m+n, m) < 0.05; found: p < 0.05; faster or slower "
-          "only 1 %+ apart"},
-         false,
-         verdicts},
-        {{"noise-lists",
-          "aggregate inside (outside) the noise of its own run and the baseline's: runs ...; "
-          "per-copy bandwidth understates runs ...: the trials found no difference in the "
-          "aggregate, the copies were slower",
-          "the within-run noise comparisons; each run's same-aggregate-slower-copies finding",
-          "observation",
-          "the noise rule; understates: the runs whose finding rests on the trials' verdict"},
-         false,
-         noise_lists},
-        {{"gap-vs-handoff",
-          "serialized devices, gap after a copy vs hand-off: run R (launcher) gap p50 T, "
-          "hand-off rate X; ...",
-          "per run with a serialized device: its gap p50 and mean hand-off rate there",
-          "observation (a list)", "2+ such runs"},
-         false,
-         gap_vs_handoff},
-        {{"gap-decides",
-          "runs A (threads.between = X, gap p50 T) kept the device (hand-off rate R) and runs B "
-          "(...) handed it over (...): with nothing else changed, the gap after a copy decides "
-          "who gets the device next",
-          "hand-off rates and gap p50s of runs that differ in threads.between alone",
-          "cause: the threads.between switch",
-          "every trial: rates <= 0.25 and >= 0.75, gaps 2x apart, the short-gap side keeping"},
-         false,
-         gap_decides},
-        {{"context-switch",
-          "with transfer.context = primary the threads never overlapped on a device (runs ...), "
-          "with per-worker contexts they did (runs ...): the serialization is per context",
-          "device peaks (warm-ups included) of runs that differ in transfer.context alone",
-          "cause: the transfer.context switch (a process launcher against threads changes more "
-          "than the context)",
-          "every trial: primary peak 1 with 2+ threads, per-worker peak >= 2"},
-         false,
-         context_switch},
-        {{"interpreter-gap",
-          "runs A (launcher: its GIL) called again after a copy in p50 T against U for runs B "
-          "(launcher: its GIL), at least 1.5x sooner in every trial (N); the runs differ in the "
-          "launcher alone, so the interpreter the threads ran in moved the gap[; the device "
-          "changed hands at rate X against Y]",
-          "gap p50 of each run (every worker's gaps after a copy, host clock), per trial; the "
-          "mean hand-off rate over each run's serialized devices",
-          "cause: the launcher switch between python (one GIL for the process), python-ft (no "
-          "GIL) and python-subinterp (a GIL per worker); they also differ in the Python build "
-          "they embed, which the launcher names",
-          "2+ trials; in every trial the sooner side's gap p50 x 1.5 (interpreter_gap_apart) <= "
-          "the other's, and every trial of it below every trial of the other; the hand-off clause "
-          "only with rates <= 0.25 and >= 0.75 in every trial"},
-         false,
-         interpreter_gap},
-        {{"gil-serializes-work",
-          "Python work between copies (params.work_us = W) lengthened the gap after a copy by D1 "
-          "under python (one GIL for the process; runs ...) and by D2 under python-ft | "
-          "python-subinterp (...; runs ...), medians of N trials, at least 1.5x more under one "
-          "GIL in every trial: under one GIL the workers' Python work took turns",
-          "per launcher, the gap p50 of the runs with and without work (params.work_us W and 0, "
-          "nothing else different), its difference per trial",
-          "cause: two switches, params.work_us within each launcher and the launcher between "
-          "them (python against python-ft or python-subinterp, the same work)",
-          "2+ trials; in every trial D1 > 0 and D1 >= 1.5 (work_turns) x the larger of D2 and 0"},
-         false,
-         gil_serializes_work},
-        {{"warmups-in-window",
-          "N warm-up copies overlapped the measurement window (runs ...): the aggregate counts "
-          "the bytes they moved inside it[; on runs ..., whose devices never had two transfers "
-          "at once, the workers took turns ...]",
-          "warm-ups whose transfer (device interval when known) overlaps the window; device peaks",
-          "observation; took turns only where every device's peak was 1", "1+ warm-up copy"},
-         false,
-         warmups_in_window},
-        {{"failed-runs", "run N (label) failed: <the error's last traceback line or first line>",
-          "run status and errors", "observation", "none"},
-         false,
-         failed_runs},
+        {.text = {.id = "no-copies",
+                  .sentence = "`no measured copies`",
+                  .data = "measured copies of a run that was not skipped",
+                  .cause = "observation",
+                  .margin = "none: zero is exact; a run without measured copies says nothing else",
+                  .test = "exact count"},
+         .per_run = true,
+         .apply = no_copies},
+        {.text =
+             {.id = "calls-one-at-a-time",
+              .sentence =
+                  "`calls never overlapped: one copy call in flight at a time (host-side peak "
+                  "1, warm-ups included) with N workers` + one cause clause",
+              .data = "peak of calls in flight (host intervals, warm-ups included)",
+              .cause =
+                  "cause `: the GIL held across the call serialized them: 'LABEL', the same "
+                  "with gil = release, overlapped (host-side peak P)` only with a `gil` switch "
+                  "whose release run has peak >= 2 in every trial (LABEL: that run's label, the "
+                  "run of the same trial); from fewer than `min_cause_trials` trials the "
+                  "sentence adds `; from one trial only (a cause needs 3 trials)` (or `from N "
+                  "trials only`), and where runs it rests on were flagged by `shared-machine` "
+                  "it adds `; K of the M runs it rests on ran on a shared machine, which may "
+                  "have moved their figures`; a switch whose release run did not overlap in "
+                  "every trial: `; 'LABEL', the same with gil = release, did not overlap in "
+                  "every trial either, so the held GIL is not shown to be what serialized "
+                  "them`; `gil = hold` without a switch: `; gil = hold, and no run of this plan "
+                  "differs from it in gil alone, so no cause is named`; otherwise no cause "
+                  "clause",
+              .margin = "2+ workers with 2+ measured copies each; peak is exact; not where "
+                        "`calls-short` says it (a gil other than `hold` and call p50 < spread / 2)",
+              .test = "the peak is exact; the cause holds in every trial (the gil switch)"},
+         .per_run = true,
+         .apply = calls_one_at_a_time},
+        {.text = {.id = "calls-short",
+                  .sentence =
+                      "`calls never overlapped, but they had little chance to: a call took p50 T "
+                      "while the workers' first calls spread over S`",
+                  .data = "median measured call, spread of the workers' first calls (all records)",
+                  .cause =
+                      "observation; never for `gil = hold`, where the held GIL itself spreads the "
+                      "first calls",
+                  .margin = "peak 1 as above and p50 < spread / 2",
+                  .test = "two figures of the run compared"},
+         .per_run = true,
+         .apply = calls_short},
+        {.text = {.id = "device-one-at-a-time",
+                  .sentence =
+                      "`copies never overlapped on device D: device-side peak 1 with N workers "
+                      "(warm-ups included)`",
+                  .data = "per-device peak of device-timed calls in flight",
+                  .cause = "observation",
+                  .margin = "2+ workers and 2+ measured device-timed copies on D",
+                  .test = "the peak is exact"},
+         .per_run = true,
+         .apply = device_one_at_a_time},
+        {.text =
+             {.id = "waiting-not-moving",
+              .sentence =
+                  "`on device D calls overlapped (host-side concurrency X) but transfers did "
+                  "not (device-side Y, peak 1): calls waited T (p50, P of a call) before the "
+                  "device started, another transfer on it for Q of that wait, so per-copy "
+                  "bandwidth there measures waiting`",
+              .data = "per device: host concurrency of the measured calls on D, device concurrency "
+                      "and peak on D (warm-ups included), median pre-device wait of the measured "
+                      "calls on D, and Q: the share of those calls' summed waits during which any "
+                      "transfer (warm-ups included) was on D",
+              .cause = "observation of the same run's numbers",
+              .margin =
+                  "2+ workers on D; host concurrency >= `overlap_host_min` and >= "
+                  "`overlap_factor` x device concurrency; device peak 1; pre-device wait p50 >= "
+                  "`wait_fraction` of the call p50 on D; Q >= `wait_busy` (a call that waited "
+                  "while the device was idle waited for something else)",
+              .test = "thresholds on the run's own figures (margin)"},
+         .per_run = true,
+         .apply = waiting_not_moving},
+        {.text =
+             {.id = "calls-wait",
+              .sentence =
+                  "`calls wait T (p50) before the device starts moving bytes: P of a call's p50 "
+                  "C`",
+              .data = "median pre-device wait, median call (measured, device-timed)",
+              .cause = "observation",
+              .margin =
+                  "wait p50 >= `wait_fraction` of call p50; not said when `waiting-not-moving` "
+                  "was said for any device of the run",
+              .test = "thresholds on the run's own figures (margin)"},
+         .per_run = true,
+         .apply = calls_wait},
+        {.text = {.id = "idle-window",
+                  .sentence =
+                      "`no copy call was in flight for X of the measurement window (the workers' "
+                      "first calls spread over S): the aggregate divides by time in which nothing "
+                      "moved`",
+                  .data =
+                      "the union of every call overlapping W (warm-ups and failed blocks included) "
+                      "against W; the spread of the workers' first calls (every record)",
+                  .cause = "observation: `threads.start` is the switch that would show why",
+                  .margin = "2+ measured copies; X >= `idle_share`",
+                  .test = "thresholds on the run's own figures (margin)"},
+         .per_run = true,
+         .apply = idle_window},
+        {.text =
+             {.id = "hand-off",
+              .sentence =
+                  "`device D changed hands after P of consecutive copies (hand-off rate R, mean "
+                  "run length L): workers ... kept it (gap p50 T), workers ... handed it off "
+                  "after about one copy (gap p50 U), <launcher> workers return to the driver "
+                  "after p50 G (p90 H)`",
+              .data = "the device's sequence of transfers in device-start order (measured ones and "
+                      "warm-ups overlapping W); each worker's runs of consecutive transfers on D; "
+                      "gaps: call start minus the same worker's previous return; G and H over the "
+                      "gaps before the measured copies on D alone",
+              .cause = "observation",
+              .margin =
+                  "a device with peak 1 and 2+ workers; \"kept\" only for a mean run length >= "
+                  "2.0 over 5+ copies on D, \"handed it off\" only for <= 1.5 over 5+ copies; "
+                  "workers between are named neither",
+              .test = "bands on each worker's own figures"},
+         .per_run = true,
+         .apply = hand_off},
+        {.text = {.id = "returned-sooner-kept",
+                  .sentence =
+                      "`on device D the workers that returned sooner kept it: every worker that "
+                      "kept it returned at least 1.5x sooner (gap p50) than every worker that "
+                      "handed it off`",
+                  .data = "each named worker's gap p50 (5+ gaps each)",
+                  .cause = "observation: the cause needs `gap-decides`",
+                  .margin = "the keepers' largest gap p50 x 1.5 <= the handers' smallest",
+                  .test = "bands apart"},
+         .per_run = true,
+         .apply = returned_sooner_kept},
+        {.text = {.id = "gil-released",
+                  .sentence =
+                      "`gil = release: the GIL was not held during the copy calls, so it did not "
+                      "serialize them`",
+                  .data =
+                      "the run's gil setting (a batch `w.copy(count=n)` releases it once for the "
+                      "batch: still not held during the calls)",
+                  .cause = "observation of the setting",
+                  .margin =
+                      "a serialized device in the run (peak 1 with 2+ workers, warm-ups included, "
+                      "as `hand-off` needs)",
+                  .test = "the setting"},
+         .per_run = true,
+         .apply = gil_released},
+        {.text = {.id = "per-context-in-run",
+                  .sentence =
+                      "`device D: transfers of N CUDA contexts overlapped (peak P) but never two "
+                      "within one context, though a context held up to W workers`",
+                  .data = "per (process, context): peak of its device-timed transfers in flight "
+                          "(warm-ups included); across them, the device's peak",
+                  .cause = "observation within the run: both sides are in its own records",
+                  .margin =
+                      "2+ contexts; every context peak 1; device peak >= 2; some context with 2+ "
+                      "workers",
+                  .test = "the peaks are exact"},
+         .per_run = true,
+         .apply = per_context_in_run},
+        {.text =
+             {.id = "same-aggregate-slower-copies",
+              .sentence =
+                  "where the trials found no difference (or a negligible one): `aggregate not "
+                  "different from the baseline's across trials (V, N trials) but per-copy p50 "
+                  "Kx lower than the baseline's ('LABEL'): each copy took longer` + ` without "
+                  "the bytes per second falling by more than 5% (95% CI of the aggregate ratio "
+                  "[a, b])` where the CI's lower end is at least 1 - `fall_bound`, else `; the "
+                  "aggregate's 95% CI [a, b] allows a fall of up to F, so whether the bytes per "
+                  "second fell is open` (`, and with no 95% CI at these trial counts a fall of "
+                  "the aggregate is not ruled out` without a CI); where they could not tell "
+                  "(one trial, or too few): `in this trial the aggregate was within the runs' "
+                  "noise (+-E) of the baseline's ('LABEL') while per-copy p50 was Kx lower; "
+                  "whether the aggregates differ is V with these trials`; either + `; the "
+                  "copies took turns on the device (hand-off rate R)` only where the run's "
+                  "devices had peak 1 and hand-off rate >= `handoff_high`, or `; the copies "
+                  "shared the device (device-side concurrency C)` only where device concurrency "
+                  ">= `overlap_host_min`",
+              .data = "within-run noise comparison with the baseline of the same trial (E: its "
+                      "bound); the verdict across trials of the run's label (V) and its 95% CI of "
+                      "the ratio; per-device peak, hand-off rate, concurrency",
+              .cause = "observation; the mechanism clause only with its own numbers",
+              .margin =
+                  "aggregate within noise, p50 beyond noise and lower (noise rule below); never "
+                  "where the trials found the run faster or slower",
+              .test = "this trial: the within-run noise rule; across trials: the Mann-Whitney "
+                      "verdict, and \"without falling\" only from its 95% CI"},
+         .per_run = true,
+         .apply = same_aggregate_slower_copies},
+        {.text =
+             {.id = "slowest-call",
+              .sentence =
+                  "`queued: the slowest call took T (Kx the median M): W waiting before the "
+                  "device started, X moving bytes (a transfer's median is Y)` where its "
+                  "transfer took <= 2x the median transfer; `erratic: the slowest transfer took "
+                  "X (Kx the median transfer Y) in a call of T` where the slowest call's "
+                  "transfer took more (\"the slowest transfer\" is that call's); without device "
+                  "times `the slowest call took T (Kx the median M); without device times "
+                  "waiting and moving bytes cannot be told apart`",
+              .data = "the slowest measured call: its pre-device wait and its transfer; the median "
+                      "measured call and transfer",
+              .cause = "observation",
+              .margin = "the slowest call >= `slow_factor` x the median call",
+              .test = "thresholds on the run's own figures (margin)"},
+         .per_run = true,
+         .apply = slowest_call},
+        {.text =
+             {.id = "unequal-service",
+              .sentence =
+                  "`unequal service in every trial (N), also without the copy served slowest: "
+                  "Jain J over the workers' bytes per second of their own transfer time (J' "
+                  "without it); worker W moved its bytes at P of the workers' mean rate` (`in "
+                  "its one trial` with one trial); `...; the worker served least differed "
+                  "between trials (workers ...)` where it was not the same worker in every "
+                  "trial; where a planned worker made no copy `unequal service in every trial "
+                  "(N): worker W made no measured copy (Jain J over the workers' bytes per "
+                  "second of their own transfer time)`",
+              .data = "per worker: measured bytes / the sum of its transfers' device durations "
+                      "(host call durations without device times); Jain's index over those, with "
+                      "and without the copy served slowest (the longest of those durations: a call "
+                      "that only waited behind another transfer is not it); the same for every "
+                      "trial of the run's label",
+              .cause = "observation",
+              .margin =
+                  "2+ workers; Jain < `unequal_jain`, and also without the copy served slowest "
+                  "(a worker with no copy at all needs no second look), in every trial; a "
+                  "worker is named only where it is the least served in every trial. Each "
+                  "worker's own window (when it started and ended) is not service: with a fixed "
+                  "repetition count every worker moves the same bytes, and who went first is "
+                  "not who was served worse",
+              .test = "every trial"},
+         .per_run = true,
+         .apply = unequal_service},
+        {.text =
+             {.id = "scaling",
+              .sentence =
+                  "`more threads, more bytes per second: Sx for N threads against one thread "
+                  "('LABEL') (median of K paired trials' ratios, above 1 in J of K: a to b; "
+                  "sign test p = P)` (`fewer`, `below` the other way); `scaling Sx ...: above 1 "
+                  "in K of K paired trials (a to b), not significant: sign test p = P (all "
+                  "trials one way reach 5 % from 6 trials)`; `scaling Sx ...: the median within "
+                  "1 % of 1 (a to b in K paired trials)`; `scaling Sx ...: the trials' ratios "
+                  "go both ways (a to b): no consistent difference in K trials` (LABEL: the "
+                  "one-thread run's label; the same text for every trial of the run; a and b "
+                  "the lowest and highest trial ratio)",
+              .data = "the ratio of each trial's aggregate to the same trial's one-thread run with "
+                      "the same `scaling_key` (paired by trial)",
+              .cause = "observation across trials",
+              .margin =
+                  "2+ paired trials to say anything; \"more\" / \"fewer\" only where the sign "
+                  "test's p < `sign_level` and the median is `practical_ratio` or more from 1. "
+                  "One trial: nothing is said (the table shows the ratio)",
+              .test = "two-sided sign test of the paired ratios against 1"},
+         .per_run = true,
+         .apply = scaling},
+        {.text = {.id = "shared-machine",
+                  .sentence =
+                      "`shared machine: other processes kept X of N CPUs busy while the copies ran "
+                      "(xferlab Y; +-R CPUs at /proc/stat's 10 ms ticks over W), the hypervisor "
+                      "took S% of CPU time (steal): the copies may have waited for CPUs or memory "
+                      "bandwidth they shared` (\"while the run's workers ran (buffers prepared and "
+                      "copies made)\" for span \"run\"; \"; the other MPI ranks on this host count "
+                      "as other processes\" before the last colon for launcher mpi). The default "
+                      "and brief reports say these in one line (`Machine: shared during K of N "
+                      "runs: ...`)",
+                  .data = "/proc/stat busy time and xferlab's own CPU time around the copies "
+                          "(`host_activity`)",
+                  .cause = "observation",
+                  .margin =
+                      "others' CPUs minus the tick resolution >= `notable_others`, where the "
+                      "resolution is 2 x CPUs x 10 ms / window (two samples of 10 ms ticks); busy "
+                      ">= xferlab's own; or steal >= `notable_steal` over a window of "
+                      "`steal_ticks_per_cpu`+ ticks per CPU. Over a window too short to tell, "
+                      "nothing is said",
+                  .test = "thresholds over the tick resolution"},
+         .per_run = true,
+         .apply = shared_machine,
+         .changes_reading = true},
+        {.text = {.id = "bookkeeping",
+                  .sentence =
+                      "`input: ...`, interrupted, incomplete, journal lines left out, `--fit`, the "
+                      "baseline (with trials: its label), the highest and lowest aggregate (with "
+                      "trials: the labels with the highest and lowest median aggregate)",
+                  .data = "the results' own fields; with trials the medians of the trials table",
+                  .cause = "observation",
+                  .margin = "none",
+                  .test = "none"},
+         .per_run = false,
+         .apply = bookkeeping},
+        {.text = {.id = "verdicts",
+                  .sentence =
+                      "`<ratio>x, <finding> (<evidence>)`; summary lines `faster than the baseline "
+                      "of its sweep point: 'L' Rx, ...`, `slower than ...`, `a difference from the "
+                      "baseline of its sweep point under 1 % (negligible): ...`, `no difference "
+                      "found from the baseline of its sweep point: ...`, `not testable with these "
+                      "trial counts (the test cannot reach p < 0.05; run with --trials 5): ...`, "
+                      "and `one trial per run: drift between runs is unknown, so no run is called "
+                      "faster or slower; run with --trials 5 (or scenario.trials) to judge`",
+                  .data = "trial aggregates, Mann-Whitney test (below)",
+                  .cause = "the plan's runs are the switch",
+                  .margin = "below (\"Verdicts: testable, negligible, not tested\")",
+                  .test =
+                      "two-sided Mann-Whitney U at `verdict_level`; the 95% CI of the ratio that "
+                      "inverts it"},
+         .per_run = false,
+         .apply = verdicts},
+        {.text =
+             {.id = "noise-lists",
+              .sentence =
+                  "`aggregate inside (outside) the noise of its own run and the baseline's: "
+                  "runs ...` (without trials only); `per-copy bandwidth understates 'LABEL' (J "
+                  "of K trials), ...: the trials found no difference in the aggregate, the "
+                  "copies were slower` (the runs whose `same-aggregate-slower-copies` rests on "
+                  "the trials' verdict; no mechanism: each run's own sentence names one where "
+                  "its numbers show it)",
+              .data = "the within-run noise comparisons; each run's same-aggregate-slower-copies "
+                      "finding",
+              .cause = "observation",
+              .margin =
+                  "the noise rule; left out where the plan has trials (the verdicts across them "
+                  "judge the runs: one run's noise does not cover drift between runs)",
+              .test = "the within-run noise rule; with trials the Mann-Whitney verdict"},
+         .per_run = false,
+         .apply = noise_lists},
+        {.text =
+             {.id = "gap-vs-handoff",
+              .sentence =
+                  "`serialized devices, gap after a copy vs hand-off: 'LABEL' (J of K trials) "
+                  "(launcher) gap p50 T, hand-off rate X; ...` (with trials one part per label, "
+                  "T and X as `lo to hi` over its trials; without trials `run R`)",
+              .data = "per run with a serialized device: the gap p50 of its workers, the mean "
+                      "hand-off rate over its serialized devices",
+              .cause = "observation (a list)",
+              .margin = "2+ such labels",
+              .test = "none: a list of figures"},
+         .per_run = false,
+         .apply = gap_vs_handoff},
+        {.text =
+             {.id = "gap-decides",
+              .sentence =
+                  "`run(s) A (threads.between = none, gap p50 T) kept the device (hand-off rate "
+                  "X) and run(s) B (threads.between = spin:50us, gap p50 U) handed it over "
+                  "(hand-off rate Y): with nothing else changed, the gap after a copy decides "
+                  "who gets the device next` (gaps and rates: medians over the trials); from "
+                  "fewer than `min_cause_trials` trials the sentence adds `; from one trial "
+                  "only (a cause needs 3 trials)` (or `from N trials only`), and where runs it "
+                  "rests on were flagged by `shared-machine` it adds `; K of the M runs it "
+                  "rests on ran on a shared machine, which may have moved their figures`",
+              .data = "the same, for pairs of runs that differ in `threads.between` alone",
+              .cause = "cause: the `threads.between` switch",
+              .margin =
+                  "in every trial pair: hand-off rates <= `switch_low_rate` on one side and >= "
+                  "`switch_high_rate` on the other, gaps at least `switch_gap_apart` x apart, "
+                  "the short-gap side the keeper",
+              .test = "every trial (bands apart); from `min_cause_trials` trials, and with no run "
+                      "flagged by `shared-machine`, else the sentence says so"},
+         .per_run = false,
+         .apply = gap_decides},
+        {.text =
+             {.id = "context-switch",
+              .sentence =
+                  "`with transfer.context = primary the threads never overlapped on a device "
+                  "(runs ...), with per-worker contexts they did (runs ...): the serialization "
+                  "is per context`; from fewer than `min_cause_trials` trials the sentence adds "
+                  "`; from one trial only (a cause needs 3 trials)` (or `from N trials only`), "
+                  "and where runs it rests on were flagged by `shared-machine` it adds `; K of "
+                  "the M runs it rests on ran on a shared machine, which may have moved their "
+                  "figures`",
+              .data = "device peak of runs that differ in `transfer.context` alone",
+              .cause =
+                  "cause: the `transfer.context` switch (a process launcher against threads is "
+                  "not one: it changes more than the context)",
+              .margin =
+                  "primary-context runs of 2+ threads peak 1 and per-worker runs peak >= 2, in "
+                  "every trial",
+              .test = "the peaks are exact, in every trial; from `min_cause_trials` trials, and "
+                      "with no run flagged by `shared-machine`, else the sentence says so"},
+         .per_run = false,
+         .apply = context_switch},
+        {.text =
+             {.id = "interpreter-gap",
+              .sentence =
+                  "`runs A (python-ft: no GIL) called again after a copy in p50 T against U for "
+                  "runs B (python: one GIL for the process), at least 1.5x sooner in every "
+                  "trial (N); the runs differ in the launcher alone, so the interpreter the "
+                  "threads ran in moved the gap` + `; the device changed hands at rate X "
+                  "against Y` (gaps and rates: medians over the trials); from fewer than "
+                  "`min_cause_trials` trials the sentence adds `; from one trial only (a cause "
+                  "needs 3 trials)` (or `from N trials only`), and where runs it rests on were "
+                  "flagged by `shared-machine` it adds `; K of the M runs it rests on ran on a "
+                  "shared machine, which may have moved their figures`",
+              .data = "per run, the gap p50 of every worker's gaps after a copy (host clock), per "
+                      "trial; the mean hand-off rate over its serialized devices",
+              .cause =
+                  "cause: the launcher switch between `python` (one GIL for the process), "
+                  "`python-ft` (no GIL) and `python-subinterp` (a GIL per worker); the launcher "
+                  "also names the Python build it embeds",
+              .margin =
+                  "2+ trials; in every trial the sooner side's gap p50 x "
+                  "`interpreter_gap_apart` <= the other's, and every trial of it below every "
+                  "trial of the other; the hand-off clause only with rates <= `switch_low_rate` "
+                  "and >= `switch_high_rate` in every trial",
+              .test = "every trial (bands apart); from `min_cause_trials` trials, and with no run "
+                      "flagged by `shared-machine`, else the sentence says so"},
+         .per_run = false,
+         .apply = interpreter_gap},
+        {.text = {.id = "gil-serializes-work",
+                  .sentence =
+                      "`Python work between copies (params.work_us = W) lengthened the gap after a "
+                      "copy by D1 under python (one GIL for the process; runs ...) and by D2 under "
+                      "python-ft (no GIL; runs ...), medians of N trials, at least 1.5x more under "
+                      "one GIL in every trial: under one GIL the workers' Python work took turns` "
+                      "(or python-subinterp, a GIL per worker); from fewer than `min_cause_trials` "
+                      "trials the sentence adds `; from one trial only (a cause needs 3 trials)` "
+                      "(or `from N trials only`), and where runs it rests on were flagged by "
+                      "`shared-machine` it adds `; K of the M runs it rests on ran on a shared "
+                      "machine, which may have moved their figures`",
+                  .data =
+                      "per launcher, the gap p50 of its runs with and without work "
+                      "(`params.work_us` W and 0, nothing else different), their difference per "
+                      "trial (D)",
+                  .cause =
+                      "cause: two switches, `params.work_us` within each launcher and the launcher "
+                      "between python and the other, the same work",
+                  .margin =
+                      "2+ trials; in every trial D1 > 0 and D1 >= `work_turns` x the larger of D2 "
+                      "and 0",
+                  .test =
+                      "every trial (bands apart); from `min_cause_trials` trials, and with no run "
+                      "flagged by `shared-machine`, else the sentence says so"},
+         .per_run = false,
+         .apply = gil_serializes_work},
+        {.text = {.id = "warmups-in-window",
+                  .sentence =
+                      "`N warm-up copies overlapped the measurement window (runs ...): the "
+                      "aggregate counts the bytes they moved inside it` + `; on runs ..., whose "
+                      "devices never had two transfers at once, the workers took turns, so one "
+                      "worker's warm-up ran inside another's measured copies` for the runs whose "
+                      "every device had 2+ workers and peak 1 (warm-ups included); with trials the "
+                      "runs by label (`'LABEL' (every trial)`)",
+                  .data = "warm-ups whose transfer (device interval when known) overlaps W",
+                  .cause = "observation; \"took turns\" only with the device peak 1 it rests on",
+                  .margin = "1+ warm-up copy",
+                  .test = "exact counts"},
+         .per_run = false,
+         .apply = warmups_in_window},
+        {.text = {.id = "failed-runs",
+                  .sentence =
+                      "`run N (label) failed: <the error's last traceback line or first line>`",
+                  .data = "run status and errors",
+                  .cause = "observation",
+                  .margin = "none",
+                  .test = "none"},
+         .per_run = false,
+         .apply = failed_runs},
+
     };
     return rules;
 }
@@ -276,12 +485,18 @@ const std::vector<RuleConstant>& rule_constants() {
         {"unequal_jain", kUnequalJain, "Jain's index below this is unequal service"},
         {"keep_run_length", kKeepRunLength, "mean run length of a worker that kept the device"},
         {"hand_run_length", kHandRunLength, "mean run length of a worker that handed it off"},
-        {"min_sequence_copies", double(kMinSequenceCopies), "copies on the device to name a worker"},
+        {"min_sequence_copies", double(kMinSequenceCopies),
+         "copies on the device to name a worker"},
         {"min_gaps", double(kMinGaps), "gaps per worker to compare their returns"},
         {"gap_apart", kGapApart, "keepers' gap p50 this many times shorter than handers'"},
         {"handoff_high", kHandoffHigh, "a hand-off rate that is taking turns"},
         {"practical_ratio", kPracticalRatio, "differences below this (1 %) are no difference"},
-        {"min_scaling_trials", double(kMinScalingTrials), "paired trials for a scaling direction"},
+        {"sign_level", kSignLevel,
+         "a direction from paired trials needs the sign test's p below this"},
+        {"fall_bound", kFallBound,
+         "'without falling' only where the 95% CI rules out a larger fall"},
+        {"min_cause_trials", double(kMinCauseTrials),
+         "trials under a cause named without a caveat"},
         {"switch_low_rate", kSwitchLowRate, "gap-decides: the keepers' hand-off rate at most"},
         {"switch_high_rate", kSwitchHighRate, "gap-decides: the handers' hand-off rate at least"},
         {"switch_gap_apart", kSwitchGapApart, "gap-decides: gap p50s this many times apart"},
@@ -291,7 +506,7 @@ const std::vector<RuleConstant>& rule_constants() {
          "gil-serializes-work: the gap work added under one GIL, this many times the other's"},
         {"tick_seconds", kTickSeconds, "/proc/stat's tick (USER_HZ 100)"},
         {"notable_others", kNotableOthers, "other processes' busy CPUs worth a line"},
-        {"notable_steal", kNotableSteal, "steal time worth a line"},
+        {"notable_steal", kNotableSteal, "steal time worth a line on its own"},
         {"steal_ticks_per_cpu", kStealTicksPerCpu, "... over a window of this many ticks per CPU"},
         {"verdict_level", 1 - kTrialLevel, "a verdict across trials needs p below this"},
         {"negligible_ratio", kNegligibleRatio, "a difference found below this (1 %) is negligible"},
@@ -309,11 +524,27 @@ std::string explanation_catalogue() {
         out += wrap(r.text.data, kWidth, "  data:     ", "            ");
         out += wrap(r.text.cause, kWidth, "  switch:   ", "            ");
         out += wrap(r.text.margin, kWidth, "  margin:   ", "            ");
+        out += wrap(r.text.test, kWidth, "  test:     ", "            ");
     }
     out += "\nconstants (docs/reading-reports.md, \"The catalogue's constants\")\n";
     for (const RuleConstant& c : rule_constants())
         out += fmt::format("  {} = {:g}: {}\n", c.name, c.value, c.meaning);
     return out;
+}
+
+std::string explanation_catalogue_markdown() {
+    const auto table = [](bool per_run) {
+        std::string out =
+            "| id | sentence (shape) | data | switch / words | margin | test |\n"
+            "| --- | --- | --- | --- | --- | --- |\n";
+        for (const ExplanationRule& r : explanation_rules())
+            if (r.per_run == per_run)
+                out +=
+                    fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", r.text.id, r.text.sentence,
+                                r.text.data, r.text.cause, r.text.margin, r.text.test);
+        return out;
+    };
+    return "### Per run\n\n" + table(true) + "\n### Across runs (the summary)\n\n" + table(false);
 }
 
 }  // namespace xfer

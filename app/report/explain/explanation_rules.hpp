@@ -19,6 +19,8 @@ struct RuleText {
     const char* data;      // the exact quantity it reads
     const char* cause;     // the switch that makes it a cause, or why it is an observation
     const char* margin;    // how clearly apart the numbers must be
+    const char* test;      // the test a claim across runs or trials rests on ("exact" counts,
+                           // "every trial", a named statistical test)
 };
 
 // What a rule sees: the whole plan and, for a rule about one run, which run.
@@ -56,5 +58,8 @@ const std::vector<RuleConstant>& rule_constants();
 // The catalogue as text (`xferlab help explanations`): id, sentence, data, switch, margin, then
 // the constants.
 std::string explanation_catalogue();
+// The same as docs/reading-reports.md prints it: "### Per run" and "### Across runs (the
+// summary)", each a Markdown table (`xferlab help explanations --markdown`).
+std::string explanation_catalogue_markdown();
 
 }  // namespace xfer

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "report/explain/explanation_rules.hpp"
+#include "report/render/findings_by_label.hpp"
+#include "report/render/machine_line.hpp"
 #include "report/render/table_run_section.hpp"
 #include "util/text_table.hpp"
 
@@ -53,24 +55,22 @@ std::string notes_block(const Results& results) {
 }
 
 std::string findings_block(const Results& results, const Analysis& analysis, bool reading_only) {
-    // Each sentence once, with the runs that say exactly it, in rule order, then in the order
-    // each is first said. Runs are listed together only where their own sentences are the same
-    // words and figures: a line that names several runs is each run's own sentence.
+    // Each sentence once per run of the plan (label), with the trials that say it: trials whose
+    // sentences differ only in figures list together, each figure as the range of theirs, and
+    // labels whose sentences are then the same list together. In rule order, then in the order
+    // each is first said. Findings that change how a whole run reads (a shared machine) are one
+    // line of their own (machine_line).
     std::string out;
     for (const ExplanationRule& rule : explanation_rules()) {
-        if (reading_only && !rule.changes_reading) continue;
-        const auto said = grouped(results, [&](size_t i) {
-            std::vector<std::string> texts;
-            for (const Finding& f : analysis.runs[i].findings)
-                if (f.rule == rule.text.id) texts.push_back(f.text());
-            return texts;
-        });
-        for (const auto& [text, runs] : said) {
-            out += wrap(whose(runs, results.runs.size()) + ":", kTableWidth, "  ", "    ");
-            out += wrap(text, kTableWidth, "    why: ", "      ");
+        if (rule.changes_reading || !rule.per_run) continue;
+        if (reading_only) continue;
+        for (const ListedFinding& l : findings_by_label(results, analysis, rule.text.id)) {
+            out += wrap(listing_head(l, results) + ":", kTableWidth, "  ", "    ");
+            out += wrap(l.text, kTableWidth, "    why: ", "      ");
         }
     }
-    return out.empty() ? "" : "\nWhy (each finding once, with the runs that make it)\n" + out;
+    std::string text = out.empty() ? "" : "\nWhy (each finding once per run of the plan, with the trials that make it)\n" + out;
+    return text + machine_line(results, analysis);
 }
 
 std::string error_sections(const Results& results) {

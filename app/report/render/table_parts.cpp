@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "report/analysis/trial_analysis.hpp"
+#include "report/analysis/trial_stats.hpp"
 #include "report/render/table_run_section.hpp"
 #include "util/text_table.hpp"
 #include "util/format.hpp"
@@ -136,17 +138,88 @@ std::string run_numbers_of(const Analysis& analysis, const TrialGroup& g) {
     return run_numbers(runs);
 }
 
-std::string trials_table(const Analysis& analysis) {
+namespace {
+
+// The verdict against the baseline in two cells: the ratio and the finding, then what it rests
+// on ("[0.81x, 1.32x], p=0.841"; the trial counts where they are not every label's).
+std::pair<std::string, std::string> verdict_cells(const TrialComparison& c, bool counts) {
+    using Finding = TrialComparison::Finding;
+    const std::string ratio = fmtx::ratio(c.ratio);
+    const std::string vs = counts ? fmt::format(", {} vs {}", c.trials, c.baseline_trials) : "";
+    switch (c.finding) {
+        case Finding::not_tested:
+            return {ratio + ", not tested",
+                    fmt::format("{} trial{}", std::min(c.trials, c.baseline_trials),
+                                std::min(c.trials, c.baseline_trials) == 1 ? "" : "s")};
+        case Finding::not_testable:
+            return {ratio + ", not testable",
+                    fmt::format("p >= {:.2g}{}",
+                                stats::smallest_mann_whitney_p(c.trials, c.baseline_trials), vs)};
+        default: break;
+    }
+    const std::string ci =
+        c.ci_low ? fmtx::interval(fmtx::ratio(*c.ci_low), fmtx::ratio(*c.ci_high)) + ", " : "";
+    const std::string word = c.finding == Finding::negligible
+                                 ? fmt::format("negligible (< {:.0f} %)", kNegligibleRatio * 100)
+                                 : finding_name(c.finding);
+    return {ratio + ", " + word, fmt::format("{}p={:.3g}{}", ci, c.p, vs)};
+}
+
+// The concise table: one line per run of the plan.
+std::string concise_trials_table(const Analysis& analysis) {
+    size_t least = SIZE_MAX, most = 0;
+    for (const TrialGroup& g : analysis.groups) {
+        least = std::min(least, g.aggregate_Bps.size());
+        most = std::max(most, g.aggregate_Bps.size());
+    }
+    const bool same = least == most;
     TextTable t;
-    t.add_column("label (its runs)", Align::left, true);
+    t.add_column("label", Align::left, true);
+    if (!same) t.add_column("trials", Align::right);
+    t.add_column("median agg.", Align::right);
+    t.add_column("trial CV", Align::right);
+    t.add_column("vs baseline", Align::left);
+    t.add_column("95% CI, p", Align::left, true);
+    for (const TrialGroup& g : analysis.groups) {
+        std::vector<std::string> row{g.label};
+        if (!same) row.push_back(std::to_string(g.aggregate_Bps.size()));
+        if (g.aggregate_Bps.empty()) {
+            row.insert(row.end(), {"-", "-", "-", "-"});
+        } else {
+            row.push_back(fmtx::gbps_unit(g.median_Bps));
+            row.push_back(g.aggregate_Bps.size() > 1 ? fmt::format("{:.3f}", g.cv) : "-");
+            if (g.is_baseline) {
+                row.insert(row.end(), {"baseline", ""});
+            } else if (g.vs_baseline) {
+                auto [vs, rests_on] = verdict_cells(*g.vs_baseline, !same);
+                row.push_back(std::move(vs));
+                row.push_back(std::move(rests_on));
+            } else {
+                row.insert(row.end(), {"-", "-"});
+            }
+        }
+        t.add_row(std::move(row));
+    }
+    const std::string each = same ? fmt::format("{} trials each; ", most) : "";
+    return "\nVerdicts across trials (" + each +
+           "two-sided Mann-Whitney U on the trials' aggregates, 95%)\n" + t.render(kWidth);
+}
+
+}  // namespace
+
+std::string trials_table(const Analysis& analysis, bool with_runs) {
+    if (!with_runs) return concise_trials_table(analysis);
+    TextTable t;
+    t.add_column(with_runs ? "label (its runs)" : "label", Align::left, true);
     t.add_column("trials", Align::right);
     t.add_column("median agg.", Align::right);
     t.add_column("95% CI (mean)", Align::left);
     t.add_column("CV", Align::right);
     t.add_column("vs baseline of its sweep point", Align::left, true);
     for (const TrialGroup& g : analysis.groups) {
-        // The runs' numbers, as Why and Summary name them.
-        const std::string label = fmt::format("{} ({})", g.label, run_numbers_of(analysis, g));
+        // The runs' numbers, as the full report's sections name them.
+        const std::string label =
+            with_runs ? fmt::format("{} ({})", g.label, run_numbers_of(analysis, g)) : g.label;
         if (g.aggregate_Bps.empty()) {
             t.add_row({label, "0", "-", "-", "-", "-"});
             continue;

@@ -16,7 +16,7 @@ std::string summary_block(const Analysis& analysis);
 // One row per run (each trial its own): status, copies and the trial's verdict.
 std::string runs_table(const Results& results, const Analysis& analysis);
 // One row per run of the plan with its trials together: the verdict a reader should quote.
-std::string trials_table(const Analysis& analysis);
+std::string trials_table(const Analysis& analysis, bool with_runs);
 // One row per run (each trial its own): aggregate, per-copy, CV, Jain, concurrency, scaling.
 std::string bandwidth_table(const Results& results, const Analysis& analysis);
 // The same figures per run of the plan, medians over its trials.

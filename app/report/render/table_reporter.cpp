@@ -90,9 +90,9 @@ std::string runs_and_bandwidth(const Results& results, const Analysis& analysis,
     if (!has_trials(results))
         return runs_table(results, analysis) + bandwidth_table(results, analysis);
     if (per_trial)
-        return runs_table(results, analysis) + trials_table(analysis) +
+        return runs_table(results, analysis) + trials_table(analysis, true) +
                bandwidth_table(results, analysis);
-    return trials_table(analysis) + plan_bandwidth_table(analysis);
+    return trials_table(analysis, false) + plan_bandwidth_table(analysis);
 }
 
 // Title, host and command; with `what_ran`, the settings header and the legend too.
