@@ -15,7 +15,7 @@ NEEDED = (
     "overlap_host_min", "overlap_factor", "wait_fraction", "wait_busy", "idle_share",
     "slow_factor", "queued_transfer", "unequal_jain", "keep_run_length", "hand_run_length",
     "min_sequence_copies", "min_gaps", "gap_apart", "handoff_high", "practical_ratio",
-    "min_scaling_trials", "switch_low_rate", "switch_high_rate", "switch_gap_apart",
+    "sign_level", "fall_bound", "min_cause_trials", "switch_low_rate", "switch_high_rate", "switch_gap_apart",
     "tick_seconds", "notable_others", "notable_steal", "steal_ticks_per_cpu", "verdict_level",
     "negligible_ratio", "suggested_trials", "interpreter_gap_apart", "work_turns",
 )
@@ -110,9 +110,9 @@ RUN_OPENINGS = [
     ("unequal-service", "named", r"unequal service in "),
     ("scaling", "more", r"more threads, more bytes per second"),
     ("scaling", "fewer", r"more threads, fewer bytes per second"),
-    ("scaling", "none", r"scaling .*: no practical difference"),
+    ("scaling", "none", r"scaling .*: the median within "),
     ("scaling", "both-ways", r"scaling .*: the trials' ratios go both ways"),
-    ("scaling", "not-testable", r"scaling .*: not testable with"),
+    ("scaling", "not-significant", r"scaling .*, not significant: sign test"),
     ("shared-machine", None, r"shared machine: "),
 ]
 
@@ -121,9 +121,9 @@ SUMMARY_OPENINGS = [
     ("bookkeeping", "interrupted", r"interrupted: the results are partial"),
     ("bookkeeping", "incomplete", r"incomplete: "),
     ("bookkeeping", "fit", r"sized for this machine \(--fit\): "),
-    ("bookkeeping", "baseline", r"(baseline: run |baselines, one per sweep point: |no run finished"
-                                r" ok with measured copies)"),
-    ("bookkeeping", "extremes", r"highest aggregate: "),
+    ("bookkeeping", "baseline", r"(baseline: run |baseline: '|baselines, one per sweep point: |no "
+                                r"run finished ok with measured copies)"),
+    ("bookkeeping", "extremes", r"highest (median )?aggregate: "),
     ("verdicts", "one-trial", r"one trial per run: "),
     ("verdicts", "faster", r"faster than the baseline of its sweep point"),
     ("verdicts", "slower", r"slower than the baseline of its sweep point"),
@@ -134,9 +134,9 @@ SUMMARY_OPENINGS = [
     ("noise-lists", "outside", r"aggregate outside the noise of its own run"),
     ("noise-lists", "understates", r"per-copy bandwidth understates "),
     ("gap-vs-handoff", None, r"serialized devices, gap after a copy vs hand-off: "),
-    ("gap-decides", None, r"runs? [0-9, ]+ \(threads\.between = "),
+    ("gap-decides", None, r".* \(threads\.between = .*\) kept the device "),
     ("context-switch", None, r"with transfer\.context = "),
-    ("interpreter-gap", None, r"runs? [0-9, ]+ \(python(-ft|-subinterp)?: [^)]*\) called again "),
+    ("interpreter-gap", None, r"python(-ft|-subinterp)? workers \(.*\) called again after a "),
     ("gil-serializes-work", None, r"Python work between copies \(params\.work_us = "),
     ("warmups-in-window", None, r"\d+ warm-up cop(y|ies) overlapped the measurement window"),
     ("failed-runs", None, r"run \d+ \(.*\) (failed|interrupted|skipped)(: |$)"),

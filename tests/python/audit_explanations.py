@@ -45,7 +45,7 @@ import audit_report as rep
 import audit_tables as tables
 from audit_catalogue import classify, load_constants, printed_id
 from audit_facts import Plan
-from audit_findings import hold, normalized
+from audit_findings import Found, hold, normalized
 from audit_rules import BRIEF_RULES, derive_run, derive_summary
 
 VIEWS = {"default": [], "full": ["--full"], "brief": ["--brief"]}
@@ -105,14 +105,68 @@ class FileAudit:
         covered = {}
         for listed in rep.why_block(text, self.every, view):
             self.back(listed, covered)
-            if view == "brief":
-                rule, _ = classify(listed.sentence)
-                if rule not in BRIEF_RULES:
-                    self.add(f"run {listed.runs[0]}", rule, listed.sentence, view,
-                             "--brief keeps only findings that change how a run reads "
-                             f"({', '.join(sorted(BRIEF_RULES))})")
-        wanted = (lambda f: f.rule in BRIEF_RULES) if view == "brief" else (lambda f: True)
-        self.require(covered, view, wanted)
+            self.check_head(listed)
+            rule, _ = classify(listed.sentence)
+            if view == "brief" or rule in BRIEF_RULES:
+                self.add(f"run {listed.runs[0]}", rule, listed.sentence, view,
+                         "the brief report has no Why block, and findings that change how a run "
+                         "reads are the Machine line's")
+        # The findings that change how a whole run reads are counted in the Machine line.
+        self.require(covered, view,
+                     (lambda f: False) if view == "brief" else (lambda f: f.rule not in BRIEF_RULES))
+        self.check_machine_line(text, view)
+
+    def check_head(self, listed):
+        """A concise head's labels are those of the runs it lists, with their trial counts."""
+        if listed.labels is None:
+            return
+        runs = [self.plan.run(r) for r in listed.runs if self.plan.run(r)]
+        named = [label for label, _, _ in listed.labels]
+        for r in runs:
+            if r.label not in named:
+                self.add(f"run {r.index}", "why head", listed.header, listed.view,
+                         f"run {r.index} is '{r.label}', the head names {named}")
+        every = listed.header.endswith("every trial")
+        for label, said, total in listed.labels:
+            mine = sum(1 for r in runs if r.label == label)
+            all_of = sum(1 for r in self.plan.runs if r.label == label)
+            want = (all_of, all_of) if every or said is None else (said, total)
+            if (mine, all_of) != want and not (said is None and not every and all_of == 1):
+                self.add("table", "why head", listed.header, listed.view,
+                         f"'{label}': {mine} of its {all_of} runs listed, the head says "
+                         f"{want[0]} of {want[1]}")
+
+    def check_machine_line(self, text, view):
+        """The runs flagged by shared-machine counted, their figures' ranges holding each."""
+        flagged = [f for r in self.plan.runs for f in self.run_findings[r.index]
+                   if f.rule in BRIEF_RULES]
+        line = rep.machine_line(text)
+        if not flagged:
+            if line:
+                self.add("summary", "shared-machine", line, view, "no run was flagged")
+            return
+        if line is None:
+            self.add("summary", "shared-machine", flagged[0].text(), view,
+                     "flagged runs and no Machine line")
+            return
+        self.printed.add("shared-machine")
+        f = Found("shared-machine").say(
+            "Machine: shared during {flagged} of {runs} runs: other processes kept {others} of "
+            "{cpus} CPUs busy, the hypervisor took {steal}% of CPU time (steal); the copies may "
+            "have waited for CPUs or memory bandwidth they shared. Which runs, and each one's "
+            "figures: --full").figure("flagged", len(flagged), "int").figure(
+                "runs", len(self.plan.runs), "int").claim("cpus", flagged[0].fields["cpus"].value)
+        for name in ("others", "steal"):
+            f.figure(name, min(x.fields[name].value for x in flagged), "f1")
+        for name in ("others", "steal"):
+            values = [x.fields[name].value for x in flagged]
+            for v in (min(values), max(values)):
+                f.fields[name].value = v
+                held = hold(line, f, ranges=True)
+                if not held.matched or held.problems:
+                    self.add("summary", "shared-machine", line, view,
+                             "; ".join(held.problems) or "not the Machine line's shape")
+                    return
 
     def audit_full(self, text):
         listed, notes, per_copy = rep.full_view(text, self.every)
@@ -148,7 +202,7 @@ class FileAudit:
                 continue
             # Every listing is the run's own sentence, figures included: a concise line of several
             # runs lists only runs that say exactly it.
-            held = [hold(listed.sentence, f) for f in candidates]
+            held = [hold(listed.sentence, f, ranges=bool(listed.header)) for f in candidates]
             good = next((h for h in held if h.matched and not h.problems), None)
             if good is None:
                 best = min(held, key=lambda h: (not h.matched, len(h.problems)))

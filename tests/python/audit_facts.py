@@ -277,6 +277,17 @@ class RunFacts:
     def gaps(self):
         return [g for w in sorted(self.gaps_by_worker) for g in self.gaps_by_worker[w]]
 
+    def gaps_on(self, device):
+        """The gaps before the measured calls on `device` (a hand-off sentence's own)."""
+        by_worker = {}
+        for r in self.records:
+            by_worker.setdefault(r.worker, []).append(r)
+        out = []
+        for rs in by_worker.values():
+            rs = sorted(rs, key=lambda r: (r.hs, r.order))
+            out += [b.hs - a.he for a, b in zip(rs, rs[1:]) if b.measured and b.device == device]
+        return out
+
     def gap_p50(self, worker):
         return median(self.gaps_by_worker.get(worker, []))
 
@@ -580,6 +591,11 @@ class Plan:
         groups.sort(key=lambda g: g.runs[0].plan_position)
         self.judge_groups(groups)
         return groups
+
+    @property
+    def has_trials(self):
+        """A label with more than one run: the report then reads by label."""
+        return any(len(g.runs) > 1 for g in self.groups)
 
     def group_of(self, run):
         return next((g for g in self.groups if run in g.runs), None)

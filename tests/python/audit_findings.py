@@ -24,6 +24,8 @@ NUMBER = {
     "g3": r"[0-9.]+(?:e[+-]?[0-9]+)?",
 }
 SIGNIFICANT = {"g2": 2, "g3": 3}
+# The low end of a printed range "13.2-21.3 ms": its number alone, the unit after the high end.
+RANGE_LOW = r"-?[0-9.]+(?:e[+-]?[0-9]+)?"
 RUNS = r"runs? [0-9]+(?:, [0-9]+)*"
 
 
@@ -197,7 +199,7 @@ def shape_regex(shape, kinds):
             group = f"g{len(names)}"
             names.append(part)
             if kind in NUMBER:
-                pattern = f"{NUMBER[kind]}(?: to {NUMBER[kind]})?"
+                pattern = f"(?:{RANGE_LOW}(?:-| to ))?{NUMBER[kind]}"
             elif kind == "runs":
                 pattern = RUNS
             else:
@@ -220,10 +222,10 @@ class Held:
     problems: list = dataclasses.field(default_factory=list)
 
 
-def hold(sentence, found):
+def hold(sentence, found, ranges=False):
     """The sentence against the finding: every printed sentence is some run's own (a --full
-    section, the summary, a concise line, which lists runs only under their own words), so no
-    ranges, and run lists exactly as its own."""
+    section, the summary), run lists exactly as its own; a concise line that lists several trials
+    (`ranges`) may give a figure as "lo-hi", which must hold the run's own figure."""
     regex, names = found.regex()
     m = regex.match(normalized(sentence))
     if not m:
@@ -234,13 +236,24 @@ def hold(sentence, found):
     for i, name in enumerate(names):
         text = m.group(f"g{i}")
         held.printed[name] = text
-        why = field_problem(found.fields[name], text)
+        why = field_problem(found.fields[name], text, ranges)
         if why:
             held.problems.append(why)
     return held
 
 
-def field_problem(field, text):
+def split_range(text, kind):
+    """A printed range "13.2-21.3 ms" as its two ends, each as printed alone ("13.2 ms", "21.3
+    ms"); None where `text` is one number."""
+    m = re.fullmatch(f"({RANGE_LOW})(?:-| to )({NUMBER[kind]})", text.strip())
+    if not m:
+        return None
+    high = m.group(2)
+    number = re.match(RANGE_LOW, high).group(0)
+    return m.group(1) + high[len(number):], high
+
+
+def field_problem(field, text, ranges=False):
     """Why a printed field does not hold for the finding's own field ('' when it does)."""
     if field.kind == "label":     # a table cell: a long word may wrap inside itself
         if "".join(text.split()) != "".join(field.value.split()):
@@ -256,9 +269,14 @@ def field_problem(field, text):
         return ""
     if field.kind == "ratios":
         return ratios_problem(field, text)
-    if " to " in text:
-        return f"its {field.name} is {render_number(field.value, field.kind)}, printed a range"
-    low, high = printed_interval(text, field.kind)
+    ends = split_range(text, field.kind) if field.kind in NUMBER else None
+    if ends:
+        if not ranges:
+            return f"its {field.name} is {render_number(field.value, field.kind)}, printed a range"
+        low = printed_interval(ends[0], field.kind)[0]
+        high = printed_interval(ends[1], field.kind)[1]
+    else:
+        low, high = printed_interval(text, field.kind)
     if not within_printed(field.value, low, high):
         return (f"its {field.name} is {render_number(field.value, field.kind)}, printed "
                 f"'{text}'")

@@ -8,7 +8,7 @@ only.
 import dataclasses
 import re
 
-WHY_HEADING = "Why (each finding once, with the runs that make it)"
+WHY_HEADING = "Why (each finding once per run of the plan, with the trials that make it)"
 SHARED_HEADING = "Said of several runs (once here, not under each run)"
 
 
@@ -18,7 +18,9 @@ class Listed:
     view: str
     runs: list
     sentence: str
-    header: str = ""        # the concise block's header as printed ("runs 2, 4")
+    header: str = ""        # the concise block's header as printed ("runs 2, 4 (as run 'x' ...)")
+    labels: list = None     # the concise head's labels: [(label, trials saying it or None,
+                            # trials of the label or None)]; None: every run / not given
 
 
 def paragraphs(text):
@@ -61,9 +63,10 @@ def items(lines, prefix):
 
 
 def run_list(text, every):
-    """The runs a header names: 'every run', 'run 3' or 'runs 1, 6'."""
-    text = text.strip()
-    if text == "every run":
+    """The runs a header names: 'every run', 'run 3' or 'runs 1, 6' (a concise head's "(as run
+    ...)" after them is not a run list: concise_head reads it)."""
+    text = text.split(" (as run")[0].strip()
+    if text in ("every run", "every run (every trial)"):
         return list(every)
     m = re.fullmatch(r"runs? ([0-9]+(?:, [0-9]+)*)", text)
     if not m:
@@ -79,7 +82,7 @@ def why_block(text, every, view):
     block = paragraph(text, WHY_HEADING)
     if block is None:
         return []
-    out, header, lines = [], [], block[1:]
+    out, header, head, lines = [], [], "", block[1:]
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -88,13 +91,37 @@ def why_block(text, every, view):
             while i + 1 < len(lines) and lines[i + 1].startswith("      "):
                 i += 1
                 sentence.append(lines[i].strip())
-            head = " ".join(header).rstrip(":")
-            out.append(Listed(view, run_list(head, every), " ".join(sentence), head))
+            if header:                  # sentences of the same runs in a row share one head
+                head = " ".join(header).rstrip(":")
+            out.append(Listed(view, run_list(head, every), " ".join(sentence), head,
+                              concise_labels(head)))
             header = []
         else:
             header.append(line.strip())
         i += 1
     return out
+
+
+def concise_labels(head):
+    """The labels of a concise head "runs 3, 8 (as run 'x' in 2 of 5 trials)", "(as runs 'a',
+    'b', every trial)": [(label, with, trials)] (with and trials None where every trial or the
+    plan has one); None for "every run" or a head without labels."""
+    m = re.search(r" \(as runs? (.*)\)$", head)
+    if not m:
+        return None
+    out = []
+    for label, counts in re.findall(r"'((?:[^']|'(?! in |, |$))*)'( in \d+ of \d+ trials)?",
+                                    m.group(1)):
+        n = re.findall(r"\d+", counts)
+        out.append((label, int(n[0]) if n else None, int(n[1]) if n else None))
+    return out
+
+
+def machine_line(text):
+    """The default and brief reports' "Machine: shared during K of N runs: ..." joined across its
+    lines (None: no such line)."""
+    block = next((p for p in paragraphs(text) if p[0].startswith("Machine: ")), None)
+    return " ".join(line.strip() for line in block) if block else None
 
 
 # ------------------------------------------------------------------------------------------
@@ -224,6 +251,9 @@ RUNS_COLUMNS = [("#", "r"), ("label", "l"), ("launcher", "l"), ("thr", "r"), ("s
                 ("copies", "r"), ("aggregate vs baseline (this trial)", "l")]
 TRIALS_COLUMNS = [("label (its runs)", "l"), ("trials", "r"), ("median agg.", "r"),
                   ("95% CI (mean)", "l"), ("CV", "r"), ("vs baseline of its sweep point", "l")]
+# The default report's: one line per label, the trials column only where their counts differ.
+CONCISE_TRIALS_COLUMNS = [("label", "l"), ("trials", "r"), ("median agg.", "r"),
+                          ("trial CV", "r"), ("vs baseline", "l"), ("95% CI, p", "l")]
 BANDWIDTH_COLUMNS = [("#", "r"), ("aggregate", "r"), ("per-copy p50 (p10-p90) GB/s", "l"),
                      ("CV", "r"), ("Jain", "r"), ("conc. host/dev", "l"), ("scaling", "l")]
 PLAN_BANDWIDTH_COLUMNS = [("label", "l"), ("aggregate", "r"), ("per-copy p50", "r"), ("CV", "r"),
@@ -237,7 +267,18 @@ def runs_table(text):
 
 def trials_table(text):
     block = next((p for p in paragraphs(text) if p[0].startswith("Verdicts across trials")), None)
-    return table(block, TRIALS_COLUMNS, "trials") if block else None
+    if not block:
+        return None
+    if "label (its runs)" in block[1]:
+        return table(block, TRIALS_COLUMNS, "trials")
+    columns = [c for c in CONCISE_TRIALS_COLUMNS if c[0] != "trials" or " trials " in block[1]]
+    rows = table(block, columns, "median agg.")
+    each = re.search(r"\((\d+) trials each;", block[0])
+    for row in rows:
+        row["concise"] = True
+        if each:
+            row.setdefault("trials", each.group(1))
+    return rows
 
 
 def bandwidth_table(text):

@@ -7,8 +7,8 @@ prints. Standard library only.
 
 import math
 
-from audit_findings import Found
-from audit_stats import median, percentile
+from audit_findings import Found, render_number, runs_text
+from audit_stats import median, percentile, sign_test_p
 
 # ------------------------------------------------------------------------------------------
 # Per run
@@ -25,6 +25,59 @@ def derive_run(plan, run):
     for f in out:
         f.run = run.index
     return out
+
+
+def quoted(run):
+    return f"'{run.label}'"
+
+
+def machine_shared(plan, run):
+    """The shared-machine rule's condition (catalogue: shared-machine)."""
+    c, h = plan.c, run.host_activity
+    if not h:
+        return False
+    window_s = h.get("window_ns", 0) / 1e9
+    cpus = h.get("cpus", 0)
+    if window_s <= 0 or cpus <= 0:
+        return False
+    resolution = 2 * cpus * c.tick_seconds / window_s
+    others = (h.get("others_cpus", 0) - resolution >= c.notable_others
+              and h.get("busy_cpus", 0) >= h.get("own_cpus", 0))
+    steal = (h.get("steal_fraction", 0) >= c.notable_steal
+             and window_s >= c.steal_ticks_per_cpu * c.tick_seconds)
+    return others or steal
+
+
+def say_evidence(plan, runs, trials, f):
+    """What a cause rests on where it is short of the standard (catalogue: min_cause_trials, and
+    runs flagged by shared-machine)."""
+    c = plan.c
+    if trials < c.min_cause_trials:
+        f.say("; from one trial only (a cause needs {min_trials} trials)" if trials == 1
+              else "; from {cause_trials} trials only (a cause needs {min_trials})")
+        f.figure("cause_trials", trials, "int").figure("min_trials", c.min_cause_trials, "int")
+    flagged = sum(1 for r in runs if machine_shared(plan, r))
+    if flagged:
+        f.say("; {flagged} of the {rests_on} runs it rests on ran on a shared machine, which may "
+              "have moved their figures").figure("flagged", flagged, "int").figure(
+                  "rests_on", len(runs), "int")
+    return f
+
+
+def runs_by_label(plan, indexes):
+    """The runs at `indexes` as a reader compares them (catalogue: a list of runs)."""
+    indexes = sorted(set(indexes))
+    if len(indexes) == len(plan.runs) and len(indexes) > 1:
+        return "every run"
+    if not any(r.trial > 1 for r in plan.runs):
+        return runs_text(indexes)
+    labels = {}
+    for r in plan.runs:
+        here, total = labels.get(r.label, (0, 0))
+        labels[r.label] = (here + (r.index in indexes), total + 1)
+    return ", ".join(f"'{label}' (every trial)" if here == total
+                     else f"'{label}' ({here} of {total} trials)"
+                     for label, (here, total) in labels.items() if here)
 
 
 def no_copies(plan, run):
@@ -62,18 +115,20 @@ def release_partner(plan, trial_run):
 
 
 def gil_cause(plan, run, f):
-    partners = [release_partner(plan, t) for t in plan.trials_of(run)]
+    trials = plan.trials_of(run)
+    partners = [release_partner(plan, t) for t in trials]
     if partners and all(partners):
         own = release_partner(plan, run)
         f.say(": the GIL held across the call serialized them: {partner}, the same with gil = "
-              "release, overlapped (host-side peak {peak})").runs("partner", [own.index]).figure(
+              "release, overlapped (host-side peak {peak})").claim("partner", quoted(own)).figure(
                   "peak", own.host_peak_in_flight, "int")
+        say_evidence(plan, trials + partners, len(partners), f)
         return
     switched = [o for o in plan.switched(run, "gil") if o.gil == "release"]
     if switched:
         f.say("; {partner}, the same with gil = release, did not overlap in every trial either, "
-              "so the held GIL is not shown to be what serialized them").runs(
-                  "partner", [switched[0].index])
+              "so the held GIL is not shown to be what serialized them").claim(
+                  "partner", quoted(switched[0]))
         return
     f.say("; gil = hold, and no run of this plan differs from it in gil alone, so no cause is "
           "named")
@@ -191,10 +246,11 @@ def hand_off(plan, run):
             say_side(f, run, kept, "kept it", "kept")
         if handed:
             say_side(f, run, handed, "handed it off after about one copy", "handed")
-        if run.gaps:
+        gaps = run.gaps_on(device)      # this device's own, not the run's
+        if gaps:
             f.say("{launcher} workers return to the driver after p50 {gap} (p90 {gap90})").claim(
-                "launcher", run.launcher).figure("gap", median(run.gaps), "duration").figure(
-                "gap90", percentile(run.gaps, 0.9), "duration")
+                "launcher", run.launcher).figure("gap", median(gaps), "duration").figure(
+                "gap90", percentile(gaps, 0.9), "duration")
         else:
             f.say("no worker made two copies (no gap measured)")
         out.append(f)
@@ -255,14 +311,16 @@ def same_aggregate_slower_copies(plan, run):
     if verdict in ("no difference found", "negligible"):
         f = Found("same-aggregate-slower-copies", "trials").say(
             "aggregate not different from the baseline's across trials ({verdict}, {trials} "
-            "trials) but per-copy p50 {lower} lower than {baseline}'s: each copy took longer "
-            "without the bytes per second falling").figure("trials", len(group.aggregates), "int")
+            "trials) but per-copy p50 {lower} lower than the baseline's ({baseline}): each copy "
+            "took longer").figure("trials", len(group.aggregates), "int")
+        say_fall(plan, group.verdict, f)
     else:
         f = Found("same-aggregate-slower-copies", "one-trial").say(
-            "in this trial the aggregate was within the runs' noise (+-{noise}) of {baseline}'s "
-            "while per-copy p50 was {lower} lower; whether the aggregates differ is {verdict} "
-            "with these trials").figure("noise", math.expm1(cmp.bound), "percent")
-    f.claim("verdict", verdict).runs("baseline", [cmp.baseline]).figure(
+            "in this trial the aggregate was within the runs' noise (+-{noise}) of the "
+            "baseline's ({baseline}) while per-copy p50 was {lower} lower; whether the "
+            "aggregates differ is {verdict} with these trials").figure(
+                "noise", math.expm1(cmp.bound), "percent")
+    f.claim("verdict", verdict).claim("baseline", quoted(plan.run(cmp.baseline))).figure(
         "lower", 1 / cmp.p50_ratio, "ratio")
     rate = run.serialized_rate
     if run.took_turns and rate is not None and rate >= plan.c.handoff_high:
@@ -272,6 +330,24 @@ def same_aggregate_slower_copies(plan, run):
         f.say("; the copies shared the device (device-side concurrency {concurrency})").figure(
             "concurrency", run.device_concurrency, "f1")
     return [f]
+
+
+def say_fall(plan, verdict, f):
+    """Whether the aggregate may have fallen: only a 95% CI of the ratio whose low end is at least
+    1 - fall_bound says it did not (catalogue: same-aggregate-slower-copies)."""
+    if verdict.ci is None:
+        f.say(", and with no 95% CI at these trial counts a fall of the aggregate is not ruled "
+              "out")
+        return
+    low, high = verdict.ci
+    f.figure("ci_low", low, "ratio").figure("ci_high", high, "ratio")
+    if low >= 1 - plan.c.fall_bound:
+        f.say(" without the bytes per second falling by more than {bound} (95% CI of the "
+              "aggregate ratio [{ci_low}, {ci_high}])").claim(
+                  "bound", f"{plan.c.fall_bound * 100:.0f}%")
+        return
+    f.say("; the aggregate's 95% CI [{ci_low}, {ci_high}] allows a fall of up to {fall}, so "
+          "whether the bytes per second fell is open").figure("fall", 1 - low, "percent")
 
 
 def slowest_call(plan, run):
@@ -352,22 +428,27 @@ def scaling(plan, run):
     f = Found("scaling").claim("threads", str(run.threads)).claim(
         "reference", pairs[-1][1].label).figure("ratio", mid, "ratio").figure(
         "trials", len(ratios), "int").figure("lo", lo, "ratio").figure("hi", hi, "ratio")
-    if len(ratios) < c.min_scaling_trials:
-        f.kind = "not-testable"
-        f.say("scaling " + what + ": not testable with {trials} trials (a direction needs every "
-              f"trial's pair to move the same way in {c.min_scaling_trials} or more)")
-    elif abs(mid - 1) < c.practical_ratio:
+    above = sum(1 for r in ratios if r > 1)
+    below = sum(1 for r in ratios if r < 1)
+    one_way = len(ratios) in (above, below)
+    p = sign_test_p(above, below)
+    more = above > below
+    side = "above" if more else "below"
+    f.figure("sign_p", p, "g3").figure("one_side", above if more else below, "int")
+    if abs(mid - 1) < c.practical_ratio:
         f.kind = "none"
-        f.say("scaling " + what + f": no practical difference (under {c.practical_ratio * 100:g} "
-              "%)")
-    elif lo > 1:
-        f.kind = "more"
-        f.say("more threads, more bytes per second: " + what + " (median of {trials} trials' "
-              "ratios, each trial's above 1: {lo} to {hi})")
-    elif hi < 1:
-        f.kind = "fewer"
-        f.say("more threads, fewer bytes per second: " + what + " (median of {trials} trials' "
-              "ratios, each trial's below 1: {lo} to {hi})")
+        f.say("scaling " + what + f": the median within {c.practical_ratio * 100:g} % of 1 ({{lo}} "
+              "to {hi} in {trials} paired trials)")
+    elif p < c.sign_level:
+        f.kind = "more" if more else "fewer"
+        f.say(f"more threads, {'more' if more else 'fewer'} bytes per second: " + what +
+              f" (median of {{trials}} paired trials' ratios, {side} 1 in {{one_side}} of "
+              "{trials}: {lo} to {hi}; sign test p = {sign_p})")
+    elif one_way:
+        f.kind = "not-significant"
+        f.say("scaling " + what + f": {side} 1 in {{one_side}} of {{trials}} paired trials ({{lo}} "
+              "to {hi}), not significant: sign test p = {sign_p} (all trials one way reach 5 % "
+              "from 6 trials)")
     else:
         f.kind = "both-ways"
         f.say("scaling " + what + ": the trials' ratios go both ways ({lo} to {hi}): no "
@@ -377,19 +458,10 @@ def scaling(plan, run):
 
 def shared_machine(plan, run):
     c, h = plan.c, run.host_activity
-    if not h:
+    if not machine_shared(plan, run):
         return []
-    window_s = h.get("window_ns", 0) / 1e9
     cpus = h.get("cpus", 0)
-    if window_s <= 0 or cpus <= 0:
-        return []
-    resolution = 2 * cpus * c.tick_seconds / window_s
-    others = (h.get("others_cpus", 0) - resolution >= c.notable_others
-              and h.get("busy_cpus", 0) >= h.get("own_cpus", 0))
-    steal = (h.get("steal_fraction", 0) >= c.notable_steal
-             and window_s >= c.steal_ticks_per_cpu * c.tick_seconds)
-    if not others and not steal:
-        return []
+    resolution = 2 * cpus * c.tick_seconds / (h.get("window_ns", 0) / 1e9)
     span = ("the copies ran" if h.get("span") == "copies"
             else "the run's workers ran (buffers prepared and copies made)")
     f = Found("shared-machine").say(
@@ -473,11 +545,33 @@ def baselines(plan):
     if len(labels) > 1:
         return [Found("bookkeeping", "baseline").say("baselines, one per sweep point: {labels}")
                 .claim("labels", ", ".join(f"'{label}'" for label in labels))]
+    if plan.has_trials:             # every trial of the label is its trial's baseline
+        return [Found("bookkeeping", "baseline").say("baseline: '{label}'").claim("label",
+                                                                                  base.label)]
     return [Found("bookkeeping", "baseline").say("baseline: {run} ({label})").runs(
         "run", [base.index]).claim("label", base.label)]
 
 
+def label_extremes(plan):
+    """With trials: the labels of the highest and lowest median aggregate."""
+    measured = [(g, median(g.aggregates)) for g in plan.groups if g.aggregates]
+    measured = [(g, m) for g, m in measured if m > 0]
+    if not measured:
+        return []
+    hi = max(measured, key=lambda x: x[1])           # the first of equals
+    lo = min(measured, key=lambda x: x[1])
+    if hi[0] is lo[0]:
+        return []
+    return [Found("bookkeeping", "extremes").say(
+        "highest median aggregate: '{high_label}' {high_rate}; lowest: '{low_label}' {low_rate} "
+        "({apart} apart)").claim("high_label", hi[0].label).figure("high_rate", hi[1], "gbps")
+        .claim("low_label", lo[0].label).figure("low_rate", lo[1], "gbps")
+        .figure("apart", hi[1] / lo[1], "ratio")]
+
+
 def extremes(plan):
+    if plan.has_trials:
+        return label_extremes(plan)
     measured = [r for r in plan.runs if r.aggregate > 0]
     if len(measured) < 2:
         return []
@@ -530,6 +624,8 @@ def noise_lists(plan, run_findings):
         if any(f.id == "same-aggregate-slower-copies/trials" for f in run_findings[r.index]):
             understates.append(r.index)
     out = []
+    if plan.has_trials:             # the verdicts across trials judge the runs
+        inside, outside = [], []
     if inside:
         out.append(Found("noise-lists", "inside").say(
             "aggregate inside the noise of its own run and the baseline's: {runs}")
@@ -541,21 +637,36 @@ def noise_lists(plan, run_findings):
     if understates:
         out.append(Found("noise-lists", "understates").say(
             "per-copy bandwidth understates {runs}: the trials found no difference in the "
-            "aggregate, the copies were slower").runs("runs", understates))
+            "aggregate, the copies were slower").claim("runs", runs_by_label(plan, understates)))
     return out
 
 
 def gap_vs_handoff(plan, run_findings):
-    listed = [r for r in plan.runs if r.gaps and r.serialized_rate is not None]
-    if len(listed) < 2:
+    labels = {}                     # one part per label, its trials together
+    for r in plan.runs:
+        if r.gaps and r.serialized_rate is not None:
+            labels.setdefault(r.label, []).append(r)
+    if len(labels) < 2:
         return []
     f = Found("gap-vs-handoff").say("serialized devices, gap after a copy vs hand-off: ")
-    for i, r in enumerate(listed):
-        f.say(("; " if i else "") + f"{{run{i}}} ({{launcher{i}}}) gap p50 {{gap{i}}}, hand-off "
-              f"rate {{rate{i}}}").runs(f"run{i}", [r.index]).claim(f"launcher{i}", r.launcher)
-        f.figure(f"gap{i}", median(r.gaps), "duration").figure(f"rate{i}", r.serialized_rate,
-                                                               "f2")
+    for i, runs in enumerate(labels.values()):
+        f.say(("; " if i else "") + f"{{launcher{i}}} workers of {{run{i}}}: gap p50 ").claim(
+            f"run{i}", runs_by_label(plan, [r.index for r in runs])).claim(
+            f"launcher{i}", runs[0].launcher)
+        say_range(f, f"gap{i}", [median(r.gaps) for r in runs], "duration")
+        f.say(", hand-off rate ")
+        say_range(f, f"rate{i}", [r.serialized_rate for r in runs], "f2")
     return [f]
+
+
+def say_range(f, name, values, kind):
+    """One figure where its lowest and highest print alike, else "lo to hi"."""
+    lo, hi = min(values), max(values)
+    if render_number(lo, kind) == render_number(hi, kind):
+        f.say("{" + name + "}").figure(name, lo, kind)
+        return
+    f.say("{" + name + "_lo} to {" + name + "_hi}").figure(name + "_lo", lo, kind).figure(
+        name + "_hi", hi, kind)
 
 
 def gap_side(runs):
@@ -578,19 +689,21 @@ def gap_decides(plan, run_findings):
             if all(keep[0][t] <= c.switch_low_rate and hand[0][t] >= c.switch_high_rate
                    and keep[1][t] * c.switch_gap_apart <= hand[1][t]
                    for t in range(len(keep_runs))):
-                out.append(gap_decides_finding(keep_runs, keep, hand_runs, hand))
+                out.append(say_evidence(plan, keep_runs + hand_runs, len(keep_runs),
+                                        gap_decides_finding(plan, keep_runs, keep, hand_runs, hand)))
                 break
     return out
 
 
-def gap_decides_finding(keep_runs, keep, hand_runs, hand):
+def gap_decides_finding(plan, keep_runs, keep, hand_runs, hand):
     f = Found("gap-decides")
     for name, runs, (rates, gaps), did in (("keep", keep_runs, keep, "kept the device"),
                                            ("hand", hand_runs, hand, "handed it over")):
         if name == "hand":
             f.say(" and ")
         f.say(f"{{{name}}} (threads.between = {{{name}_between}}, gap p50 {{{name}_gap}}) {did} "
-              f"(hand-off rate {{{name}_rate}})").runs(name, [r.index for r in runs]).claim(
+              f"(hand-off rate {{{name}_rate}})").claim(
+                  name, runs_by_label(plan, [r.index for r in runs])).claim(
                   f"{name}_between", runs[0].between).figure(
                   f"{name}_gap", median(gaps), "duration").figure(f"{name}_rate", median(rates),
                                                                   "f2")
@@ -609,11 +722,12 @@ def context_switch(plan, run_findings):
             own.append(b)
         if all(a.threads >= 2 and a.devices and a.device_peak_in_flight == 1
                and b.device_peak_in_flight >= 2 for a, b in zip(primary, own)):
-            out.append(Found("context-switch").say(
+            out.append(say_evidence(plan, primary + own, len(primary), Found(
+                "context-switch").say(
                 "with transfer.context = primary the threads never overlapped on a device "
                 "({primary}), with per-worker contexts they did ({own}): the serialization is per "
-                "context").runs("primary", [r.index for r in primary])
-                .runs("own", [r.index for r in own]))
+                "context").claim("primary", runs_by_label(plan, [r.index for r in primary]))
+                .claim("own", runs_by_label(plan, [r.index for r in own]))))
     return out
 
 
@@ -625,12 +739,12 @@ def warmups_in_window(plan, run_findings):
     f = Found("warmups-in-window").say(
         "{count} warm-up cop" + ("y" if total == 1 else "ies") + " overlapped the measurement "
         "window ({runs}): the aggregate counts the bytes they moved inside it").figure(
-            "count", total, "int").runs("runs", [r.index for r in listed])
+            "count", total, "int").claim("runs", runs_by_label(plan, [r.index for r in listed]))
     turns = [r.index for r in listed if r.took_turns]
     if turns:
         f.say("; on {turns}, whose devices never had two transfers at once, the workers took "
-              "turns, so one worker's warm-up ran inside another's measured copies").runs(
-                  "turns", turns)
+              "turns, so one worker's warm-up ran inside another's measured copies").claim(
+                  "turns", runs_by_label(plan, turns))
     return [f]
 
 
@@ -685,14 +799,17 @@ def interpreter_gap(plan, run_findings):
 def interpreter_gap_finding(plan, s_runs, sg, l_runs, lg):
     c = plan.c
     f = Found("interpreter-gap").say(
-        "{sooner} ({sooner_launcher}: {sooner_gil}) called again after a copy in p50 {sooner_gap} "
-        "against {later_gap} for {later} ({later_launcher}: {later_gil}), at least "
+        "{sooner_launcher} workers ({sooner_gil}; {sooner}) called again after a copy in p50 "
+        "{sooner_gap} against {later_gap} for {later_launcher} workers ({later_gil}; {later}), at "
+        "least "
         f"{c.interpreter_gap_apart:.1f}x sooner in every trial ({{trials}}); the runs differ in "
         "the launcher alone, so the interpreter the threads ran in moved the gap")
-    f.runs("sooner", [r.index for r in s_runs]).claim("sooner_launcher", s_runs[0].launcher)
+    f.claim("sooner", runs_by_label(plan, [r.index for r in s_runs])).claim(
+        "sooner_launcher", s_runs[0].launcher)
     f.claim("sooner_gil", INTERPRETER_GIL[s_runs[0].launcher]).figure("sooner_gap", median(sg),
                                                                       "duration")
-    f.figure("later_gap", median(lg), "duration").runs("later", [r.index for r in l_runs])
+    f.figure("later_gap", median(lg), "duration").claim(
+        "later", runs_by_label(plan, [r.index for r in l_runs]))
     f.claim("later_launcher", l_runs[0].launcher).claim("later_gil",
                                                         INTERPRETER_GIL[l_runs[0].launcher])
     f.figure("trials", len(s_runs), "int")
@@ -702,7 +819,7 @@ def interpreter_gap_finding(plan, s_runs, sg, l_runs, lg):
            for k, h in zip(kept, handed)):
         f.say("; the device changed hands at rate {sooner_rate} against {later_rate}")
         f.figure("sooner_rate", median(kept), "f2").figure("later_rate", median(handed), "f2")
-    return f
+    return say_evidence(plan, s_runs + l_runs, len(s_runs), f)
 
 
 def work_us(run):
@@ -749,18 +866,19 @@ def gil_serializes_work(plan, run_findings):
             if d1 is None or d2 is None or not all(
                     x > 0 and x >= c.work_turns * max(y, 0) for x, y in zip(d1, d2)):
                 continue
-            out.append(Found("gil-serializes-work").say(
+            out.append(say_evidence(plan, idle + working + o_idle + o_working, len(d1), Found(
+                "gil-serializes-work").say(
                 "Python work between copies (params.work_us = {work}) lengthened the gap after a "
                 "copy by {shared_added} under python (one GIL for the process; {shared_runs}) and "
                 "by {own_added} under {own_launcher} ({own_gil}; {own_runs}), medians of {trials} "
                 f"trials, at least {c.work_turns:.1f}x more under one GIL in every trial: under "
                 "one GIL the workers' Python work took turns")
                 .claim("work", f"{work:g}").figure("shared_added", median(d1), "duration")
-                .runs("shared_runs", [r.index for r in working])
+                .claim("shared_runs", runs_by_label(plan, [r.index for r in working]))
                 .figure("own_added", median(d2), "duration").claim("own_launcher", other)
                 .claim("own_gil", INTERPRETER_GIL[other])
-                .runs("own_runs", [r.index for r in o_working])
-                .figure("trials", len(d1), "int"))
+                .claim("own_runs", runs_by_label(plan, [r.index for r in o_working]))
+                .figure("trials", len(d1), "int")))
     return out
 
 

@@ -108,6 +108,15 @@ def jain(xs):
 # ------------------------------------------------------------------------------------------
 # Mann-Whitney U on trial aggregates
 
+def sign_test_p(above, below):
+    """Two-sided sign test: 2 P(X >= max(above, below)), X ~ Binomial(above + below, 1/2), at
+    most 1 (scipy.stats.binomtest(k, n).pvalue)."""
+    n, k = above + below, max(above, below)
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n)
+
+
 def smallest_p(m, n):
     """Smallest two-sided exact Mann-Whitney p of m vs n values without ties."""
     if m == 0 or n == 0:

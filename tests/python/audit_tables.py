@@ -81,6 +81,60 @@ def verdict_cell(plan, g, f):
         "m", v.trials, "int").figure("n", v.baseline_trials, "int")
 
 
+def concise_verdict_cells(plan, g, f, counts):
+    """The default report's verdict in two cells, "<ratio>x, <finding> | [lo, hi], p=P" (the
+    trial counts after p where they differ between labels)."""
+    c, v = plan.c, g.verdict
+    if g.is_baseline:
+        return f.say("baseline")
+    if v is None:
+        return f.say("- | -")
+    f.say("{ratio}, ").figure("ratio", v.ratio, "ratio")
+    vs = ", {m} vs {n}" if counts else ""
+    if v.finding == "not tested":
+        fewest = min(v.trials, v.baseline_trials)
+        return f.say("not tested | {fewest} trial" + ("" if fewest == 1 else "s")).figure(
+            "fewest", fewest, "int")
+    if v.finding == "not testable":
+        f.say("not testable | p >= {smallest}" + vs).figure(
+            "smallest", smallest_p(v.trials, v.baseline_trials), "g2")
+    else:
+        word = (f"negligible (< {c.negligible_ratio * 100:g} %)" if v.finding == "negligible"
+                else v.finding)
+        f.say(word + " | ")
+        if v.ci:
+            f.say("[{ci_low}, {ci_high}], ").figure("ci_low", v.ci[0], "ratio").figure(
+                "ci_high", v.ci[1], "ratio")
+        f.say("p={p}" + vs).figure("p", v.p, "g3")
+    if counts:
+        f.figure("m", v.trials, "int").figure("n", v.baseline_trials, "int")
+    return f
+
+
+def concise_trials_table(audit, rows, view):
+    """The default report's verdicts table: one line per label, no run list."""
+    groups = audit.plan.groups
+    counts = len({len(g.aggregates) for g in groups}) > 1
+    for row, g in zip(rows, groups):
+        f = Found("trials table").say("{label} | {trials} | ").label("label", g.label).figure(
+            "trials", len(g.aggregates), "int")
+        if g.aggregates:
+            f.say("{median} | ").figure("median", median(g.aggregates), "gbps")
+            concise_verdict_cells(audit.plan, g, f, counts)
+        else:
+            f.say("- | -")
+        cells = [row.get(c, "") for c in ("label", "trials", "median agg.")]
+        if g.aggregates:
+            cells += [row.get("vs baseline", "")]
+            if not g.is_baseline:
+                cells += [row.get("95% CI, p", "")]
+        else:
+            cells += [row.get("vs baseline", "")]
+        check_cell(audit, f, " | ".join(cells), "table", view)
+        if g.verdict:
+            audit.printed.update({"verdicts", f"verdicts/{g.verdict.finding}"})
+
+
 def check_per_copy(audit, run, printed):
     """--full's 'per-copy p50 vs run B: ...' of a run judged against its baseline."""
     cmp = audit.plan.comparison(run)
@@ -130,6 +184,8 @@ def trials_table(audit, rows, view):
     if len(rows) != len(groups):
         audit.add("table", "trials table", f"{len(rows)} rows", view,
                   f"{len(groups)} trial groups")
+    if rows and rows[0].get("concise"):
+        return concise_trials_table(audit, rows, view)
     for row, g in zip(rows, groups):
         f = Found("trials table").say("{label} ({runs}) | {trials} | ").label(
             "label", g.label).runs("runs", [r.index for r in g.runs]).figure(
@@ -232,7 +288,9 @@ def check_findable_runs(audit, text):
     found = rep.table_run_numbers(text)
     named = set()
     for listed in rep.why_block(text, audit.every, "default"):
-        named.update(listed.runs)
+        # A head "(as run 'label' ...)" names its runs' labels; "every run" needs no number.
+        if listed.labels is None and not listed.header.startswith("every run"):
+            named.update(listed.runs)
     for listed in rep.summary(text, "default"):
         for numbers in re.findall(r"\bruns? ((?:\d+, )*\d+)", listed.sentence):
             named.update(run_numbers(numbers))

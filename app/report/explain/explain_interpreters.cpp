@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/explain/explain_rules_internal.hpp"
 #include "report/analysis/trial_stats.hpp"
+#include "report/explain/explain_rules_internal.hpp"
 #include "util/format.hpp"
 
 namespace xfer::explain {
@@ -96,18 +96,21 @@ void interpreter_gap(const RuleInput& in, std::vector<Finding>& out) {
         const std::string& ll = a_sooner ? lb : la;
         const double gs = stats::median(sooner_gaps), gl = stats::median(later_gaps);
         Finding f;
-        f.say("{sooner} ({sooner_launcher}: {sooner_gil}) called again after a copy in p50 "
-              "{sooner_gap} against {later_gap} for {later} ({later_launcher}: {later_gil}), at "
-              "least " +
-              fmt::format("{:.1f}", kInterpreterGapApart) +
-              "x sooner in every trial ({trials}); the runs differ in the launcher alone, so the "
-              "interpreter the threads ran in moved the gap")
-            .runs("sooner", indexes(in.results, sooner))
+        f.say(
+             "{sooner_launcher} workers ({sooner_gil}; {sooner}) called again after a copy in "
+             "p50 {sooner_gap} against {later_gap} for {later_launcher} workers ({later_gil}; "
+             "{later}), at least " +
+             fmt::format("{:.1f}", kInterpreterGapApart) +
+             "x sooner in every trial ({trials}); the runs differ in the launcher alone, so the "
+             "interpreter the threads ran in moved the gap")
+            .runs("sooner", indexes(in.results, sooner),
+                  runs_by_label(in.results, indexes(in.results, sooner)))
             .claim("sooner_launcher", ls)
             .claim("sooner_gil", gil_of_launcher(ls))
             .figure("sooner_gap", gs, fmtx::duration(gs))
             .figure("later_gap", gl, fmtx::duration(gl))
-            .runs("later", indexes(in.results, later))
+            .runs("later", indexes(in.results, later),
+                  runs_by_label(in.results, indexes(in.results, later)))
             .claim("later_launcher", ll)
             .claim("later_gil", gil_of_launcher(ll))
             .figure("trials", double(sooner.size()), std::to_string(sooner.size()));
@@ -208,20 +211,23 @@ void gil_serializes_work(const RuleInput& in, std::vector<Finding>& out) {
                     rests_on.insert(rests_on.end(), side->begin(), side->end());
             Finding f =
                 Finding{}
-                    .say("Python work between copies (params.work_us = {work}) lengthened the "
-                         "gap after a copy by {shared_added} under python (one GIL for the "
-                         "process; {shared_runs}) and by {own_added} under {own_launcher} "
-                         "({own_gil}; {own_runs}), medians of {trials} trials, at least " +
-                         fmt::format("{:.1f}", kWorkTurns) +
-                         "x more under one GIL in every trial: under one GIL the workers' "
-                         "Python work took turns")
+                    .say(
+                        "Python work between copies (params.work_us = {work}) lengthened the "
+                        "gap after a copy by {shared_added} under python (one GIL for the "
+                        "process; {shared_runs}) and by {own_added} under {own_launcher} "
+                        "({own_gil}; {own_runs}), medians of {trials} trials, at least " +
+                        fmt::format("{:.1f}", kWorkTurns) +
+                        "x more under one GIL in every trial: under one GIL the workers' "
+                        "Python work took turns")
                     .claim("work", trimmed(shared.work_us, 3))
                     .figure("shared_added", d1, fmtx::duration(d1))
-                    .runs("shared_runs", indexes(in.results, shared.working))
+                    .runs("shared_runs", indexes(in.results, shared.working),
+                          runs_by_label(in.results, indexes(in.results, shared.working)))
                     .figure("own_added", d2, fmtx::duration(d2))
                     .claim("own_launcher", own.launcher)
                     .claim("own_gil", gil_of_launcher(own.launcher))
-                    .runs("own_runs", indexes(in.results, own.working))
+                    .runs("own_runs", indexes(in.results, own.working),
+                          runs_by_label(in.results, indexes(in.results, own.working)))
                     .figure("trials", double(ds->size()), std::to_string(ds->size()));
             say_evidence(in.results, rests_on, ds->size(), f);
             out.push_back(std::move(f));

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "report/explain/explain_rules_internal.hpp"
 #include "report/analysis/trial_analysis.hpp"
+#include "report/explain/explain_rules_internal.hpp"
 #include "util/format.hpp"
 
 namespace xfer::explain {
@@ -44,13 +44,14 @@ void incomplete(const Results& results, std::vector<Finding>& out) {
     Finding f;
     f.figure("here", double(results.runs.size()), std::to_string(results.runs.size()));
     if (results.planned_runs > 0)
-        out.push_back(f.say("incomplete: {here} of {planned} planned runs are here; the plan did "
-                            "not finish (xferlab was still running, or ended abruptly)")
-                          .figure("planned", results.planned_runs,
-                                  std::to_string(results.planned_runs)));
+        out.push_back(
+            f.say("incomplete: {here} of {planned} planned runs are here; the plan did "
+                  "not finish (xferlab was still running, or ended abruptly)")
+                .figure("planned", results.planned_runs, std::to_string(results.planned_runs)));
     else
-        out.push_back(f.say("incomplete: {here} runs are here; whether the plan finished is not "
-                            "recorded (a journal holds completed runs only)"));
+        out.push_back(
+            f.say("incomplete: {here} runs are here; whether the plan finished is not "
+                  "recorded (a journal holds completed runs only)"));
 }
 
 void baselines(const Results& results, const Analysis& analysis, std::vector<Finding>& out) {
@@ -71,8 +72,7 @@ void baselines(const Results& results, const Analysis& analysis, std::vector<Fin
     const bool trials = std::any_of(analysis.groups.begin(), analysis.groups.end(),
                                     [](const TrialGroup& g) { return g.runs.size() > 1; });
     if (trials) {  // every trial of the label is the baseline of its own trial
-        out.push_back(
-            Finding{}.say("baseline: '{label}'").claim("label", base.position.label));
+        out.push_back(Finding{}.say("baseline: '{label}'").claim("label", base.position.label));
         return;
     }
     out.push_back(Finding{}
@@ -221,8 +221,7 @@ void noise_lists(const RuleInput& in, std::vector<Finding>& out) {
         out.push_back(Finding{}
                           .say("per-copy bandwidth understates {runs}: the trials found no "
                                "difference in the aggregate, the copies were slower")
-                          .runs("runs", slower_copies,
-                                runs_by_label(in.results, slower_copies)));
+                          .runs("runs", slower_copies, runs_by_label(in.results, slower_copies)));
 }
 
 namespace {
@@ -274,10 +273,8 @@ void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out) {
     for (size_t k = 0; k < labels.size(); ++k) {
         const GapRates& g = labels[k];
         const std::string n = std::to_string(k);
-        f.say(fmt::format("{}{{run{}}} ({{launcher{}}}) gap p50 ", k ? "; " : "", n, n))
-            .runs("run" + n, g.runs,
-                  g.runs.size() == 1 && g.label.empty() ? run_numbers(g.runs)
-                                                        : runs_by_label(in.results, g.runs))
+        f.say(fmt::format("{}{{launcher{}}} workers of {{run{}}}: gap p50 ", k ? "; " : "", n, n))
+            .runs("run" + n, g.runs, runs_by_label(in.results, g.runs))
             .claim("launcher" + n, g.launcher);
         say_range(f, "gap" + n, g.gaps, duration_text);
         f.say(", hand-off rate ");
@@ -303,8 +300,9 @@ void warmups_in_window(const RuleInput& in, std::vector<Finding>& out) {
         .figure("count", double(total), std::to_string(total))
         .runs("runs", with, runs_by_label(in.results, with));
     if (!turns.empty())
-        f.say("; on {turns}, whose devices never had two transfers at once, the workers took "
-              "turns, so one worker's warm-up ran inside another's measured copies")
+        f.say(
+             "; on {turns}, whose devices never had two transfers at once, the workers took "
+             "turns, so one worker's warm-up ran inside another's measured copies")
             .runs("turns", turns, runs_by_label(in.results, turns));
     out.push_back(std::move(f));
 }

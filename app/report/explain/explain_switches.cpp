@@ -7,9 +7,9 @@
 #include <map>
 #include <set>
 
-#include "report/explain/explain_rules_internal.hpp"
 #include "report/analysis/switches.hpp"
 #include "report/analysis/trial_stats.hpp"
+#include "report/explain/explain_rules_internal.hpp"
 #include "util/format.hpp"
 
 namespace xfer::explain {
@@ -57,7 +57,8 @@ void say_gap_side(const RuleInput& in, const GapSide& s, const std::string& name
     f.say(fmt::format("{{{0}}} (threads.between = {{{0}_between}}, gap p50 {{{0}_gap}}) {1} "
                       "(hand-off rate {{{0}_rate}})",
                       name, did))
-        .runs(name, indexes(in.results, s.runs))
+        .runs(name, indexes(in.results, s.runs),
+              runs_by_label(in.results, indexes(in.results, s.runs)))
         .claim(name + "_between", to_string(r.settings.threads.between))
         .figure(name + "_gap", gap, fmtx::duration(gap))
         .figure(name + "_rate", rate, fmt::format("{:.2f}", rate));
@@ -106,8 +107,10 @@ void context_switch(const RuleInput& in, std::vector<Finding>& out) {
                           "({{primary}}), with {} contexts they did ({{own}}): the serialization "
                           "is per context",
                           to_string(ContextKind::primary), to_string(ContextKind::per_worker)))
-            .runs("primary", indexes(in.results, primary))
-            .runs("own", indexes(in.results, own));
+            .runs("primary", indexes(in.results, primary),
+                  runs_by_label(in.results, indexes(in.results, primary)))
+            .runs("own", indexes(in.results, own),
+                  runs_by_label(in.results, indexes(in.results, own)));
         std::vector<size_t> rests_on = primary;
         rests_on.insert(rests_on.end(), own.begin(), own.end());
         say_evidence(in.results, rests_on, primary.size(), f);

@@ -60,12 +60,14 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
     // labels whose sentences are then the same list together. In rule order, then in the order
     // each is first said. Findings that change how a whole run reads (a shared machine) are one
     // line of their own (machine_line).
-    std::string out;
+    std::string out, last_head;
     for (const ExplanationRule& rule : explanation_rules()) {
-        if (rule.changes_reading || !rule.per_run) continue;
-        if (reading_only) continue;
+        if (rule.changes_reading || !rule.per_run || reading_only) continue;
         for (const ListedFinding& l : findings_by_label(results, analysis, rule.text.id)) {
-            out += wrap(listing_head(l, results) + ":", kTableWidth, "  ", "    ");
+            // Sentences of the same runs in a row share their head.
+            const std::string head = listing_head(l, results);
+            if (head != last_head) out += wrap(head + ":", kTableWidth, "  ", "    ");
+            last_head = head;
             out += wrap(l.text, kTableWidth, "    why: ", "      ");
         }
     }
