@@ -20,6 +20,8 @@ once per trial, in a shuffled order) and nothing timed before a method's first c
   memmap     weights from a file: numpy.memmap warm and cold against read() into page-locked
              memory, CuPy and torch
   hostmem    the host-memory ceiling: what a memory-bound load loses per byte delivered
+  limit      issue #58's model: the rate one and four callers can reach on this host, from the
+             link's, the helpers' and the two together's rates measured here, beside the copy
 Engine settings are key=value as Engine() takes them, ',' between options and ';' between
 settings: --sweep "threads=12,chunk=1MiB;threads=8,dma=chunk,stores=streaming".
 --old DIR: DIR holds a package xferlab_old (another build's python/xferlab, renamed), imported
@@ -40,7 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_module import common  # noqa: E402
 
 SECTIONS = ["large", "small", "source", "sweep", "sweep4", "sizes", "engines", "cupy-path",
-            "memmap", "hostmem"]
+            "memmap", "hostmem", "limit"]
 
 
 class Context:

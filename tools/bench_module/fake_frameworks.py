@@ -132,11 +132,14 @@ def install():
     testing.use_fake_device(True)
     runtime = types.SimpleNamespace(
         memcpy=_memcpy, memcpyHostToDevice=1, memcpyDeviceToHost=2,
+        memcpyAsync=lambda dst, src, n, kind, stream: _memcpy(dst, src, n, kind),
         streamSynchronize=lambda s: None, deviceSynchronize=lambda: None,
         getDeviceCount=lambda: 1, getDeviceProperties=lambda d: {"name": b"fake device"})
     stream = types.SimpleNamespace(synchronize=lambda: None)
     cuda = types.SimpleNamespace(runtime=runtime, alloc_pinned_memory=lambda n: bytearray(n),
-                                 get_current_stream=lambda: stream)
+                                 get_current_stream=lambda: stream,
+                                 Stream=lambda non_blocking=False: types.SimpleNamespace(
+                                     ptr=0, synchronize=lambda: None))
     cupy = types.ModuleType("cupy")
     cupy.__version__ = "fake"
     cupy.uint8 = np.uint8

@@ -1,0 +1,194 @@
+"""Section limit (issue #58): the rate a staged copy to the device can reach on this host, from
+parts this section measures itself, printed beside what xferlab.copy measured in the same trial.
+
+The engine (stats() of an engine made as the shared one is) fills DMAs of D bytes from pieces
+of C bytes with N helpers, into a ring of page-locked buffers, while one stream moves the DMAs.
+The parts, each timed in every trial, S bytes in all:
+  P    the reference: one cudaMemcpy of S bytes from page-locked memory
+  L    the link in the engine's DMA size: back-to-back cudaMemcpyAsync of D bytes from a ring of
+       page-locked buffers, one stream, synchronized once at the end
+  Lw   the same while N threads fill other page-locked buffers (the helpers' load on memory)
+  F1   one thread filling page-locked buffers from pageable memory, C bytes a piece
+  FN   N threads filling together
+  FNd  N threads filling together while the DMA loop of L runs
+The model of one caller: the first DMA waits for its first buffer, filled by the helpers alone
+(D / FN); then the pipeline runs at the slower of the link while they fill and their fill while
+the link reads: link-bound, the DMAs follow each other (S / Lw); fill-bound, each DMA waits for
+its fill and the last one follows the last fill ((S - D) / FNd + D / L):
+
+    T1 = D / FN + max(S / Lw, (S - D) / FNd + D / L)
+
+Four callers of S bytes each share the engine and the link: the same with 4 S. The limit, x the
+reference, is (S / P) / T; the measured copy's is its rate / P's rate, paired by trial. The
+helpers here are Python threads (numpy releases the GIL for a copy); the engine's are C++
+threads: a gap between model and measurement that the parts' own overheads cannot explain is
+the engine's to find.
+"""
+import random
+import statistics
+import threading
+import time
+
+import numpy as np
+
+from .common import MiB, Buffers, progress, timed_threads
+
+
+def engine_shape(ctx):
+    """(N helpers, D DMA bytes, C piece bytes, buffers) of an engine made as the shared one is."""
+    s = ctx.xferlab_engine_stats
+    dma = s["dma"] if isinstance(s["dma"], int) else s["chunk_to_device"]
+    return int(s["threads"]), int(dma), int(s["chunk_to_device"]), int(s["buffers"])
+
+
+class Parts:
+    """The page-locked ring the DMA loop reads, the fill threads' own buffers, one stream."""
+
+    def __init__(self, ctx, n, helpers, dma, piece, ring):
+        cupy = ctx.cupy
+        self.cupy, self.runtime = cupy, cupy.cuda.runtime
+        self.n, self.helpers, self.dma, self.piece = n, helpers, dma, piece
+        self.ring_mem = [cupy.cuda.alloc_pinned_memory(dma) for _ in range(max(ring, 2))]
+        self.ring = [np.frombuffer(m, dtype=np.uint8, count=dma) for m in self.ring_mem]
+        for r in self.ring:
+            r[...] = 7  # first touch, never timed
+        self.dev = cupy.empty(n, dtype=cupy.uint8)
+        self.stream = cupy.cuda.Stream(non_blocking=True)
+        # Each filler: a pageable source of its share and two page-locked buffers of a DMA.
+        share = max(piece, (n // helpers) // piece * piece)
+        self.sources = [np.full(share, 3, dtype=np.uint8) for _ in range(helpers)]
+        self.fill_mem = [[cupy.cuda.alloc_pinned_memory(dma) for _ in range(2)]
+                         for _ in range(helpers)]
+        self.fills = [[np.frombuffer(m, dtype=np.uint8, count=dma) for m in mems]
+                      for mems in self.fill_mem]
+        for pair in self.fills:
+            for f in pair:
+                f[...] = 0
+
+    def dma_loop(self):
+        """S bytes to the device in DMAs of D from the ring, one stream; seconds."""
+        kind = self.runtime.memcpyHostToDevice
+        t0 = time.perf_counter()
+        for k, at in enumerate(range(0, self.n - self.dma + 1, self.dma)):
+            src = self.ring[k % len(self.ring)]
+            self.runtime.memcpyAsync(self.dev.data.ptr + at, src.ctypes.data, self.dma, kind,
+                                     self.stream.ptr)
+        self.stream.synchronize()
+        return time.perf_counter() - t0
+
+    def fill(self, who, stop=None):
+        """Filler `who` copies its source into its page-locked buffers, a piece at a time; all
+        of it once, or round and round until `stop` is set. Returns the bytes copied."""
+        src, bufs, piece, done = self.sources[who], self.fills[who], self.piece, 0
+        while True:
+            for at in range(0, src.size - piece + 1, piece):
+                dst = bufs[(at // self.dma) % 2]
+                off = at % self.dma
+                if off + piece <= dst.size:
+                    np.copyto(dst[off:off + piece], src[at:at + piece])
+                    done += piece
+                if stop is not None and stop.is_set():
+                    return done
+            if stop is None:
+                return done
+
+    def fill_rate(self, helpers):
+        """Bytes per second of `helpers` fillers, each through its share once."""
+        counts = [0] * helpers
+
+        def one(who):
+            counts[who] = self.fill(who)
+
+        took = timed_threads(lambda who: one(who), list(range(helpers)), 1)
+        return sum(counts) / took
+
+    def while_dma(self):
+        """(fill rate, link rate) with the N fillers and the DMA loop at once."""
+        stop, counts, go = threading.Event(), [0] * self.helpers, threading.Barrier(
+            self.helpers + 1)
+
+        def one(who):
+            go.wait()
+            counts[who] = self.fill(who, stop)
+
+        ts = [threading.Thread(target=one, args=(w,)) for w in range(self.helpers)]
+        for t in ts:
+            t.start()
+        go.wait()
+        t0 = time.perf_counter()
+        link = self.dma_loop()
+        stop.set()
+        for t in ts:
+            t.join()
+        took = time.perf_counter() - t0
+        return sum(counts) / took, self.n / link
+
+
+def model(S, D, P, L, Lw, FN, FNd, callers=1):
+    """The model's limit x the page-locked reference for `callers` callers of S bytes."""
+    total = callers * S
+    t = D / FN + max(total / Lw, (total - D) / FNd + D / L)
+    return (total / P) / t
+
+
+def run(ctx, results):
+    n, trials = ctx.n, ctx.trials
+    with ctx.xferlab.Engine(device=0) as e:  # as the shared one is made
+        ctx.xferlab_engine_stats = e.stats()
+    helpers, dma, piece, ring = engine_shape(ctx)
+    parts = Parts(ctx, n, helpers, dma, piece, ring)
+    caller = Buffers(ctx.cupy, ctx.torch, n, 5)
+    four = [caller] + [Buffers(ctx.cupy, ctx.torch, n, 6 + k) for k in range(3)]
+    pinned = ctx.memcpy.pinned_fns()[0]
+    copy = lambda b: ctx.xferlab.copy(b.cupy, b.pageable)  # noqa: E731
+    steps = {
+        "P": lambda: n / timed_threads(pinned, [caller], 1),
+        "L": lambda: n / parts.dma_loop(),
+        "F1": lambda: parts.fill_rate(1),
+        "FN": lambda: parts.fill_rate(helpers),
+        "during": parts.while_dma,
+        "one caller": lambda: n / timed_threads(copy, [caller], 1),
+        "four callers": lambda: 4 * n / timed_threads(copy, four, 1),
+    }
+    for step in steps.values():  # warm-up: nothing timed before a method's first run
+        step()
+    rows = []
+    for trial in range(trials):
+        order = list(steps)
+        random.Random(58 + trial).shuffle(order)
+        got = {}
+        for name in order:
+            got[name] = steps[name]()
+        FNd, Lw = got.pop("during")
+        row = dict(got, FNd=FNd, Lw=Lw, trial=trial)
+        for callers, key in ((1, "one caller"), (4, "four callers")):
+            row[f"model x{callers}"] = model(n, dma, row["P"], row["L"], Lw, row["FN"], FNd,
+                                              callers)
+            row[f"measured x{callers}"] = row[key] / row["P"]
+        rows.append(row)
+        progress("limit", trial, trials)
+    # The bytes arrived (the last copies were of the caller's own pattern).
+    assert caller.cupy[:16].get().tolist() == [caller.pageable[0]] * 16
+    results["limit"] = {"helpers": helpers, "dma": dma, "piece": piece, "buffers": ring,
+                        "bytes": n, "rows": rows}
+    print_limit(results["limit"], trials)
+
+
+def print_limit(limit, trials):
+    rows = limit["rows"]
+
+    def med(key):
+        return statistics.median(r[key] for r in rows)
+
+    print(f"\n== limit of a staged copy to the device (issue #58): {limit['helpers']} helpers, "
+          f"DMAs of {limit['dma'] // MiB} MiB from {limit['piece'] // MiB} MiB pieces, "
+          f"{limit['bytes'] // MiB} MiB, median of {trials} interleaved trials")
+    print("   parts (GB/s): " + ", ".join(
+        f"{k} {med(k) / 1e9:.1f}" for k in ("P", "L", "Lw", "F1", "FN", "FNd")))
+    print(f"{'callers':>8} {'model x pinned':>15} {'measured x pinned':>18} {'gap':>7} "
+          f"{'paired range':>16}")
+    for callers in (1, 4):
+        gaps = [r[f"measured x{callers}"] / r[f"model x{callers}"] - 1 for r in rows]
+        print(f"{callers:>8} {med(f'model x{callers}'):15.3f} "
+              f"{med(f'measured x{callers}'):18.3f} {100 * statistics.median(gaps):6.1f}% "
+              f"({100 * min(gaps):.1f}% to {100 * max(gaps):.1f}%)")
