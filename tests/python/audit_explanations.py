@@ -126,12 +126,12 @@ class FileAudit:
             if r.label not in named:
                 self.add(f"run {r.index}", "why head", listed.header, listed.view,
                          f"run {r.index} is '{r.label}', the head names {named}")
-        every = listed.header.endswith("every trial")
         for label, said, total in listed.labels:
+            # No count ("in every trial", or a plan of one trial): every run of the label.
             mine = sum(1 for r in runs if r.label == label)
             all_of = sum(1 for r in self.plan.runs if r.label == label)
-            want = (all_of, all_of) if every or said is None else (said, total)
-            if (mine, all_of) != want and not (said is None and not every and all_of == 1):
+            want = (all_of, all_of) if said is None else (said, total)
+            if (mine, all_of) != want:
                 self.add("table", "why head", listed.header, listed.view,
                          f"'{label}': {mine} of its {all_of} runs listed, the head says "
                          f"{want[0]} of {want[1]}")
