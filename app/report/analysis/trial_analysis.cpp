@@ -52,13 +52,13 @@ void trial_medians(const Results& results, const std::vector<RunAnalysis>& runs,
         const RunAnalysis& a = runs[size_t(k)];
         if (results.runs[size_t(k)].status != RunStatus::ok || a.copies == 0) continue;
         cv.push_back(a.per_copy_Bps.cv);
-        jain.push_back(a.fairness);
+        jain.push_back(a.fairness_jain);
         host.push_back(a.host_concurrency);
         if (a.device_concurrency) device.push_back(*a.device_concurrency);
     }
     if (cv.empty()) return;
     g.per_copy_cv = stats::median(cv);
-    g.fairness = stats::median(jain);
+    g.fairness_jain = stats::median(jain);
     g.host_concurrency = stats::median(host);
     if (device.size() == cv.size()) g.device_concurrency = stats::median(device);
 }
