@@ -203,20 +203,20 @@ std::string per_copy_cell(const Distribution& d) {
     return fmt::format("{} ({}-{})", fmtx::gbps(d.p50), fmtx::gbps(d.p10), fmtx::gbps(d.p90));
 }
 
-std::string items_text(const std::vector<RunItem>& items, const std::string& indent, int baseline,
+std::string items_text(const std::vector<RunItem>& items, const std::string& indent,
                        const std::string& whose) {
     std::string out;
-    bool thread_heading = false;
+    int heading = -1;  // the baseline run of the thread attributes' heading printed last
     for (const auto& item : items) {
         switch (item.kind) {
             case RunItem::Kind::payload:
                 out += wrap(item.text, kTableWidth, indent, indent + "  ");
                 break;
             case RunItem::Kind::thread_difference:
-                if (!thread_heading) {
-                    out += fmt::format("{}thread attributes, run {} vs {}:\n", indent, baseline,
-                                       whose);
-                    thread_heading = true;
+                if (item.baseline != heading) {
+                    out += fmt::format("{}thread attributes, run {} vs {}:\n", indent,
+                                       item.baseline, whose);
+                    heading = item.baseline;
                 }
                 out += wrap(item.text, kTableWidth, indent + "  ", indent + "    ");
                 break;
@@ -240,8 +240,7 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
                          r.settings.threads.count == 1 ? "" : "s", to_string(r.status)),
              kTableWidth, "", "  ");
     const std::vector<RunItem> items = run_items(r, a);
-    const int baseline = a.vs_baseline ? a.vs_baseline->baseline_run : 0;
-    out += items_text(items_of_kind(items, skip, true), "  ", baseline, "this run");
+    out += items_text(items_of_kind(items, skip, true), "  ", "this run");
     if (a.copies > 0) {
         out += copies_and_workers(r, a) + handoff_lines(a);
     }
@@ -257,7 +256,7 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
                                 ratio_verdict(c.p50_ratio, c.p50_noise, c.judged)),
                     kTableWidth, "  ", "    ");
     }
-    out += items_text(items_of_kind(items, skip, false), "  ", baseline, "this run");
+    out += items_text(items_of_kind(items, skip, false), "  ", "this run");
     for (const auto& e : r.errors) out += error_lines(e);
     return out;
 }
