@@ -68,7 +68,7 @@ def run_host_concurrency(run):
 
 def counted_trials(group):
     """The trials whose figures the plan's table takes medians of: ok, with measured copies."""
-    return [r for r in group.runs if r.measured_ok]
+    return [r for r in group.runs if r.status == "ok" and r.copies > 0]
 
 
 def pooled_p50(group):

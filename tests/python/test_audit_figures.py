@@ -15,8 +15,9 @@ import audit_explanations as ax
 import audit_full_read as full_read
 import audit_header as header
 import audit_threads as threads
+from audit_figures import pooled_p50
 from audit_stats import mean_interval, t_quantile
-from test_audit_explanations import C, REVIEW, ROOT, fixture, rendered
+from test_audit_explanations import C, REVIEW, ROOT, fixture, plan_of, rec, rendered, run_of
 
 MEASURED = os.path.join(ROOT, "tests", "fixtures", "measured")
 FRAMEWORKS = os.path.join(MEASURED, "h200-frameworks.frameworks.results.json.xz")
@@ -53,6 +54,19 @@ class Arithmetic(unittest.TestCase):
     def test_signal_sets(self):
         self.assertEqual(threads.signals_text([2, 15]), "{SIGINT, SIGTERM}")
         self.assertEqual(threads.signals_text([]), "none")
+
+    def test_a_block_that_raised_is_no_measured_copy(self):
+        # As tests/unit/test_report_stats.cpp's case: worker 1's block at 3 s raised.
+        s = 1_000_000_000
+        failed = dict(rec(1, 3 * s, 31 * s // 10, size=s), failed=True)
+        plan = plan_of(run_of([rec(0, 0, s, size=s), rec(1, s, 2 * s, size=s),
+                               rec(0, 2 * s, 5 * s // 2, size=s), failed,
+                               rec(0, 4 * s, 9 * s // 2, size=s)]))
+        run = plan.runs[0]
+        h = run.handoffs[-1]
+        self.assertEqual((h.copies, round(h.rate, 6)), (4, round(2 / 3, 6)))
+        self.assertNotIn(1, run.gaps_by_worker)
+        self.assertAlmostEqual(pooled_p50(plan.groups[0]), 1.5e9)
 
     def test_the_docs_give_the_settings_tables(self):
         self.assertEqual(header.KEYS["threads"][:2], ["count", "start"])

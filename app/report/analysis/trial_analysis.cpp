@@ -19,12 +19,13 @@ std::vector<double> logs(const std::vector<double>& v) {
     return out;
 }
 
-// Every measured copy's host-timed bandwidth across the group's trials.
+// Every measured copy's host-timed bandwidth across the group's trials (not warm-ups, not
+// blocks that raised).
 double pooled_p50(const Results& results, const std::vector<int>& runs) {
     std::vector<double> bw;
     for (int i : runs) {
         for (const Record& r : results.runs[size_t(i)].records) {
-            if (!r.warmup && r.host_duration_ns() > 0)
+            if (!r.warmup && !r.failed && r.host_duration_ns() > 0)
                 bw.push_back(double(r.bytes) * 1e9 / double(r.host_duration_ns()));
         }
     }
