@@ -137,7 +137,8 @@ def expected_cells(run, row, columns):
     cells = {
         "worker": (str(row.worker), "text"),
         "tid": (str(row.tid) if row.tid else "-", "text"),
-        "device": (str(row.device) if row.device >= 0 else "host", "text"),
+        "device": ("-" if not row.copies else str(row.device) if row.device >= 0 else "host",
+                   "text"),
         "copies": (str(row.copies), "text"),
         "mean GB/s": (sum(bw) / len(bw) if bw else None, "gb"),
         "min": (min(bw) if bw else None, "gb"),
@@ -157,7 +158,7 @@ def wanted_columns(run, rows, gaps):
     """The workers' table's columns: device and copies only where the workers differ in them,
     dev p50 where the run has device times, the gap columns where it has gaps."""
     out = ["worker", "tid"]
-    if len({r.device for r in rows}) > 1:
+    if len({r.device for r in rows if r.copies}) > 1:
         out.append("device")
     if len({r.copies for r in rows}) > 1:
         out.append("copies")

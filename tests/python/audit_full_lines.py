@@ -90,8 +90,8 @@ def copies_line(run, rows):
     if len(counts) == 1 and len(rows) > 1:
         f.say(", {each} per worker,").figure("each", counts.pop(), "int")
     f.say(" in {window}").figure("window", run.window_ns, "duration")
-    devices = {r.device for r in rows}
-    if len(devices) == 1 and rows:
+    devices = {r.device for r in rows if r.copies}     # a worker without copies was on none
+    if len(devices) == 1:
         d = devices.pop()
         f.say(" on {where}").claim("where", f"device {d}" if d >= 0 else "the host")
     f.say("; copy time p50 {p50}").figure("p50", run.call_p50, "duration")

@@ -130,6 +130,22 @@ TEST_CASE("thread attributes name the baseline run each trial was compared with"
                     run3) != std::string::npos);
 }
 
+TEST_CASE("a worker without copies was on no device: the run's line names the others' one",
+          "[report][reporter][table]") {
+    Results res;
+    RunResult r = run(0, "host", 4);
+    r.backend_used = "cuda";
+    for (int w = 0; w < 3; ++w) back_to_back(r, w, 0, {kS});
+    for (Record& c : r.records) c.device = 0;
+    res.runs.push_back(r);
+    const std::string text = table(res);
+    INFO(text);
+    CHECK(contains(text, " on device 0; copy time p50 1 s;"));
+    // No device column (it said "host" for worker 3); worker 3's row: no tid, 0 copies.
+    CHECK(contains(text, "  worker   tid  copies  mean GB/s"));
+    CHECK(contains(text, "\n       3     -       0          -"));
+}
+
 TEST_CASE("a one-line item two runs share stays under each: printing it once saves nothing",
           "[report][reporter][table]") {
     Results res = table_sample();

@@ -28,14 +28,17 @@ size_t widest_line(const std::string& text) {
     return std::max(widest, text.size() - start);
 }
 
-// Where every worker copied, when that is one place ("device 0", "the host": the host
-// backend's stand-in); "" when they differ.
+// Where every worker that copied did, when that is one place ("device 0", "the host": the
+// host backend's stand-in); "" when they differ. A worker without copies was on no device.
 std::string common_device(const RunAnalysis& a) {
-    if (a.workers.empty()) return "";
-    const int device = a.workers.front().device;
-    for (const WorkerStats& w : a.workers)
-        if (w.device != device) return "";
-    return device >= 0 ? fmt::format("device {}", device) : "the host";
+    std::optional<int> device;
+    for (const WorkerStats& w : a.workers) {
+        if (w.copies == 0) continue;
+        if (device && w.device != *device) return "";
+        device = w.device;
+    }
+    if (!device) return "";
+    return *device >= 0 ? fmt::format("device {}", *device) : "the host";
 }
 
 // The copies every worker made, when they all made as many; nullopt when they differ.
@@ -74,7 +77,8 @@ TextTable workers_table(const RunAnalysis& a, bool gaps) {
         const Distribution& d = w.per_copy_Bps;
         const bool any = d.n > 0;
         std::vector<std::string> row{std::to_string(w.worker), w.tid ? std::to_string(w.tid) : "-"};
-        if (devices) row.push_back(w.device >= 0 ? std::to_string(w.device) : "host");
+        if (devices)
+            row.push_back(!w.copies ? "-" : w.device >= 0 ? std::to_string(w.device) : "host");
         if (copies) row.push_back(std::to_string(w.copies));
         for (const auto& cell : {any ? fmtx::gbps(d.mean) : "-", any ? fmtx::gbps(d.min) : "-",
                                  any ? fmtx::gbps(d.max) : "-"})
