@@ -26,7 +26,8 @@ audit_catalogue.py). It renders the report three ways (`xferlab report FILE`, `-
   p50 and medians), the header (audit_header.py: title, host, command, What ran, What differs),
   and every line of --full's run sections with each run's payload and thread attributes
   (audit_full.py: copies line, workers' rows, hand-off, device-timed, device, staging helper and
-  timed-block lines; a line of no known shape is a finding).
+  timed-block lines; a line of no known shape is a finding), and every block of each view
+  (audit_layout.py: a block of no known heading, or a table missing, is a finding).
 
 One line per finding of the audit:
 
@@ -50,6 +51,7 @@ import time
 import audit_figures as figures
 import audit_full as full
 import audit_header as header
+import audit_layout as layout
 import audit_report as rep
 import audit_tables as tables
 from audit_catalogue import classify, load_constants, printed_id
@@ -106,6 +108,7 @@ class FileAudit:
             tables.check_tables(self, text, view)
             figures.check_tables(self, text, view)
             header.check_header(self, text, view)
+            layout.check_layout(self, text, view)
             self.audit_summary(text, view)
         if "default" in texts:
             tables.check_errors(self, rep.errors_by_run(texts["default"]), "default")

@@ -113,7 +113,15 @@ def trials_table(audit, rows, view):
                     cv(values) if len(values) > 1 else None, "f3", view)
 
 
+def check_rows(audit, rule, printed, wanted, view):
+    """One row per run (or per run of the plan), each once."""
+    if printed != wanted:
+        audit.add("table", rule, f"rows {printed}", view, f"one row each, in order: {wanted}")
+
+
 def bandwidth_table(audit, rows, view):
+    check_rows(audit, "bandwidth table", [row.get("#") for row in rows],
+               [str(r.index) for r in audit.plan.runs], view)
     for row in rows:
         run = audit.plan.run(int(row.get("#", "-1") or "-1"))
         if run is None:
@@ -141,6 +149,7 @@ def check_concurrency(audit, where, printed, host, device, view):
 
 
 def plan_bandwidth_table(audit, rows, view):
+    check_rows(audit, "bandwidth table", len(rows), len(audit.plan.groups), view)
     for row, g in zip(rows, audit.plan.groups):
         where = f"label '{g.label}'"
         trials = counted_trials(g)

@@ -214,6 +214,17 @@ class Planted(unittest.TestCase):
         self.caught(STAGED, "full", line, line.replace(": 10 helpers, ", ": 11 helpers, "),
                     "helpers line", "its helpers is 10, printed '11'")
 
+    def test_a_block_the_audit_does_not_read_and_a_missing_row(self):
+        self.caught(REVIEW, "default", "\nSummary\n",
+                    "\nDevices\n  device 0: 8.36 GB/s\n\nSummary\n",
+                    "report: layout: Devices: default report: a block the audit does not read")
+        row = next(line for line in rendered(REVIEW)["default"].splitlines()
+                   if line.startswith("  4  8.06 GB/s  "))
+        self.caught(REVIEW, "default", "\n" + row, "",
+                    "table: bandwidth table: rows ['0', '1', '2', '3']")
+        self.caught(TRIALS, "default", "\nVerdicts across trials", "\nVerdicts of the trials",
+                    "0 'trials' tables: one in this view")
+
     def test_a_line_the_audit_does_not_read(self):
         self.caught(REVIEW, "full", "  device 0: 4 workers, 40 copies, device-side conc. 0.88",
                     "  device 0: idle 12% of the window\n"
