@@ -8,6 +8,7 @@ p50, CV, Jain and concurrency (medians over the trials). Definitions: docs/readi
 
 import audit_report as rep
 from audit_findings import Field, field_problem, render_number
+from audit_full_lines import launcher_of, thread_count
 from audit_stats import cv, mean_concurrency, mean_interval, median
 
 ABSENT = "-"
@@ -45,16 +46,6 @@ def check_tables(audit, text, view):
 
 # ------------------------------------------------------------------------------------------
 # What each column is
-
-def launcher_of(run):
-    return run.settings.get("launcher") or run.launcher
-
-
-def thread_count(run):
-    """settings.threads.count (the run's `threads` where an older file's settings lack it)."""
-    count = (run.settings.get("threads") or {}).get("count")
-    return run.threads if count is None else count
-
 
 def concurrency(run):
     """(host, device): the measured calls' mean concurrency; the mean over devices of each

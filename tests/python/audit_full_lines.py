@@ -11,8 +11,6 @@ import dataclasses
 from audit_findings import Found
 from audit_stats import mean_concurrency, median, peak, percentile
 
-# ------------------------------------------------------------------------------------------
-# What each line must say
 
 def plural(n, word, suffix="s"):
     return f"{n} {word}" + ("" if n == 1 else suffix)
@@ -35,13 +33,18 @@ def size_text(n):
 
 
 def thread_count(run):
+    """settings.threads.count (the run's `threads` where an older file's settings lack it)."""
     count = (run.settings.get("threads") or {}).get("count")
     return run.threads if count is None else count
 
 
+def launcher_of(run):
+    return run.settings.get("launcher") or run.launcher
+
+
 def title_of(run):
     backend = run.raw.get("backend") or "?"
-    launcher = run.settings.get("launcher") or run.launcher
+    launcher = launcher_of(run)
     n = thread_count(run)
     return (f"Run {run.index}: {run.label} ({launcher}, {backend} backend, "
             f"{plural(n, 'thread')}, {run.status})")
