@@ -197,18 +197,19 @@ TEST_CASE("the Bandwidth table's Jain is over the workers' own-window rates, not
           "0 1.00 GB/s 1.00 (0.533-1.00) 0.40 0.90 1.5 / 1.0 -");
 }
 
-TEST_CASE("a timed block that failed is no measured copy: not in the hand-off sequence, no gap "
-          "before it, not in the pooled p50",
-          "[report][analysis]") {
+TEST_CASE(
+    "a timed block that failed is no measured copy: not in the hand-off sequence, no gap "
+    "before it, not in the pooled p50",
+    "[report][analysis]") {
     // Worker 0 copies at 0, 2 and 4 s; worker 1 at 1 s, then a block at 3 s that raised.
     Results res;
     RunResult r = run(0, "host", 2);
-    r.records.push_back(record(0, 0, 0, 0, kS, kGB));                // 1 GB/s
-    r.records.push_back(record(0, 1, 0, kS, 2 * kS, kGB));           // 1 GB/s
-    r.records.push_back(record(0, 0, 1, 2 * kS, 5 * kS / 2, kGB));   // 2 GB/s
-    r.records.push_back(record(0, 1, 1, 3 * kS, 31 * kS / 10, kGB)); // 10 GB/s, raised
+    r.records.push_back(record(0, 0, 0, 0, kS, kGB));                 // 1 GB/s
+    r.records.push_back(record(0, 1, 0, kS, 2 * kS, kGB));            // 1 GB/s
+    r.records.push_back(record(0, 0, 1, 2 * kS, 5 * kS / 2, kGB));    // 2 GB/s
+    r.records.push_back(record(0, 1, 1, 3 * kS, 31 * kS / 10, kGB));  // 10 GB/s, raised
     r.records.back().failed = true;
-    r.records.push_back(record(0, 0, 2, 4 * kS, 9 * kS / 2, kGB));   // 2 GB/s
+    r.records.push_back(record(0, 0, 2, 4 * kS, 9 * kS / 2, kGB));  // 2 GB/s
     res.runs.push_back(r);
     const Analysis an = analyze(res);
     const RunAnalysis& a = an.runs[0];
