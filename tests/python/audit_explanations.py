@@ -20,7 +20,14 @@ audit_catalogue.py). It renders the report three ways (`xferlab report FILE`, `-
 - and what else names runs (audit_tables.py): the runs table's verdicts within each run, the
   trials table's runs and verdicts across trials, the bandwidth tables' figures, --full's
   per-copy verdicts, every note and error under its own run, and every run number of Why and
-  Summary in a default table.
+  Summary in a default table;
+- every other figure the report prints: the tables' remaining columns (audit_figures.py: the
+  trials' 95% CI and CV, per-copy CV, Jain, host / device concurrency, the plan table's pooled
+  p50 and medians), the header (audit_header.py: title, host, command, What ran, What differs),
+  and every line of --full's run sections with each run's payload and thread attributes
+  (audit_full.py: copies line, workers' rows, hand-off, device-timed, device, staging helper and
+  timed-block lines; a line of no known shape is a finding), and every block of each view
+  (audit_layout.py: a block of no known heading, or a table missing, is a finding).
 
 One line per finding of the audit:
 
@@ -41,6 +48,10 @@ import sys
 import tempfile
 import time
 
+import audit_figures as figures
+import audit_full as full
+import audit_header as header
+import audit_layout as layout
 import audit_report as rep
 import audit_tables as tables
 from audit_catalogue import classify, load_constants, printed_id
@@ -95,6 +106,9 @@ class FileAudit:
                 self.audit_why(text, view)
                 tables.check_concise_notes(self, text, view)
             tables.check_tables(self, text, view)
+            figures.check_tables(self, text, view)
+            header.check_header(self, text, view)
+            layout.check_layout(self, text, view)
             self.audit_summary(text, view)
         if "default" in texts:
             tables.check_errors(self, rep.errors_by_run(texts["default"]), "default")
@@ -169,6 +183,7 @@ class FileAudit:
                     return
 
     def audit_full(self, text):
+        full.check_full(self, text)
         listed, notes, per_copy = rep.full_view(text, self.every)
         covered = {}
         for item in listed:

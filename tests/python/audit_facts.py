@@ -36,6 +36,7 @@ class Rec:
     de: int
     context: int
     pid: int
+    tid: int = 0
 
     @property
     def timed(self):
@@ -64,7 +65,7 @@ def rec_of(order, raw):
                failed=bool(raw.get("failed", False)), device=raw.get("device", -1),
                bytes=raw.get("size_bytes", 0), hs=raw["host_start_ns"], he=raw["host_end_ns"],
                ds=raw.get("device_start_ns", -1), de=raw.get("device_end_ns", -1),
-               context=raw.get("context", 0), pid=raw.get("pid", 0))
+               context=raw.get("context", 0), pid=raw.get("pid", 0), tid=raw.get("tid", 0))
 
 
 def flatten(obj, prefix=""):
@@ -104,6 +105,8 @@ class Handoff:
     contexts: int = 0
     context_peak: int = 0
     context_workers: int = 0
+    copies: int = 0         # measured transfers in the sequence
+    warmup_copies: int = 0  # warm-ups in it (those overlapping the window)
 
 
 class RunFacts:
@@ -366,7 +369,9 @@ class RunFacts:
             previous = r.worker
         h = Handoff(device=d, device_clock=device_clock, workers=sorted({r.worker for r in seq}),
                     rate=changes / (n - 1) if n > 1 else 0.0,
-                    mean_run_length=n / (changes + 1) if n else 0.0, runs=runs)
+                    mean_run_length=n / (changes + 1) if n else 0.0, runs=runs,
+                    copies=sum(1 for r in seq if not r.warmup),
+                    warmup_copies=sum(1 for r in seq if r.warmup))
         if device_clock:
             self.context_figures(seq, h)
         return h
@@ -431,8 +436,24 @@ class RunFacts:
         return out
 
     @functools.cached_property
-    def jain(self):
+    def service_jain(self):
+        """Jain's index over the service rates: the unequal-service finding's."""
         return jain(list(self.service_rates().values()))
+
+    @functools.cached_property
+    def worker_rates(self):
+        """worker -> its measured bytes / its own window (its first call's start to its last
+        return); 0 for a planned worker without copies (docs: per_worker_Bps)."""
+        out = {}
+        for w, rs in self.copies_by_worker.items():
+            window = max((r.he for r in rs), default=0) - min((r.hs for r in rs), default=0)
+            out[w] = sum(r.bytes for r in rs) * 1e9 / window if rs and window > 0 else 0.0
+        return out
+
+    @functools.cached_property
+    def fairness_jain(self):
+        """Jain's index over the workers' own-window rates: the Bandwidth table's Jain."""
+        return jain(list(self.worker_rates.values()))
 
     @functools.cached_property
     def slowest(self):
@@ -459,7 +480,7 @@ class RunFacts:
         return best
 
     @functools.cached_property
-    def jain_without_slowest(self):
+    def service_jain_without_slowest(self):
         """Jain without the copy served slowest; None when it was its worker's only copy."""
         s = self.slowest_of_workers
         if s is None or len(self.copies_by_worker[s.worker]) < 2:
@@ -475,11 +496,12 @@ class RunFacts:
         """Unequal service whatever the copy served slowest did: 2+ workers, copies, Jain below the
         limit, and also without the copy served slowest (a worker without copies needs no second
         look)."""
-        if len(self.workers) < 2 or not self.copies or self.jain >= limit:
+        if len(self.workers) < 2 or not self.copies or self.service_jain >= limit:
             return False
         if any(not rs for rs in self.copies_by_worker.values()):
             return True
-        return self.jain_without_slowest is not None and self.jain_without_slowest < limit
+        return (self.service_jain_without_slowest is not None
+                and self.service_jain_without_slowest < limit)
 
 
 # ------------------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ NUMBER = {
     "f2": r"-?[0-9.]+",
     "int": r"-?[0-9]+",
     "gbps": r"[0-9.]+ GB/s",
+    "gb": r"[0-9.]+",           # GB/s without the unit (a table cell)
+    "f3": r"-?[0-9.]+",
     "g2": r"[0-9.]+(?:e[+-]?[0-9]+)?",
     "g3": r"[0-9.]+(?:e[+-]?[0-9]+)?",
 }
@@ -33,7 +35,7 @@ RUNS = r"runs? [0-9]+(?:, [0-9]+)*"
 # Numbers as the report prints them (for messages), and what a printed number can stand for
 
 FORMATS = {"ratio": "{:.2f}x", "times": "{:.0f}x", "f1": "{:.1f}", "f2": "{:.2f}",
-           "g2": "{:.2g}", "g3": "{:.3g}"}
+           "f3": "{:.3f}", "g2": "{:.2g}", "g3": "{:.3g}"}
 
 
 def render_number(value, kind):
@@ -45,9 +47,10 @@ def render_number(value, kind):
     if kind == "percent":
         p = value * 100
         return f"{p:.1f}%" if abs(p) < 10 else f"{p:.0f}%"
-    if kind == "gbps":
+    if kind in ("gbps", "gb"):
         g = value / 1e9
-        return (f"{g:.1f}" if g >= 100 else f"{g:.2f}" if g >= 1 else f"{g:.3f}") + " GB/s"
+        return (f"{g:.1f}" if g >= 100 else f"{g:.2f}" if g >= 1 else f"{g:.3f}") + \
+            (" GB/s" if kind == "gbps" else "")
     if kind == "duration":
         if abs(value) < 1e3:
             return f"{value:.0f} ns"
@@ -79,7 +82,7 @@ def printed_interval(text, kind):
         number = text.rstrip("%")
         half = 0.5 * 10 ** -decimals(number)
         return (float(number) - half) / 100, (float(number) + half) / 100
-    if kind == "gbps":
+    if kind in ("gbps", "gb"):
         number = text.split()[0]
         half = 0.5 * 10 ** -decimals(number)
         return (float(number) - half) * 1e9, (float(number) + half) * 1e9

@@ -394,12 +394,13 @@ def unequal_service(plan, run):
     if len(least) == 1 and not run.copies_by_worker[low]:
         return [Found("unequal-service", "no-copy").say(
             "unequal service in {trials}: worker {worker} made no measured copy (" + JAIN_TEXT
-            + ")").claim("trials", where).claim("worker", str(low)).figure("jain", run.jain,
-                                                                             "f2")]
-    f = Found("unequal-service").claim("trials", where).figure("jain", run.jain, "f2")
-    if run.jain_without_slowest is not None:
+            + ")").claim("trials", where).claim("worker", str(low)).figure(
+                "jain", run.service_jain, "f2")]
+    f = Found("unequal-service").claim("trials", where).figure("jain", run.service_jain, "f2")
+    if run.service_jain_without_slowest is not None:
         f.say("unequal service in {trials}, also without the copy served slowest: " + JAIN_TEXT +
-              " ({without} without it); ").figure("without", run.jain_without_slowest, "f2")
+              " ({without} without it); ").figure("without", run.service_jain_without_slowest,
+                                                  "f2")
     else:
         f.say("unequal service in {trials}: " + JAIN_TEXT + "; ")
     if len(least) > 1:

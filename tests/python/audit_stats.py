@@ -217,3 +217,46 @@ def noise_bound(se_a, se_b):
 
 def within(ratio, bound):
     return ratio > 0 and abs(math.log(ratio)) <= bound
+
+
+# ------------------------------------------------------------------------------------------
+# Student t interval of a mean (the trials table's "95% CI (mean)")
+
+def t_two_sided(t, df):
+    """P(|T| <= t) for Student's t with an integer df >= 1 (Abramowitz and Stegun 26.7.3 and
+    26.7.4: finite sums in cos(theta), theta = atan(t / sqrt(df)))."""
+    theta = math.atan(abs(t) / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2 == 1:
+        term, total = math.cos(theta), 0.0
+        for k in range(1, (df - 1) // 2 + 1):     # cos + 2/3 cos^3 + 2*4/(3*5) cos^5 + ...
+            total += term
+            term *= c2 * (2 * k) / (2 * k + 1)
+        return 2 / math.pi * (theta + math.sin(theta) * total) if df > 1 else 2 * theta / math.pi
+    term, total = 1.0, 0.0
+    for k in range(1, df // 2 + 1):               # 1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...
+        total += term
+        term *= c2 * (2 * k - 1) / (2 * k)
+    return math.sin(theta) * total
+
+
+def t_quantile(level, df):
+    """The t with P(|T| <= t) = level (0.95 gives t(0.975, df)), by bisection."""
+    low, high = 0.0, 1e6
+    for _ in range(200):
+        mid = (low + high) / 2
+        if t_two_sided(mid, df) < level:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def mean_interval(values, level):
+    """docs, "Verdicts across trials": mean +- t(0.975, n-1) s / sqrt(n), its low end at least
+    0; None below two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    half = t_quantile(level, n - 1) * sample_stddev(values) / math.sqrt(n)
+    return max(0.0, mean(values) - half), mean(values) + half

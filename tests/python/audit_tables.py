@@ -217,7 +217,8 @@ def bandwidth_table(audit, rows, view):
                 "aggregate", run.aggregate, "gbps").figure(
                 "p50", percentile(bw, 0.5) / 1e9, "f2").figure(
                 "p10", percentile(bw, 0.1) / 1e9, "f2").figure(
-                "p90", percentile(bw, 0.9) / 1e9, "f2").figure("jain", run.jain, "f2")
+                "p90", percentile(bw, 0.9) / 1e9, "f2").figure(
+                "jain", run.fairness_jain, "f2")
             ref = audit.plan.one_thread_reference(run)
             if ref is None:
                 f.say("-")

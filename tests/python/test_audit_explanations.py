@@ -247,8 +247,8 @@ class RunQuantities(unittest.TestCase):
         records = [rec(0, 0, 10), rec(0, 10, 20), rec(0, 20, 30),
                    rec(1, 0, 10), rec(1, 10, 200), rec(1, 200, 210)]
         r = facts(records)
-        self.assertLess(r.jain, C.unequal_jain)
-        self.assertAlmostEqual(r.jain_without_slowest, 1.0)
+        self.assertLess(r.service_jain, C.unequal_jain)
+        self.assertAlmostEqual(r.service_jain_without_slowest, 1.0)
         self.assertFalse(r.unequal(C.unequal_jain))
         self.assertEqual(r.least_served, 1)
 

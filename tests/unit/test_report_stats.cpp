@@ -1,19 +1,23 @@
 // report/analysis: statistics against hand-computed values.
 #include <cmath>
 #include <numbers>
+#include <sstream>
 #include <string>
 
 #include "report/analysis/analysis.hpp"
 #include "report/explain/analyze.hpp"
 #include "report/analysis/compare.hpp"
 #include "report/analysis/stats.hpp"
+#include "report/render/reporter.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
 #include "support/values.hpp"
 #include "test_report_fixtures.hpp"
 
 using namespace xfer;
 using namespace xfer::testing;
 using xfer::test::near;
+using xfer::test::squeeze;
 
 namespace {
 
@@ -137,7 +141,8 @@ TEST_CASE("a run's window, aggregate, per-copy and per-worker figures", "[report
     CHECK(near(a.workers[0].share, 2.0 / 3));
     CHECK(a.workers[1].tid == 1001);
     CHECK(near(a.workers[1].per_copy_Bps.mean, 0.5e9));
-    CHECK(near(a.fairness, 2.25 / 2.5));  // (1 + 0.5)^2 / (2 * (1 + 0.25))
+    CHECK(near(a.fairness_jain, 2.25 / 2.5));  // (1 + 0.5)^2 / (2 * (1 + 0.25))
+    CHECK(near(a.service_jain, 2.25 / 2.5));   // host calls: served at 1 and 0.5 GB/s too
     CHECK(an.baseline_run == 0);
     CHECK(a.is_baseline);
     CHECK_FALSE(a.vs_baseline.has_value());
@@ -151,10 +156,74 @@ TEST_CASE("a planned worker without copies counts as unfair", "[report][analysis
     const RunAnalysis a = analyze(res).runs[0];
     REQUIRE(a.workers.size() == 4);
     CHECK(a.workers[3].copies == 0);
-    CHECK(near(a.fairness, 9.0 / 12));  // (3)^2 / (4 * 3) over the service rates
+    CHECK(near(a.service_jain, 9.0 / 12));   // (3)^2 / (4 * 3) over the service rates
+    CHECK(near(a.fairness_jain, 9.0 / 12));  // and over the own-window rates
     CHECK(any_line_contains(a.findings,
                             "unequal service in its one trial: worker 3 made no measured copy (Jain "
                             "0.75 over the workers' bytes per second of their own transfer time)"));
+}
+
+TEST_CASE("the Bandwidth table's Jain is over the workers' own-window rates, not their service",
+          "[report][analysis]") {
+    // Two workers call at 0; the device moves one copy at a time, 1 s each: worker 0's two
+    // copies first, then worker 1's, whose first call waited 2 s. Both were served at 1 GB/s
+    // (service Jain 1); over their own windows worker 0 moved 2 GB in 2 s, worker 1 in 4 s.
+    Results res;
+    RunResult r = run(0, "host", 2);
+    const auto copy = [&](int w, int rep, int64_t call, int64_t transfer) {
+        Record c = record(0, w, rep, call, transfer + kS, kGB);
+        c.device = 0;
+        c.device_start_ns = transfer;
+        c.device_end_ns = transfer + kS;
+        r.records.push_back(c);
+    };
+    copy(0, 0, 0, 0);
+    copy(0, 1, kS, kS);
+    copy(1, 0, 0, 2 * kS);
+    copy(1, 1, 3 * kS, 3 * kS);
+    res.runs.push_back(r);
+    const Analysis an = analyze(res);
+    const RunAnalysis& a = an.runs[0];
+    CHECK(near(a.service_jain, 1));
+    CHECK(near(a.fairness_jain, 2.25 / 2.5));  // over 1 and 0.5 GB/s
+    std::ostringstream out;
+    make_reporter("table", ReportDetail::full)->write(res, an, out);
+    // The run's row: #, aggregate, per-copy p50 (p10-p90), CV 0.40, Jain, conc. host/dev.
+    const std::string text = out.str();
+    INFO(text);
+    const size_t row = text.find("\n  0  1.00 GB/s  1.00 (0.533-1.00)");
+    REQUIRE(row != std::string::npos);
+    CHECK(squeeze(text.substr(row, text.find('\n', row + 1) - row)) ==
+          "0 1.00 GB/s 1.00 (0.533-1.00) 0.40 0.90 1.5 / 1.0 -");
+}
+
+TEST_CASE(
+    "a timed block that failed is no measured copy: not in the hand-off sequence, no gap "
+    "before it, not in the pooled p50",
+    "[report][analysis]") {
+    // Worker 0 copies at 0, 2 and 4 s; worker 1 at 1 s, then a block at 3 s that raised.
+    Results res;
+    RunResult r = run(0, "host", 2);
+    r.records.push_back(record(0, 0, 0, 0, kS, kGB));                 // 1 GB/s
+    r.records.push_back(record(0, 1, 0, kS, 2 * kS, kGB));            // 1 GB/s
+    r.records.push_back(record(0, 0, 1, 2 * kS, 5 * kS / 2, kGB));    // 2 GB/s
+    r.records.push_back(record(0, 1, 1, 3 * kS, 31 * kS / 10, kGB));  // 10 GB/s, raised
+    r.records.back().failed = true;
+    r.records.push_back(record(0, 0, 2, 4 * kS, 9 * kS / 2, kGB));  // 2 GB/s
+    res.runs.push_back(r);
+    const Analysis an = analyze(res);
+    const RunAnalysis& a = an.runs[0];
+    CHECK(a.copies == 4);
+    REQUIRE(a.handoffs.size() == 1);
+    // The sequence 0, 1, 0, 0: two changes in three pairs (with the failed block: 4 in 4).
+    CHECK(a.handoffs[0].copies == 4);
+    CHECK(near(a.handoffs[0].handoff_rate, 2.0 / 3));
+    // Worker 1's only gap ends in the failed block: no gap is counted.
+    CHECK_FALSE(a.workers[1].gap_ns.has_value());
+    // The measured copies' 1, 1, 2, 2 GB/s: p50 1.5 (with the failed block's 10: 2).
+    REQUIRE(an.groups.size() == 1);
+    CHECK(near(an.groups[0].pooled_p50_Bps, 1.5e9));
+    CHECK(near(a.per_copy_Bps.p50, 1.5e9));
 }
 
 TEST_CASE("device-side concurrency per device, serialization explained", "[report][analysis]") {

@@ -126,14 +126,17 @@ struct RunAnalysis {
     // make every worker equal; the own window shows who was served faster.
     std::vector<double> per_worker_Bps;
     std::vector<WorkerStats> workers;  // same order as per_worker_Bps (by worker index)
+    // Jain's index over per_worker_Bps: how evenly the workers shared the bandwidth over their
+    // own windows, the figures (worker GB/s, share) printed beside it. The Bandwidth table's
+    // Jain (docs/reading-reports.md says why this one).
+    double fairness_jain = 1;
     // Jain's index over the workers' service_Bps: whether they were served at the same rate
-    // while served. Not over per_worker_Bps: with a fixed repetition count every worker moves
-    // the same bytes, and who went first is not who was served worse.
-    double fairness = 1;
-    // The same without the copy served slowest (its transfer time, or its call without device
-    // times; nullopt when that leaves a worker that had copies with none): a verdict of unequal
-    // service must not hinge on one copy.
-    std::optional<double> fairness_without_slowest;
+    // while served, whoever went first (the unequal-service finding's).
+    double service_jain = 1;
+    // service_jain without the copy served slowest (its transfer time, or its call without
+    // device times; nullopt when that leaves a worker that had copies with none): a verdict of
+    // unequal service must not hinge on one copy.
+    std::optional<double> service_jain_without_slowest;
     int least_served_worker = -1;  // the worker with the lowest service_Bps (-1: no workers)
     // The share of the window during which no call was in flight (every call overlapping it,
     // warm-ups included): time the aggregate divides by while nothing moved.
@@ -212,9 +215,10 @@ struct TrialGroup {
     double cv = 0;                          // between trials: stddev / mean of aggregate_Bps
     double pooled_p50_Bps = 0;              // p50 of every trial's copies together
     // Medians over the same trials, for a table of the plan's runs rather than of each trial:
-    // per-copy CV, Jain's index, mean copies in flight (host; device where timed).
+    // per-copy CV, Jain's index over per_worker_Bps (fairness_jain), mean copies in flight
+    // (host; device where timed).
     double per_copy_cv = 0;
-    double fairness = 1;
+    double fairness_jain = 1;
     double host_concurrency = 0;
     std::optional<double> device_concurrency;
     bool is_baseline = false;

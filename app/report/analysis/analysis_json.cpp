@@ -42,6 +42,7 @@ void to_json(json& j, const WorkerStats& w) {
              {"window_s", w.window_s},
              {"Bps", w.Bps},
              {"share", w.share},
+             {"service_Bps", w.service_Bps},
              {"per_copy_Bps", w.per_copy_Bps},
              {"device_per_copy_Bps", optional_json(w.device_per_copy_Bps)},
              {"gap_ns", optional_json(w.gap_ns)},
@@ -103,7 +104,8 @@ void to_json(json& j, const RunAnalysis& a) {
              {"pre_device_ns", optional_json(a.pre_device_ns)},
              {"per_worker_Bps", a.per_worker_Bps},
              {"workers", a.workers},
-             {"fairness_jain", a.fairness},
+             {"fairness_jain", a.fairness_jain},
+             {"service_jain", a.service_jain},
              {"host_concurrency", a.host_concurrency},
              {"host_peak", a.host_peak},
              {"device_concurrency", optional_json(a.device_concurrency)},
@@ -119,7 +121,7 @@ void to_json(json& j, const RunAnalysis& a) {
              {"vs_baseline", optional_json(a.vs_baseline)},
              {"thread_differences", a.thread_differences},
              {"idle_fraction", a.idle_fraction},
-             {"fairness_jain_without_slowest", optional_json(a.fairness_without_slowest)},
+             {"service_jain_without_slowest", optional_json(a.service_jain_without_slowest)},
              {"explanations", texts(a.findings)},
              {"findings", a.findings}};
     if (!a.staging_helpers.empty()) j["staging_helpers"] = a.staging_helpers;
@@ -155,6 +157,10 @@ void to_json(json& j, const TrialGroup& g) {
              {"mean_ci_high", optional_json(g.ci_high)},
              {"cv", g.cv},
              {"pooled_p50_Bps", g.pooled_p50_Bps},
+             {"per_copy_cv", g.per_copy_cv},
+             {"fairness_jain", g.fairness_jain},
+             {"host_concurrency", g.host_concurrency},
+             {"device_concurrency", optional_json(g.device_concurrency)},
              {"is_baseline", g.is_baseline},
              {"vs_baseline", optional_json(g.vs_baseline)}};
 }

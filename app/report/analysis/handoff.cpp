@@ -10,15 +10,16 @@ namespace xfer {
 
 namespace {
 
-// Gaps of every worker. A gap counts when the copy after it is measured: the gap before the
-// first measured copy is the same return-to-the-driver as any other (the warm-up is a copy
-// like the others), while the first copy has no gap before it.
+// Gaps of every worker. A gap counts when the copy after it is measured (not a warm-up, not a
+// block that raised): the gap before the first measured copy is the same return-to-the-driver
+// as any other (the warm-up is a copy like the others), while the first copy has no gap before
+// it.
 void worker_gaps(const std::vector<Record>& records, RunAnalysis& a) {
     const auto before = gaps_before(records);
     std::map<int, std::vector<double>> by_worker, by_device;
     std::vector<double> all;
     for (size_t i = 0; i < records.size(); ++i) {
-        if (records[i].warmup || !before[i]) continue;
+        if (records[i].warmup || records[i].failed || !before[i]) continue;
         by_worker[records[i].worker].push_back(double(*before[i]));
         by_device[records[i].device].push_back(double(*before[i]));
         all.push_back(double(*before[i]));
@@ -46,7 +47,7 @@ void context_figures(const std::vector<const Record*>& records, int64_t first, i
     std::map<std::pair<int, uint32_t>, std::vector<stats::Interval>> by_context;
     std::map<std::pair<int, uint32_t>, std::set<int>> workers;
     for (const Record* r : records) {
-        if (r->context == 0) continue;
+        if (r->context == 0 || (r->failed && !r->warmup)) continue;
         if (r->warmup &&
             stats::fraction_in_window(r->device_start_ns, r->device_end_ns, first, last) == 0)
             continue;
@@ -78,6 +79,7 @@ HandoffStats device_sequence(int device, const std::vector<const Record*>& recor
     for (const Record* r : records) {
         const int64_t begin = device_clock ? r->device_start_ns : r->host_start_ns;
         const int64_t end = device_clock ? r->device_end_ns : r->host_end_ns;
+        if (r->failed && !r->warmup) continue;  // a block that raised measured nothing
         if (r->warmup && stats::fraction_in_window(begin, end, first, last) == 0) continue;
         seq.push_back({begin, r->worker, r->warmup});
     }

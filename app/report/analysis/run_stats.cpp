@@ -215,7 +215,7 @@ double idle_fraction(const std::vector<Record>& records, int64_t first, int64_t 
 // service time (as worker_stats counts it: its transfer when every copy of its worker has device
 // times, else its call) is longest. A call that only waited behind another is not that copy.
 // Nullopt when that copy was its worker's only one.
-std::optional<double> fairness_without_slowest(
+std::optional<double> service_jain_without_slowest(
     const std::vector<std::vector<const Record*>>& by_worker) {
     size_t slow_worker = 0, slow_at = 0;
     int64_t slowest = -1;
@@ -319,7 +319,7 @@ RunAnalysis analyze_run(const RunResult& run) {
     for (const Record* r : measured) {
         if (r->worker >= 0) by_worker[size_t(r->worker)].push_back(r);
     }
-    a.fairness_without_slowest = fairness_without_slowest(by_worker);
+    a.service_jain_without_slowest = service_jain_without_slowest(by_worker);
     double sum_Bps = 0;
     std::vector<double> served;
     for (int w = 0; w < workers; ++w) {
@@ -329,7 +329,8 @@ RunAnalysis analyze_run(const RunResult& run) {
         sum_Bps += a.workers.back().Bps;
     }
     for (auto& w : a.workers) w.share = sum_Bps > 0 ? w.Bps / sum_Bps : 0;
-    a.fairness = stats::jain_index(served);
+    a.fairness_jain = stats::jain_index(a.per_worker_Bps);
+    a.service_jain = stats::jain_index(served);
     for (const WorkerStats& w : a.workers)
         if (a.least_served_worker < 0 ||
             w.service_Bps < a.workers[size_t(a.least_served_worker)].service_Bps)

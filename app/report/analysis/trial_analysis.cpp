@@ -19,12 +19,13 @@ std::vector<double> logs(const std::vector<double>& v) {
     return out;
 }
 
-// Every measured copy's host-timed bandwidth across the group's trials.
+// Every measured copy's host-timed bandwidth across the group's trials (not warm-ups, not
+// blocks that raised).
 double pooled_p50(const Results& results, const std::vector<int>& runs) {
     std::vector<double> bw;
     for (int i : runs) {
         for (const Record& r : results.runs[size_t(i)].records) {
-            if (!r.warmup && r.host_duration_ns() > 0)
+            if (!r.warmup && !r.failed && r.host_duration_ns() > 0)
                 bw.push_back(double(r.bytes) * 1e9 / double(r.host_duration_ns()));
         }
     }
@@ -52,13 +53,13 @@ void trial_medians(const Results& results, const std::vector<RunAnalysis>& runs,
         const RunAnalysis& a = runs[size_t(k)];
         if (results.runs[size_t(k)].status != RunStatus::ok || a.copies == 0) continue;
         cv.push_back(a.per_copy_Bps.cv);
-        jain.push_back(a.fairness);
+        jain.push_back(a.fairness_jain);
         host.push_back(a.host_concurrency);
         if (a.device_concurrency) device.push_back(*a.device_concurrency);
     }
     if (cv.empty()) return;
     g.per_copy_cv = stats::median(cv);
-    g.fairness = stats::median(jain);
+    g.fairness_jain = stats::median(jain);
     g.host_concurrency = stats::median(host);
     if (device.size() == cv.size()) g.device_concurrency = stats::median(device);
 }

@@ -132,9 +132,9 @@ bool without_copies(const WorkerStats& w) { return w.copies == 0; }
 // Whether run `a` served its workers unequally whatever its slowest-served copy did: a worker with no
 // measured copy at all, or Jain below the margin with and without that call.
 bool unequal_without_slowest(const RunAnalysis& a) {
-    if (a.workers.size() < 2 || a.copies == 0 || a.fairness >= kUnequalJain) return false;
+    if (a.workers.size() < 2 || a.copies == 0 || a.service_jain >= kUnequalJain) return false;
     if (std::any_of(a.workers.begin(), a.workers.end(), without_copies)) return true;
-    return a.fairness_without_slowest && *a.fairness_without_slowest < kUnequalJain;
+    return a.service_jain_without_slowest && *a.service_jain_without_slowest < kUnequalJain;
 }
 
 }  // namespace
@@ -157,7 +157,7 @@ void unequal_service(const RuleInput& in, std::vector<Finding>& out) {
     Finding f;
     f.claim("trials", trials.size() == 1 ? "its one trial"
                                          : fmt::format("every trial ({})", trials.size()))
-        .figure("jain", a.fairness, fmt::format("{:.2f}", a.fairness));
+        .figure("jain", a.service_jain, fmt::format("{:.2f}", a.service_jain));
     const std::string jain =
         "Jain {jain} over the workers' bytes per second of their own transfer time";
     if (least.size() == 1 && low.copies == 0) {
@@ -166,11 +166,11 @@ void unequal_service(const RuleInput& in, std::vector<Finding>& out) {
                           .claim("worker", std::to_string(low.worker)));
         return;
     }
-    if (a.fairness_without_slowest)
+    if (a.service_jain_without_slowest)
         f.say("unequal service in {trials}, also without the copy served slowest: " + jain +
               " ({without} without it); ")
-            .figure("without", *a.fairness_without_slowest,
-                    fmt::format("{:.2f}", *a.fairness_without_slowest));
+            .figure("without", *a.service_jain_without_slowest,
+                    fmt::format("{:.2f}", *a.service_jain_without_slowest));
     else  // a worker without copies; the copy served slowest was its worker's only one
         f.say("unequal service in {trials}: " + jain + "; ");
     if (least.size() > 1) {

@@ -16,7 +16,8 @@ std::vector<RunItem> run_items(const RunResult& run, const RunAnalysis& a) {
                                      run.payload->path, run.payload->folder, run.payload->sha256)});
     }
     if (a.vs_baseline) {
-        for (const auto& d : a.thread_differences) items.push_back({Kind::thread_difference, d});
+        for (const auto& d : a.thread_differences)
+            items.push_back({Kind::thread_difference, d, a.vs_baseline->baseline_run});
     }
     for (const Finding& f : a.findings) items.push_back({Kind::finding, f.text()});
     for (const auto& n : run.notes) items.push_back({Kind::note, n});

@@ -16,11 +16,17 @@ struct RunItem {
     enum class Kind { payload, thread_difference, finding, note };  // in the order printed
     Kind kind = Kind::note;
     std::string text;
+    // A thread difference: the run whose threads it is against (each trial is compared with
+    // the baseline's run of its own trial), so that runs compared with different runs never
+    // share it. -1 for the other kinds.
+    int baseline = -1;
 
     bool operator<(const RunItem& o) const {
-        return std::tie(kind, text) < std::tie(o.kind, o.text);
+        return std::tie(kind, baseline, text) < std::tie(o.kind, o.baseline, o.text);
     }
-    bool operator==(const RunItem& o) const { return kind == o.kind && text == o.text; }
+    bool operator==(const RunItem& o) const {
+        return kind == o.kind && baseline == o.baseline && text == o.text;
+    }
 };
 
 // A run's items in print order. Thread differences are there only when the run is compared

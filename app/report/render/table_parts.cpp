@@ -253,7 +253,7 @@ std::string bandwidth_table(const Results& results, const Analysis& analysis) {
         std::vector<std::string> row{std::to_string(results.runs[i].position.index),
                                      fmtx::gbps_unit(a.aggregate_Bps),
                                      per_copy_cell(a.per_copy_Bps)};
-        add_spread_cells(row, a.per_copy_Bps.cv, a.fairness, a.host_concurrency,
+        add_spread_cells(row, a.per_copy_Bps.cv, a.fairness_jain, a.host_concurrency,
                          a.device_concurrency);
         row.push_back(
             a.scaling ? fmt::format("{} vs run {}", fmtx::ratio(*a.scaling), *a.scaling_reference)
@@ -276,7 +276,8 @@ std::string plan_bandwidth_table(const Analysis& analysis) {
         }
         std::vector<std::string> row{g.label, fmtx::gbps_unit(g.median_Bps),
                                      fmtx::gbps(g.pooled_p50_Bps) + " GB/s"};
-        add_spread_cells(row, g.per_copy_cv, g.fairness, g.host_concurrency, g.device_concurrency);
+        add_spread_cells(row, g.per_copy_cv, g.fairness_jain, g.host_concurrency,
+                         g.device_concurrency);
         t.add_row(std::move(row));
     }
     return "\nBandwidth (per run of the plan: medians over its trials; per-copy p50 of every "

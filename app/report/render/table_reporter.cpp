@@ -57,8 +57,8 @@ PrintedOnce printed_once(const Results& results, const Analysis& analysis) {
     for (const auto& n : shared.every_run_notes) once.items.insert({RunItem::Kind::note, n});
     once.every_run_notes = std::move(shared.every_run_notes);
     for (auto& g : shared.groups) {
-        const size_t apart = g.runs.size() * line_count(items_text(g.items, "  ", 0, "this run"));
-        const size_t together = 1 + line_count(items_text(g.items, "    ", 0, "these runs"));
+        const size_t apart = g.runs.size() * line_count(items_text(g.items, "  ", "this run"));
+        const size_t together = 1 + line_count(items_text(g.items, "    ", "these runs"));
         if (together >= apart) continue;
         once.items.insert(g.items.begin(), g.items.end());
         once.groups.push_back(std::move(g));
@@ -67,11 +67,8 @@ PrintedOnce printed_once(const Results& results, const Analysis& analysis) {
 }
 
 // The groups above, each under the runs it applies to.
-std::string shared_block(const PrintedOnce& once, const Results& results,
-                         const Analysis& analysis) {
+std::string shared_block(const PrintedOnce& once, const Results& results) {
     if (once.groups.empty()) return "";
-    const int baseline =
-        analysis.baseline_run ? results.runs[size_t(*analysis.baseline_run)].position.index : 0;
     std::string out = "\nSaid of several runs (once here, not under each run)\n";
     for (const auto& g : once.groups) {
         const bool every = g.runs.size() == results.runs.size();
@@ -79,7 +76,7 @@ std::string shared_block(const PrintedOnce& once, const Results& results,
         out += every ? "  every run:\n"
                      : wrap(fmt::format("runs {}:", fmt::join(g.runs, ", ")), kTableWidth, "  ",
                             "    ");
-        out += items_text(g.items, "    ", baseline, every ? "every run" : "these runs");
+        out += items_text(g.items, "    ", every ? "every run" : "these runs");
     }
     return out;
 }
@@ -109,7 +106,7 @@ std::string full_report(const Results& results, const Analysis& analysis) {
     for (const auto& n : once.every_run_notes)
         text += wrap(n, kTableWidth, "note (every run): ", "  ");
     text += runs_and_bandwidth(results, analysis, true);
-    text += shared_block(once, results, analysis);
+    text += shared_block(once, results);
     if (!results.runs.empty()) text += per_run_legend();
     for (size_t i = 0; i < results.runs.size(); ++i)
         text += run_section(results.runs[i], analysis.runs[i], once.items);

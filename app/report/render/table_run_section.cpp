@@ -28,14 +28,17 @@ size_t widest_line(const std::string& text) {
     return std::max(widest, text.size() - start);
 }
 
-// Where every worker copied, when that is one place ("device 0", "the host": the host
-// backend's stand-in); "" when they differ.
+// Where every worker that copied did, when that is one place ("device 0", "the host": the
+// host backend's stand-in); "" when they differ. A worker without copies was on no device.
 std::string common_device(const RunAnalysis& a) {
-    if (a.workers.empty()) return "";
-    const int device = a.workers.front().device;
-    for (const WorkerStats& w : a.workers)
-        if (w.device != device) return "";
-    return device >= 0 ? fmt::format("device {}", device) : "the host";
+    std::optional<int> device;
+    for (const WorkerStats& w : a.workers) {
+        if (w.copies == 0) continue;
+        if (device && w.device != *device) return "";
+        device = w.device;
+    }
+    if (!device) return "";
+    return *device >= 0 ? fmt::format("device {}", *device) : "the host";
 }
 
 // The copies every worker made, when they all made as many; nullopt when they differ.
@@ -74,7 +77,8 @@ TextTable workers_table(const RunAnalysis& a, bool gaps) {
         const Distribution& d = w.per_copy_Bps;
         const bool any = d.n > 0;
         std::vector<std::string> row{std::to_string(w.worker), w.tid ? std::to_string(w.tid) : "-"};
-        if (devices) row.push_back(w.device >= 0 ? std::to_string(w.device) : "host");
+        if (devices)
+            row.push_back(!w.copies ? "-" : w.device >= 0 ? std::to_string(w.device) : "host");
         if (copies) row.push_back(std::to_string(w.copies));
         for (const auto& cell : {any ? fmtx::gbps(d.mean) : "-", any ? fmtx::gbps(d.min) : "-",
                                  any ? fmtx::gbps(d.max) : "-"})
@@ -203,20 +207,20 @@ std::string per_copy_cell(const Distribution& d) {
     return fmt::format("{} ({}-{})", fmtx::gbps(d.p50), fmtx::gbps(d.p10), fmtx::gbps(d.p90));
 }
 
-std::string items_text(const std::vector<RunItem>& items, const std::string& indent, int baseline,
+std::string items_text(const std::vector<RunItem>& items, const std::string& indent,
                        const std::string& whose) {
     std::string out;
-    bool thread_heading = false;
+    int heading = -1;  // the baseline run of the thread attributes' heading printed last
     for (const auto& item : items) {
         switch (item.kind) {
             case RunItem::Kind::payload:
                 out += wrap(item.text, kTableWidth, indent, indent + "  ");
                 break;
             case RunItem::Kind::thread_difference:
-                if (!thread_heading) {
-                    out += fmt::format("{}thread attributes, run {} vs {}:\n", indent, baseline,
-                                       whose);
-                    thread_heading = true;
+                if (item.baseline != heading) {
+                    out += fmt::format("{}thread attributes, run {} vs {}:\n", indent,
+                                       item.baseline, whose);
+                    heading = item.baseline;
                 }
                 out += wrap(item.text, kTableWidth, indent + "  ", indent + "    ");
                 break;
@@ -240,8 +244,7 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
                          r.settings.threads.count == 1 ? "" : "s", to_string(r.status)),
              kTableWidth, "", "  ");
     const std::vector<RunItem> items = run_items(r, a);
-    const int baseline = a.vs_baseline ? a.vs_baseline->baseline_run : 0;
-    out += items_text(items_of_kind(items, skip, true), "  ", baseline, "this run");
+    out += items_text(items_of_kind(items, skip, true), "  ", "this run");
     if (a.copies > 0) {
         out += copies_and_workers(r, a) + handoff_lines(a);
     }
@@ -257,7 +260,7 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
                                 ratio_verdict(c.p50_ratio, c.p50_noise, c.judged)),
                     kTableWidth, "  ", "    ");
     }
-    out += items_text(items_of_kind(items, skip, false), "  ", baseline, "this run");
+    out += items_text(items_of_kind(items, skip, false), "  ", "this run");
     for (const auto& e : r.errors) out += error_lines(e);
     return out;
 }

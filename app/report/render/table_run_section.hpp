@@ -25,8 +25,8 @@ std::string per_copy_cell(const Distribution& d);
 std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set<RunItem>& skip);
 
 // Items as the table prints them, each line starting with `indent`. Thread differences come
-// under "thread attributes, run <baseline> vs <whose>:".
-std::string items_text(const std::vector<RunItem>& items, const std::string& indent, int baseline,
+// under "thread attributes, run <their baseline run> vs <whose>:".
+std::string items_text(const std::vector<RunItem>& items, const std::string& indent,
                        const std::string& whose);
 
 }  // namespace xfer
