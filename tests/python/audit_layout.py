@@ -22,15 +22,16 @@ HEADINGS = {
     "shared": re.compile(r"^Said of several runs "),
     "per run": re.compile(r"^Per run$"),
     "summary": re.compile(r"^Summary$"),
+    "machine": re.compile(r"^Machine: shared during "),
     "pointer": re.compile(r"^Each run's workers, gaps, device and helper figures and thread "
                           r"attributes: --full$"),
 }
 IN_VIEW = {
     "default": {"what ran", "what differs", "legend", "runs", "trials", "bandwidth",
-                "plan bandwidth", "why", "run", "summary", "pointer"},
+                "plan bandwidth", "why", "machine", "run", "summary", "pointer"},
     "full": {"what ran", "what differs", "legend", "runs", "trials", "bandwidth", "shared",
              "per run", "run", "summary"},
-    "brief": {"runs", "trials", "bandwidth", "plan bandwidth", "why", "summary"},
+    "brief": {"runs", "trials", "bandwidth", "plan bandwidth", "machine", "summary"},
 }
 
 

@@ -139,10 +139,16 @@ class Planted(unittest.TestCase):
 
     # --- the tables
     def test_the_trials_tables_ci_and_cv(self):
-        self.caught(TRIALS, "default", "[4.88, 4.97]", "[4.88, 4.99]",
+        # The mean's interval is --full's; the default table has the trials' CV and the
+        # verdict's interval of the ratio.
+        self.caught(TRIALS, "full", "[4.88, 4.97]", "[4.88, 4.99]",
                     "label 'one worker': trials table: 95% CI high '4.99'")
         self.caught(TRIALS, "full", "0.008  baseline", "0.009  baseline",
                     "label 'one worker': trials table: CV '0.009'")
+        self.caught(TRIALS, "default", "0.008  baseline", "0.009  baseline",
+                    "label 'one worker': trials table: trial CV '0.009'")
+        self.caught(TRIALS, "default", "[0.98x, 1.01x], p=0.69", "[0.98x, 1.03x], p=0.69",
+                    "trials table", "its ci_high is 1.01x")
 
     def test_the_bandwidth_tables_concurrency_cv_and_jain(self):
         self.caught(REVIEW, "default", "1.9 / 0.9", "1.9 / 1.9",

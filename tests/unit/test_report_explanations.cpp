@@ -722,9 +722,12 @@ TEST_CASE("interpreter-gap: the launcher alone moved the gap, in every trial and
         interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs},
                                    {42 * kUs, 11 * kUs, 42 * kUs, 11 * kUs}});
     CHECK(says(apart.summary,
-               "runs 1, 5 (python-ft: no GIL) called again after a copy in p50 10.5 us against "
-               "41 us for runs 0, 4 (python: one GIL for the process), at least 1.5x sooner in "
-               "every trial (2); the runs differ in the launcher alone"));
+               "python-ft workers (no GIL; 'python-ft work 0' (every trial)) called again after "
+               "a copy in p50 10.5 us against 41 us for python workers (one GIL for the process; "
+               "'python work 0' (every trial)), at least 1.5x sooner in every trial (2); the runs "
+               "differ in the launcher alone"));
+    // Two trials: the cause says it rests on fewer than three.
+    CHECK(says(apart.summary, "moved the gap; from 2 trials only (a cause needs 3)"));
     // One trial: nothing across runs.
     const Analysis one = interpreters("python-ft", {{40 * kUs, 10 * kUs, 40 * kUs, 10 * kUs}});
     CHECK_FALSE(says(one.summary, "called again after a copy"));
@@ -743,8 +746,9 @@ TEST_CASE("gil-serializes-work: work between copies lengthens the gap more under
                                           {12 * kUs, 11 * kUs, 262 * kUs, 61 * kUs}});
     CHECK(says(turns.summary,
                "Python work between copies (params.work_us = 50) lengthened the gap after a copy "
-               "by 245 us under python (one GIL for the process; runs 2, 6) and by 50 us under "
-               "python-subinterp (a GIL per worker; runs 3, 7), medians of 2 trials, at least "
+               "by 245 us under python (one GIL for the process; 'python work 50' (every trial)) "
+               "and by 50 us under python-subinterp (a GIL per worker; 'python-subinterp work 50' "
+               "(every trial)), medians of 2 trials, at least "
                "1.5x more under one GIL in every trial: under one GIL the workers' Python work "
                "took turns"));
     // Work adds about as much either way: silent.
