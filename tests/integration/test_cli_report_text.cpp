@@ -103,7 +103,8 @@ TEST_CASE("run and report: --full, the concise default and --brief", "[integrati
         CHECK(contains(squeeze(r->out),
                        "command: " + std::string(XFER_BINARY) + " run --full " + seed.string() +
                            " --set scenario.backend=host --set transfer.bytes=256KiB --quiet"));
-    CHECK(contains(concise.out, "\nWhat ran (every run)\n"));
+    CHECK(contains(concise.out, "\nWhat ran (every run; the settings at their defaults: --full)\n"));
+    CHECK(contains(full.out, "\nWhat ran (every run)\n"));
     CHECK_FALSE(contains(brief.out, "What ran"));
     for (const auto* r : {&concise, &brief}) {
         CHECK(contains(r->out, "\nRuns\n"));
@@ -154,9 +155,12 @@ TEST_CASE("a host run's report names what ran: direction, host memory and the co
     const std::string text = squeeze(r.out);
     CHECK(
         contains(text, "command: " + std::string(XFER_BINARY) + " run -q " + seed.string() + sets));
+    // The default report names the settings that are not at their defaults (d2h, the size, the
+    // backend); host_memory = pageable is the default.
     CHECK(contains(text,
-                   "What ran (every run) run: mimic = none, backend = host, timeout = none "
-                   "transfer: direction = d2h, bytes = 256 KiB, host_memory = pageable,"));
+                   "What ran (every run; the settings at their defaults: --full) run: backend = "
+                   "host transfer: direction = d2h, bytes = 256 KiB,"));
+    CHECK_FALSE(contains(text, "host_memory = pageable"));
     // The runs differ in launcher, payload and gil: said per run, and not in the common block.
     CHECK(contains(text, "python gil=hold: launcher = python, payload = threads.py, gil = hold"));
     CHECK(contains(text, "host: launcher = host, payload = none, gil = -"));

@@ -94,7 +94,7 @@ RUN_OPENINGS = [
     ("waiting-not-moving", None, r"on device \S+ calls overlapped "),
     ("calls-wait", None, r"calls wait "),
     ("idle-window", None, r"no copy call was in flight for "),
-    ("hand-off", None, r"device \S+ changed hands after "),
+    ("hand-off", None, r"device \S+ changed hands at rate "),
     ("returned-sooner-kept", None, r"on device \S+ the workers that returned sooner kept it"),
     ("gil-released", None, r"gil = release: the GIL was not held"),
     ("per-context-in-run", None, r"device \S+: transfers of \d+ CUDA contexts"),

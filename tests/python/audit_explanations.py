@@ -57,7 +57,7 @@ import audit_tables as tables
 from audit_catalogue import classify, load_constants, printed_id
 from audit_facts import Plan
 from audit_findings import Found, hold, normalized
-from audit_rules import BRIEF_RULES, derive_run, derive_summary
+from audit_rules import BRIEF_RULES, FULL_ONLY, SUMMARY_FULL_ONLY, derive_run, derive_summary
 
 VIEWS = {"default": [], "full": ["--full"], "brief": ["--brief"]}
 VIEW_NAMES = {"default": "default report", "full": "--full", "brief": "--brief"}
@@ -125,10 +125,17 @@ class FileAudit:
                 self.add(f"run {listed.runs[0]}", rule, listed.sentence, view,
                          "the brief report has no Why block, and findings that change how a run "
                          "reads are the Machine line's")
-        # The findings that change how a whole run reads are counted in the Machine line.
+            elif rule in FULL_ONLY:
+                self.add(f"run {listed.runs[0]}", rule, listed.sentence, view,
+                         "a --full finding (or the Hand-off table's) in the default Why block")
+        # The findings that change how a whole run reads are counted in the Machine line; the
+        # hand-off's are the Hand-off table's rows; a run's slowest call is --full's.
         self.require(covered, view,
-                     (lambda f: False) if view == "brief" else (lambda f: f.rule not in BRIEF_RULES))
+                     (lambda f: False) if view == "brief"
+                     else (lambda f: f.rule not in BRIEF_RULES and f.rule not in FULL_ONLY))
         self.check_machine_line(text, view)
+        if view == "default":
+            tables.check_handoff_table(self, text, view)
 
     def check_head(self, listed):
         """A concise head's labels are those of the runs it lists, with their trial counts."""
@@ -247,9 +254,12 @@ class FileAudit:
         covered = {}
         for listed in rep.summary(text, view):
             self.back(listed, covered)
+            rule, _ = classify(listed.sentence, summary=True)
+            if view != "full" and rule in SUMMARY_FULL_ONLY:
+                self.add("summary", rule, listed.sentence, view, "a summary line of --full only")
         printed = {fid for (_, fid) in covered}
         for f in self.summary_findings:
-            if id(f) not in printed:
+            if id(f) not in printed and (view == "full" or f.rule not in SUMMARY_FULL_ONLY):
                 self.add("summary", f.rule, f.text(), view, "the summary's finding is not printed")
 
     # --- expected.json

@@ -10,9 +10,10 @@ import re
 import audit_report as rep
 
 HEADINGS = {
-    "what ran": re.compile(r"^What ran( \(every run\))?$"),
+    "what ran": re.compile(r"^What ran( \(.*\))?$"),
     "what differs": re.compile(r"^What differs between runs$"),
-    "legend": re.compile(r"^GB/s = 10\^9 bytes/s\. "),
+    "legend": re.compile(r"^GB/s = 10\^9 bytes/s[.;] "),
+    "hand-off": re.compile(r"^Hand-off( on device \S+)? \("),
     "runs": re.compile(r"^Runs$"),
     "trials": re.compile(r"^Verdicts across trials \("),
     "bandwidth": re.compile(r"^Bandwidth$"),
@@ -28,7 +29,7 @@ HEADINGS = {
 }
 IN_VIEW = {
     "default": {"what ran", "what differs", "legend", "runs", "trials", "bandwidth",
-                "plan bandwidth", "why", "machine", "run", "summary", "pointer"},
+                "plan bandwidth", "hand-off", "why", "machine", "run", "summary", "pointer"},
     "full": {"what ran", "what differs", "legend", "runs", "trials", "bandwidth", "shared",
              "per run", "run", "summary"},
     "brief": {"runs", "trials", "bandwidth", "plan bandwidth", "machine", "summary"},

@@ -304,3 +304,18 @@ def table_run_numbers(text):
         if m:
             found.update(int(x) for x in re.findall(r"\d+", m.group(1)))
     return found
+
+
+HANDOFF_COLUMNS = [("label", "l"), ("device", "r"), ("trials", "r"), ("hand-off rate", "r"),
+                   ("run length", "r"), ("kept / handed of", "l"), ("gap p50", "l")]
+
+
+def handoff_table(text):
+    """The default report's Hand-off table as rows (None: no such table)."""
+    block = next((p for p in paragraphs(text) if p[0].startswith("Hand-off")), None)
+    if block is None:
+        return None
+    # The title may wrap: the header is the line that names the columns.
+    at = next(i for i, line in enumerate(block) if "hand-off rate" in line)
+    columns = [c for c in HANDOFF_COLUMNS if f" {c[0]} " in f" {block[at]} " or c[0] == "label"]
+    return table([block[0]] + block[at:], columns, "hand-off rate")

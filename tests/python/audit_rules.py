@@ -75,6 +75,10 @@ def runs_by_label(plan, indexes):
     for r in plan.runs:
         here, total = labels.get(r.label, (0, 0))
         labels[r.label] = (here + (r.index in indexes), total + 1)
+    if len(labels) >= 3 and all(here for here, _ in labels.values()):
+        return "every label (every trial but " + ", ".join(
+            f"'{label}' in {here} of {total}" for label, (here, total) in labels.items()
+            if here < total) + ")"
     return ", ".join(f"'{label}' (every trial)" if here == total
                      else f"'{label}' ({here} of {total} trials)"
                      for label, (here, total) in labels.items() if here)
@@ -238,14 +242,11 @@ def hand_off(plan, run):
         h = run.handoffs[device]
         kept, handed = keepers_and_handers(run, device, plan.c)
         f = Found("hand-off").say(
-            "device {device} changed hands after {pct} of consecutive copies (hand-off rate "
-            "{rate}, mean run length {length}): ").claim("device", str(device)).figure(
-                "pct", h.rate, "percent").figure("rate", h.rate, "f2").figure(
-                "length", h.mean_run_length, "f1")
-        if kept:
-            say_side(f, run, kept, "kept it", "kept")
-        if handed:
-            say_side(f, run, handed, "handed it off after about one copy", "handed")
+            "device {device} changed hands at rate {rate} (mean run length {length}): {kept} of "
+            "{workers} workers kept it, {handed} handed it off after about one copy; ").claim(
+                "device", str(device)).figure("rate", h.rate, "f2").figure(
+                "length", h.mean_run_length, "f1").figure("kept", len(kept), "int").figure(
+                "workers", len(h.workers), "int").figure("handed", len(handed), "int")
         gaps = run.gaps_on(device)      # this device's own, not the run's
         if gaps:
             f.say("{launcher} workers return to the driver after p50 {gap} (p90 {gap90})").claim(
@@ -483,6 +484,12 @@ PER_RUN = [calls_one_at_a_time, calls_short, device_one_at_a_time, waiting_not_m
            per_context_in_run, same_aggregate_slower_copies, slowest_call, unequal_service,
            scaling, shared_machine]
 
+# The per-run rules the default report does not print in its Why block: a run's detail (--full
+# only) and the hand-off, whose figures are the Hand-off table's rows; the summary's rules it
+# leaves to --full (docs/reading-reports.md, the catalogue's "printed" column).
+FULL_ONLY = {"slowest-call", "hand-off"}
+SUMMARY_FULL_ONLY = {"gap-vs-handoff", "warmups-in-window"}
+
 # The rules whose findings --brief keeps (docs: "the shared machine finding (it changes how
 # every figure of its run is read)").
 BRIEF_RULES = {"shared-machine"}
@@ -553,26 +560,9 @@ def baselines(plan):
         "run", [base.index]).claim("label", base.label)]
 
 
-def label_extremes(plan):
-    """With trials: the labels of the highest and lowest median aggregate."""
-    measured = [(g, median(g.aggregates)) for g in plan.groups if g.aggregates]
-    measured = [(g, m) for g, m in measured if m > 0]
-    if not measured:
-        return []
-    hi = max(measured, key=lambda x: x[1])           # the first of equals
-    lo = min(measured, key=lambda x: x[1])
-    if hi[0] is lo[0]:
-        return []
-    return [Found("bookkeeping", "extremes").say(
-        "highest median aggregate: '{high_label}' {high_rate}; lowest: '{low_label}' {low_rate} "
-        "({apart} apart)").claim("high_label", hi[0].label).figure("high_rate", hi[1], "gbps")
-        .claim("low_label", lo[0].label).figure("low_rate", lo[1], "gbps")
-        .figure("apart", hi[1] / lo[1], "ratio")]
-
-
 def extremes(plan):
-    if plan.has_trials:
-        return label_extremes(plan)
+    if plan.has_trials:                 # the verdicts table gives each label's median
+        return []
     measured = [r for r in plan.runs if r.aggregate > 0]
     if len(measured) < 2:
         return []
@@ -605,6 +595,8 @@ def verdicts(plan, run_findings):
             "one trial per run: drift between runs is unknown, so no run is called faster or "
             f"slower; run with --trials {c.suggested_trials} (or scenario.trials) to judge"))
     for finding, head in VERDICT_LINES:
+        if plan.has_trials:             # the verdicts table gives them
+            break
         groups = [(g.label, g.verdict.ratio) for g in plan.groups
                   if g.verdict and g.verdict.finding == finding]
         if not groups:
@@ -625,8 +617,8 @@ def noise_lists(plan, run_findings):
         if any(f.id == "same-aggregate-slower-copies/trials" for f in run_findings[r.index]):
             understates.append(r.index)
     out = []
-    if plan.has_trials:             # the verdicts across trials judge the runs
-        inside, outside = [], []
+    if plan.has_trials:             # the verdicts judge the runs; each label's Why line says it
+        inside, outside, understates = [], [], []
     if inside:
         out.append(Found("noise-lists", "inside").say(
             "aggregate inside the noise of its own run and the baseline's: {runs}")
@@ -742,7 +734,10 @@ def warmups_in_window(plan, run_findings):
         "window ({runs}): the aggregate counts the bytes they moved inside it").figure(
             "count", total, "int").claim("runs", runs_by_label(plan, [r.index for r in listed]))
     turns = [r.index for r in listed if r.took_turns]
-    if turns:
+    if turns and turns == [r.index for r in listed]:
+        f.say("; every device of these runs had one transfer at a time: the workers took turns, "
+              "so one worker's warm-up ran inside another's measured copies")
+    elif turns:
         f.say("; on {turns}, whose devices never had two transfers at once, the workers took "
               "turns, so one worker's warm-up ran inside another's measured copies").claim(
                   "turns", runs_by_label(plan, turns))

@@ -298,3 +298,54 @@ def check_findable_runs(audit, text):
     for r in sorted(named - found):
         audit.add(f"run {r}", "run numbers", f"run {r}", "default",
                   "named in Why or Summary but in no default table")
+
+
+# ------------------------------------------------------------------------------------------
+# The Hand-off table (the default report): the hand-off findings of each label's trials
+
+def check_handoff_table(audit, text, view):
+    """One row per label and device with hand-off findings, each figure's printed range holding
+    every trial's own (docs/reading-reports.md, "The terminal table")."""
+    rows = rep.handoff_table(text)
+    want = []
+    for g in audit.plan.groups:
+        by_device = {}
+        for r in g.runs:
+            for f in audit.run_findings[r.index]:
+                if f.rule == "hand-off":
+                    by_device.setdefault(f.fields["device"].value, []).append(f)
+        want += [(g, device, by_device[device]) for device in sorted(by_device)]
+    if rows is None:
+        if want:
+            audit.add("table", "hand-off table", "(nothing)", view, "hand-off findings and no table")
+        return
+    if len(rows) != len(want):
+        audit.add("table", "hand-off table", f"{len(rows)} rows", view,
+                  f"{len(want)} label and device pairs with hand-off findings")
+    for row, (g, device, found) in zip(rows, want):
+        where = f"label '{g.label}'"
+        if "".join(row.get("label", "").split()) != "".join(g.label.split()):
+            audit.add(where, "hand-off table", row.get("label", ""), view, "another label")
+        if "trials" in row and row["trials"] != f"{len(found)} of {len(g.runs)}":
+            audit.add(where, "hand-off table", row["trials"], view,
+                      f"{len(found)} of its {len(g.runs)} trials have the finding")
+        kept, of = (row.get("kept / handed of", "") + " of ").split(" of ")[:2]
+        cells = {"rate": row.get("hand-off rate", ""), "length": row.get("run length", ""),
+                 "kept": kept.split(" / ")[0], "handed": (kept.split(" / ") + [""])[1],
+                 "workers": of, "gap": row.get("gap p50", "")}
+        for name, cell in cells.items():
+            values = [f.fields[name].value for f in found if name in f.fields]
+            if not values:
+                if cell.strip() not in ("-", ""):
+                    audit.add(where, "hand-off table", f"{name} {cell!r}", view, "no such figure")
+                continue
+            kind = found[0].fields[name].kind
+            held = Found("hand-off table").say("{x}").figure("x", min(values), kind)
+            low = hold(cell, held, ranges=True)
+            held.fields["x"].value = max(values)
+            high = hold(cell, held, ranges=True)
+            for h in (low, high):
+                if not h.matched or h.problems:
+                    audit.add(where, "hand-off table", f"{name} {cell!r}", view,
+                              f"its trials' {name} run {min(values):g} to {max(values):g}")
+                    break

@@ -448,27 +448,28 @@ class Planted(unittest.TestCase):
         self.assertIn("--full: run 3 makes this finding and it is not printed for it", lines[0])
 
     def test_a_run_listed_under_another_runs_claim(self):
-        self.caught(REVIEW, "default", "  run 0 (as run 'host'):\n    why: device 0 changed hands",
-                    "  runs 0, 1 (as runs 'host', 'python gil=release'):\n    why: device 0 "
-                    "changed hands",
-                    "run 1: hand-off", "not what run 1 says")
+        self.caught(REVIEW, "default",
+                    "  run 2 (as run 'python gil=hold'):\n    why: calls never overlapped",
+                    "  runs 1, 2 (as runs 'python gil=release', 'python gil=hold'):\n    why: "
+                    "calls never overlapped",
+                    "run 1: calls-one-at-a-time", "run 1 makes no")
 
     def test_kept_and_handed_off_swapped(self):
-        self.caught(REVIEW, "default", "workers 0, 1, 2, 3 kept it (gap p50 2.44 us)",
-                    "workers 0, 1, 2, 3 handed it off after about one copy (gap p50 2.44 us)",
-                    "run 0: hand-off", "kept it")
+        self.caught(REVIEW, "full", "4 of 4 workers kept it, 0 handed\n",
+                    "0 of 4 workers kept it, 4 handed\n", "run 0: hand-off", "its kept is 4")
+        self.caught(REVIEW, "default", "4 / 0 of 4        2.48 us", "0 / 4 of 4        2.48 us",
+                    "label 'host': hand-off table", "kept")
 
     def test_a_changed_figure_in_a_sentence(self):
-        self.caught(REVIEW, "full", "(hand-off rate 0.71,", "(hand-off rate 0.81,",
+        self.caught(REVIEW, "full", "changed hands at rate 0.71 (", "changed hands at rate 0.81 (",
                     "run 1: hand-off", "its rate is 0.71, printed '0.81'")
 
     def test_a_run_listed_under_a_sentence_with_another_runs_figures(self):
         self.caught(REVIEW, "default",
-                    "  run 3 (as run 'host+gil gil=release'):\n    why: device 0 changed hands "
-                    "after 21%",
-                    "  runs 3, 4 (as runs 'host+gil gil=release', 'host+gil gil=hold'):\n    why: "
-                    "device 0 changed hands after 21%",
-                    "run 4: hand-off", "not what run 4 says")
+                    "  run 2 (as run 'python gil=hold'):\n    why: calls never overlapped",
+                    "  runs 2, 4 (as runs 'python gil=hold', 'host+gil gil=hold'):\n    why: calls "
+                    "never overlapped",
+                    "run 4: calls-one-at-a-time", "not what run 4 says")
 
     def test_a_changed_figure_in_a_table_line(self):
         self.caught(REVIEW, "default", "  1  8.40 GB/s", "  1  8.60 GB/s",

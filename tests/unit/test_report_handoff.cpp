@@ -169,9 +169,9 @@ TEST_CASE(
     res.runs.push_back(as(device_sequence(kept, {3 * kUs, 3 * kUs}), 0, "host"));
     res.runs.push_back(as(device_sequence(rr, {400 * kUs, 400 * kUs}), 1, "python", "release"));
     const Analysis an = analyze(res);
-    CHECK(says(an.runs[0].findings, "workers 0, 1 kept it (gap p50 3 us)"));
+    CHECK(says(an.runs[0].findings, "2 of 2 workers kept it, 0 handed it off"));
     CHECK(says(an.runs[0].findings, "host workers return to the driver after p50 3 us"));
-    CHECK(says(an.runs[1].findings, "handed it off after about one copy (gap p50 400 us)"));
+    CHECK(says(an.runs[1].findings, "0 of 2 workers kept it, 2 handed it off after about one"));
     CHECK(says(an.runs[1].findings, "python workers return to the driver after p50 400 us"));
     // Host against Python threads differ in more than the gap: listed, not called a cause.
     CHECK(says(an.summary, "gap after a copy vs hand-off"));
@@ -213,19 +213,19 @@ TEST_CASE("why: within one run the worker that returns sooner keeps the device",
     Results res;
     res.runs.push_back(as(device_sequence(owners, {2 * kUs, 300 * kUs}), 0, "host"));
     const Analysis an = analyze(res);
-    CHECK(says(an.runs[0].findings, "worker 0 kept it (gap p50 2 us)"));
-    CHECK(says(an.runs[0].findings, "worker 1 handed it off after about one copy"));
+    CHECK(says(an.runs[0].findings, "1 of 2 workers kept it, 1 handed it off after about one"));
+    CHECK(an.runs[0].workers[0].run_length == 3);  // the keeper, as --full's rows name it
     CHECK(says(an.runs[0].findings, "the workers that returned sooner kept it"));
     // Gaps 1.2x apart are not "sooner": the sentence needs them 1.5x apart.
     Results close;
     close.runs.push_back(as(device_sequence(owners, {250 * kUs, 300 * kUs}), 0, "host"));
-    CHECK(says(analyze(close).runs[0].findings, "worker 0 kept it"));
+    CHECK(says(analyze(close).runs[0].findings, "1 of 2 workers kept it"));
     CHECK_FALSE(says(analyze(close).runs[0].findings, "returned sooner"));
     // Two copies of worker 1 are too few to call it a hander at all.
     Results few;
     few.runs.push_back(
         as(device_sequence({0, 0, 0, 1, 0, 0, 0, 1}, {2 * kUs, 300 * kUs}), 0, "host"));
-    CHECK_FALSE(says(analyze(few).runs[0].findings, "handed it off"));
+    CHECK(says(analyze(few).runs[0].findings, "1 of 2 workers kept it, 0 handed it off"));
     CHECK_FALSE(says(analyze(few).runs[0].findings, "returned sooner"));
 }
 

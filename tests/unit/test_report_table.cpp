@@ -234,8 +234,12 @@ TEST_CASE("the concise table: what ran, each note and finding once, no run's own
     const std::string concise = table(res, ReportDetail::concise);
     INFO(concise);
     CHECK(contains(concise, "command: not recorded"));
-    CHECK(contains(concise, "\nWhat ran (every run)\n"));
-    CHECK(contains(concise, "transfer: direction = h2d, bytes = 1 GB,"));
+    // The default report's What ran: the settings every run shares that are not at their
+    // defaults (those are --full's).
+    CHECK(contains(concise, "\nWhat ran (every run; the settings at their defaults: --full)\n"));
+    CHECK(contains(concise, "transfer: bytes = 1 GB"));
+    CHECK_FALSE(contains(concise, "direction = h2d"));
+    CHECK(contains(table(res), "transfer: direction = h2d, bytes = 1 GB,"));
     // Run 3's memory and each run's launcher differ: they are said per run, not in the block.
     CHECK_FALSE(contains(squeeze(concise), "host_memory = pageable, first_touch"));
     CHECK(contains(squeeze(concise),

@@ -147,10 +147,11 @@ TEST_CASE("verdicts: 3 vs 3 trials are not testable, a 0.1 % difference found is
     CHECK(t.verdict ==
           "0.82x, not testable with 3 vs 3 trials (the smallest p they can give is 0.1; run with "
           "--trials 5)");
+    // With trials the verdicts table gives it; the summary does not repeat it.
     bool listed = false;
     for (const auto& line : texts(three.summary))
         listed |= line.find("not testable with these") == 0;
-    CHECK(listed);
+    CHECK_FALSE(listed);
     // 5 vs 5, every trial of one 0.1 % slower than every trial of the other: found, negligible.
     Results tiny;
     for (int k = 1; k <= 5; ++k) {

@@ -13,24 +13,6 @@ namespace xfer::explain {
 
 namespace {
 
-// The gap p50 of the workers in `ws`, pooled by their medians (nullopt: none measured).
-std::optional<double> gap_of(const RunAnalysis& a, const std::vector<int>& ws) {
-    std::vector<double> p50;
-    for (int w : ws)
-        if (a.workers[size_t(w)].gap_ns) p50.push_back(a.workers[size_t(w)].gap_ns->p50);
-    if (p50.empty()) return std::nullopt;
-    return distribution(std::move(p50)).p50;
-}
-
-// "(gap p50 {name})" of the workers in `ws`, or "(no gap measured)".
-void say_gap(Finding& f, const RunAnalysis& a, const std::vector<int>& ws, const char* name) {
-    if (const auto g = gap_of(a, ws)) {
-        f.say(fmt::format("(gap p50 {{{}}})", name)).figure(name, *g, fmtx::duration(*g));
-        return;
-    }
-    f.say("(no gap measured)");
-}
-
 // The workers on `h`'s device that kept it (runs of 2.0+ copies) and handed it off (1.5 or
 // fewer), each with 5+ copies there: a worker between the two bands is named neither.
 void keepers_and_handers(const RunAnalysis& a, const HandoffStats& h, std::vector<int>& kept,
@@ -50,23 +32,19 @@ void hand_off(const RuleInput& in, std::vector<Finding>& out) {
         if (!serialized(a, h)) continue;
         std::vector<int> kept, handed;
         keepers_and_handers(a, h, kept, handed);
+        // Counts, not the workers' numbers: which workers kept the device changes from trial
+        // to trial while how many did is what a run of the plan shows (--full names each
+        // worker's run length).
         Finding f;
-        f.say("device {device} changed hands after {pct} of consecutive copies (hand-off rate "
-              "{rate}, mean run length {length}): ")
+        f.say(
+             "device {device} changed hands at rate {rate} (mean run length {length}): {kept} "
+             "of {workers} workers kept it, {handed} handed it off after about one copy; ")
             .claim("device", std::to_string(h.device))
-            .figure("pct", h.handoff_rate, fmtx::percent(h.handoff_rate))
             .figure("rate", h.handoff_rate, fmt::format("{:.2f}", h.handoff_rate))
-            .figure("length", h.mean_run_length, fmt::format("{:.1f}", h.mean_run_length));
-        if (!kept.empty()) {
-            f.say("{kept} kept it ").claim("kept", worker_list(kept));
-            say_gap(f, a, kept, "kept_gap");
-            f.say(", ");
-        }
-        if (!handed.empty()) {
-            f.say("{handed} handed it off after about one copy ").claim("handed", worker_list(handed));
-            say_gap(f, a, handed, "handed_gap");
-            f.say(", ");
-        }
+            .figure("length", h.mean_run_length, fmt::format("{:.1f}", h.mean_run_length))
+            .figure("kept", double(kept.size()), std::to_string(kept.size()))
+            .figure("workers", h.workers, std::to_string(h.workers))
+            .figure("handed", double(handed.size()), std::to_string(handed.size()));
         // This device's own gaps: on a run of several devices the run-wide figure mixes them.
         if (h.gap_ns)
             f.say("{launcher} workers return to the driver after p50 {gap} (p90 {gap90})")

@@ -57,6 +57,8 @@ bool devices_took_turns(const RunAnalysis& a);
 // The mean hand-off rate over the run's serialized devices; nullopt without one.
 std::optional<double> serialized_handoff_rate(const RunAnalysis& a);
 std::string worker_list(const std::vector<int>& workers);
+// A run of the plan with more than one trial: the report then reads by label.
+bool plan_has_trials(const Analysis& analysis);
 // The runs at plan numbers `runs` as a reader compares them: by label with how many of its
 // trials, "'host' (every trial), 'python gil=hold' (2 of 5 trials)", where the plan has trials;
 // "runs 1, 6" where it has none; "every run" where that is all of them.

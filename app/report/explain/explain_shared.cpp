@@ -65,6 +65,11 @@ std::vector<int> indexes(const Results& results, const std::vector<size_t>& runs
     return out;
 }
 
+bool plan_has_trials(const Analysis& analysis) {
+    return std::any_of(analysis.groups.begin(), analysis.groups.end(),
+                       [](const TrialGroup& g) { return g.runs.size() > 1; });
+}
+
 std::string runs_by_label(const Results& results, const std::vector<int>& runs) {
     const bool trials = std::any_of(results.runs.begin(), results.runs.end(),
                                     [](const RunResult& r) { return r.position.trial > 1; });
@@ -80,13 +85,21 @@ std::string runs_by_label(const Results& results, const std::vector<int>& runs) 
         if (std::find(runs.begin(), runs.end(), r.position.index) != runs.end())
             ++it->second.first;
     }
-    std::vector<std::string> parts;
-    for (const auto& [label, counts] : labels)
-        if (counts.first > 0)
-            parts.push_back(counts.first == counts.second
-                                ? fmt::format("'{}' (every trial)", label)
-                                : fmt::format("'{}' ({} of {} trials)", label, counts.first,
-                                              counts.second));
+    std::vector<std::string> parts, partial;
+    bool every_label = labels.size() >= 3;
+    for (const auto& [label, counts] : labels) {
+        every_label &= counts.first > 0;
+        if (counts.first == 0) continue;
+        if (counts.first < counts.second)
+            partial.push_back(fmt::format("'{}' in {} of {}", label, counts.first, counts.second));
+        parts.push_back(counts.first == counts.second
+                            ? fmt::format("'{}' (every trial)", label)
+                            : fmt::format("'{}' ({} of {} trials)", label, counts.first,
+                                          counts.second));
+    }
+    // Every label of a plan of several: what is missing is shorter to say.
+    if (every_label)
+        return fmt::format("every label (every trial but {})", fmt::join(partial, ", "));
     return fmt::format("{}", fmt::join(parts, ", "));
 }
 

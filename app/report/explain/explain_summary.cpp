@@ -69,9 +69,7 @@ void baselines(const Results& results, const Analysis& analysis, std::vector<Fin
         return;
     }
     const RunResult& base = results.runs[size_t(*analysis.baseline_run)];
-    const bool trials = std::any_of(analysis.groups.begin(), analysis.groups.end(),
-                                    [](const TrialGroup& g) { return g.runs.size() > 1; });
-    if (trials) {  // every trial of the label is the baseline of its own trial
+    if (plan_has_trials(analysis)) {  // every trial of the label is its trial's baseline
         out.push_back(Finding{}.say("baseline: '{label}'").claim("label", base.position.label));
         return;
     }
@@ -81,33 +79,10 @@ void baselines(const Results& results, const Analysis& analysis, std::vector<Fin
                       .claim("label", base.position.label));
 }
 
-// With trials: the runs of the plan with the highest and lowest median aggregate.
-bool label_extremes(const Analysis& analysis, std::vector<Finding>& out) {
-    const TrialGroup *hi = nullptr, *lo = nullptr;
-    bool trials = false;
-    for (const TrialGroup& g : analysis.groups) {
-        trials |= g.runs.size() > 1;
-        if (g.aggregate_Bps.empty() || g.median_Bps <= 0) continue;
-        if (!hi || g.median_Bps > hi->median_Bps) hi = &g;
-        if (!lo || g.median_Bps < lo->median_Bps) lo = &g;
-    }
-    if (!trials) return false;
-    if (hi && lo && hi != lo)
-        out.push_back(Finding{}
-                          .say("highest median aggregate: '{high_label}' {high_rate}; lowest: "
-                               "'{low_label}' {low_rate} ({apart} apart)")
-                          .claim("high_label", hi->label)
-                          .figure("high_rate", hi->median_Bps, fmtx::gbps_unit(hi->median_Bps))
-                          .claim("low_label", lo->label)
-                          .figure("low_rate", lo->median_Bps, fmtx::gbps_unit(lo->median_Bps))
-                          .figure("apart", hi->median_Bps / lo->median_Bps,
-                                  fmtx::ratio(hi->median_Bps / lo->median_Bps)));
-    return true;
-}
-
-// The highest and lowest aggregate among runs with copies: figures, not a verdict.
+// The highest and lowest aggregate among runs with copies: figures, not a verdict. With trials
+// the verdicts table gives each run of the plan's median, which is what a reader compares.
 void extremes(const Results& results, const Analysis& analysis, std::vector<Finding>& out) {
-    if (label_extremes(analysis, out)) return;
+    if (plan_has_trials(analysis)) return;
     size_t hi = 0, lo = 0, with_copies = 0;
     for (size_t i = 0; i < analysis.runs.size(); ++i) {
         const double agg = analysis.runs[i].aggregate_Bps;
@@ -165,8 +140,10 @@ void verdicts(const RuleInput& in, std::vector<Finding>& out) {
             "slower; run with --trials {} (or scenario.trials) to judge",
             kSuggestedTrials)));
     }
+    // With trials the verdicts table gives each label's verdict, word and test; the summary
+    // repeats them only for a plan whose table is not the first thing printed.
     const auto line = [&](Verdict v, const std::string& head) {
-        if (by[v].empty()) return;
+        if (by[v].empty() || plan_has_trials(in.analysis)) return;
         out.push_back(Finding{}
                           .say(head + "{groups}")
                           .claim("verdict", finding_name(v))
@@ -199,14 +176,14 @@ void noise_lists(const RuleInput& in, std::vector<Finding>& out) {
     std::vector<int> within, beyond, slower_copies;
     // With trials the verdicts across them judge the runs; one run's noise does not cover
     // drift between runs, so the lists of one trial against its baseline are left out.
-    const bool trials = std::any_of(in.analysis.groups.begin(), in.analysis.groups.end(),
-                                    [](const TrialGroup& g) { return g.runs.size() > 1; });
+    const bool trials = plan_has_trials(in.analysis);
     for (const auto& a : in.analysis.runs) {
         if (!a.vs_baseline || !a.vs_baseline->judged) continue;
         (a.vs_baseline->within_noise ? within : beyond).push_back(a.run);
         if (same_aggregate_on_trials(a)) slower_copies.push_back(a.run);
     }
-    if (trials) within.clear(), beyond.clear();
+    // With trials each label's Why line says that its copies were slower at the same aggregate.
+    if (trials) within.clear(), beyond.clear(), slower_copies.clear();
     if (!within.empty())
         out.push_back(Finding{}
                           .say("aggregate inside the noise of its own run and the baseline's: "
@@ -299,10 +276,12 @@ void warmups_in_window(const RuleInput& in, std::vector<Finding>& out) {
                       total == 1 ? "y" : "ies"))
         .figure("count", double(total), std::to_string(total))
         .runs("runs", with, runs_by_label(in.results, with));
-    if (!turns.empty())
-        f.say(
-             "; on {turns}, whose devices never had two transfers at once, the workers took "
-             "turns, so one worker's warm-up ran inside another's measured copies")
+    if (!turns.empty() && turns == with)  // the same runs: said once
+        f.say("; every device of these runs had one transfer at a time: the workers took turns, "
+              "so one worker's warm-up ran inside another's measured copies");
+    else if (!turns.empty())
+        f.say("; on {turns}, whose devices never had two transfers at once, the workers took "
+              "turns, so one worker's warm-up ran inside another's measured copies")
             .runs("turns", turns, runs_by_label(in.results, turns));
     out.push_back(std::move(f));
 }

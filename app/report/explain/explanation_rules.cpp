@@ -116,25 +116,26 @@ const std::vector<ExplanationRule>& explanation_rules() {
                   .test = "thresholds on the run's own figures (margin)"},
          .per_run = true,
          .apply = idle_window},
-        {.text =
-             {.id = "hand-off",
-              .sentence =
-                  "`device D changed hands after P of consecutive copies (hand-off rate R, mean "
-                  "run length L): workers ... kept it (gap p50 T), workers ... handed it off "
-                  "after about one copy (gap p50 U), <launcher> workers return to the driver "
-                  "after p50 G (p90 H)`",
-              .data = "the device's sequence of transfers in device-start order (measured ones and "
+        {.text = {.id = "hand-off",
+                  .sentence =
+                      "`device D changed hands at rate R (mean run length L): K of N workers kept "
+                      "it, M handed it off after about one copy; <launcher> workers return to the "
+                      "driver after p50 G (p90 H)` (counts, not the workers: which ones kept it "
+                      "changes between trials; --full gives each worker's run length)",
+                  .data =
+                      "the device's sequence of transfers in device-start order (measured ones and "
                       "warm-ups overlapping W); each worker's runs of consecutive transfers on D; "
                       "gaps: call start minus the same worker's previous return; G and H over the "
                       "gaps before the measured copies on D alone",
-              .cause = "observation",
-              .margin =
-                  "a device with peak 1 and 2+ workers; \"kept\" only for a mean run length >= "
-                  "2.0 over 5+ copies on D, \"handed it off\" only for <= 1.5 over 5+ copies; "
-                  "workers between are named neither",
-              .test = "bands on each worker's own figures"},
+                  .cause = "observation",
+                  .margin =
+                      "a device with peak 1 and 2+ workers; \"kept\" only for a mean run length >= "
+                      "2.0 over 5+ copies on D, \"handed it off\" only for <= 1.5 over 5+ copies; "
+                      "workers between are counted in neither",
+                  .test = "bands on each worker's own figures"},
          .per_run = true,
-         .apply = hand_off},
+         .apply = hand_off,
+         .in_table = true},
         {.text = {.id = "returned-sooner-kept",
                   .sentence =
                       "`on device D the workers that returned sooner kept it: every worker that "
@@ -218,7 +219,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
               .margin = "the slowest call >= `slow_factor` x the median call",
               .test = "thresholds on the run's own figures (margin)"},
          .per_run = true,
-         .apply = slowest_call},
+         .apply = slowest_call,
+         .full_only = true},
         {.text =
              {.id = "unequal-service",
               .sentence =
@@ -349,7 +351,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
               .margin = "2+ such labels",
               .test = "none: a list of figures"},
          .per_run = false,
-         .apply = gap_vs_handoff},
+         .apply = gap_vs_handoff,
+         .full_only = true},
         {.text =
              {.id = "gap-decides",
               .sentence =
@@ -458,7 +461,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
                   .margin = "1+ warm-up copy",
                   .test = "exact counts"},
          .per_run = false,
-         .apply = warmups_in_window},
+         .apply = warmups_in_window,
+         .full_only = true},
         {.text = {.id = "failed-runs",
                   .sentence =
                       "`run N (label) failed: <the error's last traceback line or first line>`",
@@ -525,6 +529,7 @@ std::string explanation_catalogue() {
         out += wrap(r.text.cause, kWidth, "  switch:   ", "            ");
         out += wrap(r.text.margin, kWidth, "  margin:   ", "            ");
         out += wrap(r.text.test, kWidth, "  test:     ", "            ");
+        out += wrap(printed_where(r), kWidth, "  printed:  ", "            ");
     }
     out += "\nconstants (docs/reading-reports.md, \"The catalogue's constants\")\n";
     for (const RuleConstant& c : rule_constants())
@@ -532,16 +537,25 @@ std::string explanation_catalogue() {
     return out;
 }
 
+std::string printed_where(const ExplanationRule& r) {
+    if (!r.per_run) return r.full_only ? "the summary of --full" : "the summary";
+    if (r.in_table) return "the Hand-off table (default); each run's section (--full)";
+    if (r.changes_reading)
+        return "the Machine line (default, --brief); each run's section (--full)";
+    if (r.full_only) return "each run's section (--full)";
+    return "Why (default); each run's section (--full)";
+}
+
 std::string explanation_catalogue_markdown() {
     const auto table = [](bool per_run) {
         std::string out =
-            "| id | sentence (shape) | data | switch / words | margin | test |\n"
-            "| --- | --- | --- | --- | --- | --- |\n";
+            "| id | sentence (shape) | data | switch / words | margin | test | printed |\n"
+            "| --- | --- | --- | --- | --- | --- | --- |\n";
         for (const ExplanationRule& r : explanation_rules())
             if (r.per_run == per_run)
-                out +=
-                    fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", r.text.id, r.text.sentence,
-                                r.text.data, r.text.cause, r.text.margin, r.text.test);
+                out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", r.text.id,
+                                   r.text.sentence, r.text.data, r.text.cause, r.text.margin,
+                                   r.text.test, printed_where(r));
         return out;
     };
     return "### Per run\n\n" + table(true) + "\n### Across runs (the summary)\n\n" + table(false);

@@ -38,8 +38,14 @@ struct ExplanationRule {
     // Appends the rule's findings (their `rule` is filled in by the caller).
     void (*apply)(const RuleInput& in, std::vector<Finding>& out) = nullptr;
     // A finding that changes how every figure of its run is read (the machine was shared):
-    // the brief report keeps it.
+    // the concise and brief reports count it in their Machine line.
     bool changes_reading = false;
+    // A detail of one run (its slowest call): printed in the run's section of --full, not in
+    // the default report's Why block, which compares the runs of the plan.
+    bool full_only = false;
+    // Printed in the default report as the Hand-off table's rows (report/render/handoff_table),
+    // its sentences in each run's section of --full.
+    bool in_table = false;
 };
 
 // Every rule, per-run ones first, in the order their sentences are printed.
@@ -61,5 +67,7 @@ std::string explanation_catalogue();
 // The same as docs/reading-reports.md prints it: "### Per run" and "### Across runs (the
 // summary)", each a Markdown table (`xferlab help explanations --markdown`).
 std::string explanation_catalogue_markdown();
+// Where a rule's findings are printed: "Why (default); each run's section (--full)", ...
+std::string printed_where(const ExplanationRule& r);
 
 }  // namespace xfer

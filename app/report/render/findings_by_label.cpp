@@ -62,23 +62,28 @@ std::string listing_key(const Finding& f) {
     return key;
 }
 
-// The figure texts of several trials as one: the text where all are equal, else the range
-// from the smallest printed number to the largest ("9-20x", "+-5 to 6%").
+}  // namespace
+
 std::string figure_range(const std::vector<const FindingField*>& fields) {
     const std::string& first = fields.front()->text;
     const bool equal = std::all_of(fields.begin(), fields.end(),
                                    [&](const FindingField* f) { return f->text == first; });
     if (equal) return first;
-    std::optional<PrintedNumber> lo, hi;
+    // The smallest and largest by value, each as printed.
+    const FindingField *lo = fields.front(), *hi = fields.front();
     for (const FindingField* f : fields) {
-        const auto p = one_number(f->text);  // the key made sure each has one
-        if (!lo || p->value < lo->value) lo = p;
-        if (!hi || p->value > hi->value) hi = p;
+        if (f->value < lo->value) lo = f;
+        if (f->value > hi->value) hi = f;
     }
+    const auto a = one_number(lo->text), b = one_number(hi->text);
+    if (!a || !b || a->before != b->before || a->after != b->after)
+        return lo->text + " to " + hi->text;  // units (or shapes) that differ: both whole
     // A hyphen reads as a minus after "+-" or before a negative number.
-    const bool words = (!lo->before.empty() && lo->before.back() == '-') || lo->value < 0;
-    return lo->before + lo->number + (words ? " to " : "-") + hi->number + lo->after;
+    const bool words = (!a->before.empty() && a->before.back() == '-') || a->value < 0;
+    return a->before + a->number + (words ? " to " : "-") + b->number + a->after;
 }
+
+namespace {
 
 // One label's trials' findings that list together: the first as the template, the others'
 // fields beside it.

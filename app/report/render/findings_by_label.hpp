@@ -31,6 +31,11 @@ struct ListedFinding {
 std::vector<ListedFinding> findings_by_label(const Results& results, const Analysis& analysis,
                                              const std::string& rule_id);
 
+// The printed figures of several trials as one: the text where all are equal, else the range
+// from the smallest to the largest ("9-20x", "1.77-4.11 us"; "950 us to 1.2 ms" where the
+// printed units differ).
+std::string figure_range(const std::vector<const FindingField*>& fields);
+
 // The head of a listing: "runs 3, 8, 13 (as run 'python gil=hold' in every trial)", "every
 // run (every trial)", "run 2 (as run 'host')" where the plan has one trial.
 std::string listing_head(const ListedFinding& listed, const Results& results);

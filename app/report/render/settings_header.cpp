@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 
 #include "report/render/table_run_section.hpp"  // kTableWidth
 #include "settings/setting_keys.hpp"
@@ -165,11 +166,44 @@ std::string command_text(const Results& results) {
                 kTableWidth, "", "  ");
 }
 
-std::string settings_header_text(const Results& results, const Analysis& analysis) {
+namespace {
+
+// A setting's value where a scenario does not set it: the [[run]]'s own keys and every table
+// key of a default TransferSpec and ThreadSpec, as the header writes them.
+std::string default_text(const std::string& name) {
+    static const std::map<std::string, std::string> defaults = [] {
+        std::map<std::string, std::string> out{
+            {"mimic", "none"}, {"timeout", timeout_text(0)}, {"backend", "auto"}};
+        const TransferSpec transfer;
+        const ThreadSpec threads;
+        for (const SettingKey& k : setting_key_descriptors()) {
+            const nlohmann::json v = setting_value(k, transfer, threads);
+            out[k.dotted()] = v.is_string() ? v.get<std::string>() : v.dump();
+        }
+        return out;
+    }();
+    const auto it = defaults.find(name);
+    return it == defaults.end() ? "" : it->second;
+}
+
+}  // namespace
+
+std::string settings_header_text(const Results& results, const Analysis& analysis,
+                                 bool with_defaults) {
     std::string out;
-    const SettingsHeader h = settings_header(results, analysis);
+    SettingsHeader h = settings_header(results, analysis);
     if (h.common.empty() && h.differs.empty()) return out;
-    out += results.runs.size() == 1 ? "\nWhat ran\n" : "\nWhat ran (every run)\n";
+    if (!with_defaults)
+        h.common.erase(std::remove_if(h.common.begin(), h.common.end(),
+                                      [](const SettingText& s) {
+                                          return s.value == default_text(s.name);
+                                      }),
+                       h.common.end());
+    std::vector<std::string> about;
+    if (results.runs.size() > 1) about.push_back("every run");
+    if (!with_defaults) about.push_back("the settings at their defaults: --full");
+    out += "\nWhat ran" + (about.empty() ? "" : fmt::format(" ({})", fmt::join(about, "; "))) +
+           "\n";
     out += settings_lines(h.common, "  ");
     if (!h.unrecorded.empty()) {
         std::vector<std::string> names = h.unrecorded;

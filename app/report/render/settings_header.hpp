@@ -41,6 +41,9 @@ SettingsHeader settings_header(const Results& results, const Analysis& analysis)
 std::string command_text(const Results& results);
 
 // "What ran (every run)" and "What differs between runs" (when they do).
-std::string settings_header_text(const Results& results, const Analysis& analysis);
+// `with_defaults`: every setting every run shares (--full); else only those that differ from
+// their defaults (the default report).
+std::string settings_header_text(const Results& results, const Analysis& analysis,
+                                 bool with_defaults);
 
 }  // namespace xfer

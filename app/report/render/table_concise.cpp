@@ -62,7 +62,9 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
     // line of their own (machine_line).
     std::string out, last_head;
     for (const ExplanationRule& rule : explanation_rules()) {
-        if (rule.changes_reading || !rule.per_run || reading_only) continue;
+        if (rule.changes_reading || rule.full_only || rule.in_table || !rule.per_run ||
+            reading_only)
+            continue;
         for (const ListedFinding& l : findings_by_label(results, analysis, rule.text.id)) {
             // Sentences of the same runs in a row share their head.
             const std::string head = listing_head(l, results);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/analysis/trial_analysis.hpp"
+#include "report/explain/explanation_rules.hpp"
 #include "report/analysis/trial_stats.hpp"
 #include "report/render/table_run_section.hpp"
 #include "util/text_table.hpp"
@@ -98,11 +99,24 @@ std::string report_legend() {
         kWidth, "", "");
 }
 
-std::string summary_block(const Analysis& analysis) {
-    if (analysis.summary.empty()) return "";
-    std::string out = "\nSummary\n";
-    for (const Finding& f : analysis.summary) out += wrap(f.text(), kWidth, "  - ", "    ");
-    return out;
+std::string short_legend() {
+    return wrap(
+        "GB/s = 10^9 bytes/s; aggregate = bytes moved in the measurement window / window; "
+        "per-copy = bytes / call. Every figure: docs/reading-reports.md, the legend: --full.",
+        kWidth, "", "");
+}
+
+std::string summary_block(const Analysis& analysis, bool full) {
+    std::string out;
+    for (const Finding& f : analysis.summary) {
+        // A summary finding the default report shows another way (its Hand-off table).
+        const auto rule = std::find_if(
+            explanation_rules().begin(), explanation_rules().end(),
+            [&](const ExplanationRule& r) { return f.rule == r.text.id; });
+        if (!full && rule != explanation_rules().end() && rule->full_only) continue;
+        out += wrap(f.text(), kWidth, "  - ", "    ");
+    }
+    return out.empty() ? "" : "\nSummary\n" + out;
 }
 
 std::string runs_table(const Results& results, const Analysis& analysis) {

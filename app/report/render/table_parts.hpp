@@ -12,7 +12,10 @@ namespace xfer {
 std::string report_title(const Results& results, const Analysis& analysis);
 std::string host_line(const std::optional<HostFacts>& host);
 std::string report_legend();
-std::string summary_block(const Analysis& analysis);
+// The default report's: the two figures everything else is read against, and where the rest is.
+std::string short_legend();
+// The summary's findings; `full`: also those the default report shows another way.
+std::string summary_block(const Analysis& analysis, bool full);
 // One row per run (each trial its own): status, copies and the trial's verdict.
 std::string runs_table(const Results& results, const Analysis& analysis);
 // One row per run of the plan with its trials together: the verdict a reader should quote.

@@ -14,6 +14,7 @@
 #include <ostream>
 #include <set>
 
+#include "report/render/handoff_table.hpp"
 #include "report/render/settings_header.hpp"
 #include "report/render/shared_items.hpp"
 #include "report/render/table_concise.hpp"
@@ -92,17 +93,21 @@ std::string runs_and_bandwidth(const Results& results, const Analysis& analysis,
     return trials_table(analysis, false) + plan_bandwidth_table(analysis);
 }
 
-// Title, host and command; with `what_ran`, the settings header and the legend too.
-std::string report_header(const Results& results, const Analysis& analysis, bool what_ran) {
+// Title, host and command; with `what_ran`, the settings header and the legend too (the
+// default report's short one unless `full`).
+std::string report_header(const Results& results, const Analysis& analysis, bool what_ran,
+                          bool full) {
     std::string text =
         report_title(results, analysis) + host_line(results.host) + command_text(results);
-    if (what_ran) text += settings_header_text(results, analysis) + "\n" + report_legend();
+    if (what_ran)
+        text += settings_header_text(results, analysis, full) + "\n" +
+                (full ? report_legend() : short_legend());
     return text;
 }
 
 std::string full_report(const Results& results, const Analysis& analysis) {
     const PrintedOnce once = printed_once(results, analysis);
-    std::string text = report_header(results, analysis, true);
+    std::string text = report_header(results, analysis, true, true);
     for (const auto& n : once.every_run_notes)
         text += wrap(n, kTableWidth, "note (every run): ", "  ");
     text += runs_and_bandwidth(results, analysis, true);
@@ -110,15 +115,16 @@ std::string full_report(const Results& results, const Analysis& analysis) {
     if (!results.runs.empty()) text += per_run_legend();
     for (size_t i = 0; i < results.runs.size(); ++i)
         text += run_section(results.runs[i], analysis.runs[i], once.items);
-    return text + summary_block(analysis);
+    return text + summary_block(analysis, true);
 }
 
 std::string short_report(const Results& results, const Analysis& analysis, bool brief) {
-    std::string text = report_header(results, analysis, !brief) + notes_block(results);
+    std::string text = report_header(results, analysis, !brief, false) + notes_block(results);
     text += runs_and_bandwidth(results, analysis, false);
+    if (!brief) text += handoff_table(results, analysis);
     text += findings_block(results, analysis, brief);
     if (!brief) text += error_sections(results);
-    text += summary_block(analysis);
+    text += summary_block(analysis, false);
     if (!brief && !results.runs.empty())
         text +=
             "\nEach run's workers, gaps, device and helper figures and thread attributes: "
