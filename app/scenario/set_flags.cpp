@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "scenario/scenario_keys.hpp"
+#include "scenario/toml_depth.hpp"
 #include "scenario/toml_support.hpp"
 #include "settings/setting_keys.hpp"
 #include "util/suggest.hpp"
@@ -110,6 +111,11 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
         const std::string text = flag.substr(eq + 1);
         const size_t lead = text.find_first_not_of(" \t");
         const int column = int(eq + 2 + (lead == std::string::npos ? 0 : lead));
+        // Parsed as the value of a key: "v = " before it, 4 characters the column leaves out.
+        if (const auto deep = toml_depth_problem("v = " + text)) {
+            error(int(eq) + 2 + deep->column - 5, key, toml_depth_message(*deep));
+            continue;
+        }
         const json value = parse_set_value(text);
 
         if (key.rfind("scenario.", 0) == 0 &&
