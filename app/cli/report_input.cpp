@@ -54,6 +54,7 @@ bool refuse(const std::string& file, const std::string& why) {
 // fewer runs than the journal. A file in which no line is a run is refused.
 bool read_journal_file(const std::string& file, const std::string& text, Results& results) {
     JournalContents journal = read_journal(text);
+    if (!journal.mixed.empty()) return refuse(file, journal.mixed);
     const std::vector<std::string> notes = journal_gap_notes(file, journal);
     for (const auto& note : notes) std::cerr << "xferlab: " << terminal_safe(note) << "\n";
     if (journal.results.runs.empty() && !notes.empty())
