@@ -324,6 +324,16 @@ def test_a_shape_that_is_no_size_is_refused_by_what_is_wrong(shape, typestr, wor
         assert str(raised.value).startswith(f"{role} ({__name__}.ShapedInterface) {words}")
 
 
+def test_strides_of_another_rank_than_the_shape_are_refused():
+    # Read past the strides' end before (one stride for a 2-dimensional shape).
+    src = ShapedInterface((4, 4))
+    src.__array_interface__["strides"] = (4,)
+    with pytest.raises(ValueError) as raised:
+        xferlab.copy(np.zeros(16, dtype=np.uint8), src)
+    assert str(raised.value) == \
+        f"src ({__name__}.ShapedInterface) has 1 strides for a shape of 2 dimensions"
+
+
 def test_other_dtypes_and_shapes_copy_their_bytes():
     a = np.arange(12, dtype=np.float64).reshape(3, 4)
     dev = testing.FakeDeviceArray(a.nbytes)
