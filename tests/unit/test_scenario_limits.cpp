@@ -62,7 +62,7 @@ TEST_CASE("repetitions 0 or negative is refused", "[limits]") {
     CHECK(contains(only("[transfer]\nwarmup = -1\n[[run]]\n", "transfer.warmup"), ">= 0"));
 }
 
-TEST_CASE("a count above what its field holds says the range; NaN and inf are named as such",
+TEST_CASE("a count above what its field holds says the range, NaN and inf are named as such",
           "[limits]") {
     // Issue 54, item 14: "expected an integer >= 1" for 4000000000, "got a float (null)" for
     // nan and inf (JSON writes both as null).
