@@ -136,6 +136,14 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
         } else if (const std::string retired = retired_key_message(key); !retired.empty()) {
             error(1, key, retired);
         } else if (key.rfind("params.", 0) == 0 && key.size() > 7) {
+            // As deep as a file's key may be: a payload's parameters are copied, written and
+            // handed to Python by recursion, and 30,000 parts crashed `run` (SIGSEGV).
+            if (const int depth = int(std::count(key.begin(), key.end(), '.')) + 1;
+                depth > kMaxTomlDepth) {
+                const std::string shown = key.size() > 40 ? key.substr(0, 40) + "..." : key;
+                error(1, shown, toml_depth_message({1, 1, depth, "key"}));
+                continue;
+            }
             std::string why;
             if (!set_param(s.params, key.substr(7), value, why)) {
                 error(1, key, why);

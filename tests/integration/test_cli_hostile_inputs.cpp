@@ -66,6 +66,14 @@ TEST_CASE("a key of 50,000 dotted parts: check, run, list and --config refuse it
     CHECK(h.exit_code == 2);
     CHECK(contains(h.err, header.string() + ":10:2: error: this table header is nested 20000 "
                                             "levels deep"));
+    // A --set key of 65,000 parts (one argument of 130 KB): SIGSEGV in `check` before, and
+    // 30,000 in a Python run. xferlab splits the key itself; the same bound holds.
+    const auto set = bounded("check " + quoted(write_small_scenario(dir, "small")) +
+                             " --set params." + dotted(65000, "a") + "=1");
+    CHECK(set.exit_code == 2);
+    CHECK(contains(set.err,
+                   "--set:1:1: error: params.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a...: "
+                   "this key is nested 65001 levels deep"));
     // As a config file: the same refusal, before the command does anything.
     const auto config = bounded("list --config " + quoted(file));
     CHECK(config.exit_code == 2);
