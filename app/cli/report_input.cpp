@@ -1,17 +1,16 @@
 #include "cli/report_input.hpp"
 
-#include <cerrno>
-#include <cstring>
+#include <unistd.h>
+
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 #include "results/journal_reader.hpp"
 #include "results/record_store.hpp"
 #include "results/results_checks.hpp"
 #include "results/serialize.hpp"
+#include "util/input_file.hpp"
 #include "util/terminal_text.hpp"
 
 namespace xfer {
@@ -53,10 +52,9 @@ bool refuse(const std::string& file, const std::string& why) {
 // one cut by a full disk or a kill, a cut one with later runs appended after it) is named on
 // stderr and in the report's notes (Results::notes), so that a report never silently holds
 // fewer runs than the journal. A file in which no line is a run is refused.
-bool read_journal_file(const std::string& file, std::istream& in, Results& results) {
-    std::ostringstream text;
-    text << in.rdbuf();
-    JournalContents journal = read_journal(text.str());
+bool read_journal_file(const std::string& file, const std::string& text, Results& results) {
+    JournalContents journal = read_journal(text);
+    if (!journal.mixed.empty()) return refuse(file, journal.mixed);
     const std::vector<std::string> notes = journal_gap_notes(file, journal);
     for (const auto& note : notes) std::cerr << "xferlab: " << terminal_safe(note) << "\n";
     if (journal.results.runs.empty() && !notes.empty())
@@ -113,11 +111,10 @@ bool read_results_json(const std::string& file, const std::string& text, Results
 // What SQLite writes at the start of every database file.
 constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
 
-bool starts_as_sqlite(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
+bool starts_as_sqlite(int fd) {
     char head[16] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == sizeof head && std::string_view(head, sizeof head) == kSqliteMagic;
+    return ::pread(fd, head, sizeof head, 0) == ssize_t(sizeof head) &&
+           std::string_view(head, sizeof head) == kSqliteMagic;
 }
 
 bool read_store(const std::string& file, Results& results) {
@@ -140,6 +137,9 @@ bool load_records_kept_apart(const std::string& file, Results& results) {
     if (!fs::exists(store))
         return refuse(file, "keeps the records of its larger runs in " + store +
                                 ", which is missing: copy it next to " + file);
+    if (const std::string why = not_regular_file(store); !why.empty())
+        return refuse(file, "keeps the records of its larger runs in " + store +
+                                ", which cannot be read: " + why);
     try {
         load_stored_records(store, results);
     } catch (const std::exception& e) {
@@ -170,13 +170,18 @@ std::optional<Results> read_report_input(const std::string& given) {
                    what_to_give(file));
         return std::nullopt;
     }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        refuse(file, std::string("cannot be opened: ") + std::strerror(errno));
+    // A regular file only (a FIFO waits for a writer, /dev/zero never ends), opened without
+    // blocking, and its text at most kMaxResultsInputBytes.
+    std::string why;
+    const int fd = open_regular_file(file, why);
+    if (fd < 0) {
+        refuse(file, "cannot be opened: " + why);
         return std::nullopt;
     }
+    const bool sqlite = starts_as_sqlite(fd);
+    ::close(fd);
     Results results;
-    if (starts_as_sqlite(file)) {
+    if (sqlite) {
         if (!read_store(file, results)) return std::nullopt;
         return results;
     }
@@ -185,12 +190,15 @@ std::optional<Results> read_report_input(const std::string& given) {
                          what_to_give(folder_of(file)));
         return std::nullopt;
     }
+    const auto text = read_input_file(file, kMaxResultsInputBytes, why);
+    if (!text) {
+        refuse(file, "cannot be read: " + why);
+        return std::nullopt;
+    }
     if (fs::path(file).extension() == ".jsonl") {
-        if (!read_journal_file(file, in, results)) return std::nullopt;
+        if (!read_journal_file(file, *text, results)) return std::nullopt;
     } else {
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (!read_results_json(file, text.str(), results)) return std::nullopt;
+        if (!read_results_json(file, *text, results)) return std::nullopt;
     }
     if (!load_records_kept_apart(file, results)) return std::nullopt;
     return results;

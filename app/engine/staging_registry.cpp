@@ -153,15 +153,31 @@ int open_and_map(const std::string& path, void*& map, std::string& why) {
     };
     if (::fstat(fd, &st) != 0)
         return unlock_fail(fmt::format("cannot be read: {}", std::strerror(errno)));
-    if (st.st_size < kFileBytes) {
-        uint64_t magic = 0;
-        if (st.st_size >= off_t(sizeof magic) && ::pread(fd, &magic, sizeof magic, 0) > 0 &&
-            magic == kMagic)
-            return unlock_fail(fmt::format(
-                "has {} bytes, not the {} this xferlab's registry has: written by another version",
-                st.st_size, kFileBytes));
+    // Only an empty file (created just now, here or by another engine) is sized and given a
+    // header; a file of another size is not this registry, and is left as it is: a foreign
+    // 100-byte file at the path was extended to the registry's size before.
+    uint64_t header[kHeaderBytes / 8] = {};
+    const ssize_t got = ::pread(fd, header, sizeof header, 0);  // less of a shorter file
+    const bool ours_by_magic = got >= ssize_t(sizeof(uint64_t)) && header[0] == kMagic;
+    const bool blank_header =
+        got == ssize_t(sizeof header) &&
+        std::none_of(std::begin(header), std::end(header), [](uint64_t word) { return word != 0; });
+    if (st.st_size == 0) {
         if (::ftruncate(fd, kFileBytes) != 0)
             return unlock_fail(fmt::format("cannot be sized: {}", std::strerror(errno)));
+    } else if (st.st_size != kFileBytes) {
+        return unlock_fail(
+            ours_by_magic
+                ? fmt::format("has {} bytes, not the {} this xferlab's registry has: written by "
+                              "another version",
+                              st.st_size, kFileBytes)
+                : fmt::format("is not an xferlab engine registry ({} bytes, not {}, without its "
+                              "magic): it is left as it is",
+                              st.st_size, kFileBytes));
+    } else if (!ours_by_magic && !blank_header) {
+        // Of the registry's size but not one: refused before anything is written into it (a
+        // blank header is a registry whose creator died before writing it).
+        return unlock_fail("is not an xferlab engine registry (unknown magic)");
     }
     map = ::mmap(nullptr, size_t(kFileBytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {

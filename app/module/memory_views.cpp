@@ -1,9 +1,11 @@
 #include "module/memory_views.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -99,7 +101,8 @@ std::string kind_of(const py::handle& obj) { return kind_of_type(py::type::handl
 }
 
 // Whether `strides` (bytes per step) are those of a C-contiguous array of `shape`; extents of
-// one may have any stride.
+// one may have any stride. The shape is checked first (checked_extent_bytes): no product here
+// overflows.
 bool c_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
                   int64_t itemsize) {
     int64_t expected = itemsize;
@@ -110,22 +113,62 @@ bool c_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>&
     return true;
 }
 
+std::string shape_text(const std::vector<int64_t>& shape) {
+    if (shape.size() == 1) return fmt::format("({},)", shape[0]);
+    return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+// The bytes of `shape` x `itemsize`, refused (ValueError) where an extent is negative, the
+// item size is not a positive number of bytes, or the product is beyond a 64-bit size: a
+// negative extent was read as 18446744073709551611 bytes and an overflowing shape as a 0-byte
+// copy. Every partial product is checked, so an extent of 0 does not hide one that overflows.
+uint64_t checked_extent_bytes(const std::vector<int64_t>& shape, int64_t itemsize, const char* role,
+                              const py::handle& obj) {
+    const auto refuse = [&](const std::string& why) {
+        throw py::value_error(
+            fmt::format("{} ({}) has shape {}: {}", role, kind_of(obj), shape_text(shape), why));
+    };
+    for (int64_t extent : shape)
+        if (extent < 0) refuse("an extent cannot be negative");
+    if (itemsize <= 0)
+        refuse(
+            fmt::format("its items are {} bytes each (typestr or dtype): xferlab.copy "
+                        "moves whole bytes",
+                        itemsize));
+    int64_t bytes = itemsize;
+    for (int64_t extent : shape)
+        if (extent != 0 && __builtin_mul_overflow(bytes, extent, &bytes))
+            refuse(fmt::format("with items of {} byte{}: more bytes than a 64-bit size holds",
+                               itemsize, itemsize == 1 ? "" : "s"));
+    for (int64_t extent : shape)
+        if (extent == 0) return 0;
+    return uint64_t(bytes);
+}
+
 // The bytes of an array of `shape` with items of `itemsize` bytes, after checking that its
 // `strides` (in bytes; none: C order) make it one block.
 uint64_t contiguous_bytes(const std::vector<int64_t>& shape,
                           const std::optional<std::vector<int64_t>>& strides, int64_t itemsize,
                           const char* role, const py::handle& obj) {
+    const uint64_t bytes = checked_extent_bytes(shape, itemsize, role, obj);
+    if (strides && strides->size() != shape.size())
+        throw py::value_error(fmt::format("{} ({}) has {} strides for a shape of {} dimensions",
+                                          role, kind_of(obj), strides->size(), shape.size()));
     if (strides && !c_contiguous(shape, *strides, itemsize)) not_contiguous(role, kind_of(obj));
-    int64_t count = 1;
-    for (int64_t s : shape) count *= s;
-    return uint64_t(count * itemsize);
+    return bytes;
 }
 
-// "<f4" -> 4, "|u1" -> 1, "<c16" -> 16: the digits after the type letter.
+// "<f4" -> 4, "|u1" -> 1, "<c16" -> 16: the digits after the type letter; 0 when there are
+// none, -1 when they are beyond any size (checked_extent_bytes refuses both).
 int64_t itemsize_of(const std::string& typestr) {
     size_t i = 0;
     while (i < typestr.size() && !std::isdigit(static_cast<unsigned char>(typestr[i]))) ++i;
-    return i < typestr.size() ? std::stoll(typestr.substr(i)) : 0;
+    if (i == typestr.size()) return 0;
+    try {
+        return std::stoll(typestr.substr(i));
+    } catch (const std::out_of_range&) {
+        return -1;
+    }
 }
 
 std::optional<MemoryView> from_buffer(const py::handle& obj, const char* role, bool writable) {

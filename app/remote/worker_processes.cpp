@@ -296,21 +296,22 @@ class ProcessRun {
             const bool clean = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
             if (c.result && clean) continue;
             ctx_.errors.push_back(fmt::format("{} (process {}) {}{}", c.name, c.pid,
-                                              describe_exit(c.status), records_fate(c)));
+                                              describe_exit(c.status),
+                                              records_fate(c, children_.size() > 1)));
             keep_streamed(c);
         }
     }
 
-    // What became of the records of a worker process that did not end cleanly.
-    static std::string records_fate(const Child& c) {
+    // What became of the records of a worker process that did not end cleanly. `others`:
+    // other worker processes took part (a lone one holds every worker of the run).
+    static std::string records_fate(const Child& c, bool others) {
         if (c.result) return " after reporting its records";
-        if (c.streamed.empty())
-            return " before reporting its records: they are lost; the other workers' records "
-                   "are kept";
+        const std::string kept = others ? "; the other workers' records are kept" : "";
+        if (c.streamed.empty()) return " before reporting its records: they are lost" + kept;
         return fmt::format(
-            " before reporting all its records: the {} it sent during the run are kept, the "
-            "copies after its last batch are lost; the other workers' records are kept",
-            c.streamed.size());
+            " before reporting all its records: the {} it sent during the run {} kept, the "
+            "copies after its last batch are lost{}",
+            c.streamed.size(), c.streamed.size() == 1 ? "is" : "are", kept);
     }
 
     void keep_streamed(Child& c) {

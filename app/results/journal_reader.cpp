@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "results/results_checks.hpp"
@@ -38,8 +39,55 @@ std::string journal_parse_reason(const std::exception& e) {
                            text.substr(colon));
 }
 
+// What names a plan in a journal line's "plan": everything but the host's Python, which `run`
+// describes in full only once a run has started it (so the first lines say less of it).
+json plan_identity(const json& line) {
+    const auto plan = line.find("plan");
+    if (plan == line.end() || !plan->is_object()) return json();
+    json identity = *plan;
+    if (auto host = identity.find("host"); host != identity.end() && host->is_object())
+        host->erase("python");
+    return identity;
+}
+
+// The first key in which two plans' identities differ, for the sentence.
+std::string plan_difference(const json& a, const json& b) {
+    for (const char* key : {"scenario", "command", "tool_version", "git_describe", "host"})
+        if (a.value(key, json()) != b.value(key, json())) return key;
+    return "plan";
+}
+
+// The runs read so far and the plan of the first line that named one: `mixed` is set at the
+// first line that breaks them.
+struct PlanWatch {
+    json first_identity;
+    size_t first_line = 0;
+    std::map<int, size_t> run_line;  // run index -> the line that holds it
+};
+
+void watch_plan(const json& line_json, const RunResult& run, size_t number, PlanWatch& watch,
+                JournalContents& c) {
+    if (!c.mixed.empty()) return;
+    const std::string lead = "holds the runs of more than one plan: ";
+    if (json identity = plan_identity(line_json); !identity.is_null()) {
+        if (watch.first_line == 0) {
+            watch.first_identity = std::move(identity);
+            watch.first_line = number;
+        } else if (identity != watch.first_identity) {
+            c.mixed = fmt::format("{}line {} names another plan than line {} (its {} differs)",
+                                  lead, number, watch.first_line,
+                                  plan_difference(identity, watch.first_identity));
+            return;
+        }
+    }
+    if (auto [at, fresh] = watch.run_line.emplace(run.position.index, number); !fresh)
+        c.mixed = fmt::format("{}lines {} and {} both hold run {}", lead, at->second, number,
+                              run.position.index);
+}
+
 // Adds the run on `line` to `c`; false, with the reason in `why`, when the line is not one.
-bool add_journal_run(std::string_view line, JournalContents& c, std::string& why) {
+bool add_journal_run(std::string_view line, size_t number, PlanWatch& watch, JournalContents& c,
+                     std::string& why) {
     json j;
     try {
         j = json::parse(line);
@@ -65,9 +113,12 @@ bool add_journal_run(std::string_view line, JournalContents& c, std::string& why
                   "; this xferlab reads schema " + std::to_string(kResultsSchema);
             return false;
         }
-        // Only the first named line fills the plan: every line of one journal names the same.
+        // Only the first named line fills the plan: every line of one journal names the same
+        // (watch_plan says where one does not).
         if (!c.named_plan) c.named_plan = read_journal_plan(j, c.results);
+        watch_plan(j, run, number, watch, c);
         c.results.runs.push_back(std::move(run));
+        c.run_lines.push_back(number);
     } catch (const std::exception& e) {
         why = journal_clipped("not an xferlab journal line: " + json_error_text(e.what()));
         return false;
@@ -79,24 +130,26 @@ bool add_journal_run(std::string_view line, JournalContents& c, std::string& why
 // start from which the rest of the line is one JSON value that is a run. A '{' inside the cut
 // part fails as soon as its own object ends (or at the cut), so the scan costs a parse of the
 // line per level of nesting, not one per '{'.
-bool add_appended_run(std::string_view line, JournalContents& c, size_t& at) {
+bool add_appended_run(std::string_view line, size_t number, PlanWatch& watch, JournalContents& c,
+                      size_t& at) {
     std::string ignored;
     for (at = line.find('{', 1); at != std::string_view::npos; at = line.find('{', at + 1)) {
         const std::string_view rest = line.substr(at);
-        if (json::accept(rest) && add_journal_run(rest, c, ignored)) return true;
+        if (json::accept(rest) && add_journal_run(rest, number, watch, c, ignored)) return true;
     }
     return false;
 }
 
 // One line: its run, or the gap it leaves. `whole`: the line ended with a newline.
-void read_journal_line(std::string_view line, size_t number, bool whole, JournalContents& c) {
+void read_journal_line(std::string_view line, size_t number, bool whole, PlanWatch& watch,
+                       JournalContents& c) {
     std::string why;
-    if (add_journal_run(line, c, why)) return;
+    if (add_journal_run(line, number, watch, c, why)) return;
     if (!whole) {
         c.gaps.push_back({JournalGap::Kind::torn_end, number, line.size(), ""});
         return;
     }
-    if (size_t at = 0; add_appended_run(line, c, at)) {
+    if (size_t at = 0; add_appended_run(line, number, watch, c, at)) {
         c.gaps.push_back({JournalGap::Kind::cut_then_run, number, at, ""});
         return;
     }
@@ -129,6 +182,7 @@ std::string journal_gap_note(const std::string& file, const JournalGap& gap, siz
 
 JournalContents read_journal(std::string_view text) {
     JournalContents c;
+    PlanWatch watch;
     size_t number = 0;
     for (size_t begin = 0; begin < text.size();) {
         const size_t end = text.find('\n', begin);
@@ -136,7 +190,7 @@ JournalContents read_journal(std::string_view text) {
         const std::string_view line = text.substr(begin, (whole ? end : text.size()) - begin);
         begin = whole ? end + 1 : text.size();
         ++number;
-        if (!line.empty()) read_journal_line(line, number, whole, c);
+        if (!line.empty()) read_journal_line(line, number, whole, watch, c);
     }
     return c;
 }

@@ -30,6 +30,12 @@ struct JournalContents {
     Results results;          // the runs read, under the plan the first of them names
     bool named_plan = false;  // false: no line named its plan (journals from before "plan")
     std::vector<JournalGap> gaps;
+    std::vector<size_t> run_lines;  // the line of each run read, in results.runs' order
+    // Set when the lines are not one plan's runs, saying where: "holds the runs of more than
+    // one plan: line 3 names another plan than line 1 (its scenario differs)", "... lines 1
+    // and 3 both hold run 0". A journal joined from two runs' journals rendered two "run 0"
+    // rows without a word; a reader refuses such a journal.
+    std::string mixed;
 };
 
 JournalContents read_journal(std::string_view text);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "results/checked_integer.hpp"
 #include "results/record_store.hpp"
 #include "results/results_checks.hpp"
 #include "results/serialize.hpp"
@@ -16,7 +17,30 @@ using nlohmann::json;
 
 namespace {
 
-json parse(const std::string& text) { return text.empty() ? json() : json::parse(text); }
+// A column that holds JSON text (settings, cpus, busy spans...), parsed; an error names the
+// column: a bad cell gave nlohmann's raw "[json.exception.parse_error.101] ..." naming no file.
+json json_cell(const SqliteStatement& s, int col) {
+    const std::string text = s.text(col);
+    if (text.empty()) return json();
+    try {
+        return json::parse(text);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(s.column_name(col) + " is not JSON (" + json_error_text(e.what()) +
+                                 ")");
+    }
+}
+
+// `read` with what it reads named in front of whatever it throws: "run 0, record 3: worker
+// holds text ('abc'), where xferlab writes an integer". JSON errors without the library's
+// "[json.exception...]" prefix.
+template <typename Read>
+auto naming(const std::string& what, Read&& read) {
+    try {
+        return read();
+    } catch (const std::exception& e) {
+        throw std::runtime_error(what + ": " + json_error_text(e.what()));
+    }
+}
 
 // A size column: SQLite integers are signed, and -1 read as an unsigned size is 2^64-1.
 uint64_t size_column(const SqliteStatement& s, int col, const char* what) {
@@ -38,38 +62,45 @@ std::map<std::string, json> read_meta(const SqliteDb& db) {
                                      "(it has no meta table)");
     }
     SqliteStatement s(db, "SELECT key, value FROM meta");
-    while (s.step()) meta[s.text(0)] = parse(s.text(1));
+    while (s.step()) {
+        const std::string key = s.text(0);
+        meta[key] =
+            naming(db.path() + ": its meta table's " + key, [&] { return json_cell(s, 1); });
+    }
     if (meta["format"] != "xferlab results")
         throw std::runtime_error(db.path() +
                                  " is an SQLite database but not an xferlab results.sqlite "
                                  "(its meta table does not say format \"xferlab results\")");
-    const int schema = meta["schema_version"].is_number() ? meta["schema_version"].get<int>() : 0;
-    if (schema < 1 || schema > kRecordStoreSchema)
-        throw std::runtime_error(db.path() + " has results.sqlite schema " +
-                                 std::to_string(schema) + "; this xferlab reads schemas 1 to " +
+    // Compared as written: an int() of 2^32 + 1 would be schema 1.
+    const json& version = meta["schema_version"];
+    const bool known = version.is_number_integer() && version.get<int64_t>() >= 1 &&
+                       version.get<int64_t>() <= kRecordStoreSchema;
+    if (!known)
+        throw std::runtime_error(db.path() + " has results.sqlite schema " + version.dump() +
+                                 "; this xferlab reads schemas 1 to " +
                                  std::to_string(kRecordStoreSchema));
     return meta;
 }
 
 Record record_from(const SqliteStatement& s) {
     Record r;
-    r.run = int(s.integer(0));
-    r.worker = int(s.integer(1));
-    r.repetition = int(s.integer(2));
+    r.run = s.integer_as<int>(0);
+    r.worker = s.integer_as<int>(1);
+    r.repetition = s.integer_as<int>(2);
     r.warmup = s.integer(3) != 0;
-    r.device = int(s.integer(4));
+    r.device = s.integer_as<int>(4);
     r.bytes = size_column(s, 5, "size_bytes");
     r.host_start_ns = s.integer(6);
     r.host_end_ns = s.integer(7);
     r.device_start_ns = s.is_null(8) ? -1 : s.integer(8);
     r.device_end_ns = s.is_null(9) ? -1 : s.integer(9);
     if (!s.is_null(10)) r.device_timing = device_timing_from(s.text(10));
-    r.correlation = uint32_t(s.integer(11));
-    r.context = uint32_t(s.integer(12));
-    r.stream = uint32_t(s.integer(13));
-    r.tid = int(s.integer(14));
-    r.cpu = int(s.integer(15));
-    r.pid = int(s.integer(16));
+    r.correlation = s.integer_as<uint32_t>(11);
+    r.context = s.integer_as<uint32_t>(12);
+    r.stream = s.integer_as<uint32_t>(13);
+    r.tid = s.integer_as<int>(14);
+    r.cpu = s.integer_as<int>(15);
+    r.pid = s.integer_as<int>(16);
     r.between_ns = s.integer(17);
     return r;
 }
@@ -83,8 +114,8 @@ void timed_block_from(const SqliteStatement& s, RunResult& run, Record& r) {
     auto it = std::find(run.copy_sources.begin(), run.copy_sources.end(), label);
     if (it == run.copy_sources.end()) it = run.copy_sources.insert(it, label);
     r.source = uint16_t(it - run.copy_sources.begin() + 1);
-    r.device_calls = s.is_null(19) ? -1 : int16_t(s.integer(19));
-    r.gil_held_calls = s.is_null(20) ? 0 : int16_t(s.integer(20));
+    r.device_calls = s.is_null(19) ? -1 : s.integer_as<int16_t>(19);
+    r.gil_held_calls = s.is_null(20) ? 0 : s.integer_as<int16_t>(20);
     r.failed = !s.is_null(21) && s.integer(21) != 0;
 }
 
@@ -99,14 +130,13 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
         db, std::string(kCopyColumns) + timed + " FROM copies WHERE run = ? ORDER BY rowid");
     s.bind(1, run.position.index);
     while (s.step()) {
-        try {
+        const std::string what = "run " + std::to_string(run.position.index) + ", record " +
+                                 std::to_string(run.records.size());
+        run.records.push_back(naming(what, [&] {
             Record r = record_from(s);
             if (schema >= 2) timed_block_from(s, run, r);
-            run.records.push_back(r);
-        } catch (const std::exception& e) {
-            throw std::runtime_error("run " + std::to_string(run.position.index) + ", record " +
-                                     std::to_string(run.records.size()) + ": " + e.what());
-        }
+            return r;
+        }));
     }
 }
 
@@ -117,38 +147,42 @@ void read_device_copies(const SqliteDb& db, RunResult& run) {
                       "ORDER BY rowid");
     s.bind(1, run.position.index);
     while (s.step()) {
-        DeviceCopy c;
-        c.correlation = uint32_t(s.integer(0));
-        c.worker = int(s.integer(1));
-        c.repetition = int(s.integer(2));
-        c.start_ns = s.integer(3);
-        c.end_ns = s.integer(4);
-        c.bytes = size_column(s, 5, "size_bytes");
-        c.device = int(s.integer(6));
-        c.stream = uint32_t(s.integer(7));
-        c.kind = s.text(8);
-        c.src = s.text(9);
-        c.dst = s.text(10);
-        run.device_copies.push_back(std::move(c));
+        const std::string what = "run " + std::to_string(run.position.index) + ", device copy " +
+                                 std::to_string(run.device_copies.size());
+        run.device_copies.push_back(naming(what, [&] {
+            DeviceCopy c;
+            c.correlation = s.integer_as<uint32_t>(0);
+            c.worker = s.integer_as<int>(1);
+            c.repetition = s.integer_as<int>(2);
+            c.start_ns = s.integer(3);
+            c.end_ns = s.integer(4);
+            c.bytes = size_column(s, 5, "size_bytes");
+            c.device = s.integer_as<int>(6);
+            c.stream = s.integer_as<uint32_t>(7);
+            c.kind = s.text(8);
+            c.src = s.text(9);
+            c.dst = s.text(10);
+            return c;
+        }));
     }
 }
 
 ThreadInfo thread_from(const SqliteStatement& s) {
     ThreadInfo t;
     t.launcher = s.text(0);
-    t.worker = int(s.integer(1));
-    t.pid = int(s.integer(2));
-    t.tid = int(s.integer(3));
+    t.worker = s.integer_as<int>(1);
+    t.pid = s.integer_as<int>(2);
+    t.tid = s.integer_as<int>(3);
     t.name = s.text(4);
     t.hostname = s.text(5);
-    t.stack_size = size_t(s.integer(6));
-    t.guard_size = size_t(s.integer(7));
-    parse(s.text(8)).get_to(t.blocked_signals);
-    parse(s.text(9)).get_to(t.cpus);
+    t.stack_size = s.integer_as<size_t>(6);
+    t.guard_size = s.integer_as<size_t>(7);
+    json_cell(s, 8).get_to(t.blocked_signals);
+    json_cell(s, 9).get_to(t.cpus);
     t.policy = s.text(10);
-    t.priority = int(s.integer(11));
-    t.nice = int(s.integer(12));
-    t.numa_node = int(s.integer(13));
+    t.priority = s.integer_as<int>(11);
+    t.nice = s.integer_as<int>(12);
+    t.numa_node = s.integer_as<int>(13);
     t.python_thread = s.integer(14) != 0;
     if (!s.is_null(15)) t.gil_held = s.integer(15) != 0;
     return t;
@@ -160,20 +194,23 @@ void read_threads_and_notes(const SqliteDb& db, RunResult& run) {
                       "blocked_signals, cpus, policy, priority, nice, numa_node, python_thread, "
                       "gil_held, kind, busy FROM threads WHERE run = ? ORDER BY rowid");
     t.bind(1, run.position.index);
-    while (t.step()) {
-        if (t.text(16) != "helper") {
-            run.threads_info.push_back(thread_from(t));
-            continue;
-        }
-        HelperThread h;
-        h.thread = thread_from(t);
-        if (!t.is_null(17)) {
-            const json busy = parse(t.text(17));
-            busy.at("busy").get_to(h.busy);
-            busy.at("dropped").get_to(h.busy_dropped);
-            if (auto w = busy.find("work"); w != busy.end()) w->get_to(h.work);
-        }
-        run.helper_threads.push_back(std::move(h));
+    for (size_t row = 0; t.step(); ++row) {
+        naming("run " + std::to_string(run.position.index) + ", thread " + std::to_string(row),
+               [&] {
+                   if (t.text(16) != "helper") {
+                       run.threads_info.push_back(thread_from(t));
+                       return;
+                   }
+                   HelperThread h;
+                   h.thread = thread_from(t);
+                   if (!t.is_null(17)) {
+                       const json busy = json_cell(t, 17);
+                       busy.at("busy").get_to(h.busy);
+                       busy.at("dropped").get_to(h.busy_dropped);
+                       if (auto w = busy.find("work"); w != busy.end()) w->get_to(h.work);
+                   }
+                   run.helper_threads.push_back(std::move(h));
+               });
     }
     SqliteStatement n(db, "SELECT kind, text FROM notes WHERE run = ? ORDER BY rowid");
     n.bind(1, run.position.index);
@@ -195,7 +232,7 @@ std::string run_columns(int schema) {
 
 std::optional<PayloadRecord> payload_from(const SqliteStatement& s, int col) {
     if (s.is_null(col)) return std::nullopt;
-    const json p = parse(s.text(col));
+    const json p = json_cell(s, col);
     return PayloadRecord{p.value("name", ""), p.value("path", ""), p.value("folder", ""),
                          p.value("sha256", "")};
 }
@@ -212,9 +249,9 @@ json run_keys_of(const SqliteStatement& s) {
                 {"bytes_per_copy", size_column(s, 5, "bytes_per_copy")},
                 {"direction", s.text(6)},
                 {"host_memory", s.text(7)},
-                {"sweep_point", parse(s.text(8))},
+                {"sweep_point", json_cell(s, 8)},
                 {"scaling_key", s.text(9)},
-                {"settings", parse(s.text(10))}};
+                {"settings", json_cell(s, 10)}};
     if (!s.is_null(18)) run["trial"] = s.integer(18);
     if (!s.is_null(19)) run["base_label"] = s.text(19);
     return run;
@@ -231,12 +268,12 @@ RunResult run_from(const SqliteStatement& s) {
     // What results.json says: its records are loaded all the same (read_record_store).
     r.records_file = s.text(15);
     if (!s.is_null(16)) {  // schema 2
-        const json timed = parse(s.text(16));
+        const json timed = json_cell(s, 16);
         timed.at("copy_sources").get_to(r.copy_sources);
         r.payload_verified = worker_texts_from_json(timed.at("payload_verified"));
     }
-    if (!s.is_null(17)) r.host_activity = parse(s.text(17)).get<HostActivity>();  // schema 3
-    if (!s.is_null(20)) parse(s.text(20)).get_to(r.stray_threads);  // schema 5
+    if (!s.is_null(17)) r.host_activity = json_cell(s, 17).get<HostActivity>();  // schema 3
+    if (!s.is_null(20)) json_cell(s, 20).get_to(r.stray_threads);                // schema 5
     return r;
 }
 
@@ -252,10 +289,11 @@ std::unique_ptr<SqliteDb> open_store(const std::string& path) {
 }
 
 // The plan's header from meta: everything of Results but its runs.
-Results plan_from(const std::map<std::string, json>& meta, const std::string& path) {
+Results plan_from(const std::map<std::string, json>& meta) {
     Results r;
     try {
-        r.schema_version = meta.at("results_schema_version").get<int>();
+        r.schema_version =
+            checked_integer<int>(meta.at("results_schema_version"), "results_schema_version");
         r.tool_version = meta.at("tool_version").get<std::string>();
         r.git_describe = meta.at("git_describe").get<std::string>();
         r.host = host_from_json(meta.at("host"));
@@ -263,8 +301,8 @@ Results plan_from(const std::map<std::string, json>& meta, const std::string& pa
         r.scenario = meta.at("scenario");
         r.interrupted = meta.at("interrupted").get<bool>();
         r.complete = meta.at("complete").get<bool>();
-        r.planned_runs = meta.at("planned_runs").get<int>();
-        r.started_wall_ns = meta.at("started_wall_ns").get<int64_t>();
+        r.planned_runs = checked_integer<int>(meta.at("planned_runs"), "planned_runs");
+        r.started_wall_ns = checked_integer<int64_t>(meta.at("started_wall_ns"), "started_wall_ns");
         r.sizing = meta.at("sizing");
         // Schema 4; stores written before it hold results as `run` wrote them: without notes.
         if (auto n = meta.find("notes"); n != meta.end() && n->second.is_array())
@@ -273,7 +311,7 @@ Results plan_from(const std::map<std::string, json>& meta, const std::string& pa
         if (auto c = meta.find("command"); c != meta.end())
             r.command = command_from_json(c->second);
     } catch (const std::exception& e) {
-        throw std::runtime_error(path + ": its meta table is incomplete: " + e.what());
+        throw std::runtime_error("its meta table: " + json_error_text(e.what()));
     }
     return r;
 }
@@ -284,14 +322,20 @@ Results read_record_store(const std::string& path) {
     const auto db = open_store(path);
     const auto meta = read_meta(*db);
     const int schema = meta.at("schema_version").get<int>();
-    Results r = plan_from(meta, path);
-    SqliteStatement s(*db, "SELECT " + run_columns(schema) + " FROM runs ORDER BY run");
-    while (s.step()) r.runs.push_back(run_from(s));
-    for (RunResult& run : r.runs) {
-        read_threads_and_notes(*db, run);
-        read_copies(*db, run, schema);
-        if (schema >= 2) read_device_copies(*db, run);
-    }
+    // Whatever is wrong past the header names the file, then the place (naming()).
+    Results r = naming(path, [&] {
+        Results read = plan_from(meta);
+        SqliteStatement s(*db, "SELECT " + run_columns(schema) + " FROM runs ORDER BY run");
+        for (size_t row = 0; s.step(); ++row)
+            read.runs.push_back(
+                naming("runs table, row " + std::to_string(row + 1), [&] { return run_from(s); }));
+        for (RunResult& run : read.runs) {
+            read_threads_and_notes(*db, run);
+            read_copies(*db, run, schema);
+            if (schema >= 2) read_device_copies(*db, run);
+        }
+        return read;
+    });
     if (const std::string problem = results_problem(r); !problem.empty())
         throw std::runtime_error(path + ": " + problem);
     return r;
@@ -314,6 +358,8 @@ void load_stored_records(const std::string& path, Results& results) {
     const int schema = read_meta(*db).at("schema_version").get<int>();
     for (RunResult& run : results.runs) {
         if (run.records_file.empty()) continue;
+        // (The caller names the file: "keeps the records of its larger runs in PATH, which
+        // cannot be read: ...".)
         SqliteStatement has(*db, "SELECT count(*) FROM runs WHERE run = ?");
         has.bind(1, run.position.index);
         has.step();

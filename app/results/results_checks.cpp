@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <stdexcept>
+#include <tuple>
+#include <vector>
 
 #include "results/serialize.hpp"
 #include "settings/value_checks.hpp"
@@ -39,6 +44,44 @@ std::string device_copy_problem(const RunResult& run, const DeviceCopy& c) {
                            run.settings.threads.count);
     if (c.bytes > kMaxSize)
         return fmt::format("size_bytes {} is more than any copy moves", c.bytes);
+    return "";
+}
+
+// A copy recorded twice: each worker numbers its copies (warm-ups from -warmup), so a second
+// record of one worker and repetition is a copy of a row (a crafted results.sqlite or
+// results.json with duplicated rows made a 1-thread run 8x faster, at "concurrency 8.0").
+// The one whose second record comes first in the file.
+std::string duplicate_record(const RunResult& run) {
+    std::vector<std::pair<uint64_t, size_t>> seen;  // (worker, repetition) packed, record
+    seen.reserve(run.records.size());
+    for (size_t i = 0; i < run.records.size(); ++i) {
+        const Record& r = run.records[i];
+        seen.emplace_back(uint64_t(uint32_t(r.worker)) << 32 | uint32_t(r.repetition), i);
+    }
+    std::sort(seen.begin(), seen.end());
+    size_t first = 0, again = SIZE_MAX;
+    for (size_t k = 1; k < seen.size(); ++k)
+        if (seen[k].first == seen[k - 1].first && seen[k].second < again)
+            std::tie(first, again) = std::pair(seen[k - 1].second, seen[k].second);
+    if (again == SIZE_MAX) return "";
+    const Record& r = run.records[again];
+    return fmt::format(
+        "record {}: worker {}, repetition {} again (record {} is that copy): each copy is "
+        "recorded once, so this one is a duplicated row",
+        again, r.worker, r.repetition, first);
+}
+
+// A run index twice in one file: two plans' runs joined, or a duplicated row.
+std::string duplicate_run(const Results& results) {
+    std::map<int, size_t> first;  // index -> its place in the file
+    for (size_t i = 0; i < results.runs.size(); ++i) {
+        const int index = results.runs[i].position.index;
+        if (auto [at, fresh] = first.emplace(index, i); !fresh)
+            return fmt::format(
+                "it holds run {} twice (its runs number {} and {} in file order): a plan has "
+                "each run once, so these are two plans' runs joined, or a duplicated row",
+                index, at->second + 1, i + 1);
+    }
     return "";
 }
 
@@ -112,6 +155,7 @@ std::string run_problem(const RunResult& run, int planned_runs) {
     for (size_t i = 0; i < run.device_copies.size(); ++i)
         if (std::string p = device_copy_problem(run, run.device_copies[i]); !p.empty())
             return fmt::format("{}, device copy {}: {}", name, i, p);
+    if (std::string p = duplicate_record(run); !p.empty()) return name + ", " + p;
     return "";
 }
 
@@ -127,6 +171,7 @@ std::string results_problem(const Results& results) {
     if (results.planned_runs < 0 || results.planned_runs > int(kMaxPlanRuns))
         return fmt::format("planned_runs {} is not the size of a plan (0 to {})",
                            results.planned_runs, kMaxPlanRuns);
+    if (std::string p = duplicate_run(results); !p.empty()) return p;
     for (const RunResult& run : results.runs)
         if (std::string p = run_problem(run, results.planned_runs); !p.empty()) return p;
     return "";

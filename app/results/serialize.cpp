@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "results/checked_integer.hpp"
 #include "settings/setting_keys.hpp"
 #include "settings/value_checks.hpp"
 
@@ -94,29 +95,29 @@ std::vector<T> each_of(const json& items, const char* what) {
 }  // namespace
 
 void from_json(const json& j, Record& r) {
-    j.at("run").get_to(r.run);
-    j.at("worker").get_to(r.worker);
-    j.at("repetition").get_to(r.repetition);
+    integer_at(j, "run", r.run);
+    integer_at(j, "worker", r.worker);
+    integer_at(j, "repetition", r.repetition);
     j.at("warmup").get_to(r.warmup);
-    j.at("device").get_to(r.device);
+    integer_at(j, "device", r.device);
     r.bytes = unsigned_at(j, "size_bytes");
-    j.at("host_start_ns").get_to(r.host_start_ns);
-    j.at("host_end_ns").get_to(r.host_end_ns);
-    j.at("device_start_ns").get_to(r.device_start_ns);
-    j.at("device_end_ns").get_to(r.device_end_ns);
+    integer_at(j, "host_start_ns", r.host_start_ns);
+    integer_at(j, "host_end_ns", r.host_end_ns);
+    integer_at(j, "device_start_ns", r.device_start_ns);
+    integer_at(j, "device_end_ns", r.device_end_ns);
     r.device_timing = device_timing_from(j.at("device_timing").get<std::string>());
-    j.at("correlation_id").get_to(r.correlation);
-    j.at("context").get_to(r.context);
-    j.at("stream").get_to(r.stream);
-    j.at("tid").get_to(r.tid);
-    j.at("cpu").get_to(r.cpu);
-    j.at("pid").get_to(r.pid);
+    integer_at(j, "correlation_id", r.correlation);
+    integer_at(j, "context", r.context);
+    integer_at(j, "stream", r.stream);
+    integer_at(j, "tid", r.tid);
+    integer_at(j, "cpu", r.cpu);
+    integer_at(j, "pid", r.pid);
     // Results written before threads.between was recorded lack it.
-    if (auto it = j.find("between_ns"); it != j.end()) it->get_to(r.between_ns);
+    r.between_ns = integer_or(j, "between_ns", int64_t(0));
     if (auto it = j.find("source"); it != j.end()) {
-        it->get_to(r.source);
-        r.device_calls = j.value("device_calls", int16_t(-1));
-        r.gil_held_calls = j.value("gil_held_calls", int16_t(0));
+        integer_at(j, "source", r.source);
+        r.device_calls = integer_or(j, "device_calls", int16_t(-1));
+        r.gil_held_calls = integer_or(j, "gil_held_calls", int16_t(0));
         r.failed = j.value("failed", false);
     }
 }
@@ -148,14 +149,14 @@ void to_json(json& j, const DeviceCopy& c) {
 }
 
 void from_json(const json& j, DeviceCopy& c) {
-    j.at("correlation_id").get_to(c.correlation);
-    j.at("worker").get_to(c.worker);
-    j.at("repetition").get_to(c.repetition);
-    j.at("start_ns").get_to(c.start_ns);
-    j.at("end_ns").get_to(c.end_ns);
+    integer_at(j, "correlation_id", c.correlation);
+    integer_at(j, "worker", c.worker);
+    integer_at(j, "repetition", c.repetition);
+    integer_at(j, "start_ns", c.start_ns);
+    integer_at(j, "end_ns", c.end_ns);
     c.bytes = unsigned_at(j, "size_bytes");
-    j.at("device").get_to(c.device);
-    j.at("stream").get_to(c.stream);
+    integer_at(j, "device", c.device);
+    integer_at(j, "stream", c.stream);
     j.at("kind").get_to(c.kind);
     j.at("src").get_to(c.src);
     j.at("dst").get_to(c.dst);
@@ -204,19 +205,19 @@ void from_json(const json& j, HelperThread& h) {
 
 void from_json(const json& j, ThreadInfo& t) {
     j.at("launcher").get_to(t.launcher);
-    j.at("worker").get_to(t.worker);
-    j.at("pid").get_to(t.pid);
-    j.at("tid").get_to(t.tid);
+    integer_at(j, "worker", t.worker);
+    integer_at(j, "pid", t.pid);
+    integer_at(j, "tid", t.tid);
     j.at("name").get_to(t.name);
     j.at("hostname").get_to(t.hostname);
-    j.at("stack_size").get_to(t.stack_size);
-    j.at("guard_size").get_to(t.guard_size);
+    integer_at(j, "stack_size", t.stack_size);
+    integer_at(j, "guard_size", t.guard_size);
     j.at("blocked_signals").get_to(t.blocked_signals);
     j.at("cpus").get_to(t.cpus);
     j.at("policy").get_to(t.policy);
-    j.at("priority").get_to(t.priority);
-    j.at("nice").get_to(t.nice);
-    j.at("numa_node").get_to(t.numa_node);
+    integer_at(j, "priority", t.priority);
+    integer_at(j, "nice", t.nice);
+    integer_at(j, "numa_node", t.numa_node);
     j.at("python_thread").get_to(t.python_thread);
     const json& gil = j.at("gil_held");
     if (gil.is_null()) {
@@ -238,13 +239,13 @@ void to_json(json& j, const RunPosition& p) {
 }
 
 void from_json(const json& j, RunPosition& p) {
-    j.at("index").get_to(p.index);
+    integer_at(j, "index", p.index);
     j.at("label").get_to(p.label);
     j.at("sweep_point").get_to(p.sweep_point);
     j.at("scaling_key").get_to(p.scaling_key);
     p.trials_recorded = j.contains("trial");
-    p.trial = j.value("trial", 1);
-    p.slot = j.value("position", p.index);
+    p.trial = integer_or(j, "trial", 1);
+    p.slot = integer_or(j, "position", p.index);
     p.base_label = j.value("base_label", "");
 }
 
@@ -289,7 +290,7 @@ RunPosition position_from(const json& run, const json& settings) {
         if (const auto it = settings.find(key); it != settings.end()) recorded[key] = *it;
     RunPosition p = recorded.get<RunPosition>();
     if (!p.trials_recorded) {
-        p.trial = run.value("trial", 1);
+        p.trial = integer_or(run, "trial", 1);
         p.base_label = run.value("base_label", "");
     }
     return p;
@@ -360,9 +361,9 @@ void from_json(const json& j, RunResult& r) {
     r.status = run_status_from(j.at("status").get<std::string>());
     j.at("errors").get_to(r.errors);
     j.at("notes").get_to(r.notes);
-    j.at("start_ns").get_to(r.start_ns);
-    j.at("end_ns").get_to(r.end_ns);
-    j.at("thread_infos").get_to(r.threads_info);
+    integer_at(j, "start_ns", r.start_ns);
+    integer_at(j, "end_ns", r.end_ns);
+    r.threads_info = each_of<ThreadInfo>(j.at("thread_infos"), "thread_info");
     if (auto f = j.find("records_file"); f != j.end()) {
         f->get_to(r.records_file);  // the records are loaded from that file
     } else {
@@ -430,7 +431,7 @@ json journal_line(const Results& plan, const RunResult& run) {
 bool read_journal_plan(const json& line, Results& r) {
     const auto plan = line.find("plan");
     if (plan == line.end() || !plan->is_object()) return false;
-    plan->at("schema_version").get_to(r.schema_version);
+    integer_at(*plan, "schema_version", r.schema_version);
     plan->at("tool_version").get_to(r.tool_version);
     plan->at("git_describe").get_to(r.git_describe);
     r.host = host_from_json(plan->at("host"));
@@ -446,7 +447,7 @@ std::string json_error_text(const std::string& what) {
 }
 
 void from_json(const json& j, Results& r) {
-    j.at("schema_version").get_to(r.schema_version);
+    integer_at(j, "schema_version", r.schema_version);
     j.at("tool_version").get_to(r.tool_version);
     j.at("git_describe").get_to(r.git_describe);
     r.host = host_from_json(j.at("host"));
@@ -455,8 +456,8 @@ void from_json(const json& j, Results& r) {
     j.at("interrupted").get_to(r.interrupted);
     // Optional: files written before these keys existed were only ever written complete.
     r.complete = j.value("complete", true);
-    r.planned_runs = j.value("planned_runs", 0);
-    j.at("started_wall_ns").get_to(r.started_wall_ns);
+    r.planned_runs = integer_or(j, "planned_runs", 0);
+    integer_at(j, "started_wall_ns", r.started_wall_ns);
     r.runs = each_of<RunResult>(j.at("runs"), "run");
     r.sizing = j.value("sizing", json());
     // Only results read from a damaged journal (and reports of them) have notes.

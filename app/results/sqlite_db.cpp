@@ -101,9 +101,46 @@ void SqliteStatement::reset() {
     sqlite3_clear_bindings(stmt_);
 }
 
-int64_t SqliteStatement::integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+std::string SqliteStatement::column_name(int col) const {
+    const char* name = sqlite3_column_name(stmt_, col);
+    return name ? name : "column " + std::to_string(col);
+}
+
+namespace {
+
+// A value as a refusal names it: "text ('abc')", "a blob of 8 bytes", "a float (1.5)", "NULL".
+std::string value_described(sqlite3_stmt* stmt, int col) {
+    switch (sqlite3_column_type(stmt, col)) {
+        case SQLITE_NULL:
+            return "NULL";
+        case SQLITE_FLOAT:
+            return "a float (" + std::to_string(sqlite3_column_double(stmt, col)) + ")";
+        case SQLITE_BLOB:
+            return "a blob of " + std::to_string(sqlite3_column_bytes(stmt, col)) + " bytes";
+        case SQLITE_TEXT: {
+            const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
+            std::string text(p ? p : "", size_t(sqlite3_column_bytes(stmt, col)));
+            if (text.size() > 40) text = text.substr(0, 40) + "...";
+            return "text ('" + text + "')";
+        }
+        default:
+            return "an integer";
+    }
+}
+
+}  // namespace
+
+int64_t SqliteStatement::integer(int col) const {
+    if (sqlite3_column_type(stmt_, col) != SQLITE_INTEGER)
+        throw std::runtime_error(column_name(col) + " holds " + value_described(stmt_, col) +
+                                 ", where xferlab writes an integer");
+    return sqlite3_column_int64(stmt_, col);
+}
 
 std::string SqliteStatement::text(int col) const {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_BLOB)
+        throw std::runtime_error(column_name(col) + " holds " + value_described(stmt_, col) +
+                                 ", where xferlab writes text");
     const auto* p = sqlite3_column_text(stmt_, col);
     return p ? std::string(reinterpret_cast<const char*>(p),
                            size_t(sqlite3_column_bytes(stmt_, col)))

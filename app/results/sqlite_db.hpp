@@ -4,7 +4,10 @@
 // SQLite's own message. Only what results.sqlite needs (record_store.cpp).
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
+
+#include "results/checked_integer.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -61,9 +64,22 @@ class SqliteStatement {
     void run();    // steps a statement without results to its end, then resets it
     void reset();  // ready to bind and step again
 
-    // Columns are numbered from 0, as in SQLite.
+    // Columns are numbered from 0, as in SQLite. integer() takes an INTEGER value only, and
+    // text() no BLOB: a value of another type throws std::runtime_error naming the column
+    // ("worker holds text ('abc'), where xferlab writes an integer"), where SQLite would read
+    // text as 0 without a word. text() of NULL is "".
     int64_t integer(int col) const;
     std::string text(int col) const;
+    // integer() that fits T: worker 2^32 is not read as worker 0 (checked_integer.hpp).
+    template <typename T>
+    T integer_as(int col) const {
+        const int64_t n = integer(col);
+        if (!integer_fits<T>(n))
+            throw std::runtime_error(
+                integer_range_problem<T>(column_name(col), std::to_string(n), n >= 0));
+        return T(n);
+    }
+    std::string column_name(int col) const;
     bool is_null(int col) const;
     int columns() const;  // in the result rows
 

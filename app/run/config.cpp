@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -12,6 +10,7 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
 #include "settings/vocabulary.hpp"
+#include "util/input_file.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
@@ -88,14 +87,18 @@ void read_python_executable(const fs::path& file, const toml::node& value, const
 
 // Applies one config file onto `config`, collecting every error.
 void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& errors) {
+    // As a scenario file is read: a regular file, bounded, and no deeper than TOML++ can take.
+    std::string why;
+    const auto text = read_input_file(file, kMaxTextInputBytes, why);
+    if (!text) {
+        errors.push_back({file.string(), 0, 0, "", "cannot read the config file: " + why});
+        return;
+    }
     toml::table table;
     try {
-        table = toml::parse_file(file.string());
-    } catch (const toml::parse_error& e) {
-        std::ifstream in(file, std::ios::binary);  // the text, for the hint's line
-        std::ostringstream text;
-        text << in.rdbuf();
-        errors.push_back(scenario_internal::syntax_error_diagnostic(file.string(), text.str(), e));
+        table = scenario_internal::parse_toml(*text, file.string());
+    } catch (const ScenarioError& e) {
+        errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
         return;
     }
     const fs::path base = fs::absolute(file).parent_path();

@@ -4,11 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <tuple>
 
 #include "scenario/diagnostics.hpp"
@@ -18,6 +14,7 @@
 #include "scenario/set_flags.hpp"
 #include "scenario/toml_support.hpp"
 #include "scenario/trials.hpp"
+#include "util/input_file.hpp"
 #include "util/utf8.hpp"
 
 namespace xfer {
@@ -25,13 +22,7 @@ namespace xfer {
 namespace scenario_internal {
 
 ScenarioFile read_scenario_text(const std::string& text, const std::string& name) {
-    toml::table root;
-    try {
-        root = toml::parse(text, name);
-    } catch (const toml::parse_error& e) {
-        // TOML stops at the first syntax error: there is only this one to report.
-        throw ScenarioError({syntax_error_diagnostic(name, text, e)});
-    }
+    const toml::table root = parse_toml(text, name);
     ScenarioFile file;
     file.name = name;
     file.scenario.source = name;
@@ -125,21 +116,18 @@ std::string folder_message(const std::filesystem::path& folder) {
                                  (scenarios == 1 ? ")" : "s)"));
 }
 
-// The text of a scenario file; a ScenarioError when it cannot be read.
+// The text of a scenario file; a ScenarioError when it cannot be read. Only a regular file
+// is read, and at most kMaxTextInputBytes of it: /dev/zero never ends, a FIFO waits.
 std::string scenario_text(const std::filesystem::path& file) {
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))
         throw ScenarioError({Diagnostic{file.string(), 0, 0, "", folder_message(file)}});
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        throw ScenarioError({Diagnostic{file.string(), 0, 0, "",
-                                        std::string("cannot read the scenario file: ") +
-                                            (err ? std::strerror(err) : "unknown error")}});
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    std::string why;
+    auto text = read_input_file(file, kMaxTextInputBytes, why);
+    if (!text)
+        throw ScenarioError(
+            {Diagnostic{file.string(), 0, 0, "", "cannot read the scenario file: " + why}});
+    return std::move(*text);
 }
 
 }  // namespace

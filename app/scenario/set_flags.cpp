@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "scenario/scenario_keys.hpp"
+#include "scenario/toml_depth.hpp"
 #include "scenario/toml_support.hpp"
 #include "settings/setting_keys.hpp"
 #include "util/suggest.hpp"
@@ -110,6 +111,11 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
         const std::string text = flag.substr(eq + 1);
         const size_t lead = text.find_first_not_of(" \t");
         const int column = int(eq + 2 + (lead == std::string::npos ? 0 : lead));
+        // Parsed as the value of a key: "v = " before it, 4 characters the column leaves out.
+        if (const auto deep = toml_depth_problem("v = " + text)) {
+            error(int(eq) + 2 + deep->column - 5, key, toml_depth_message(*deep));
+            continue;
+        }
         const json value = parse_set_value(text);
 
         if (key.rfind("scenario.", 0) == 0 &&
@@ -130,6 +136,14 @@ void apply_set_flags(Scenario& s, const std::vector<std::string>& flags,
         } else if (const std::string retired = retired_key_message(key); !retired.empty()) {
             error(1, key, retired);
         } else if (key.rfind("params.", 0) == 0 && key.size() > 7) {
+            // As deep as a file's key may be: a payload's parameters are copied, written and
+            // handed to Python by recursion, and 30,000 parts crashed `run` (SIGSEGV).
+            if (const int depth = int(std::count(key.begin(), key.end(), '.')) + 1;
+                depth > kMaxTomlDepth) {
+                const std::string shown = key.size() > 40 ? key.substr(0, 40) + "..." : key;
+                error(1, shown, toml_depth_message({1, 1, depth, "key"}));
+                continue;
+            }
             std::string why;
             if (!set_param(s.params, key.substr(7), value, why)) {
                 error(1, key, why);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "scenario/toml_depth.hpp"
+
 namespace xfer::scenario_internal {
 
 using nlohmann::json;
@@ -46,6 +48,18 @@ std::vector<Entry> in_file_order(const toml::table& table) {
 Diagnostic diagnostic_at(const std::string& file, const toml::source_region& where,
                          const std::string& key, const std::string& message) {
     return Diagnostic{file, int(where.begin.line), int(where.begin.column), key, message};
+}
+
+toml::table parse_toml(const std::string& text, const std::string& name) {
+    if (const auto deep = toml_depth_problem(text))
+        throw ScenarioError(
+            {Diagnostic{name, deep->line, deep->column, "", toml_depth_message(*deep)}});
+    try {
+        return toml::parse(text, name);
+    } catch (const toml::parse_error& e) {
+        // TOML stops at the first syntax error: there is only this one to report.
+        throw ScenarioError({syntax_error_diagnostic(name, text, e)});
+    }
 }
 
 Diagnostic syntax_error_diagnostic(const std::string& file, const std::string& text,

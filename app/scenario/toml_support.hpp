@@ -32,6 +32,11 @@ Diagnostic diagnostic_at(const std::string& file, const toml::source_region& whe
 Diagnostic syntax_error_diagnostic(const std::string& file, const std::string& text,
                                    const toml::parse_error& e);
 
+// `text` parsed as TOML, named `name` in diagnostics; a text nested deeper than TOML++ can take
+// (toml_depth.hpp) is refused before it parses. Throws ScenarioError with the one diagnostic,
+// at its line and column.
+toml::table parse_toml(const std::string& text, const std::string& name);
+
 // Whether `a` starts before `b` in the file.
 bool before(const toml::source_region& a, const toml::source_region& b);
 

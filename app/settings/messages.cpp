@@ -1,6 +1,7 @@
 #include "settings/messages.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "util/suggest.hpp"
 
@@ -17,8 +18,13 @@ std::string describe(const json& v) {
         case json::value_t::number_integer:
         case json::value_t::number_unsigned:
             return "an integer (" + v.dump() + ")";
-        case json::value_t::number_float:
+        case json::value_t::number_float: {
+            // JSON has no NaN or infinity (dump() writes both as null): TOML's words for them.
+            const double d = v.get<double>();
+            if (std::isnan(d)) return "a float (nan)";
+            if (std::isinf(d)) return d > 0 ? "a float (inf)" : "a float (-inf)";
             return "a float (" + v.dump() + ")";
+        }
         case json::value_t::array:
             return "an array";
         case json::value_t::object:

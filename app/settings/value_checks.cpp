@@ -1,5 +1,6 @@
 #include "settings/value_checks.hpp"
 
+#include <climits>
 #include <csignal>
 
 #include "system/signal_names.hpp"
@@ -20,16 +21,18 @@ std::optional<int> plain_int(const std::string& s) {
 }
 
 SettingResult want_int(const json& v, int64_t lo, int64_t hi, int& out, const std::string& why) {
-    std::string range = hi == INT_MAX
+    // A key without a real upper bound is "an integer >= 1"; a value above the int it is held
+    // in hears the bound all the same ("repetitions = 4000000000" was told ">= 1").
+    const bool above = v.is_number_integer() &&
+                       ((v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) ||
+                        v.get<int64_t>() > hi);
+    std::string range = hi == INT_MAX && !above
                             ? "an integer >= " + std::to_string(lo)
                             : "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
     if (!why.empty()) range += " (" + why + ")";
-    if (!v.is_number_integer()) return expected(range, v);
-    // Unsigned JSON integers above INT64_MAX only come from a hand-built JSON value.
-    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
-        return expected(range, v);
+    if (!v.is_number_integer() || above) return expected(range, v);
     const int64_t n = v.get<int64_t>();
-    if (n < lo || n > hi) return expected(range, v);
+    if (n < lo) return expected(range, v);
     out = int(n);
     return std::nullopt;
 }

@@ -18,6 +18,9 @@ import numpy as np
 from . import style
 
 MAX_LINES = 10  # beyond that a legend outgrows the figure and no line can be followed
+# Values labelled on the axis: past it a numeric axis takes matplotlib's own ticks and another
+# labels every k-th value (1,500 labels overprinted one another, and took the layout seconds).
+MAX_TICKS = 16
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)?\s*$")
 _FACTORS = {None: 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
             "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
@@ -102,8 +105,9 @@ def _numeric(text):
 
 
 def _axis(lines):
-    """({value text: x position}, log scale?): the values themselves on a numeric axis when all
-    are numbers or sizes, else 0, 1, 2... in plan order; the ticks are the value texts."""
+    """({value text: x position}, log scale?, numeric?): the values themselves on a numeric axis
+    when all are numbers or sizes, else 0, 1, 2... in plan order; the ticks are the value
+    texts."""
     texts = []
     for s in lines:
         for text, _ in s.points:
@@ -113,8 +117,20 @@ def _axis(lines):
     if all(n is not None for n in numbers):
         positive = all(n > 0 for n in numbers)
         log = positive and max(numbers) / min(numbers) >= 16
-        return dict(zip(texts, numbers)), log
-    return {t: i for i, t in enumerate(texts)}, False
+        return dict(zip(texts, numbers)), log, True
+    return {t: i for i, t in enumerate(texts)}, False, False
+
+
+def _ticks(ax, position, numeric):
+    """The values as tick labels, as many as MAX_TICKS allows."""
+    if len(position) > MAX_TICKS and numeric:
+        return  # matplotlib's own ticks on the values' axis
+    texts = list(position.keys())
+    if len(texts) > MAX_TICKS:
+        texts = texts[:: -(-len(texts) // MAX_TICKS)]
+    ax.set_xticks([position[t] for t in texts], texts, fontsize=8,
+                  rotation=30 if len(texts) > 4 else 0)
+    ax.minorticks_off()
 
 
 def _draw_series(ax, i, series, stat, field_name, position, label):
@@ -144,7 +160,7 @@ def draw(key, all_lines, scenario):
     if len(all_lines) > MAX_LINES:
         notes.append(f"{key}: {MAX_LINES} of {len(all_lines)} lines drawn (the first in plan "
                      "order); --run selects others")
-    position, log = _axis(lines)
+    position, log, numeric = _axis(lines)
     legend_in = style.legend_height([s.label for s in lines])
     fig = style.new_figure(style.WIDTH_IN, 4.6 + legend_in)
     grid = fig.add_gridspec(2, 2, height_ratios=[4.6, legend_in])
@@ -163,9 +179,7 @@ def draw(key, all_lines, scenario):
         ax.set_xlabel(key)
         if log:
             ax.set_xscale("log", base=2)
-        ax.set_xticks(list(position.values()), list(position.keys()), fontsize=8,
-                      rotation=30 if len(position) > 4 else 0)
-        ax.minorticks_off()
+        _ticks(ax, position, numeric)
         ax.margins(x=0.08)
     style.legend_row(fig.add_subplot(grid[1, :]), *axes[0].get_legend_handles_labels())
     fig.suptitle(f"{scenario}: aggregate and per-copy p50 against {key} "

@@ -14,6 +14,13 @@ import numpy as np
 from . import style
 
 RUNS_PER_PAGE = 6
+# A page's lanes: 96 of 0.32 in are about 3,100 px, far below the 2^16 px Agg can draw. A run
+# with more lanes (4096 workers) is drawn alone on its page with its first LANES_PER_PAGE lanes,
+# and the figure says so.
+LANES_PER_PAGE = 96
+# The most pages `plot` draws: each takes about a second (docs/performance.md); xferlab_plots
+# refuses the per-run figures of selections that need more (MAX_PAGES, __init__.py).
+MAX_PAGES = 40
 LANE_IN = 0.32  # inches per lane
 HOST_HEIGHT, DEVICE_HEIGHT = 0.8, 0.44
 AXES_PX = style.WIDTH_IN * style.DPI * 0.85  # the time axis' width in pixels, about
@@ -167,10 +174,26 @@ def _legend(ax, any_device, shades, any_helper):
     style.legend_row(ax, handles)
 
 
+def lane_count(run):
+    """How many lanes run_lanes(run) makes, without making them."""
+    workers = set(range(run.threads)) | set(np.unique(run.copies.worker).tolist())
+    return len(workers) + len(run.extra.get("helper_threads") or [])
+
+
+def _cut_lanes(run, lanes):
+    """The run's first LANES_PER_PAGE lanes, and a note when there were more."""
+    if len(lanes) <= LANES_PER_PAGE:
+        return lanes, None
+    return lanes[:LANES_PER_PAGE], (f"run {run.index}: {len(lanes)} lanes, the first "
+                                    f"{LANES_PER_PAGE} drawn (a timeline page holds at most "
+                                    f"{LANES_PER_PAGE}); --run with fewer threads draws them all")
+
+
 def draw_page(runs, scenario, backend):
     """One figure: a panel per run, every panel on the same time axis (since each run's first
     call). Returns (figure, notes)."""
-    lanes = [run_lanes(r) for r in runs]
+    cut = [_cut_lanes(r, run_lanes(r)) for r in runs]
+    lanes = [run_lanes_ for run_lanes_, _ in cut]
     any_device = any(len(lane.device_start) for run_lanes_ in lanes for lane in run_lanes_)
     shades = _shades(any_device)
     origins = [int(r.copies.host_start.min()) for r in runs]
@@ -184,7 +207,7 @@ def draw_page(runs, scenario, backend):
     grid = fig.subplots(len(runs) + 1, 1, squeeze=False,
                         gridspec_kw={"height_ratios": [legend_in] + heights})[:, 0]
     legend_ax, axes = grid[0], grid[1:]
-    notes = []
+    notes = [note for _, note in cut if note]
     for ax, run, run_lanes_, origin in zip(axes, runs, lanes, origins):
         if ax is not axes[0]:
             ax.sharex(axes[0])
@@ -206,5 +229,15 @@ def draw_page(runs, scenario, backend):
 
 
 def pages(runs):
-    """The runs split into pages of RUNS_PER_PAGE panels."""
-    return [runs[i : i + RUNS_PER_PAGE] for i in range(0, len(runs), RUNS_PER_PAGE)]
+    """The runs split into pages, in order: at most RUNS_PER_PAGE panels and LANES_PER_PAGE
+    lanes a page (a run with more lanes than that alone on its page, cut by draw_page)."""
+    out, lanes = [], 0
+    for run in runs:
+        n = min(lane_count(run), LANES_PER_PAGE)
+        if out and len(out[-1]) < RUNS_PER_PAGE and lanes + n <= LANES_PER_PAGE:
+            out[-1].append(run)
+            lanes += n
+        else:
+            out.append([run])
+            lanes = n
+    return out

@@ -500,3 +500,41 @@ TEST_CASE("plot: a folder and a file whose names are not UTF-8 (byte 0xff) draw 
     CHECK(fs::is_regular_file(dir / "figures-\xfe" / "timeline.png"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("plot of a 250-run sweep: the sweep figure, and one line naming --run for the rest",
+          "[integration][plot]") {
+    // Issue 54, item 6: a 1,500-run sweep took 148 s and 3.2 GB, then failed with matplotlib's
+    // "Image size of 1100x75204 pixels is too large" and a Python trace (exit 1).
+    if (!have_matplotlib) {
+        WARN("matplotlib is not installed for the embedded Python: not checked");
+        return;
+    }
+    const auto dir = fresh_temp_dir("plot-many");
+    std::string values;
+    for (int i = 0; i < 250; ++i) values += (i ? ", " : "") + std::to_string(4096 + i);
+    std::ofstream(dir / "many.toml")
+        << "[scenario]\nname = \"many\"\nbackend = \"host\"\n[transfer]\nbytes = 4096\n"
+           "repetitions = 1\nwarmup = 0\n[[run]]\nlauncher = \"host\"\n[sweep]\n"
+           "\"transfer.bytes\" = ["
+        << values << "]\n";
+    const auto ran = run_command(xferlab() + " run --quiet --out '" + (dir / "out").string() +
+                                 "' '" + (dir / "many.toml").string() + "'");
+    REQUIRE(ran.exit_code == 0);
+    const auto r = plot(dir / "out", "");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == (dir / "out" / "sweep-transfer.bytes.png").string() + "\n");
+    CHECK(contains(r.err,
+                   "note: 250 runs selected (42 timeline pages): the timeline, "
+                   "distribution and aggregate figures draw each run as a panel or row, "
+                   "for at most 200 runs and 40 timeline pages; choose the runs to draw "
+                   "with --run (an index or a label, repeatable)"));
+    CHECK_FALSE(contains(r.err, "Traceback"));
+    // Chosen with --run, they are drawn.
+    const auto some = plot(dir / "out", "--run 0 --run 249");
+    INFO(some.err);
+    CHECK(some.exit_code == 0);
+    CHECK(contains(some.out, "timeline.png\n"));
+    CHECK(contains(some.out, "distribution.png\n"));
+    fs::remove_all(dir);
+}

@@ -123,6 +123,23 @@ TEST_CASE("process launcher: a worker killed mid-run keeps the records it stream
     CHECK(victim_reps == std::vector<int>{-1, 0, 1});
 }
 
+TEST_CASE("process launcher: a lone worker process killed is not told of other workers",
+          "[integration][process]") {
+    // Issue 54, item 14: "the other workers' records are kept" where there were none.
+    const Outcome o = run_scenario(
+        "[params]\nvictim = 0\nafter = 0\n[[run]]\nlauncher = "
+        "\"process\"\npayload = \"process_kill.py\"\n"
+        "threads.count = 1\n",
+        "proc-lone-kill");
+    const std::string errors = o.run["errors"].dump();
+    INFO(errors);
+    CHECK(o.command.exit_code == 1);
+    CHECK(errors.find("worker 0 (process ") != std::string::npos);
+    CHECK(errors.find("was killed by SIGKILL before reporting its records: they are lost\"") !=
+          std::string::npos);
+    CHECK(errors.find("other workers") == std::string::npos);
+}
+
 TEST_CASE("process launcher: records streamed during the run arrive exactly once",
           "[integration][process]") {
     // 30 copies 10 ms apart: about 300 ms of copying, so several batches go out before the

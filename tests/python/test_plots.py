@@ -13,6 +13,7 @@ import unittest
 
 import numpy as np
 
+import xferlab_plots
 from xferlab_plots import handoff, results, style, sweep, timeline
 from xferlab_plots.errors import PlotError
 
@@ -351,6 +352,87 @@ class Selection(unittest.TestCase):
     def test_a_file_that_is_not_results_json(self):
         with self.assertRaisesRegex(PlotError, "^not an xferlab results.json: KeyError"):
             results.load(json.dumps({"runs": [{}]}))
+
+
+def synthetic(runs, threads=1, sweep_key="transfer.bytes"):
+    """A results.json text of `runs` host runs of `threads` workers, one copy each, swept over
+    `sweep_key` (None: no sweep), with no analysis: what the figures need and nothing more."""
+    def run(i):
+        records = [{"worker": w, "warmup": False, "size_bytes": 4096, "host_start_ns": 1000 * i,
+                    "host_end_ns": 1000 * i + 500, "device_start_ns": -1, "device_end_ns": -1}
+                   for w in range(threads)]
+        point = {sweep_key: str(4096 + i)} if sweep_key else {}
+        return {"index": i, "label": f"host {i}", "status": "ok", "launcher": "host",
+                "backend": "host", "threads": threads, "bytes_per_copy": 4096 + i,
+                "sweep_point": point, "settings": {}, "records": records,
+                "analysis": {"aggregate_Bps": 1e9 + i, "per_copy_Bps": {"p50": 1e9}}}
+    sweep_list = [{"key": sweep_key}] if sweep_key else []
+    return json.dumps({"scenario": {"scenario": {"name": "big"}, "run": [{}],
+                                    "sweep": sweep_list},
+                       "runs": [run(i) for i in range(runs)]})
+
+
+class ManyRuns(unittest.TestCase):
+    """Issue 54, item 6: a 1,500-run sweep took 148 s and 3.2 GB, then matplotlib refused a
+    distribution figure of 1100x75204 pixels (a Python trace, exit 1). Timeline pages hold at
+    most 6 runs and 96 lanes; past 200 runs or 40 pages only the figures that summarise the
+    runs are drawn, and with none of those the selection is refused in one line."""
+
+    def test_a_page_holds_six_runs_or_96_lanes(self):
+        pages = timeline.pages(results.load(synthetic(13)).runs)
+        self.assertEqual([len(p) for p in pages], [6, 6, 1])
+        pages = timeline.pages(results.load(synthetic(5, threads=40)).runs)
+        self.assertEqual([len(p) for p in pages], [2, 2, 1])
+        wide = results.load(synthetic(3, threads=300)).runs
+        self.assertEqual([len(p) for p in timeline.pages(wide)], [1, 1, 1])
+
+    def test_past_the_limit_the_per_run_figures_are_named_and_left_out(self):
+        data = results.load(synthetic(1500))
+        why = xferlab_plots.too_many_runs(data.runs, timeline.pages(data.runs))
+        self.assertEqual(why, "1500 runs selected (250 timeline pages): the timeline, "
+                              "distribution and aggregate figures draw each run as a panel or "
+                              "row, for at most 200 runs and 40 timeline pages; choose the runs "
+                              "to draw with --run (an index or a label, repeatable)")
+        within = results.load(synthetic(200)).runs
+        self.assertIsNone(xferlab_plots.too_many_runs(within, timeline.pages(within)))
+        # 41 pages of runs of 96 workers each, under 200 runs.
+        wide = results.load(synthetic(41, threads=96)).runs
+        self.assertIn("41 runs selected (41 timeline pages)",
+                      xferlab_plots.too_many_runs(wide, timeline.pages(wide)))
+
+    @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib is not installed")
+    def test_a_1500_run_sweep_draws_its_sweep_figure_and_says_why_not_the_others(self):
+        out = tempfile.mkdtemp(prefix="xferlab-many-")
+        drawn = xferlab_plots.draw(synthetic(1500), out)
+        self.assertEqual([os.path.basename(f) for f in drawn["files"]],
+                         ["sweep-transfer.bytes.png"])
+        self.assertIn("1500 runs selected (250 timeline pages)", drawn["notes"][-1])
+        for f in drawn["files"]:
+            os.remove(f)
+        os.rmdir(out)
+
+    def test_past_the_limit_with_no_summary_figure_the_selection_is_refused(self):
+        with self.assertRaisesRegex(PlotError, "^201 runs selected \\(34 timeline pages\\)"):
+            xferlab_plots.draw(synthetic(201, sweep_key=None), tempfile.gettempdir())
+
+    @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib is not installed")
+    def test_a_run_of_more_lanes_than_a_page_holds_is_cut_there_and_says_so(self):
+        [run] = results.load(synthetic(1, threads=200)).runs
+        fig, notes = timeline.draw_page([run], "big", "host")
+        self.assertEqual(notes[0], "run 0: 200 lanes, the first 96 drawn (a timeline page "
+                                   "holds at most 96); --run with fewer threads draws them all")
+        self.assertEqual(len(fig.axes[1].get_yticks()), 96)
+
+    @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib is not installed")
+    def test_a_sweep_of_1500_values_labels_few_of_them(self):
+        data = results.load(synthetic(1500, sweep_key="label.text"))
+        for r in data.runs:  # values that are no numbers: the axis keeps plan order
+            r.sweep_point = {"label.text": f"v{r.index}"}
+        [(key, lines)] = sweep.swept(data, data.runs)
+        fig, _ = sweep.draw(key, lines, "big")
+        labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+        self.assertLessEqual(len(labels), sweep.MAX_TICKS)
+        self.assertEqual(labels[:2], ["v0", "v94"])
 
 
 class PlantedLinks(unittest.TestCase):

@@ -484,6 +484,33 @@ TEST_CASE("staging registry: an unusable or full registry leaves the engine on i
     }
 }
 
+TEST_CASE("staging registry: a foreign file at its path is refused and left as it was",
+          "[staging][registry]") {
+    // Issue 54, item 14: a 100-byte file at the registry's path was extended to the registry's
+    // size (and one starting with zero bytes given its header) before it was refused.
+    RegTempDir tmp;
+    for (const std::string& bytes : {std::string(100, 'x'), std::string(100, '\0'),
+                                     std::string(kEngineRegistrySlots * 64 + 64, 'y')}) {
+        const std::string path = (tmp.dir / "foreign").string();
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+        {
+            EngineRegistration foreign(reg_auto(12, 12, {}), path);
+            CHECK_FALSE(foreign.registered());
+            CHECK(foreign.active() == 12);
+            CHECK(contains(foreign.why(), "is not an xferlab engine registry"));
+        }
+        std::ifstream in(path, std::ios::binary);
+        const std::string after((std::istreambuf_iterator<char>(in)), {});
+        CHECK(after.size() == bytes.size());
+        CHECK(after == bytes);
+    }
+    // An empty file is one being created: it becomes the registry.
+    const std::string empty = (tmp.dir / "empty").string();
+    std::ofstream(empty).close();
+    EngineRegistration fresh(reg_auto(12, 12, {}), empty);
+    CHECK(fresh.registered());
+}
+
 TEST_CASE("staging registry: four processes share, and one killed leaves no stale share",
           "[staging][registry]") {
     RegTempDir tmp;

@@ -10,12 +10,14 @@
 #include <string>
 
 #include "results/journal_reader.hpp"
+#include "results/machine_facts.hpp"
 #include "results/record_store.hpp"
 #include "results/results_checks.hpp"
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
+#include "test_results_fixtures.hpp"
 
 using nlohmann::json;
 using namespace xfer;
@@ -204,4 +206,125 @@ TEST_CASE("journal.jsonl: a line no plan could hold is left out and named, the o
     CHECK_THAT(
         c.gaps[2].why,
         Catch::Contains("/records/1/worker is 409000000000.0, where xferlab writes an integer"));
+}
+
+// Issue 54, item 12: rows duplicated, integers cut to their low bits, text read as 0, two
+// plans' journals joined: each was read as figures (a 1-thread run 8x faster at concurrency
+// 8.0, worker 2^32 as worker 0, planned_runs 10^18 as -1486618624); each is now refused where
+// it is, the file named by the caller (results.sqlite's reader names it itself).
+
+TEST_CASE("results.json: a duplicated record or run is refused, naming both", "[results][bounds]") {
+    CHECK(json_refusal([](json& j) {
+              auto& records = j["runs"][0]["records"];
+              records.push_back(records[1]);
+          }) ==
+          "run 0 (host), record 4: worker 0, repetition 1 again (record 1 is that copy): "
+          "each copy is recorded once, so this one is a duplicated row");
+    // Eight copies of every record: what made a 1-thread run 8x faster.
+    CHECK_THAT(json_refusal([](json& j) {
+                   json records = j["runs"][0]["records"];
+                   for (int k = 1; k < 8; ++k)
+                       for (const auto& r : records) j["runs"][0]["records"].push_back(r);
+               }),
+               Catch::Contains("record 4: worker 0, repetition 0 again (record 0 is that copy)"));
+    CHECK(json_refusal([](json& j) { j["runs"].push_back(j["runs"][0]); }) ==
+          "it holds run 0 twice (its runs number 1 and 2 in file order): a plan has each run "
+          "once, so these are two plans' runs joined, or a duplicated row");
+}
+
+TEST_CASE("results.json: an integer beyond its field is refused, not cut to its low bits",
+          "[results][bounds]") {
+    // Read before: worker 0, and planned_runs 0 ("unknown") and -1486618624.
+    CHECK(json_refusal([](json& j) { j["runs"][0]["records"][0]["worker"] = 4294967296; }) ==
+          "run 0: record 0: worker is 4294967296, more than that field holds (at most "
+          "2147483647)");
+    CHECK(json_refusal([](json& j) { j["planned_runs"] = 1099511627776; }) ==
+          "planned_runs is 1099511627776, more than that field holds (at most 2147483647)");
+    CHECK(json_refusal([](json& j) { j["planned_runs"] = 1000000000000000000; }) ==
+          "planned_runs is 1000000000000000000, more than that field holds (at most "
+          "2147483647)");
+    CHECK(json_refusal([](json& j) { j["runs"][0]["records"][2]["correlation_id"] = -1; }) ==
+          "run 0: record 2: correlation_id is -1, less than that field holds (at least 0)");
+    CHECK(json_refusal([](json& j) { j["runs"][0]["records"][0]["repetition"] = "abc"; }) ==
+          "run 0: record 0: repetition is \"abc\", where xferlab writes an integer");
+    CHECK(json_refusal([](json& j) {
+              j["runs"][0]["thread_infos"] = json::array({json(testing::full_thread_info())});
+              j["runs"][0]["thread_infos"][0]["tid"] = 4294967297;
+          }) ==
+          "run 0: thread_info 0: tid is 4294967297, more than that field holds (at most "
+          "2147483647)");
+}
+
+TEST_CASE(
+    "results.sqlite: text, blobs, floats and out-of-range integers are refused, naming "
+    "the file, run, record and column",
+    "[results][bounds]") {
+    CHECK_THAT(sqlite_refusal("UPDATE copies SET host_end_ns = 'abc' WHERE rowid = 1"),
+               Catch::EndsWith("results.sqlite: run 0, record 0: host_end_ns holds text "
+                               "('abc'), where xferlab writes an integer"));
+    CHECK_THAT(sqlite_refusal("UPDATE copies SET worker = X'0102' WHERE rowid = 2"),
+               Catch::EndsWith("results.sqlite: run 0, record 1: worker holds a blob of 2 "
+                               "bytes, where xferlab writes an integer"));
+    CHECK_THAT(sqlite_refusal("UPDATE copies SET cpu = 1.5 WHERE rowid = 3"),
+               Catch::EndsWith("run 0, record 2: cpu holds a float (1.500000), where xferlab "
+                               "writes an integer"));
+    CHECK_THAT(sqlite_refusal("UPDATE copies SET worker = 4294967296 WHERE rowid = 1"),
+               Catch::EndsWith("results.sqlite: run 0, record 0: worker is 4294967296, more "
+                               "than that field holds (at most 2147483647)"));
+    CHECK_THAT(sqlite_refusal("UPDATE runs SET label = X'00'"),
+               Catch::EndsWith("results.sqlite: runs table, row 1: label holds a blob of 1 "
+                               "bytes, where xferlab writes text"));
+    CHECK_THAT(sqlite_refusal("UPDATE meta SET value = '1000000000000000000' "
+                              "WHERE key = 'planned_runs'"),
+               Catch::EndsWith("results.sqlite: its meta table: planned_runs is "
+                               "1000000000000000000, more than that field holds (at most "
+                               "2147483647)"));
+    CHECK_THAT(sqlite_refusal("INSERT INTO copies SELECT * FROM copies"),
+               Catch::EndsWith("results.sqlite: run 0 (host), record 4: worker 0, repetition "
+                               "0 again (record 0 is that copy): each copy is recorded once, "
+                               "so this one is a duplicated row"));
+}
+
+TEST_CASE("results.sqlite: a cell that is not JSON names the file, the row and the column",
+          "[results][bounds]") {
+    // Before: "[json.exception.parse_error.101] parse error at line 1, column 5: ..." alone.
+    const std::string why = sqlite_refusal("UPDATE runs SET settings = '{bad'");
+    CHECK_THAT(why, Catch::EndsWith("results.sqlite: runs table, row 1: settings is not JSON "
+                                    "(parse error at line 1, column 2: syntax error while "
+                                    "parsing object key - invalid literal; last read: '{b'; "
+                                    "expected string literal)"));
+    CHECK_THAT(why, !Catch::Contains("json.exception"));
+    CHECK_THAT(sqlite_refusal("UPDATE meta SET value = '{bad' WHERE key = 'host'"),
+               Catch::Contains("results.sqlite: its meta table's host: value is not JSON"));
+}
+
+TEST_CASE("journal.jsonl: two plans' lines, or one run twice, are refused naming the lines",
+          "[results][bounds]") {
+    Results plan = two_worker_plan();
+    plan.scenario = json{{"name", "a"}};
+    Results other = plan;
+    other.scenario = json{{"name", "b"}};
+    const RunResult& run = plan.runs.front();
+    // Two journals of one run each, joined: two "run 0" rows before.
+    JournalContents joined = read_journal(journal_line(plan, run).dump() + "\n" +
+                                          journal_line(other, run).dump() + "\n");
+    CHECK(joined.mixed ==
+          "holds the runs of more than one plan: line 2 names another plan than line 1 (its "
+          "scenario differs)");
+    // The same plan's run twice (a line copied, or the same scenario run twice into one file).
+    JournalContents twice =
+        read_journal(journal_line(plan, run).dump() + "\n" + journal_line(plan, run).dump() + "\n");
+    CHECK(twice.mixed == "holds the runs of more than one plan: lines 1 and 2 both hold run 0");
+    // The host's Python, described in full once a run started it, is no other plan.
+    Results later = plan;
+    later.host = host_from_json(json{{"python", {{"started", true}}}});
+    plan.host = host_from_json(json{{"python", {{"started", false}}}});
+    RunResult second = run;
+    second.position.index = 1;
+    for (auto& r : second.records) r.run = 1;
+    const JournalContents one = read_journal(journal_line(plan, run).dump() + "\n" +
+                                             journal_line(later, second).dump() + "\n");
+    CHECK(one.mixed.empty());
+    CHECK(one.results.runs.size() == 2);
+    CHECK(one.run_lines == std::vector<size_t>{1, 2});
 }

@@ -72,6 +72,7 @@ inline RunResult full_run() {
     r.settings.transfer.verify = false;
     // A payload's w.timed() block: its label, device copies and the payload's own check.
     Record timed = full_record();
+    timed.repetition = 0;  // the worker's next copy: no two records share worker and repetition
     timed.source = 2;
     timed.device_calls = 3;
     timed.gil_held_calls = 1;

@@ -62,6 +62,21 @@ TEST_CASE("repetitions 0 or negative is refused", "[limits]") {
     CHECK(contains(only("[transfer]\nwarmup = -1\n[[run]]\n", "transfer.warmup"), ">= 0"));
 }
 
+TEST_CASE("a count above what its field holds says the range, NaN and inf are named as such",
+          "[limits]") {
+    // Issue 54, item 14: "expected an integer >= 1" for 4000000000, "got a float (null)" for
+    // nan and inf (JSON writes both as null).
+    CHECK(only("[transfer]\nrepetitions = 4000000000\n[[run]]\n", "transfer.repetitions") ==
+          "expected an integer from 1 to 2147483647 (each run copies at least once); got an "
+          "integer (4000000000)");
+    CHECK(only("[transfer]\nwarmup = nan\n[[run]]\n", "transfer.warmup") ==
+          "expected an integer >= 0; got a float (nan)");
+    CHECK(contains(only("[threads]\ncount = inf\n[[run]]\n", "threads.count"),
+                   "; got a float (inf)"));
+    CHECK(contains(only("[[run]]\n", "threads.count", {"threads.count=-inf"}),
+                   "; got a float (-inf)"));
+}
+
 TEST_CASE("threads.count outside 1..4096 is refused", "[limits]") {
     CHECK(contains(only("[threads]\ncount = 0\n[[run]]\n", "threads.count"), "from 1 to 4096"));
     CHECK(contains(only("[threads]\ncount = -2\n[[run]]\n", "threads.count"), "from 1 to 4096"));

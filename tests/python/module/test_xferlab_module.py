@@ -295,6 +295,45 @@ def test_an_array_interface_without_a_required_key_is_refused_by_name(missing):
     assert str(raised.value) == f'src: its array interface has no "{missing}"'
 
 
+class ShapedInterface:
+    """An __array_interface__ over 16 real bytes that claims another shape or item type."""
+
+    def __init__(self, shape, typestr="|u1"):
+        self._a = np.zeros(16, dtype=np.uint8)
+        self.__array_interface__ = dict(self._a.__array_interface__, shape=shape,
+                                        typestr=typestr)
+
+
+@pytest.mark.parametrize("shape, typestr, words", [
+    # Said 18446744073709551611 bytes before.
+    ((-5,), "|u1", "has shape (-5,): an extent cannot be negative"),
+    ((4, -4), "|u1", "has shape (4, -4): an extent cannot be negative"),
+    # An overflowing shape became a 0-byte copy before, and two of them copied "successfully".
+    ((1 << 62, 8), "|u1", "has shape (4611686018427387904, 8): with items of 1 byte: more "
+                          "bytes than a 64-bit size holds"),
+    ((1 << 61, 0, 16), "|u1", "has shape (2305843009213693952, 0, 16): with items of 1 byte: "
+                              "more bytes"),
+    ((16,), "|V", "has shape (16,): its items are 0 bytes each"),
+])
+def test_a_shape_that_is_no_size_is_refused_by_what_is_wrong(shape, typestr, words):
+    for dst, src in ((np.zeros(16, dtype=np.uint8), ShapedInterface(shape, typestr)),
+                     (ShapedInterface(shape, typestr), ShapedInterface(shape, typestr))):
+        with pytest.raises(ValueError) as raised:
+            xferlab.copy(dst, src)
+        role = "src" if isinstance(dst, np.ndarray) else "dst"
+        assert str(raised.value).startswith(f"{role} ({__name__}.ShapedInterface) {words}")
+
+
+def test_strides_of_another_rank_than_the_shape_are_refused():
+    # Read past the strides' end before (one stride for a 2-dimensional shape).
+    src = ShapedInterface((4, 4))
+    src.__array_interface__["strides"] = (4,)
+    with pytest.raises(ValueError) as raised:
+        xferlab.copy(np.zeros(16, dtype=np.uint8), src)
+    assert str(raised.value) == \
+        f"src ({__name__}.ShapedInterface) has 1 strides for a shape of 2 dimensions"
+
+
 def test_other_dtypes_and_shapes_copy_their_bytes():
     a = np.arange(12, dtype=np.float64).reshape(3, 4)
     dev = testing.FakeDeviceArray(a.nbytes)
