@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "results/copy_kinds.hpp"
 #include "settings/setting_keys.hpp"
 #include "settings/value_checks.hpp"
 
@@ -62,6 +63,13 @@ void to_json(json& j, const Record& r) {
         j["gil_held_calls"] = r.gil_held_calls;
         j["failed"] = r.failed;
     }
+    // Only a watched program's copies carry these (xferlab watch).
+    if (r.watched()) {
+        j["copy_kind"] = copy_kind_name(r.copy_kind);
+        j["src_kind"] = memory_kind_name(r.src_kind);
+        j["dst_kind"] = memory_kind_name(r.dst_kind);
+        j["host_node"] = r.host_node;
+    }
 }
 
 namespace {
@@ -89,6 +97,25 @@ std::vector<T> each_of(const json& items, const char* what) {
         }
     }
     return out;
+}
+
+// A watched copy's kinds by name (copy_kinds.hpp), and its host node.
+void watched_from_json(const json& j, Record& r) {
+    const auto code = [&](const char* key, auto lookup, const char* names) {
+        const std::string name = j.at(key).get<std::string>();
+        const std::optional<uint8_t> c = lookup(name);
+        if (!c)
+            throw std::invalid_argument(std::string(key) + " \"" + name + "\" is not one of " +
+                                        names);
+        return *c;
+    };
+    constexpr const char* kMemoryNames =
+        "pageable, pinned, device, array, managed, device_static, managed_static, unknown";
+    r.copy_kind = code("copy_kind", copy_kind_code,
+                       "HtoD, DtoH, HtoA, AtoH, AtoA, AtoD, DtoA, DtoD, HtoH, PtoP");
+    r.src_kind = code("src_kind", memory_kind_code, kMemoryNames);
+    r.dst_kind = code("dst_kind", memory_kind_code, kMemoryNames);
+    j.at("host_node").get_to(r.host_node);
 }
 
 }  // namespace
@@ -119,6 +146,7 @@ void from_json(const json& j, Record& r) {
         r.gil_held_calls = j.value("gil_held_calls", int16_t(0));
         r.failed = j.value("failed", false);
     }
+    if (auto it = j.find("copy_kind"); it != j.end()) watched_from_json(j, r);
 }
 
 json worker_texts_to_json(const std::map<int, std::string>& texts) {

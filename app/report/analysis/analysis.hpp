@@ -11,6 +11,7 @@
 #include "report/analysis/finding.hpp"
 #include "report/analysis/staging_helpers.hpp"
 #include "report/analysis/timed_blocks.hpp"
+#include "report/analysis/watched.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer {
@@ -168,6 +169,9 @@ struct RunAnalysis {
     std::vector<Finding> findings;                // plain-language findings, as data
     TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
     std::vector<StagingHelperStats> staging_helpers;  // path = "staged": the helpers' work
+    // A watched program's run (`xferlab watch`): its copies by kind, thread and node, and
+    // the runs xferlab timed after it (computed across runs, by analyze()).
+    std::optional<WatchedStats> watched;
 };
 
 // A run against its baseline across trials (report/analysis/trial_analysis.cpp).

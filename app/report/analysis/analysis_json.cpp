@@ -122,6 +122,7 @@ void to_json(json& j, const RunAnalysis& a) {
              {"explanations", texts(a.findings)},
              {"findings", a.findings}};
     if (!a.staging_helpers.empty()) j["staging_helpers"] = a.staging_helpers;
+    if (a.watched) j["watched"] = *a.watched;
     if (!a.timed_blocks.labels.empty()) {
         j["timed_blocks"] = a.timed_blocks;
         j["timed_blocks_verified"] = worker_texts_to_json(a.timed_blocks.verified);

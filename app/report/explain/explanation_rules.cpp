@@ -173,6 +173,25 @@ const std::vector<ExplanationRule>& explanation_rules() {
          true,
          shared_machine,
          true},
+        {{"watched-far-node",
+          "device D: the host pages of K of the N sampled pageable copies (watched) were mostly "
+          "on NUMA node X, not on the device's nearest node Y",
+          "per device of a watched program: the node most of each pageable copy's sampled host "
+          "pages were on (move_pages), against the node sysfs gives the device",
+          "observation: where the pages are is the program's first touch; no switch in the run "
+          "moves them",
+          "the device's node known; at least one sampled copy mostly on another node"},
+         true,
+         watched_far_node},
+        {{"watched-reference",
+          "device D h2d|d2h: the program's copies moved R per copy (p50, device-timed); xferlab "
+          "timed W here after it ended at A (run K): how far apart is not tested (one trial)",
+          "the watched run's device-timed copies of that device and direction; the aggregate of "
+          "the page-locked reference (or xferlab.copy with --calibrate) run xferlab timed on it",
+          "observation across runs: one trial each, so no difference is claimed",
+          "a reference run on the device and direction with copies of the program there"},
+         true,
+         watched_reference},
         {{"bookkeeping",
           "input notes, interrupted, incomplete, journal lines left out, --fit, baselines, the "
           "highest and lowest aggregate",
