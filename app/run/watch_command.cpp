@@ -153,6 +153,14 @@ int watch_command(const WatchOptions& o, const Config& config) {
         std::cerr << "xferlab watch: no command: xferlab watch [OPTIONS] -- CMD ARGS...\n";
         return exit_bad_input;
     }
+    if (const char* named = std::getenv("XFERLAB_WATCH_LIBRARY"); named && *named) {
+        std::error_code ec;
+        if (!fs::is_regular_file(named, ec)) {
+            std::cerr << "xferlab watch: XFERLAB_WATCH_LIBRARY names " << terminal_safe(named)
+                      << ", which is not a file\n";
+            return exit_bad_input;
+        }
+    }
     const std::string library = watch_library();
     if (library.empty()) {
         std::cerr << "xferlab watch: this xferlab was built without CUDA and CUPTI: it has no "

@@ -13,6 +13,10 @@
 //   xferlab-watch-fake [--threads N] [--copies K] [--bytes B] [--pinned] [--serialize]
 //       [--split] [--memsets M] [--device-node D:N]... [--devices D] [--child ARGS...]
 //       [--exit N] [--os-exit N] [--raise SIG] [--wait-signal] [--name-threads] [--gap-us U]
+//   xferlab-watch-fake --load-injection
+//       what the driver does at cuInit: dlopen $CUDA_INJECTION64_PATH and call its
+//       InitializeInjection (the real library, in a process without a GPU), then exit
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -58,6 +62,7 @@ struct Options {
     bool wait_signal = false;
     bool name_threads = false;
     int gap_us = 0;
+    bool load_injection = false;
 };
 
 int64_t now_ns() {
@@ -233,6 +238,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--wait-signal") o.wait_signal = true;
         else if (a == "--name-threads") o.name_threads = true;
         else if (a == "--gap-us") o.gap_us = std::atoi(next().c_str());
+        else if (a == "--load-injection") o.load_injection = true;
         else if (a == "--child") {
             o.child.assign(argv + i + 1, argv + argc);
             break;
@@ -249,8 +255,24 @@ void on_signal(int sig) { g_signal = sig; }
 
 }  // namespace
 
+// The driver's part at cuInit: load the library the variable names and initialize it.
+int load_injection() {
+    const char* path = std::getenv("CUDA_INJECTION64_PATH");
+    if (!path) return 2;
+    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        std::fprintf(stderr, "xferlab-watch-fake: %s\n", dlerror());
+        return 3;
+    }
+    auto init = reinterpret_cast<int (*)()>(dlsym(lib, "InitializeInjection"));
+    if (!init) return 4;
+    std::printf("InitializeInjection returned %d\n", init());
+    return 0;
+}
+
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
+    if (o.load_injection) return load_injection();
     if (o.wait_signal) {
         signal(SIGINT, on_signal);
         signal(SIGTERM, on_signal);
@@ -268,7 +290,7 @@ int main(int argc, char** argv) {
             dev.numa_node = -1;
             for (const auto& [device, node] : o.device_nodes)
                 if (device == d) dev.numa_node = node;
-            std::snprintf(dev.pci_bus_id, sizeof dev.pci_bus_id, "0000:%02x:00.0", 0x10 + d);
+            std::snprintf(dev.pci_bus_id, sizeof dev.pci_bus_id, "0000:%02x:00.0", (0x10 + d) & 0xff);
             std::snprintf(dev.name, sizeof dev.name, "Fake Device %d", d);
             Capture::instance().device(dev);
         }

@@ -33,19 +33,20 @@ std::string threads_table(const WatchedStats& s, const RunAnalysis& a) {
     TextTable t;
     t.add_column("worker", TextTable::Align::right);
     t.add_column("thread", TextTable::Align::left, true);
+    t.add_column("pid", TextTable::Align::right);
+    t.add_column("tid", TextTable::Align::right);
     t.add_column("copies", TextTable::Align::right);
     t.add_column("in calls", TextTable::Align::right);
     t.add_column("pageable", TextTable::Align::right);
     t.add_column("waited", TextTable::Align::right);
-    t.add_column("another on device", TextTable::Align::right);
+    t.add_column("another's on", TextTable::Align::right);
     t.add_column("gap p50", TextTable::Align::right);
     for (const WatchedThread& w : s.threads) {
         std::string gap = "-";
         for (const WorkerStats& ws : a.workers)
             if (ws.worker == w.worker && ws.gap_ns) gap = fmtx::duration(ws.gap_ns->p50);
-        const std::string name = w.name.empty() ? "" : w.name + " ";
-        t.add_row({std::to_string(w.worker),
-                   fmt::format("{}(pid {} tid {})", name, w.pid, w.tid), std::to_string(w.copies),
+        t.add_row({std::to_string(w.worker), w.name.empty() ? "-" : w.name,
+                   std::to_string(w.pid), std::to_string(w.tid), std::to_string(w.copies),
                    fmtx::duration(double(w.call_ns)), share(w.pageable_ns, w.call_ns),
                    fmtx::duration(double(w.wait_ns)), share(w.wait_busy_ns, w.wait_ns), gap});
     }
@@ -58,14 +59,15 @@ std::string nodes_lines(const WatchedStats& s) {
         if (n.pageable_copies == 0) continue;
         std::string where;
         for (const auto& [node, copies] : n.copies_on)
-            where += fmt::format("{}{} on node {}", where.empty() ? "" : ", ", copies, node);
+            where += fmt::format("{}node {} for {}", where.empty() ? "" : ", ", node, copies);
         const std::string nearest = n.nearest_node >= 0
-                                        ? fmt::format("its nearest NUMA node is {}", n.nearest_node)
-                                        : "its nearest NUMA node is not known";
-        out += wrap(fmt::format("device {} ({}): of {} pageable copies, {} had their host pages "
-                                "sampled{}{}",
+                                        ? fmt::format("nearest NUMA node {}", n.nearest_node)
+                                        : "nearest NUMA node not known";
+        out += wrap(fmt::format("where the bytes live, device {} ({}): {} pageable copies, {} "
+                                "with sampled host pages{}{}",
                                 n.device, nearest, n.pageable_copies, n.sampled,
-                                where.empty() ? "" : ": most pages of ", where),
+                                where.empty() ? "" : "; the node most of a copy's pages were on: ",
+                                where),
                     kTableWidth, "  ", "    ");
     }
     return out;
@@ -115,8 +117,10 @@ std::string one_section(const RunResult& run, const RunAnalysis& a) {
                             fmtx::duration(double(s.wait_ns)),
                             fmtx::duration(double(s.wait_busy_ns)), share(s.wait_busy_ns, s.wait_ns)),
                 kTableWidth, "  ", "    ");
-    out += "  threads (waited: call start to device start; gap: a copy's return to the thread's "
-           "next call)\n" +
+    out += wrap("threads (waited: call start to device start, summed; another's on: the share of "
+                "that wait while another transfer was on the device; gap: a copy's return to the "
+                "thread's next call)",
+                kTableWidth, "  ", "    ") +
            threads_table(s, a);
     out += nodes_lines(s);
     out += references_lines(s);
