@@ -321,3 +321,30 @@ TEST_CASE("a million copies are recorded in bounded memory", "[cli][watch]") {
     // library maps 1 MiB of it at a time).
     CHECK(usage.ru_maxrss < 32 * 1024);
 }
+
+TEST_CASE("the program gets the library's variables, and Python the thread-naming "
+          "sitecustomize unless --no-thread-names",
+          "[cli][watch]") {
+    const fs::path tmp = fresh_temp_dir("watch");
+    const std::string program =
+        std::string("'") + XFER_TEST_PYTHON +
+        "' -c 'import os; [print(k, os.environ.get(k)) for k in (\"CUDA_INJECTION64_PATH\", "
+        "\"XFERLAB_WATCH_DIR\", \"PYTHONPATH\")]'";
+    const auto env_of = [&](const std::string& flags, const fs::path& dir) {
+        const CommandResult r =
+            run_command("env PYTHONPATH=/the/programs/own XFERLAB_WATCH_LIBRARY=" + fake() + " " +
+                        xferlab() + " watch --quiet --out '" +
+                        dir.string() + "' " + flags + " -- " + program);
+        INFO(r.err);
+        CHECK(r.exit_code == 0);
+        return r.out;
+    };
+    const std::string with = env_of("", tmp / "a");
+    CHECK(with.find("CUDA_INJECTION64_PATH " + std::string(XFER_WATCH_FAKE) + "\n") !=
+          std::string::npos);
+    CHECK(with.find("XFERLAB_WATCH_DIR " + (tmp / "a" / "watch").string()) != std::string::npos);
+    CHECK(with.find("PYTHONPATH " + std::string(XFER_SOURCE_DIR) +
+                    "/python/xferlab_watch:/the/programs/own") != std::string::npos);
+    const std::string without = env_of("--no-thread-names", tmp / "b");
+    CHECK(without.find("PYTHONPATH /the/programs/own\n") != std::string::npos);
+}
