@@ -45,7 +45,8 @@ struct Record {
     // A watched program's copy (`xferlab watch`): the copy's kind and its source and
     // destination memory kinds as CUPTI gave them (results/copy_kinds.hpp: CUpti_ActivityMemcpyKind
     // and CUpti_ActivityMemoryKind codes; 0 for xferlab's own copies, whose run settings say
-    // them), and the NUMA node most of its sampled host pages were on (-1: none sampled).
+    // them). Any copy: the NUMA node most of its host buffer's sampled pages were on (a watched
+    // copy's at its call, xferlab's own worker's once attached; -1: none sampled).
     uint8_t copy_kind = 0;
     uint8_t src_kind = 0;
     uint8_t dst_kind = 0;

@@ -93,10 +93,10 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
             s.bind(23, std::string(copy_kind_name(r.copy_kind)));
             s.bind(24, std::string(memory_kind_name(r.src_kind)));
             s.bind(25, std::string(memory_kind_name(r.dst_kind)));
-            s.bind(26, int64_t(r.host_node));
         } else {
-            for (int i = 23; i <= 26; ++i) s.bind_null(i);
+            for (int i = 23; i <= 25; ++i) s.bind_null(i);
         }
+        bind_or_null(s, 26, r.host_node, r.host_node >= 0);
         s.run();
     }
 }

@@ -96,6 +96,7 @@ constexpr const char* kCopyColumns =
 
 // Schema 6's columns of a watched program's copy (NULL for xferlab's own).
 void watched_from(const SqliteStatement& s, Record& r) {
+    r.host_node = s.is_null(25) ? int16_t(-1) : int16_t(s.integer(25));
     if (s.is_null(22)) return;
     const auto code = [&](int column, auto lookup, const char* what) {
         const std::string name = s.text(column);
@@ -106,7 +107,6 @@ void watched_from(const SqliteStatement& s, Record& r) {
     r.copy_kind = code(22, copy_kind_code, "copy_kind");
     r.src_kind = code(23, memory_kind_code, "src_kind");
     r.dst_kind = code(24, memory_kind_code, "dst_kind");
-    r.host_node = s.is_null(25) ? int16_t(-1) : int16_t(s.integer(25));
 }
 
 void read_copies(const SqliteDb& db, RunResult& run, int schema) {

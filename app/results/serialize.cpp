@@ -68,8 +68,9 @@ void to_json(json& j, const Record& r) {
         j["copy_kind"] = copy_kind_name(r.copy_kind);
         j["src_kind"] = memory_kind_name(r.src_kind);
         j["dst_kind"] = memory_kind_name(r.dst_kind);
-        j["host_node"] = r.host_node;
     }
+    // Where the copy's host pages were (watched copies, and xferlab's own since issue 56).
+    if (r.host_node >= 0) j["host_node"] = r.host_node;
 }
 
 namespace {
@@ -115,7 +116,6 @@ void watched_from_json(const json& j, Record& r) {
                        "HtoD, DtoH, HtoA, AtoH, AtoA, AtoD, DtoA, DtoD, HtoH, PtoP");
     r.src_kind = code("src_kind", memory_kind_code, kMemoryNames);
     r.dst_kind = code("dst_kind", memory_kind_code, kMemoryNames);
-    j.at("host_node").get_to(r.host_node);
 }
 
 }  // namespace
@@ -147,6 +147,7 @@ void from_json(const json& j, Record& r) {
         r.failed = j.value("failed", false);
     }
     if (auto it = j.find("copy_kind"); it != j.end()) watched_from_json(j, r);
+    if (auto it = j.find("host_node"); it != j.end()) it->get_to(r.host_node);
 }
 
 json worker_texts_to_json(const std::map<int, std::string>& texts) {

@@ -238,6 +238,15 @@ void Capture::end(xw_end e) {
     process_writer().write(XW_END, r);
 }
 
+int majority_node(const int8_t* nodes, int n, int* on_node) {
+    int count[128] = {};
+    int best = -1;
+    for (int i = 0; i < n; ++i)
+        if (nodes[i] >= 0 && ++count[nodes[i]] > (best < 0 ? 0 : count[best])) best = nodes[i];
+    if (on_node) *on_node = best < 0 ? 0 : count[best];
+    return best;
+}
+
 int sample_host_nodes(const void* ptr, uint64_t bytes, int8_t* nodes, int max_pages) {
     if (!ptr || bytes == 0 || max_pages <= 0) return 0;
     const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));

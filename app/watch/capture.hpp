@@ -69,6 +69,9 @@ class Capture {
 // failed: a kernel without NUMA support).
 int sample_host_nodes(const void* ptr, uint64_t bytes, int8_t* nodes, int max_pages);
 
+// The node most of `n` sampled pages were on (-1: none present), and how many were there.
+int majority_node(const int8_t* nodes, int n, int* on_node = nullptr);
+
 // The kernel thread id of the caller.
 int current_tid();
 

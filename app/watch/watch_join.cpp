@@ -1,5 +1,7 @@
 #include "watch/watch_join.hpp"
 
+#include "watch/capture.hpp"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -33,15 +35,8 @@ void add_part(JoinedCall& c, int64_t start, int64_t end, uint64_t bytes, uint32_
 }
 
 void take_sample(JoinedCall& c, const xw_numa& s) {
-    std::map<int, int> on;
-    for (int i = 0; i < s.pages && i < XW_NUMA_PAGES; ++i)
-        if (s.node[i] >= 0) ++on[s.node[i]];
-    c.sampled_pages = s.pages;
-    for (const auto& [node, n] : on)
-        if (n > c.pages_on_node) {
-            c.host_node = node;
-            c.pages_on_node = n;
-        }
+    c.sampled_pages = std::min<int>(s.pages, XW_NUMA_PAGES);
+    c.host_node = majority_node(s.node, c.sampled_pages, &c.pages_on_node);
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ TEST_CASE("the sampled pages' node is held against the device's nearest node (fa
                          std::to_string(nearest) + "): 6 pageable copies, 6 with sampled") !=
               std::string::npos);
         for (const auto& rec : only_run(dir)["records"]) CHECK(rec["host_node"] == 0);
-        const json nodes = only_run(dir)["analysis"]["watched"]["nodes"];
+        const json nodes = only_run(dir)["analysis"]["host_nodes"];
         REQUIRE(nodes.size() == 1);
         CHECK(nodes[0]["nearest_node"] == nearest);
         CHECK(nodes[0]["copies_on"] == json{{"0", 6}});

@@ -39,23 +39,6 @@ std::string kind_text(const Record& r) {
            " -> " + memory_kind_name(r.dst_kind);
 }
 
-// The node sysfs gives each device, as the watched program's processes saw it
-// (results.json "devices" "watched"), -1 where unknown.
-std::map<int, int> nearest_nodes(const std::optional<std::vector<BackendDevices>>& devices) {
-    std::map<int, int> out;
-    if (!devices) return out;
-    for (const BackendDevices& d : *devices) {
-        if (d.backend != "watched" || !d.description.is_object()) continue;
-        const auto list = d.description.find("devices");
-        if (list == d.description.end() || !list->is_array()) continue;
-        for (const auto& dev : *list)
-            if (dev.is_object() && dev.value("index", -1) >= 0 && dev.contains("numa_node") &&
-                dev["numa_node"].is_number_integer())
-                out.emplace(dev["index"].get<int>(), dev["numa_node"].get<int>());
-    }
-    return out;
-}
-
 double p50(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return stats::percentile_sorted(v, 0.5);
@@ -93,8 +76,7 @@ std::string size_class(uint64_t bytes) {
     return ">= 256 MiB";
 }
 
-WatchedStats watched_stats(const RunResult& run,
-                           const std::optional<std::vector<BackendDevices>>& devices) {
+WatchedStats watched_stats(const RunResult& run) {
     WatchedStats s;
     const std::vector<Record>& records = run.records;
     add_groups(records, s);
@@ -105,8 +87,6 @@ WatchedStats watched_stats(const RunResult& run,
         if (r.has_device_time()) busy[r.device].push_back({r.device_start_ns, r.device_end_ns});
     for (auto& [device, iv] : busy) iv = stats::union_of(std::move(iv));
     std::map<int, WatchedThread> threads;
-    const std::map<int, int> nearest = nearest_nodes(devices);
-    std::map<int, WatchedNodes> nodes;
     for (const Record& r : records) {
         WatchedThread& t = threads[r.worker];
         t.worker = r.worker;
@@ -115,16 +95,7 @@ WatchedStats watched_stats(const RunResult& run,
         ++t.copies;
         t.bytes += r.bytes;
         t.call_ns += r.host_duration_ns();
-        if (pageable(r)) {
-            t.pageable_ns += r.host_duration_ns();
-            WatchedNodes& n = nodes[r.device];
-            n.device = r.device;
-            ++n.pageable_copies;
-            if (r.host_node >= 0) {
-                ++n.sampled;
-                ++n.copies_on[r.host_node];
-            }
-        }
+        if (pageable(r)) t.pageable_ns += r.host_duration_ns();
         if (r.has_device_time() && r.device_start_ns > r.host_start_ns) {
             const stats::Interval wait{r.host_start_ns, r.device_start_ns};
             t.wait_ns += wait.end - wait.start;
@@ -139,10 +110,6 @@ WatchedStats watched_stats(const RunResult& run,
         s.wait_ns += t.wait_ns;
         s.wait_busy_ns += t.wait_busy_ns;
         s.threads.push_back(std::move(t));
-    }
-    for (auto& [device, n] : nodes) {
-        if (auto it = nearest.find(device); it != nearest.end()) n.nearest_node = it->second;
-        s.nodes.push_back(std::move(n));
     }
     return s;
 }
@@ -208,14 +175,6 @@ void to_json(nlohmann::json& j, const WatchedStats& s) {
                                 {"name", t.name}, {"copies", t.copies}, {"bytes", t.bytes},
                                 {"call_ns", t.call_ns}, {"pageable_ns", t.pageable_ns},
                                 {"wait_ns", t.wait_ns}, {"wait_busy_ns", t.wait_busy_ns}});
-    j["nodes"] = nlohmann::json::array();
-    for (const auto& n : s.nodes) {
-        nlohmann::json on = nlohmann::json::object();
-        for (const auto& [node, c] : n.copies_on) on[std::to_string(node)] = c;
-        j["nodes"].push_back({{"device", n.device}, {"nearest_node", n.nearest_node},
-                              {"pageable_copies", n.pageable_copies}, {"sampled", n.sampled},
-                              {"copies_on", on}});
-    }
     j["references"] = nlohmann::json::array();
     for (const auto& r : s.references)
         j["references"].push_back(

@@ -44,16 +44,6 @@ struct WatchedThread {
     int64_t wait_busy_ns = 0;  // ... while another transfer was on the same device
 };
 
-// Where the host side of a device's pageable copies lived: the node most sampled pages of each
-// copy were on, against the node sysfs gives the device (-1: unknown).
-struct WatchedNodes {
-    int device = -1;
-    int nearest_node = -1;
-    size_t pageable_copies = 0;
-    size_t sampled = 0;                  // copies with a sampled node
-    std::map<int, size_t> copies_on;     // node -> copies
-};
-
 // A run xferlab timed after the program: its run number, label, what it is and its aggregate.
 struct WatchedReference {
     int run = 0;
@@ -74,7 +64,6 @@ struct WatchedReference {
 struct WatchedStats {
     std::vector<WatchedGroup> groups;
     std::vector<WatchedThread> threads;
-    std::vector<WatchedNodes> nodes;
     std::vector<WatchedReference> references;
     int64_t call_ns = 0;          // every recorded copy call, summed
     int64_t pageable_ns = 0;      // ... those that copied pageable host memory
@@ -82,9 +71,9 @@ struct WatchedStats {
     int64_t wait_busy_ns = 0;     // ... while another transfer was on the device
 };
 
-// The run's watched figures (records and threads only); references() adds the runs xferlab
-// timed after it.
-WatchedStats watched_stats(const RunResult& run, const std::optional<std::vector<BackendDevices>>& devices);
+// The run's watched figures (records and threads only); watched_references adds the runs
+// xferlab timed after it. Where its pageable copies' pages lived: RunAnalysis::host_nodes.
+WatchedStats watched_stats(const RunResult& run);
 // The reference runs of `results` (by their labels, run/watch_reference.hpp), each against the
 // watched run's copies on the same device and direction. `aggregates` is each run's aggregate
 // in Results order.

@@ -1,7 +1,7 @@
-// The rules of a watched program's run (`xferlab watch`): where its pageable copies' host pages
-// lived against each device's nearest node, and its copies against what xferlab timed on the
-// same device after it ended. Both observations: the run has no switch that moves the pages or
-// pins the memory.
+// Where a run's host pages lived against each device's nearest node (any run whose pages were
+// sampled: a watched program's pageable copies, xferlab's own workers' buffers), and a watched
+// program's copies against what xferlab timed on the same device after it ended. Both
+// observations: no switch in the run moves the pages or pins the memory.
 #include <fmt/format.h>
 
 #include "report/explain/explain_rules_internal.hpp"
@@ -9,20 +9,20 @@
 
 namespace xfer::explain {
 
-void watched_far_node(const RuleInput& in, std::vector<Finding>& out) {
-    const auto& w = in.a().watched;
-    if (!w) return;
-    for (const WatchedNodes& n : w->nodes) {
+void far_node(const RuleInput& in, std::vector<Finding>& out) {
+    const bool watched = in.a().watched.has_value();
+    for (const HostNodes& n : in.a().host_nodes) {
         if (n.nearest_node < 0 || n.sampled == 0) continue;
         for (const auto& [node, copies] : n.copies_on) {
             if (node == n.nearest_node) continue;
             out.push_back(Finding{}
                               .say("device {device}: the host pages of {far} of the {sampled} "
-                                   "sampled pageable copies were mostly on NUMA node {node}, not "
-                                   "on the device's nearest node {nearest}")
+                                   "sampled {what} were mostly on NUMA node {node}, not on the "
+                                   "device's nearest node {nearest}")
                               .claim("device", std::to_string(n.device))
                               .figure("far", double(copies), std::to_string(copies))
                               .figure("sampled", double(n.sampled), std::to_string(n.sampled))
+                              .claim("what", watched ? "pageable copies" : "copies")
                               .claim("node", std::to_string(node))
                               .claim("nearest", std::to_string(n.nearest_node)));
         }

@@ -173,16 +173,17 @@ const std::vector<ExplanationRule>& explanation_rules() {
          true,
          shared_machine,
          true},
-        {{"watched-far-node",
-          "device D: the host pages of K of the N sampled pageable copies (watched) were mostly "
-          "on NUMA node X, not on the device's nearest node Y",
-          "per device of a watched program: the node most of each pageable copy's sampled host "
-          "pages were on (move_pages), against the node sysfs gives the device",
-          "observation: where the pages are is the program's first touch; no switch in the run "
-          "moves them",
+        {{"far-node",
+          "device D: the host pages of K of the N sampled copies (a watched program's: pageable "
+          "copies) were mostly on NUMA node X, not on the device's nearest node Y",
+          "per device: the node most of each copy's sampled host pages were on (move_pages: a "
+          "watched copy's at its call, a worker's buffer once attached), against the node "
+          "sysfs gives the device",
+          "observation: where the pages are is the first touch's doing; a first_touch switch "
+          "between runs moves them, but no run claims what that did to its copies",
           "the device's node known; at least one sampled copy mostly on another node"},
          true,
-         watched_far_node},
+         far_node},
         {{"watched-reference",
           "device D h2d|d2h: the program's copies moved R per copy (p50, device-timed); xferlab "
           "timed W here after it ended at A (run K): how far apart is not tested (one trial)",

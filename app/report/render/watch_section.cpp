@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/render/host_nodes_text.hpp"
 #include "report/render/table_run_section.hpp"  // kTableWidth
 #include "util/format.hpp"
 #include "util/text_table.hpp"
@@ -53,26 +54,6 @@ std::string threads_table(const WatchedStats& s, const RunAnalysis& a) {
     return t.render(kTableWidth, 4);
 }
 
-std::string nodes_lines(const WatchedStats& s) {
-    std::string out;
-    for (const WatchedNodes& n : s.nodes) {
-        if (n.pageable_copies == 0) continue;
-        std::string where;
-        for (const auto& [node, copies] : n.copies_on)
-            where += fmt::format("{}node {} for {}", where.empty() ? "" : ", ", node, copies);
-        const std::string nearest = n.nearest_node >= 0
-                                        ? fmt::format("nearest NUMA node {}", n.nearest_node)
-                                        : "nearest NUMA node not known";
-        out += wrap(fmt::format("where the bytes live, device {} ({}): {} pageable copies, {} "
-                                "with sampled host pages{}{}",
-                                n.device, nearest, n.pageable_copies, n.sampled,
-                                where.empty() ? "" : "; the node most of a copy's pages were on: ",
-                                where),
-                    kTableWidth, "  ", "    ");
-    }
-    return out;
-}
-
 std::string references_lines(const WatchedStats& s) {
     std::string out;
     bool calibrated = false;
@@ -122,7 +103,7 @@ std::string one_section(const RunResult& run, const RunAnalysis& a) {
                 "thread's next call)",
                 kTableWidth, "  ", "    ") +
            threads_table(s, a);
-    out += nodes_lines(s);
+    out += host_nodes_text(a.host_nodes, "pageable copies", "  ");
     out += references_lines(s);
     return out;
 }
