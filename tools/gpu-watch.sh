@@ -116,9 +116,12 @@ if wants programs; then
         python3 "$programs/cupy_set_threads.py"
     step "watch xferlab-copy" 45 "$work/xferlab-copy.log" watch_program xferlab-copy 40 -- \
         python3 "$programs/xferlab_copy_threads.py"
-    step "watch torch-pageable" 60 "$work/torch-pageable.log" watch_program torch-pageable 55 -- \
+    # --min-bytes: the labels' copies (a few hundred bytes each) are counted, not recorded.
+    step "watch torch-pageable" 60 "$work/torch-pageable.log" watch_program torch-pageable 55 \
+        --min-bytes 64KiB -- \
         python3 "$programs/torch_dataloader.py"
-    step "watch torch-pinned" 60 "$work/torch-pinned.log" watch_program torch-pinned 55 -- \
+    step "watch torch-pinned" 60 "$work/torch-pinned.log" watch_program torch-pinned 55 \
+        --min-bytes 64KiB -- \
         python3 "$programs/torch_dataloader.py" --pin-memory
     step "watch multiprocessing" 60 "$work/multiprocessing.log" watch_program multiprocessing 55 -- \
         python3 "$programs/multiprocessing_copies.py"

@@ -8,9 +8,9 @@ namespace {
 // Index = CUPTI's code.
 constexpr std::array<const char*, 11> kCopyKinds = {
     "unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"};
-constexpr std::array<const char*, 8> kMemoryKinds = {
-    "unknown", "pageable", "pinned", "device", "array", "managed", "device_static",
-    "managed_static"};
+constexpr std::array<const char*, 8> kMemoryKinds = {"unknown",       "pageable",      "pinned",
+                                                     "device",        "array",         "managed",
+                                                     "device_static", "managed_static"};
 
 template <size_t N>
 std::optional<uint8_t> code_of(const std::array<const char*, N>& names, const std::string& name,

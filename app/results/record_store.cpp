@@ -61,8 +61,8 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
 }
 
 void insert_copies(const SqliteDb& db, const RunResult& run) {
-    SqliteStatement s(db,
-                      "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(
+        db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
         s.bind(1, run.position.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);

@@ -101,7 +101,9 @@ void watched_from(const SqliteStatement& s, Record& r) {
     const auto code = [&](int column, auto lookup, const char* what) {
         const std::string name = s.text(column);
         const std::optional<uint8_t> c = lookup(name);
-        if (!c) throw std::runtime_error(std::string(what) + " \"" + name + "\" is not a kind CUPTI names");
+        if (!c)
+            throw std::runtime_error(std::string(what) + " \"" + name +
+                                     "\" is not a kind CUPTI names");
         return *c;
     };
     r.copy_kind = code(22, copy_kind_code, "copy_kind");

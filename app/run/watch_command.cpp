@@ -48,7 +48,8 @@ std::optional<OutputLock> results_folder(const WatchOptions& o, const Config& co
         fs::path dir = expand_output_dir(config.output_dir, name);
         auto lock = take_watch_folder(dir, o.force, from_timestamp, created);
         for (int n = 2; !lock && from_timestamp; ++n)
-            lock = take_watch_folder(dir.string() + "-" + std::to_string(n), o.force, true, created);
+            lock =
+                take_watch_folder(dir.string() + "-" + std::to_string(n), o.force, true, created);
         return lock;
     } catch (const std::exception& e) {
         std::cerr << "xferlab: " << e.what() << "\n";
@@ -96,7 +97,8 @@ Results results_header(const WatchOptions& o, int planned) {
 }
 
 // Reads every process's records, saying on stderr (and in the run's notes) which could not be.
-std::vector<watch::ProcessTrace> read_records(const fs::path& dir, std::vector<std::string>& notes) {
+std::vector<watch::ProcessTrace> read_records(const fs::path& dir,
+                                              std::vector<std::string>& notes) {
     std::vector<watch::ProcessTrace> traces;
     std::error_code ec;
     std::vector<fs::path> files;
@@ -118,8 +120,8 @@ std::vector<watch::ProcessTrace> read_records(const fs::path& dir, std::vector<s
 
 // Each reporter's file, the terminal's report and the analysis in results.sqlite; returns the
 // first failure ("" for none).
-std::string write_all(const Results& results, std::vector<RunAnalysis> stats,
-                      const WatchOptions& o, const Config& config, const fs::path& dir) {
+std::string write_all(const Results& results, std::vector<RunAnalysis> stats, const WatchOptions& o,
+                      const Config& config, const fs::path& dir) {
     const Analysis analysis = analyze(results, std::move(stats));
     const ReportsWritten written =
         write_reports(results, analysis, file_reporters(results, config, dir), dir, o.format,
@@ -168,7 +170,8 @@ int watch_command(const WatchOptions& o, const Config& config) {
                      "a CUDA program\n";
         return exit_bad_input;
     }
-    if (const char* other = std::getenv("CUDA_INJECTION64_PATH"); other && *other && library != other) {
+    if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
+        other && *other && library != other) {
         std::cerr << fmt::format(
             "xferlab watch: CUDA_INJECTION64_PATH is set already ({}): another tool injects "
             "into CUDA programs, and the driver loads one library only. Unset it to watch\n",
@@ -199,9 +202,12 @@ int watch_command(const WatchOptions& o, const Config& config) {
     install_stop_handlers();
     std::vector<std::string> read_notes;
     const std::vector<watch::ProcessTrace> traces = read_records(records, read_notes);
-    watch::WatchedRun watched = watch::watched_run(
-        traces, {.argv = o.command, .start_ns = exit.start_ns, .end_ns = exit.end_ns,
-                 .ended = exit.ended, .interrupted = exit.stopped, .min_bytes = o.min_bytes});
+    watch::WatchedRun watched = watch::watched_run(traces, {.argv = o.command,
+                                                            .start_ns = exit.start_ns,
+                                                            .end_ns = exit.end_ns,
+                                                            .ended = exit.ended,
+                                                            .interrupted = exit.stopped,
+                                                            .min_bytes = o.min_bytes});
     watched.run.notes.insert(watched.run.notes.end(), read_notes.begin(), read_notes.end());
 
     const LauncherRegistry registry = make_launcher_registry();
@@ -243,10 +249,11 @@ int watch_command(const WatchOptions& o, const Config& config) {
     if (results.interrupted) stop_report_started();
     const std::string final_failure = write_all(results, std::move(stats), o, config, dir);
     if (!write_failure.empty() || !final_failure.empty()) {
-        std::cerr << fmt::format("xferlab watch: the results could not be written ({}). On disk: "
-                                 "{}; the program's records are in {}/\n",
-                                 write_failure.empty() ? final_failure : write_failure,
-                                 runs_on_disk(dir, results.runs.size()), records.string());
+        std::cerr << fmt::format(
+            "xferlab watch: the results could not be written ({}). On disk: "
+            "{}; the program's records are in {}/\n",
+            write_failure.empty() ? final_failure : write_failure,
+            runs_on_disk(dir, results.runs.size()), records.string());
         if (exit.exit_code == 0) return exit_write_failed;
     }
     return exit.exit_code;

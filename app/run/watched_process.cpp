@@ -110,8 +110,8 @@ WatchedExit run_watched_process(const std::vector<std::string>& argv,
     pthread_sigmask(SIG_BLOCK, &passed, &before);
     pid_t pid = 0;
     out.start_ns = now_ns();
-    const int rc = posix_spawnp(&pid, args[0].c_str(), nullptr, &attr, arg_ptrs.data(),
-                                env_ptrs.data());
+    const int rc =
+        posix_spawnp(&pid, args[0].c_str(), nullptr, &attr, arg_ptrs.data(), env_ptrs.data());
     posix_spawnattr_destroy(&attr);
     if (rc == 0) g_child.store(pid);
     pthread_sigmask(SIG_SETMASK, &before, nullptr);

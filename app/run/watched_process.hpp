@@ -12,11 +12,11 @@
 namespace xfer {
 
 struct WatchedExit {
-    int status = 0;          // waitpid's status
-    int exit_code = 0;       // what a shell would give: the status, or 128 + the signal
-    std::string ended;       // "exited with status 3", "was killed by SIGKILL"
-    bool stopped = false;    // SIGINT or SIGTERM reached xferlab while the program ran
-    int64_t start_ns = 0;    // CLOCK_MONOTONIC: spawned, reaped
+    int status = 0;        // waitpid's status
+    int exit_code = 0;     // what a shell would give: the status, or 128 + the signal
+    std::string ended;     // "exited with status 3", "was killed by SIGKILL"
+    bool stopped = false;  // SIGINT or SIGTERM reached xferlab while the program ran
+    int64_t start_ns = 0;  // CLOCK_MONOTONIC: spawned, reaped
     int64_t end_ns = 0;
 };
 

@@ -83,7 +83,8 @@ std::string Capture::start_from_environment() {
     const char* dir = std::getenv(XW_ENV_DIR);
     if (!dir || !*dir) return std::string(XW_ENV_DIR) + " is not set: no folder for the records";
     uint64_t sample = kDefaultSampleBytes;
-    if (const char* s = std::getenv(XW_ENV_SAMPLE_BYTES); s && *s) sample = std::strtoull(s, nullptr, 10);
+    if (const char* s = std::getenv(XW_ENV_SAMPLE_BYTES); s && *s)
+        sample = std::strtoull(s, nullptr, 10);
     return start(dir, sample);
 }
 

@@ -85,8 +85,10 @@ ProcessTrace read_process_trace(const fs::path& file) {
     if (h.version != XW_VERSION || h.record_bytes != XW_RECORD_BYTES)
         throw std::runtime_error(file.string() + ": record file version " +
                                  std::to_string(h.version) + " with " +
-                                 std::to_string(h.record_bytes) + "-byte records; this xferlab "
-                                 "reads version " + std::to_string(XW_VERSION) + " (64 bytes)");
+                                 std::to_string(h.record_bytes) +
+                                 "-byte records; this xferlab "
+                                 "reads version " +
+                                 std::to_string(XW_VERSION) + " (64 bytes)");
     t.pid = h.pid;
     t.ppid = h.ppid;
     t.start_ns = h.start_monotonic_ns;

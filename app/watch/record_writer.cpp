@@ -61,8 +61,10 @@ bool RecordWriter::ensure_file_locked() {
         if (n > 1) p += "-" + std::to_string(n);
         p += XW_FILE_SUFFIX;
         fd_ = ::open(p.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-        if (fd_ >= 0) path_ = p;
-        else if (errno != EEXIST) break;
+        if (fd_ >= 0)
+            path_ = p;
+        else if (errno != EEXIST)
+            break;
     }
     if (fd_ < 0) {
         failed_ = true;

@@ -1,10 +1,10 @@
 #include "watch/watch_join.hpp"
 
-#include "watch/capture.hpp"
-
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+
+#include "watch/capture.hpp"
 
 namespace xfer::watch {
 namespace {

@@ -19,7 +19,7 @@ struct JoinedCall {
     std::string function;      // its name ("cudaMemcpyAsync")
     bool memset = false;
     int cpu = -1;
-    int result = 0;            // its return code: not 0 = the call failed
+    int result = 0;  // its return code: not 0 = the call failed
     int64_t host_start_ns = 0;
     int64_t host_end_ns = 0;
     // Its device activity, on CLOCK_MONOTONIC: first start to last end, bytes summed.

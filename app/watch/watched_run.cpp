@@ -20,23 +20,38 @@ namespace {
 
 const char* policy_name(int policy) {
     switch (policy) {
-        case SCHED_OTHER: return "other";
-        case SCHED_FIFO: return "fifo";
-        case SCHED_RR: return "rr";
-        case SCHED_BATCH: return "batch";
-        case SCHED_IDLE: return "idle";
-        default: return "?";
+        case SCHED_OTHER:
+            return "other";
+        case SCHED_FIFO:
+            return "fifo";
+        case SCHED_RR:
+            return "rr";
+        case SCHED_BATCH:
+            return "batch";
+        case SCHED_IDLE:
+            return "idle";
+        default:
+            return "?";
     }
 }
 
 // The run's direction for a copy kind (the kinds of arrays count as their memory's side).
 Direction direction_of(uint8_t kind) {
     switch (kind) {
-        case copy_kind::dtoh: case 4: return Direction::d2h;   // AtoH
-        case copy_kind::dtod: case 5: case 6: case 7: return Direction::d2d;
-        case copy_kind::htoh: return Direction::h2h;
-        case copy_kind::ptop: return Direction::p2p;
-        default: return Direction::h2d;  // HtoD, HtoA
+        case copy_kind::dtoh:
+        case 4:
+            return Direction::d2h;  // AtoH
+        case copy_kind::dtod:
+        case 5:
+        case 6:
+        case 7:
+            return Direction::d2d;
+        case copy_kind::htoh:
+            return Direction::h2h;
+        case copy_kind::ptop:
+            return Direction::p2p;
+        default:
+            return Direction::h2d;  // HtoD, HtoA
     }
 }
 
@@ -77,8 +92,8 @@ void join_notes(const ProcessTrace& t, const JoinedProcess& j, bool several,
                 std::vector<std::string>& notes) {
     const std::string who = several ? fmt::format("process {}: ", t.pid) : "";
     if (j.failed_calls)
-        notes.push_back(fmt::format("{}{} copy call(s) failed (an error code): left out", who,
-                                    j.failed_calls));
+        notes.push_back(
+            fmt::format("{}{} copy call(s) failed (an error code): left out", who, j.failed_calls));
     if (j.calls_without_activity)
         notes.push_back(fmt::format(
             "{}{} copy call(s) have no device copy: CUPTI had not delivered it when the process "
@@ -97,7 +112,8 @@ void join_notes(const ProcessTrace& t, const JoinedProcess& j, bool several,
             who, t.pid));
     else {
         if (t.end->dropped)
-            notes.push_back(fmt::format("{}CUPTI dropped {} activity record(s)", who, t.end->dropped));
+            notes.push_back(
+                fmt::format("{}CUPTI dropped {} activity record(s)", who, t.end->dropped));
         if (t.end->extra_buffers)
             notes.push_back(fmt::format(
                 "{}{} CUPTI buffer request(s) refused at the library's cap (its memory is "
@@ -107,13 +123,13 @@ void join_notes(const ProcessTrace& t, const JoinedProcess& j, bool several,
             notes.push_back(fmt::format("{}{} activity record(s) came without timestamps", who,
                                         t.end->incomplete));
         if (t.end->not_written)
-            notes.push_back(fmt::format(
-                "{}{} record(s) could not be written (a full disk?): they are missing", who,
-                t.end->not_written));
+            notes.push_back(
+                fmt::format("{}{} record(s) could not be written (a full disk?): they are missing",
+                            who, t.end->not_written));
     }
     if (t.torn)
-        notes.push_back(fmt::format("{}{} record(s) were cut short by the process's end", who,
-                                    t.torn));
+        notes.push_back(
+            fmt::format("{}{} record(s) were cut short by the process's end", who, t.torn));
     if (t.unknown_types)
         notes.push_back(fmt::format("{}{} record(s) of a kind this xferlab does not read", who,
                                     t.unknown_types));
@@ -209,11 +225,13 @@ WatchedRun watched_run(const std::vector<ProcessTrace>& traces, const WatchedPro
         const JoinedProcess j = join_process(t);
         join_notes(t, j, several, notes);
         for (const auto& [id, d] : t.devices)
-            devices.push_back({{"pid", t.pid},
-                               {"index", d.device},
-                               {"name", std::string(d.name, strnlen(d.name, sizeof d.name))},
-                               {"pci_bus_id", std::string(d.pci_bus_id, strnlen(d.pci_bus_id, sizeof d.pci_bus_id))},
-                               {"numa_node", d.numa_node}});
+            devices.push_back(
+                {{"pid", t.pid},
+                 {"index", d.device},
+                 {"name", std::string(d.name, strnlen(d.name, sizeof d.name))},
+                 {"pci_bus_id",
+                  std::string(d.pci_bus_id, strnlen(d.pci_bus_id, sizeof d.pci_bus_id))},
+                 {"numa_node", d.numa_node}});
         if (!j.calls.empty()) processes.push_back(t.pid);
         if (!j.calls.empty() && t.clock && !t.clock->timestamp_callback)
             notes.push_back(fmt::format("process {}: device timestamps on {}", t.pid, j.clock));
@@ -269,29 +287,33 @@ WatchedRun watched_run(const std::vector<ProcessTrace>& traces, const WatchedPro
     out.uses = device_uses(run);
 
     if (several)
-        notes.push_back(fmt::format("{} processes recorded copies ({}): each OS thread that "
-                                    "copied is a worker",
-                                    processes.size(), fmt::join(processes, ", ")));
+        notes.push_back(
+            fmt::format("{} processes recorded copies ({}): each OS thread that "
+                        "copied is a worker",
+                        processes.size(), fmt::join(processes, ", ")));
     if (!functions.empty()) {
         std::vector<std::string> parts;
         for (const auto& [name, n] : functions) parts.push_back(fmt::format("{} {}", name, n));
         notes.push_back("copy calls by function: " + fmt::format("{}", fmt::join(parts, ", ")));
     }
     for (const auto& [device, c] : memsets)
-        notes.push_back(fmt::format("device {}: the program also set memory {} time(s) ({} in "
-                                    "all): memsets are not copies and are left out",
-                                    device, c.n, fmtx::size(c.bytes)));
+        notes.push_back(
+            fmt::format("device {}: the program also set memory {} time(s) ({} in "
+                        "all): memsets are not copies and are left out",
+                        device, c.n, fmtx::size(c.bytes)));
     for (const auto& [device, c] : small)
-        notes.push_back(fmt::format("device {}: {} copies below --min-bytes {} ({} in all) are "
-                                    "left out",
-                                    device, c.n, fmtx::size(program.min_bytes), fmtx::size(c.bytes)));
+        notes.push_back(
+            fmt::format("device {}: {} copies below --min-bytes {} ({} in all) are "
+                        "left out",
+                        device, c.n, fmtx::size(program.min_bytes), fmtx::size(c.bytes)));
     if (run.records.empty())
         notes.push_back(traces.empty()
-                                 ? "no process of the program recorded anything: it made no CUDA "
-                                   "call, or the driver did not load the library"
-                                 : "the program made no copy that could be recorded");
-    out.devices = {{"summary", "the CUDA devices the watched program's processes used, as they "
-                               "numbered them"},
+                            ? "no process of the program recorded anything: it made no CUDA "
+                              "call, or the driver did not load the library"
+                            : "the program made no copy that could be recorded");
+    out.devices = {{"summary",
+                    "the CUDA devices the watched program's processes used, as they "
+                    "numbered them"},
                    {"devices", devices}};
     return out;
 }

@@ -22,9 +22,9 @@ struct WatchedProgram {
     std::vector<std::string> argv;  // CMD ARGS as run
     int64_t start_ns = 0;           // CLOCK_MONOTONIC: started, and reaped
     int64_t end_ns = 0;
-    std::string ended;              // "exited with status 0", "was killed by SIGKILL"
-    bool interrupted = false;       // a stop (SIGINT/SIGTERM) was passed on to it
-    uint64_t min_bytes = 0;         // copies below this are counted, not recorded
+    std::string ended;         // "exited with status 0", "was killed by SIGKILL"
+    bool interrupted = false;  // a stop (SIGINT/SIGTERM) was passed on to it
+    uint64_t min_bytes = 0;    // copies below this are counted, not recorded
 };
 
 // Where the program copied, for the reference copies xferlab times afterwards: per device and

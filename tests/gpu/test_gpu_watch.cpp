@@ -21,8 +21,8 @@ namespace {
 constexpr int64_t kToleranceNs = 200'000;  // clock conversion only (gpu_harness.hpp)
 
 json watch_program(const fs::path& dir, const std::string& args, const std::string& flags = "") {
-    const CommandResult r = run_command(xferlab() + " watch --quiet --out '" + dir.string() +
-                                        "' " + flags + " -- '" XFER_WATCH_CUDA_PROGRAM "' " + args);
+    const CommandResult r = run_command(xferlab() + " watch --quiet --out '" + dir.string() + "' " +
+                                        flags + " -- '" XFER_WATCH_CUDA_PROGRAM "' " + args);
     INFO(r.out);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -62,7 +62,8 @@ TEST_CASE("watch records a CUDA program's pageable copies through the injected l
     CHECK(run["threads"] == 4);
     bool memset_counted = false;
     for (const auto& n : run["notes"])
-        memset_counted |= n.get<std::string>().find("also set memory 1 time(s)") != std::string::npos;
+        memset_counted |=
+            n.get<std::string>().find("also set memory 1 time(s)") != std::string::npos;
     CHECK(memset_counted);
     // The page-locked reference xferlab timed on device 0 afterwards.
     REQUIRE(results["runs"].size() == 2);

@@ -28,8 +28,8 @@ std::string fake() { return std::string("'") + XFER_WATCH_FAKE + "'"; }
 // `xferlab watch` with the fake producer standing in for the injection library's file (the
 // driver would load what CUDA_INJECTION64_PATH names; the fake records through its own capture).
 std::string watch(const fs::path& out, const std::string& flags, const std::string& program) {
-    return "env XFERLAB_WATCH_LIBRARY=" + fake() + " " + xferlab() + " watch --out '" + out.string() +
-           "' " + flags + " -- " + fake() + " " + program;
+    return "env XFERLAB_WATCH_LIBRARY=" + fake() + " " + xferlab() + " watch --out '" +
+           out.string() + "' " + flags + " -- " + fake() + " " + program;
 }
 
 json only_run(const fs::path& dir) {
@@ -92,7 +92,8 @@ TEST_CASE("watch records each copying thread as a worker and exits with the prog
 
 TEST_CASE("report, compare and plot read a watch's folder like any other", "[cli][watch]") {
     const fs::path dir = fresh_temp_dir("watch") / "out";
-    REQUIRE(run_command(watch(dir, "--quiet", "--threads 2 --copies 4 --serialize")).exit_code == 0);
+    REQUIRE(run_command(watch(dir, "--quiet", "--threads 2 --copies 4 --serialize")).exit_code ==
+            0);
     const CommandResult report = run_command(xferlab() + " report '" + dir.string() + "'");
     CHECK(report.exit_code == 0);
     CHECK(report.out.find("Watched program (run 0)") != std::string::npos);
@@ -107,6 +108,15 @@ TEST_CASE("report, compare and plot read a watch's folder like any other", "[cli
         run_command(xferlab() + " compare '" + dir.string() + "' '" + dir.string() + "'");
     CHECK(compare.exit_code == 0);
     CHECK(compare.out.find("watched") != std::string::npos);
+    const CommandResult plot = run_command(xferlab() + " plot '" + dir.string() + "' --out '" +
+                                           (dir / "figures").string() + "'");
+    if (XFER_TEST_MATPLOTLIB != 0) {
+        INFO(plot.err);
+        CHECK(plot.exit_code == 0);
+        CHECK(fs::exists(dir / "figures" / "timeline.png"));
+    } else {
+        CHECK(plot.err.find("matplotlib cannot be imported") != std::string::npos);
+    }
 }
 
 TEST_CASE("a signal sent to xferlab reaches the program, and its copies up to then are kept",
@@ -131,8 +141,8 @@ TEST_CASE("a signal sent to xferlab reaches the program, and its copies up to th
 
 TEST_CASE("a program that dies before its exit handler keeps every copy it recorded",
           "[cli][watch]") {
-    const std::string how = GENERATE(std::string("--raise 9"), std::string("--os-exit 3"),
-                                     std::string("--raise 11"));
+    const std::string how =
+        GENERATE(std::string("--raise 9"), std::string("--os-exit 3"), std::string("--raise 11"));
     INFO(how);
     const fs::path dir = fresh_temp_dir("watch") / "out";
     const CommandResult r =
@@ -143,8 +153,9 @@ TEST_CASE("a program that dies before its exit handler keeps every copy it recor
     CHECK(note_starting(run, "process "));
     bool said_no_exit_handler = false;
     for (const auto& n : run["notes"])
-        said_no_exit_handler |= n.get<std::string>().find("ended without the library's exit "
-                                                          "handler") != std::string::npos;
+        said_no_exit_handler |= n.get<std::string>().find(
+                                    "ended without the library's exit "
+                                    "handler") != std::string::npos;
     CHECK(said_no_exit_handler);
     // Every call is a record or counted as one whose device copy was never delivered.
     size_t undelivered = 0;
@@ -156,11 +167,10 @@ TEST_CASE("a program that dies before its exit handler keeps every copy it recor
     CHECK(run["records"].size() + undelivered == 80);
 }
 
-TEST_CASE("the program's children are followed: each process writes its own file",
-          "[cli][watch]") {
+TEST_CASE("the program's children are followed: each process writes its own file", "[cli][watch]") {
     const fs::path dir = fresh_temp_dir("watch") / "out";
-    const CommandResult r = run_command(watch(
-        dir, "--quiet", "--threads 1 --copies 3 --child --threads 2 --copies 4"));
+    const CommandResult r =
+        run_command(watch(dir, "--quiet", "--threads 1 --copies 3 --child --threads 2 --copies 4"));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     size_t files = 0;
@@ -182,8 +192,9 @@ TEST_CASE("copies below --min-bytes are counted, not recorded", "[cli][watch]") 
     const json run = only_run(dir);
     CHECK(run["records"].empty());
     CHECK(has_note(run, "device 0: 6 copies below --min-bytes 8 KiB (24 KiB in all) are left out"));
-    CHECK(has_note(run, "device 0: the program also set memory 1 time(s) (4 KiB in all): memsets "
-                        "are not copies and are left out"));
+    CHECK(has_note(run,
+                   "device 0: the program also set memory 1 time(s) (4 KiB in all): memsets "
+                   "are not copies and are left out"));
     const CommandResult bad = run_command(xferlab() + " watch --min-bytes lots -- true");
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("xferlab watch: --min-bytes lots: ") != std::string::npos);
@@ -197,12 +208,14 @@ TEST_CASE("the sampled pages' node is held against the device's nearest node (fa
     for (int nearest : {1, 0}) {
         const fs::path dir = tmp / ("near" + std::to_string(nearest));
         const CommandResult r = run_command(watch(
-            dir, "", "--threads 2 --copies 3 --bytes 2097152 --device-node 0:" + std::to_string(nearest)));
+            dir, "",
+            "--threads 2 --copies 3 --bytes 2097152 --device-node 0:" + std::to_string(nearest)));
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
-        const std::string finding = "device 0: the host pages of 6 of the 6 sampled pageable "
-                                    "copies were mostly on NUMA node 0, not on the device's "
-                                    "nearest node 1";
+        const std::string finding =
+            "device 0: the host pages of 6 of the 6 sampled pageable "
+            "copies were mostly on NUMA node 0, not on the device's "
+            "nearest node 1";
         const bool said = r.out.find(finding.substr(0, 60)) != std::string::npos;
         CHECK(said == (nearest == 1));
         CHECK(r.out.find("where the bytes live, device 0 (nearest NUMA node " +
@@ -247,9 +260,9 @@ TEST_CASE("watch refuses what it cannot run, before the program starts", "[cli][
                          "a file") != std::string::npos);
     }
     SECTION("a program that cannot be started") {
-        const CommandResult r = run_command("XFERLAB_WATCH_LIBRARY=" + fake() + " " + xferlab() +
-                                            " watch --out '" + (tmp / "z").string() +
-                                            "' -- no-such-program-xferlab");
+        const CommandResult r =
+            run_command("XFERLAB_WATCH_LIBRARY=" + fake() + " " + xferlab() + " watch --out '" +
+                        (tmp / "z").string() + "' -- no-such-program-xferlab");
         CHECK(r.exit_code == 127);
         CHECK(r.err.find("xferlab watch: cannot run no-such-program-xferlab: No such file or "
                          "directory") != std::string::npos);
@@ -322,19 +335,19 @@ TEST_CASE("a million copies are recorded in bounded memory", "[cli][watch]") {
     CHECK(usage.ru_maxrss < 32 * 1024);
 }
 
-TEST_CASE("the program gets the library's variables, and Python the thread-naming "
-          "sitecustomize unless --no-thread-names",
-          "[cli][watch]") {
+TEST_CASE(
+    "the program gets the library's variables, and Python the thread-naming "
+    "sitecustomize unless --no-thread-names",
+    "[cli][watch]") {
     const fs::path tmp = fresh_temp_dir("watch");
     const std::string program =
         std::string("'") + XFER_TEST_PYTHON +
         "' -c 'import os; [print(k, os.environ.get(k)) for k in (\"CUDA_INJECTION64_PATH\", "
         "\"XFERLAB_WATCH_DIR\", \"PYTHONPATH\")]'";
     const auto env_of = [&](const std::string& flags, const fs::path& dir) {
-        const CommandResult r =
-            run_command("env PYTHONPATH=/the/programs/own XFERLAB_WATCH_LIBRARY=" + fake() + " " +
-                        xferlab() + " watch --quiet --out '" +
-                        dir.string() + "' " + flags + " -- " + program);
+        const CommandResult r = run_command(
+            "env PYTHONPATH=/the/programs/own XFERLAB_WATCH_LIBRARY=" + fake() + " " + xferlab() +
+            " watch --quiet --out '" + dir.string() + "' " + flags + " -- " + program);
         INFO(r.err);
         CHECK(r.exit_code == 0);
         return r.out;

@@ -7,15 +7,14 @@
 // (tools/bench-watch-overhead.py), which runs it watched and unwatched.
 //   xferlab-watch-cuda [--threads N] [--copies K] [--bytes B] [--pinned] [--d2h] [--json FILE]
 #include <cuda_runtime_api.h>
-
 #include <time.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <mutex>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,8 +39,10 @@ void check(cudaError_t e, const char* what) {
 
 void worker(size_t bytes, int copies, bool pinned, bool d2h) {
     void* host = nullptr;
-    if (pinned) check(cudaMallocHost(&host, bytes), "cudaMallocHost");
-    else host = std::malloc(bytes);
+    if (pinned)
+        check(cudaMallocHost(&host, bytes), "cudaMallocHost");
+    else
+        host = std::malloc(bytes);
     if (!host) return;
     std::memset(host, 1, bytes);  // first touch by this thread
     void* device = nullptr;
@@ -59,8 +60,10 @@ void worker(size_t bytes, int copies, bool pinned, bool d2h) {
         g_copy_ns.insert(g_copy_ns.end(), took.begin(), took.end());
     }
     check(cudaFree(device), "cudaFree");
-    if (pinned) cudaFreeHost(host);
-    else std::free(host);
+    if (pinned)
+        cudaFreeHost(host);
+    else
+        std::free(host);
 }
 
 }  // namespace
@@ -72,12 +75,18 @@ int main(int argc, char** argv) {
     std::string json;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
-        else if (a == "--copies" && i + 1 < argc) copies = std::atoi(argv[++i]);
-        else if (a == "--bytes" && i + 1 < argc) bytes = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--pinned") pinned = true;
-        else if (a == "--d2h") d2h = true;
-        else if (a == "--json" && i + 1 < argc) json = argv[++i];
+        if (a == "--threads" && i + 1 < argc)
+            threads = std::atoi(argv[++i]);
+        else if (a == "--copies" && i + 1 < argc)
+            copies = std::atoi(argv[++i]);
+        else if (a == "--bytes" && i + 1 < argc)
+            bytes = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--pinned")
+            pinned = true;
+        else if (a == "--d2h")
+            d2h = true;
+        else if (a == "--json" && i + 1 < argc)
+            json = argv[++i];
         else {
             std::fprintf(stderr, "xferlab-watch-cuda: unknown option %s\n", a.c_str());
             return 64;

@@ -75,7 +75,9 @@ int64_t now_ns() {
 // thread of their own, every few milliseconds or when a buffer's worth is waiting.
 class Delivery {
   public:
-    void start() { thread_ = std::thread([this] { loop(); }); }
+    void start() {
+        thread_ = std::thread([this] { loop(); });
+    }
     void add(const xw_memcpy& a) {
         std::lock_guard lock(mutex_);
         copies_.push_back(a);
@@ -129,11 +131,19 @@ std::mutex g_device;  // --serialize: one "DMA" at a time, as pageable copies to
 // One cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice): the runtime call, the driver call
 // inside it, the copy, and its activity record queued for delivery.
 void copy_once(const Options& o, int device, char* dst, const char* src) {
-    ApiCall runtime{.domain = XW_RUNTIME, .cbid = 31, .name = "cudaMemcpy",
-                    .correlation = g_correlation++, .memcpy_kind = 1, .host_src = src,
+    ApiCall runtime{.domain = XW_RUNTIME,
+                    .cbid = 31,
+                    .name = "cudaMemcpy",
+                    .correlation = g_correlation++,
+                    .memcpy_kind = 1,
+                    .host_src = src,
                     .bytes = o.bytes};
-    ApiCall driver{.domain = XW_DRIVER, .cbid = 276, .name = "cuMemcpyHtoD_v2",
-                   .correlation = g_correlation++, .memcpy_kind = 1, .host_src = src,
+    ApiCall driver{.domain = XW_DRIVER,
+                   .cbid = 276,
+                   .name = "cuMemcpyHtoD_v2",
+                   .correlation = g_correlation++,
+                   .memcpy_kind = 1,
+                   .host_src = src,
                    .bytes = o.bytes};
     Capture& capture = Capture::instance();
     capture.api_enter(runtime);
@@ -159,18 +169,25 @@ void copy_once(const Options& o, int device, char* dst, const char* src) {
         a.device = uint32_t(device);
         a.context = uint32_t(device + 1);
         a.stream = 7;
-        a.copy_kind = 1;                 // HtoD
-        a.src_kind = o.pinned ? 2 : 1;   // pinned : pageable
-        a.dst_kind = 3;                  // device
+        a.copy_kind = 1;                // HtoD
+        a.src_kind = o.pinned ? 2 : 1;  // pinned : pageable
+        a.dst_kind = 3;                 // device
         g_delivery.add(a);
     }
 }
 
 void memset_once(int device, uint64_t bytes) {
-    ApiCall call{.domain = XW_RUNTIME, .cbid = 33, .name = "cudaMemset",
-                 .correlation = g_correlation++, .memset = true, .bytes = bytes};
-    ApiCall driver{.domain = XW_DRIVER, .cbid = 281, .name = "cuMemsetD8_v2",
-                   .correlation = g_correlation++, .memset = true};
+    ApiCall call{.domain = XW_RUNTIME,
+                 .cbid = 33,
+                 .name = "cudaMemset",
+                 .correlation = g_correlation++,
+                 .memset = true,
+                 .bytes = bytes};
+    ApiCall driver{.domain = XW_DRIVER,
+                   .cbid = 281,
+                   .name = "cuMemsetD8_v2",
+                   .correlation = g_correlation++,
+                   .memset = true};
     Capture::instance().api_enter(call);
     Capture::instance().api_enter(driver);
     const int64_t start = now_ns();
@@ -209,8 +226,7 @@ int spawn_child(const std::vector<std::string>& args) {
     for (auto& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
-    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0)
-        return -1;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0) return -1;
     int status = 0;
     waitpid(pid, &status, 0);
     return status;
@@ -221,24 +237,40 @@ Options parse(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-        if (a == "--threads") o.threads = std::atoi(next().c_str());
-        else if (a == "--copies") o.copies = std::atoi(next().c_str());
-        else if (a == "--bytes") o.bytes = std::strtoull(next().c_str(), nullptr, 10);
-        else if (a == "--pinned") o.pinned = true;
-        else if (a == "--serialize") o.serialize = true;
-        else if (a == "--split") o.split = true;
-        else if (a == "--memsets") o.memsets = std::atoi(next().c_str());
-        else if (a == "--devices") o.devices = std::max(1, std::atoi(next().c_str()));
+        if (a == "--threads")
+            o.threads = std::atoi(next().c_str());
+        else if (a == "--copies")
+            o.copies = std::atoi(next().c_str());
+        else if (a == "--bytes")
+            o.bytes = std::strtoull(next().c_str(), nullptr, 10);
+        else if (a == "--pinned")
+            o.pinned = true;
+        else if (a == "--serialize")
+            o.serialize = true;
+        else if (a == "--split")
+            o.split = true;
+        else if (a == "--memsets")
+            o.memsets = std::atoi(next().c_str());
+        else if (a == "--devices")
+            o.devices = std::max(1, std::atoi(next().c_str()));
         else if (a == "--device-node") {
             const std::string v = next();
-            o.device_nodes.push_back({std::atoi(v.c_str()), std::atoi(v.c_str() + v.find(':') + 1)});
-        } else if (a == "--exit") o.exit_code = std::atoi(next().c_str());
-        else if (a == "--os-exit") o.os_exit = std::atoi(next().c_str());
-        else if (a == "--raise") o.raise_signal = std::atoi(next().c_str());
-        else if (a == "--wait-signal") o.wait_signal = true;
-        else if (a == "--name-threads") o.name_threads = true;
-        else if (a == "--gap-us") o.gap_us = std::atoi(next().c_str());
-        else if (a == "--load-injection") o.load_injection = true;
+            o.device_nodes.push_back(
+                {std::atoi(v.c_str()), std::atoi(v.c_str() + v.find(':') + 1)});
+        } else if (a == "--exit")
+            o.exit_code = std::atoi(next().c_str());
+        else if (a == "--os-exit")
+            o.os_exit = std::atoi(next().c_str());
+        else if (a == "--raise")
+            o.raise_signal = std::atoi(next().c_str());
+        else if (a == "--wait-signal")
+            o.wait_signal = true;
+        else if (a == "--name-threads")
+            o.name_threads = true;
+        else if (a == "--gap-us")
+            o.gap_us = std::atoi(next().c_str());
+        else if (a == "--load-injection")
+            o.load_injection = true;
         else if (a == "--child") {
             o.child.assign(argv + i + 1, argv + argc);
             break;
@@ -290,7 +322,8 @@ int main(int argc, char** argv) {
             dev.numa_node = -1;
             for (const auto& [device, node] : o.device_nodes)
                 if (device == d) dev.numa_node = node;
-            std::snprintf(dev.pci_bus_id, sizeof dev.pci_bus_id, "0000:%02x:00.0", (0x10 + d) & 0xff);
+            std::snprintf(dev.pci_bus_id, sizeof dev.pci_bus_id, "0000:%02x:00.0",
+                          (0x10 + d) & 0xff);
             std::snprintf(dev.name, sizeof dev.name, "Fake Device %d", d);
             Capture::instance().device(dev);
         }

@@ -111,9 +111,9 @@ TEST_CASE("calls without a device copy are counted apart: failed, or never deliv
     ProcessTrace t = process(100);
     add_copy_call(t, 7, 10, 1000, 2000);
     t.calls.push_back(call(7, 20, 0, XW_RUNTIME, 3000, 3100, /*result=*/1));
-    add_copy_call(t, 7, 30, 5000, 6000);                 // its record never arrived
+    add_copy_call(t, 7, 30, 5000, 6000);  // its record never arrived
     t.copies.push_back(copy(11, 10, 1100, 1900, 64));
-    t.copies.push_back(copy(91, 90, 100, 200, 64));      // no call of that id in the file
+    t.copies.push_back(copy(91, 90, 100, 200, 64));  // no call of that id in the file
     const JoinedProcess j = join_process(t);
     CHECK(j.calls.size() == 1);
     CHECK(j.failed_calls == 1);
@@ -121,9 +121,10 @@ TEST_CASE("calls without a device copy are counted apart: failed, or never deliv
     CHECK(j.activity_without_call == 1);
 }
 
-TEST_CASE("device times are converted by the sampled offset where the timestamp callback "
-          "did not take",
-          "[watch][join]") {
+TEST_CASE(
+    "device times are converted by the sampled offset where the timestamp callback "
+    "did not take",
+    "[watch][join]") {
     ProcessTrace t = process(100);
     t.clock->timestamp_callback = 0;
     t.clock->offset_ns = 500;
@@ -154,9 +155,10 @@ TEST_CASE("a call's sampled host pages give it the node most of them were on",
     CHECK(j.calls[0].sampled_pages == 5);
 }
 
-TEST_CASE("a watched program is one run: its copying threads are workers in the order of "
-          "their first copies",
-          "[watch][run]") {
+TEST_CASE(
+    "a watched program is one run: its copying threads are workers in the order of "
+    "their first copies",
+    "[watch][run]") {
     ProcessTrace a = process(100);
     add_copy_call(a, 8, 10, 2000, 3000);  // thread 8 copies second
     add_copy_call(a, 7, 20, 1000, 4000);  // thread 7 first
@@ -170,7 +172,9 @@ TEST_CASE("a watched program is one run: its copying threads are workers in the 
     add_copy_call(b, 200, 10, 7000, 8000);
     b.copies.push_back(copy(11, 10, 7100, 7900, 1 << 20));
     b.end.reset();  // it died before its exit handler
-    WatchedProgram program{.argv = {"python3", "x.py"}, .start_ns = 0, .end_ns = 9000,
+    WatchedProgram program{.argv = {"python3", "x.py"},
+                           .start_ns = 0,
+                           .end_ns = 9000,
                            .ended = "exited with status 0"};
     const WatchedRun w = watched_run({a, b}, program);
     const RunResult& r = w.run;
@@ -201,9 +205,10 @@ TEST_CASE("a watched program is one run: its copying threads are workers in the 
         return std::find(r.notes.begin(), r.notes.end(), text) != r.notes.end();
     };
     CHECK(has("the program (python3 x.py) exited with status 0"));
-    CHECK(has("process 200: process 200 ended without the library's exit handler (a crash, a "
-              "kill or os._exit): what it recorded up to then is here, device copies CUPTI had "
-              "not yet delivered are not"));
+    CHECK(
+        has("process 200: process 200 ended without the library's exit handler (a crash, a "
+            "kill or os._exit): what it recorded up to then is here, device copies CUPTI had "
+            "not yet delivered are not"));
     CHECK(has("2 processes recorded copies (100, 200): each OS thread that copied is a worker"));
     CHECK(has("copy calls by function: cudaMemcpy 4"));
     REQUIRE(w.uses.size() == 1);
@@ -234,7 +239,8 @@ TEST_CASE("copies below --min-bytes and memsets are counted, not recorded", "[wa
     const auto has = [&](const std::string& text) {
         return std::find(r.notes.begin(), r.notes.end(), text) != r.notes.end();
     };
-    CHECK(has("device 0: the program also set memory 1 time(s) (2 KiB in all): memsets are not "
-              "copies and are left out"));
+    CHECK(
+        has("device 0: the program also set memory 1 time(s) (2 KiB in all): memsets are not "
+            "copies and are left out"));
     CHECK(has("device 0: 1 copies below --min-bytes 4 KiB (100 B in all) are left out"));
 }

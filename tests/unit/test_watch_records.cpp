@@ -207,8 +207,9 @@ TEST_CASE("a file that is not a record file is refused by name", "[watch][record
     h.record_bytes = 64;
     std::ofstream(f, std::ios::binary).write(reinterpret_cast<const char*>(&h), sizeof h);
     CHECK_THROWS_WITH(read_process_trace(f),
-                      f.string() + ": record file version 2 with 64-byte records; this xferlab "
-                                   "reads version 1 (64 bytes)");
+                      f.string() +
+                          ": record file version 2 with 64-byte records; this xferlab "
+                          "reads version 1 (64 bytes)");
 }
 
 TEST_CASE("a folder that cannot be written counts every record as not written",
@@ -220,18 +221,21 @@ TEST_CASE("a folder that cannot be written counts every record as not written",
     CHECK(w.not_written() == 1);
 }
 
-TEST_CASE("a call nested in another names its outermost call, and a thread and a function are "
-          "announced once",
-          "[watch][capture]") {
+TEST_CASE(
+    "a call nested in another names its outermost call, and a thread and a function are "
+    "announced once",
+    "[watch][capture]") {
     const fs::path dir = fresh_dir("capture");
     Capture& c = Capture::instance();
     REQUIRE(c.start(dir.string(), 1 << 20).empty());
     std::thread([&] {
         pthread_setname_np(pthread_self(), "copier-9");
         for (uint32_t k = 0; k < 2; ++k) {
-            ApiCall runtime{.domain = XW_RUNTIME, .cbid = 31, .name = "cudaMemcpy",
-                            .correlation = 10 + 2 * k};
-            ApiCall driver{.domain = XW_DRIVER, .cbid = 276, .name = "cuMemcpyHtoD_v2",
+            ApiCall runtime{
+                .domain = XW_RUNTIME, .cbid = 31, .name = "cudaMemcpy", .correlation = 10 + 2 * k};
+            ApiCall driver{.domain = XW_DRIVER,
+                           .cbid = 276,
+                           .name = "cuMemcpyHtoD_v2",
                            .correlation = 11 + 2 * k};
             c.api_enter(runtime);
             c.api_enter(driver);

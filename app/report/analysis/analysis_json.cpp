@@ -128,8 +128,10 @@ void to_json(json& j, const RunAnalysis& a) {
         for (const HostNodes& n : a.host_nodes) {
             nlohmann::json on = nlohmann::json::object();
             for (const auto& [node, c] : n.copies_on) on[std::to_string(node)] = c;
-            j["host_nodes"].push_back({{"device", n.device}, {"nearest_node", n.nearest_node},
-                                       {"copies", n.copies}, {"sampled", n.sampled},
+            j["host_nodes"].push_back({{"device", n.device},
+                                       {"nearest_node", n.nearest_node},
+                                       {"copies", n.copies},
+                                       {"sampled", n.sampled},
                                        {"copies_on", on}});
         }
     }

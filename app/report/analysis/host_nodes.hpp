@@ -13,9 +13,9 @@ namespace xfer {
 
 struct HostNodes {
     int device = -1;
-    int nearest_node = -1;  // -1: not known
-    size_t copies = 0;      // measured copies counted (a watched run's: pageable ones)
-    size_t sampled = 0;     // ... with a sampled node
+    int nearest_node = -1;            // -1: not known
+    size_t copies = 0;                // measured copies counted (a watched run's: pageable ones)
+    size_t sampled = 0;               // ... with a sampled node
     std::map<int, size_t> copies_on;  // node -> copies
 };
 

@@ -18,9 +18,15 @@ constexpr std::array<uint64_t, 4> kClassBounds = {64 * KiB, MiB, 16 * MiB, 256 *
 // a device.
 uint8_t host_kind(const Record& r) {
     switch (r.copy_kind) {
-        case copy_kind::dtoh: case 4: return r.dst_kind;  // DtoH, AtoH
-        case copy_kind::htod: case 3: case copy_kind::htoh: return r.src_kind;
-        default: return 0;
+        case copy_kind::dtoh:
+        case 4:
+            return r.dst_kind;  // DtoH, AtoH
+        case copy_kind::htod:
+        case 3:
+        case copy_kind::htoh:
+            return r.src_kind;
+        default:
+            return 0;
     }
 }
 
@@ -28,15 +34,20 @@ bool pageable(const Record& r) { return host_kind(r) == memory_kind::pageable; }
 
 const char* direction_of(uint8_t kind) {
     switch (kind) {
-        case copy_kind::htod: case 3: return "h2d";
-        case copy_kind::dtoh: case 4: return "d2h";
-        default: return "";
+        case copy_kind::htod:
+        case 3:
+            return "h2d";
+        case copy_kind::dtoh:
+        case 4:
+            return "d2h";
+        default:
+            return "";
     }
 }
 
 std::string kind_text(const Record& r) {
-    return std::string(copy_kind_name(r.copy_kind)) + " " + memory_kind_name(r.src_kind) +
-           " -> " + memory_kind_name(r.dst_kind);
+    return std::string(copy_kind_name(r.copy_kind)) + " " + memory_kind_name(r.src_kind) + " -> " +
+           memory_kind_name(r.dst_kind);
 }
 
 double p50(std::vector<double> v) {
@@ -124,8 +135,7 @@ std::vector<WatchedReference> watched_references(const Results& results, size_t 
         const bool reference = label.rfind(std::string(kReferenceLabel) + " ", 0) == 0;
         const bool calibrate = label.rfind(std::string(kCalibrateLabel) + " ", 0) == 0;
         if (i == watched || (!reference && !calibrate) || r.status != RunStatus::ok ||
-            r.settings.transfer.devices.size() != 1 || i >= aggregates.size() ||
-            aggregates[i] <= 0)
+            r.settings.transfer.devices.size() != 1 || i >= aggregates.size() || aggregates[i] <= 0)
             continue;
         WatchedReference ref;
         ref.run = r.position.index;
@@ -166,23 +176,38 @@ void to_json(nlohmann::json& j, const WatchedStats& s) {
                        {"wait_busy_ns", s.wait_busy_ns}};
     j["groups"] = nlohmann::json::array();
     for (const auto& g : s.groups)
-        j["groups"].push_back({{"kind", g.kind}, {"size_class", g.size_class},
-                               {"copies", g.copies}, {"bytes", g.bytes}, {"call_ns", g.call_ns},
-                               {"device_ns", g.device_ns}, {"p50_device_Bps", g.p50_device_Bps}});
+        j["groups"].push_back({{"kind", g.kind},
+                               {"size_class", g.size_class},
+                               {"copies", g.copies},
+                               {"bytes", g.bytes},
+                               {"call_ns", g.call_ns},
+                               {"device_ns", g.device_ns},
+                               {"p50_device_Bps", g.p50_device_Bps}});
     j["threads"] = nlohmann::json::array();
     for (const auto& t : s.threads)
-        j["threads"].push_back({{"worker", t.worker}, {"pid", t.pid}, {"tid", t.tid},
-                                {"name", t.name}, {"copies", t.copies}, {"bytes", t.bytes},
-                                {"call_ns", t.call_ns}, {"pageable_ns", t.pageable_ns},
-                                {"wait_ns", t.wait_ns}, {"wait_busy_ns", t.wait_busy_ns}});
+        j["threads"].push_back({{"worker", t.worker},
+                                {"pid", t.pid},
+                                {"tid", t.tid},
+                                {"name", t.name},
+                                {"copies", t.copies},
+                                {"bytes", t.bytes},
+                                {"call_ns", t.call_ns},
+                                {"pageable_ns", t.pageable_ns},
+                                {"wait_ns", t.wait_ns},
+                                {"wait_busy_ns", t.wait_busy_ns}});
     j["references"] = nlohmann::json::array();
     for (const auto& r : s.references)
-        j["references"].push_back(
-            {{"run", r.run}, {"label", r.label}, {"calibrate", r.calibrate}, {"device", r.device},
-             {"direction", r.direction}, {"bytes", r.bytes}, {"threads", r.threads},
-             {"aggregate_Bps", r.aggregate_Bps}, {"program_p50_Bps", r.program_p50_Bps},
-             {"program_window_Bps", r.program_window_Bps},
-             {"program_copies", r.program_copies}});
+        j["references"].push_back({{"run", r.run},
+                                   {"label", r.label},
+                                   {"calibrate", r.calibrate},
+                                   {"device", r.device},
+                                   {"direction", r.direction},
+                                   {"bytes", r.bytes},
+                                   {"threads", r.threads},
+                                   {"aggregate_Bps", r.aggregate_Bps},
+                                   {"program_p50_Bps", r.program_p50_Bps},
+                                   {"program_window_Bps", r.program_window_Bps},
+                                   {"program_copies", r.program_copies}});
 }
 
 }  // namespace xfer

@@ -26,8 +26,8 @@ struct WatchedGroup {
     std::string size_class;  // "1 MiB - 16 MiB"
     size_t copies = 0;
     uint64_t bytes = 0;
-    int64_t call_ns = 0;    // summed host calls
-    int64_t device_ns = 0;  // summed device transfers
+    int64_t call_ns = 0;        // summed host calls
+    int64_t device_ns = 0;      // summed device transfers
     double p50_device_Bps = 0;  // per copy, device-timed
 };
 
@@ -39,8 +39,8 @@ struct WatchedThread {
     size_t copies = 0;
     uint64_t bytes = 0;
     int64_t call_ns = 0;
-    int64_t pageable_ns = 0;  // its calls that copied pageable memory
-    int64_t wait_ns = 0;      // call start -> device start, summed
+    int64_t pageable_ns = 0;   // its calls that copied pageable memory
+    int64_t wait_ns = 0;       // call start -> device start, summed
     int64_t wait_busy_ns = 0;  // ... while another transfer was on the same device
 };
 
@@ -50,7 +50,7 @@ struct WatchedReference {
     std::string label;
     bool calibrate = false;  // xferlab.copy (staged) rather than the page-locked reference
     int device = -1;
-    std::string direction;   // "h2d", "d2h"
+    std::string direction;  // "h2d", "d2h"
     uint64_t bytes = 0;
     int threads = 1;
     double aggregate_Bps = 0;
@@ -65,10 +65,10 @@ struct WatchedStats {
     std::vector<WatchedGroup> groups;
     std::vector<WatchedThread> threads;
     std::vector<WatchedReference> references;
-    int64_t call_ns = 0;          // every recorded copy call, summed
-    int64_t pageable_ns = 0;      // ... those that copied pageable host memory
-    int64_t wait_ns = 0;          // pre-device waits, summed
-    int64_t wait_busy_ns = 0;     // ... while another transfer was on the device
+    int64_t call_ns = 0;       // every recorded copy call, summed
+    int64_t pageable_ns = 0;   // ... those that copied pageable host memory
+    int64_t wait_ns = 0;       // pre-device waits, summed
+    int64_t wait_busy_ns = 0;  // ... while another transfer was on the device
 };
 
 // The run's watched figures (records and threads only); watched_references adds the runs

@@ -22,11 +22,11 @@ std::string host_nodes_text(const std::vector<HostNodes>& nodes, const std::stri
                                        n.nearest_node >= 0
                                            ? fmt::format("nearest NUMA node {}", n.nearest_node)
                                            : std::string("nearest NUMA node not known"));
-        out += wrap(fmt::format("where the bytes live, {}: {} {}, {} with sampled host pages{}{}",
-                                device, n.copies, what, n.sampled,
-                                where.empty() ? "" : "; the node most of a copy's pages were on: ",
-                                where),
-                    kTableWidth, indent, indent + "  ");
+        out += wrap(
+            fmt::format("where the bytes live, {}: {} {}, {} with sampled host pages{}{}", device,
+                        n.copies, what, n.sampled,
+                        where.empty() ? "" : "; the node most of a copy's pages were on: ", where),
+            kTableWidth, indent, indent + "  ");
     }
     return out;
 }

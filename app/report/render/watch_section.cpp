@@ -46,8 +46,8 @@ std::string threads_table(const WatchedStats& s, const RunAnalysis& a) {
         std::string gap = "-";
         for (const WorkerStats& ws : a.workers)
             if (ws.worker == w.worker && ws.gap_ns) gap = fmtx::duration(ws.gap_ns->p50);
-        t.add_row({std::to_string(w.worker), w.name.empty() ? "-" : w.name,
-                   std::to_string(w.pid), std::to_string(w.tid), std::to_string(w.copies),
+        t.add_row({std::to_string(w.worker), w.name.empty() ? "-" : w.name, std::to_string(w.pid),
+                   std::to_string(w.tid), std::to_string(w.copies),
                    fmtx::duration(double(w.call_ns)), share(w.pageable_ns, w.call_ns),
                    fmtx::duration(double(w.wait_ns)), share(w.wait_busy_ns, w.wait_ns), gap});
     }
@@ -65,22 +65,25 @@ std::string references_lines(const WatchedStats& s) {
                         : fmt::format("a page-locked copy of {}", fmtx::size(r.bytes));
         std::string program = "the program made no device-timed copy there";
         if (r.program_copies > 0)
-            program = fmt::format("the program's {} copies there: {} per copy (p50, device-timed), "
-                                  "{} over the device's busy window",
-                                  r.program_copies, fmtx::gbps_unit(r.program_p50_Bps),
-                                  fmtx::gbps_unit(r.program_window_Bps));
+            program = fmt::format(
+                "the program's {} copies there: {} per copy (p50, device-timed), "
+                "{} over the device's busy window",
+                r.program_copies, fmtx::gbps_unit(r.program_p50_Bps),
+                fmtx::gbps_unit(r.program_window_Bps));
         out += wrap(fmt::format("device {} {}: {} ran at {} (run {}); {}", r.device, r.direction,
                                 what, fmtx::gbps_unit(r.aggregate_Bps), r.run, program),
                     kTableWidth, "  ", "    ");
     }
     if (!s.references.empty())
-        out += wrap("(timed after the program ended, one trial each: how far apart they are is "
-                    "not tested)",
-                    kTableWidth, "  ", "    ");
+        out += wrap(
+            "(timed after the program ended, one trial each: how far apart they are is "
+            "not tested)",
+            kTableWidth, "  ", "    ");
     if (!calibrated)
-        out += wrap("xferlab.copy was not measured for these sizes here (xferlab watch "
-                    "--calibrate measures it)",
-                    kTableWidth, "  ", "    ");
+        out += wrap(
+            "xferlab.copy was not measured for these sizes here (xferlab watch "
+            "--calibrate measures it)",
+            kTableWidth, "  ", "    ");
     return out;
 }
 
@@ -90,18 +93,20 @@ std::string one_section(const RunResult& run, const RunAnalysis& a) {
     if (s.groups.empty()) return out + "  no copy was recorded\n";
     out += "  copies by kind and size (GB/s: per copy, device-timed)\n" + groups_table(s);
     out += wrap(fmt::format("pageable copies: {} of the {} the copy calls took ({})",
-                            fmtx::duration(double(s.pageable_ns)), fmtx::duration(double(s.call_ns)),
-                            share(s.pageable_ns, s.call_ns)),
+                            fmtx::duration(double(s.pageable_ns)),
+                            fmtx::duration(double(s.call_ns)), share(s.pageable_ns, s.call_ns)),
                 kTableWidth, "  ", "    ");
-    out += wrap(fmt::format("waiting: the calls waited {} in all before the device started their "
-                            "copies, {} of it ({}) while another transfer was on the device",
-                            fmtx::duration(double(s.wait_ns)),
-                            fmtx::duration(double(s.wait_busy_ns)), share(s.wait_busy_ns, s.wait_ns)),
-                kTableWidth, "  ", "    ");
-    out += wrap("threads (waited: call start to device start, summed; another's on: the share of "
-                "that wait while another transfer was on the device; gap: a copy's return to the "
-                "thread's next call)",
-                kTableWidth, "  ", "    ") +
+    out +=
+        wrap(fmt::format("waiting: the calls waited {} in all before the device started their "
+                         "copies, {} of it ({}) while another transfer was on the device",
+                         fmtx::duration(double(s.wait_ns)), fmtx::duration(double(s.wait_busy_ns)),
+                         share(s.wait_busy_ns, s.wait_ns)),
+             kTableWidth, "  ", "    ");
+    out += wrap(
+               "threads (waited: call start to device start, summed; another's on: the share of "
+               "that wait while another transfer was on the device; gap: a copy's return to the "
+               "thread's next call)",
+               kTableWidth, "  ", "    ") +
            threads_table(s, a);
     out += host_nodes_text(a.host_nodes, "pageable copies", "  ");
     out += references_lines(s);

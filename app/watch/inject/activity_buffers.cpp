@@ -96,17 +96,22 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     uint64_t incomplete = 0;
     while (buffer && valid > 0 &&
            cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-        if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY || record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2) {
+        if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
+            record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2) {
             const xw_memcpy a =
                 record->kind == CUPTI_ACTIVITY_KIND_MEMCPY
                     ? from(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record))
                     : from(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record));
-            if (a.start == 0 && a.end == 0) ++incomplete;
-            else capture.memcpy_activity(a);
+            if (a.start == 0 && a.end == 0)
+                ++incomplete;
+            else
+                capture.memcpy_activity(a);
         } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const xw_memset a = from(*reinterpret_cast<const CUpti_ActivityMemset4*>(record));
-            if (a.start == 0 && a.end == 0) ++incomplete;
-            else capture.memset_activity(a);
+            if (a.start == 0 && a.end == 0)
+                ++incomplete;
+            else
+                capture.memset_activity(a);
         }
     }
     size_t dropped = 0;

@@ -119,7 +119,8 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         read_call_parameters(domain, cbid, cb->functionParams, call);
         capture.api_enter(call);
     } else {
-        const int result = cb->functionReturnValue ? *static_cast<const int*>(cb->functionReturnValue) : 0;
+        const int result =
+            cb->functionReturnValue ? *static_cast<const int*>(cb->functionReturnValue) : 0;
         capture.api_exit(call, result);
     }
 }
@@ -163,7 +164,8 @@ int initialize() {
         return 1;
     }
     // Before any activity kind is enabled, as CUPTI requires.
-    const bool callback = cuptiActivityRegisterTimestampCallback(monotonic_timestamp) == CUPTI_SUCCESS;
+    const bool callback =
+        cuptiActivityRegisterTimestampCallback(monotonic_timestamp) == CUPTI_SUCCESS;
     capture.clock(callback, callback ? 0 : sample_offset());
     register_activity_buffers();
     CUpti_SubscriberHandle sub = nullptr;
@@ -177,8 +179,8 @@ int initialize() {
     const bool enabled =
         enable_domain(sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE) &&
         enable_domain(sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE) &&
-        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED) ==
-            CUPTI_SUCCESS;
+        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
     for (CUpti_ActivityKind kind :
          {CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET})
         if (cuptiActivityEnable(kind) != CUPTI_SUCCESS) say("CUPTI refused an activity kind");
