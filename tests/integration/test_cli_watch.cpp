@@ -86,6 +86,10 @@ TEST_CASE("watch records each copying thread as a worker and exits with the prog
     CHECK(names == std::set<std::string>{"copier-0", "copier-1", "copier-2"});
     CHECK(note_starting(run, "the program ("));
     CHECK(has_note(run, "copy calls by function: cudaMemcpy 15"));
+    // The page-locked reference needs the CUDA backend: where it is unavailable, the run says so.
+    if (!cuda_available())
+        CHECK(note_starting(run, "no page-locked reference copy was timed: backend cuda is "
+                                 "unavailable here"));
     CHECK(fs::is_regular_file(dir / "results.sqlite"));
     CHECK(fs::is_regular_file(dir / "journal.jsonl"));
 }
@@ -259,6 +263,24 @@ TEST_CASE("watch refuses what it cannot run, before the program starts", "[cli][
         CHECK(r.err.find("xferlab watch: XFERLAB_WATCH_LIBRARY names /no/such.so, which is not "
                          "a file") != std::string::npos);
     }
+    SECTION("an empty --out") {
+        const CommandResult r = run_command("env XFERLAB_WATCH_LIBRARY=" + fake() + " " +
+                                            xferlab() + " watch --out= -- true");
+        CHECK(r.exit_code == 2);
+        CHECK(r.err ==
+              "xferlab watch: --out is empty: give a folder, or leave --out out for the default "
+              "(output.dir in the config)\n");
+    }
+#ifndef XFER_WATCH_LIBRARY
+    SECTION("a build without CUDA has no library to inject") {
+        const CommandResult r =
+            run_command(xferlab() + " watch --out '" + (tmp / "n").string() + "' -- true");
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("xferlab watch: this xferlab was built without CUDA and CUPTI: it has no "
+                         "injection library") != std::string::npos);
+        CHECK(!fs::exists(tmp / "n"));
+    }
+#endif
     SECTION("a program that cannot be started") {
         const CommandResult r =
             run_command("XFERLAB_WATCH_LIBRARY=" + fake() + " " + xferlab() + " watch --out '" +
