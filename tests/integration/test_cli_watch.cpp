@@ -14,6 +14,7 @@
 
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
+#include "support/sanitizer_build.hpp"
 #include "support/spawn.hpp"
 #include "watch/watch_records.h"
 
@@ -152,7 +153,11 @@ TEST_CASE("a program that dies before its exit handler keeps every copy it recor
     const CommandResult r =
         run_command(watch(dir, "--quiet", "--threads 2 --copies 40 --bytes 4096 " + how));
     INFO(r.err);
-    CHECK(r.exit_code == (how == "--raise 9" ? 137 : how == "--os-exit 3" ? 3 : 139));
+    // A sanitizer's own SIGSEGV handler reports and exits instead of dying by the signal.
+    if (kSanitizerBuild && how == "--raise 11")
+        CHECK(r.exit_code != 0);
+    else
+        CHECK(r.exit_code == (how == "--raise 9" ? 137 : how == "--os-exit 3" ? 3 : 139));
     const json run = only_run(dir);
     CHECK(note_starting(run, "process "));
     bool said_no_exit_handler = false;
@@ -325,11 +330,13 @@ TEST_CASE("the injected library loads where there is no GPU and says why it reco
 
 TEST_CASE("a million copies are recorded in bounded memory", "[cli][watch]") {
     // The fake producer alone (the program's side): 4 threads x 250,000 copies, each a runtime
-    // and a driver call and an activity record, 3 million records (192 MB of file).
+    // and a driver call and an activity record, 3 million records (192 MB of file). Under a
+    // sanitizer a tenth of them, and its shadow memory is no measure of the program's.
+    const int copies = kSanitizerBuild ? 25'000 : 250'000;
     const fs::path dir = fresh_temp_dir("watch-million");
     const std::string command = "env CUDA_INJECTION64_PATH=" + fake() + " XFERLAB_WATCH_DIR='" +
-                                dir.string() + "' " + fake() +
-                                " --threads 4 --copies 250000 --bytes 64";
+                                dir.string() + "' " + fake() + " --threads 4 --copies " +
+                                std::to_string(copies) + " --bytes 64";
     const pid_t pid = start_background(command, dir).pid;
     REQUIRE(pid > 0);
     int status = 0;
@@ -337,7 +344,7 @@ TEST_CASE("a million copies are recorded in bounded memory", "[cli][watch]") {
     REQUIRE(wait4(pid, &status, 0, &usage) == pid);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
-    uint64_t api = 0, copies = 0;
+    uint64_t api = 0, activities = 0;
     for (const auto& e : fs::directory_iterator(dir)) {
         if (e.path().extension() != XW_FILE_SUFFIX) continue;
         std::ifstream in(e.path(), std::ios::binary);
@@ -346,15 +353,15 @@ TEST_CASE("a million copies are recorded in bounded memory", "[cli][watch]") {
         while (in.read(reinterpret_cast<char*>(&r), sizeof r)) {
             if ((r.commit >> 16) != XW_COMMIT) continue;
             api += (r.commit & 0xffff) == XW_API;
-            copies += (r.commit & 0xffff) == XW_MEMCPY;
+            activities += (r.commit & 0xffff) == XW_MEMCPY;
         }
         fs::remove(e.path());
     }
-    CHECK(api == 2'000'000);
-    CHECK(copies == 1'000'000);
+    CHECK(api == 2 * 4 * uint64_t(copies));
+    CHECK(activities == 4 * uint64_t(copies));
     // ru_maxrss in KiB: the file is 192 MB; the program's peak stays far below it (the
     // library maps 1 MiB of it at a time).
-    CHECK(usage.ru_maxrss < 32 * 1024);
+    if (!kSanitizerBuild) CHECK(usage.ru_maxrss < 32 * 1024);
 }
 
 TEST_CASE(
