@@ -17,7 +17,7 @@ import sys
 # them; launch is handed a scenario's Run, so scenario is below launch. Within report, the
 # statistics (analysis) are below the findings that cite them (explain), and both below the
 # reporters (render).
-LAYERS = ["util", "system", "settings", "engine", "module", "results", "memory", "backend",
+LAYERS = ["util", "system", "settings", "engine", "module", "results", "watch", "memory", "backend",
           "scenario", "report/analysis", "report/explain", "report/render", "launch", "embed",
           "remote", "run", "cli"]
 LAYERED = {"report"}

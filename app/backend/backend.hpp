@@ -55,6 +55,10 @@ class WorkerTransfer {
     virtual TimedBlockCalls end_timed_block() { return {}; }
     virtual int device() const { return -1; }
     virtual uint64_t bytes() const = 0;
+    // The host buffer a copy reads or writes (the source to a device, the destination from
+    // one), of bytes() bytes; nullptr where no host memory takes part. Where its pages are
+    // (Record::host_node) is sampled once the worker has attached.
+    virtual const void* host_side() const { return nullptr; }
     // Test hook: flips one destination byte (proves verification catches corruption).
     virtual void corrupt_destination_for_test(uint64_t offset) = 0;
 };

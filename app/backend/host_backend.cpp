@@ -102,6 +102,9 @@ class HostTransfer final : public WorkerTransfer {
 
     int64_t verify() override { return find_pattern_mismatch(dst_.data(), dst_.size(), worker_); }
 
+    // The host backend's "device" is host memory too: the source is the side read.
+    const void* host_side() const override { return src_.data(); }
+
     void poison_destination() override {
         if (!dst_dirty_) return;  // still zero from allocation; writing it would be a touch
         std::memset(dst_.data(), 0, dst_.size());

@@ -67,6 +67,7 @@ int dispatch(int argc, char** argv) {
     if (*c.completion_cmd) return cmd_completion(c.app, c.shell, argc > 0 ? argv[0] : "xferlab");
     if (*c.plot_cmd) return cmd_plot(c.plot);
     if (*c.compare_cmd) return cmd_compare(c.compare);
+    if (*c.watch_cmd) return cmd_watch(c.watch);
     return exit_bad_input;
 }
 

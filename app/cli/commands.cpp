@@ -44,6 +44,7 @@ Commands::Commands() : app(kDescription) {
     report_cmd = add_report_command(app, report);
     plot_cmd = add_plot_command(app, plot);
     compare_cmd = add_compare_command(app, compare);
+    watch_cmd = add_watch_command(app, watch);
     completion_cmd = add_completion_command(app, shell);
     help_cmd = add_help_command(app, help_topic, help_markdown);
     worker_cmd = add_worker_command(app);

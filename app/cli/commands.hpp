@@ -12,6 +12,7 @@
 #include "cli/cmd_plot.hpp"
 #include "cli/cmd_report.hpp"
 #include "cli/cmd_run.hpp"
+#include "cli/cmd_watch.hpp"
 
 namespace xfer {
 
@@ -33,6 +34,7 @@ struct Commands {
     ReportOptions report;
     PlotOptions plot;
     CompareOptions compare;
+    WatchCommandOptions watch;
     std::string shell;       // completion SHELL
     std::string help_topic;  // help TOPIC
     bool help_markdown = false;  // help explanations --markdown
@@ -46,6 +48,7 @@ struct Commands {
     CLI::App* report_cmd;
     CLI::App* plot_cmd;
     CLI::App* compare_cmd;
+    CLI::App* watch_cmd;
     CLI::App* completion_cmd;
     CLI::App* help_cmd;
     CLI::App* worker_cmd;  // started by launcher "process" only (remote/worker_process)

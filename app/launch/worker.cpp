@@ -1,6 +1,8 @@
 // The identical copy routine: every launcher's workers time their copies here, the same way.
 #include "launch/worker.hpp"
 
+#include "watch/capture.hpp"
+
 #include <fmt/format.h>
 #include <sched.h>
 
@@ -31,6 +33,12 @@ void Worker::enter_thread(const std::string& launcher) {
     tid_ = info_.tid;
     pid_ = info_.pid;
     transfer_->attach_thread();
+    // Where the host buffer's pages are now that both first touches are done (never timed).
+    if (const void* host = transfer_->host_side()) {
+        int8_t nodes[XW_NUMA_PAGES];
+        const int n = watch::sample_host_nodes(host, transfer_->bytes(), nodes, XW_NUMA_PAGES);
+        host_node_ = int16_t(watch::majority_node(nodes, n));
+    }
 }
 
 Record& Worker::open_record(uint64_t bytes) {
@@ -56,6 +64,7 @@ Record& Worker::open_record(uint64_t bytes) {
 
 const Record& Worker::copy_once() {
     Record& r = open_record(transfer_->bytes());
+    r.host_node = host_node_;
     const int64_t t0 = now_ns();
     const CopyOutcome outcome = transfer_->copy();
     const int64_t t1 = now_ns();

@@ -69,6 +69,8 @@ private:
     int warmup_;
     int tid_ = 0;
     int pid_ = 0;
+    // The NUMA node most sampled pages of the host buffer were on once attached (-1: none).
+    int16_t host_node_ = -1;
     int64_t pending_between_ns_ = 0;
     int native_copies_ = 0;
     bool timed_open_ = false;

@@ -42,8 +42,18 @@ struct Record {
     int16_t device_calls = -1;
     int16_t gil_held_calls = 0;
     bool failed = false;  // the block raised: the record is kept, marked, and not measured
+    // A watched program's copy (`xferlab watch`): the copy's kind and its source and
+    // destination memory kinds as CUPTI gave them (results/copy_kinds.hpp: CUpti_ActivityMemcpyKind
+    // and CUpti_ActivityMemoryKind codes; 0 for xferlab's own copies, whose run settings say
+    // them). Any copy: the NUMA node most of its host buffer's sampled pages were on (a watched
+    // copy's at its call, xferlab's own worker's once attached; -1: none sampled).
+    uint8_t copy_kind = 0;
+    uint8_t src_kind = 0;
+    uint8_t dst_kind = 0;
+    int16_t host_node = -1;
 
     bool foreign() const { return source != 0; }
+    bool watched() const { return copy_kind != 0; }
     int64_t host_duration_ns() const { return host_end_ns - host_start_ns; }
     bool has_device_time() const { return device_start_ns >= 0 && device_end_ns >= device_start_ns; }
     int64_t device_duration_ns() const { return device_end_ns - device_start_ns; }

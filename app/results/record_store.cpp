@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "results/copy_kinds.hpp"
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
 #include "util/no_follow.hpp"
@@ -37,7 +38,8 @@ CREATE TABLE copies(
     size_bytes INTEGER, host_start_ns INTEGER, host_end_ns INTEGER, device_start_ns INTEGER,
     device_end_ns INTEGER, device_timing TEXT, correlation_id INTEGER, context INTEGER,
     stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER,
-    source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER);
+    source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER,
+    copy_kind TEXT, src_kind TEXT, dst_kind TEXT, host_node INTEGER);
 CREATE TABLE device_copies(
     run INTEGER NOT NULL, correlation_id INTEGER, worker INTEGER, repetition INTEGER,
     start_ns INTEGER, end_ns INTEGER, size_bytes INTEGER, device INTEGER, stream INTEGER,
@@ -59,7 +61,8 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
 }
 
 void insert_copies(const SqliteDb& db, const RunResult& run) {
-    SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(
+        db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
         s.bind(1, run.position.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
@@ -85,6 +88,15 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
         bind_or_null(s, 21, r.gil_held_calls,
                      r.foreign() && (r.device_calls >= 0 || r.gil_held_calls != 0));
         bind_or_null(s, 22, r.failed, r.foreign());
+        // A watched program's copy's kinds, NULL for xferlab's own copies.
+        if (r.watched()) {
+            s.bind(23, std::string(copy_kind_name(r.copy_kind)));
+            s.bind(24, std::string(memory_kind_name(r.src_kind)));
+            s.bind(25, std::string(memory_kind_name(r.dst_kind)));
+        } else {
+            for (int i = 23; i <= 25; ++i) s.bind_null(i);
+        }
+        bind_or_null(s, 26, r.host_node, r.host_node >= 0);
         s.run();
     }
 }

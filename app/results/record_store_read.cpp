@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "results/checked_integer.hpp"
+#include "results/copy_kinds.hpp"
 #include "results/record_store.hpp"
 #include "results/results_checks.hpp"
 #include "results/serialize.hpp"
@@ -124,10 +125,28 @@ constexpr const char* kCopyColumns =
     "device_start_ns, device_end_ns, device_timing, correlation_id, context, stream, tid, cpu, "
     "pid, between_ns";
 
+// Schema 6's columns of a watched program's copy (NULL for xferlab's own).
+void watched_from(const SqliteStatement& s, Record& r) {
+    r.host_node = s.is_null(25) ? int16_t(-1) : int16_t(s.integer(25));
+    if (s.is_null(22)) return;
+    const auto code = [&](int column, auto lookup, const char* what) {
+        const std::string name = s.text(column);
+        const std::optional<uint8_t> c = lookup(name);
+        if (!c)
+            throw std::runtime_error(std::string(what) + " \"" + name +
+                                     "\" is not a kind CUPTI names");
+        return *c;
+    };
+    r.copy_kind = code(22, copy_kind_code, "copy_kind");
+    r.src_kind = code(23, memory_kind_code, "src_kind");
+    r.dst_kind = code(24, memory_kind_code, "dst_kind");
+}
+
 void read_copies(const SqliteDb& db, RunResult& run, int schema) {
-    const char* timed = schema >= 2 ? ", source, device_calls, gil_held_calls, failed" : "";
-    SqliteStatement s(
-        db, std::string(kCopyColumns) + timed + " FROM copies WHERE run = ? ORDER BY rowid");
+    std::string columns = kCopyColumns;
+    if (schema >= 2) columns += ", source, device_calls, gil_held_calls, failed";
+    if (schema >= 6) columns += ", copy_kind, src_kind, dst_kind, host_node";
+    SqliteStatement s(db, columns + " FROM copies WHERE run = ? ORDER BY rowid");
     s.bind(1, run.position.index);
     while (s.step()) {
         const std::string what = "run " + std::to_string(run.position.index) + ", record " +
@@ -135,6 +154,7 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
         run.records.push_back(naming(what, [&] {
             Record r = record_from(s);
             if (schema >= 2) timed_block_from(s, run, r);
+            if (schema >= 6) watched_from(s, r);
             return r;
         }));
     }

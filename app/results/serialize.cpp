@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "results/checked_integer.hpp"
+#include "results/copy_kinds.hpp"
 #include "settings/setting_keys.hpp"
 #include "settings/value_checks.hpp"
 
@@ -63,6 +64,14 @@ void to_json(json& j, const Record& r) {
         j["gil_held_calls"] = r.gil_held_calls;
         j["failed"] = r.failed;
     }
+    // Only a watched program's copies carry these (xferlab watch).
+    if (r.watched()) {
+        j["copy_kind"] = copy_kind_name(r.copy_kind);
+        j["src_kind"] = memory_kind_name(r.src_kind);
+        j["dst_kind"] = memory_kind_name(r.dst_kind);
+    }
+    // Where the copy's host pages were (watched copies, and xferlab's own since issue 56).
+    if (r.host_node >= 0) j["host_node"] = r.host_node;
 }
 
 namespace {
@@ -90,6 +99,24 @@ std::vector<T> each_of(const json& items, const char* what) {
         }
     }
     return out;
+}
+
+// A watched copy's kinds by name (copy_kinds.hpp), and its host node.
+void watched_from_json(const json& j, Record& r) {
+    const auto code = [&](const char* key, auto lookup, const char* names) {
+        const std::string name = j.at(key).get<std::string>();
+        const std::optional<uint8_t> c = lookup(name);
+        if (!c)
+            throw std::invalid_argument(std::string(key) + " \"" + name + "\" is not one of " +
+                                        names);
+        return *c;
+    };
+    constexpr const char* kMemoryNames =
+        "pageable, pinned, device, array, managed, device_static, managed_static, unknown";
+    r.copy_kind = code("copy_kind", copy_kind_code,
+                       "HtoD, DtoH, HtoA, AtoH, AtoA, AtoD, DtoA, DtoD, HtoH, PtoP");
+    r.src_kind = code("src_kind", memory_kind_code, kMemoryNames);
+    r.dst_kind = code("dst_kind", memory_kind_code, kMemoryNames);
 }
 
 }  // namespace
@@ -120,6 +147,8 @@ void from_json(const json& j, Record& r) {
         r.gil_held_calls = integer_or(j, "gil_held_calls", int16_t(0));
         r.failed = j.value("failed", false);
     }
+    if (auto it = j.find("copy_kind"); it != j.end()) watched_from_json(j, r);
+    if (auto it = j.find("host_node"); it != j.end()) it->get_to(r.host_node);
 }
 
 json worker_texts_to_json(const std::map<int, std::string>& texts) {

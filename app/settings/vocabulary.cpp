@@ -46,6 +46,11 @@ const std::vector<LauncherDescriptor>& launcher_descriptors() {
                     .needs_payload = true,
                     .takes_gil = true,
                     .workers_elsewhere = true}},
+        // Last: no scenario runs it (launcher_names leaves it out); results of `xferlab watch`
+        // name it.
+        {.name = "watched",
+         .summary = "a program run by xferlab watch: every OS thread that copied is a worker",
+         .traits = {.observes_program = true}},
     };
     return all;
 }
@@ -91,7 +96,8 @@ const LauncherTraits& launcher_traits(std::string_view name) {
 
 std::vector<std::string> launcher_names() {
     std::vector<std::string> out;
-    for (const auto& d : launcher_descriptors()) out.push_back(d.name);
+    for (const auto& d : launcher_descriptors())
+        if (!d.traits.observes_program) out.push_back(d.name);
     return out;
 }
 

@@ -27,6 +27,9 @@ struct LauncherTraits {
     // Its workers are the ranks of an MPI job: every rank takes part in its runs (and only
     // in them), and the other ranks are processes xferlab did not start.
     bool spans_mpi_ranks = false;
+    // Not a launcher a scenario can name: the run is a program xferlab watched (`xferlab
+    // watch`), its copies recorded as the program made them, with no settings of its own.
+    bool observes_program = false;
 };
 
 struct LauncherDescriptor {
@@ -64,6 +67,7 @@ const BackendDescriptor* find_backend(std::string_view name);
 // The traits of a launcher of the vocabulary (std::logic_error for another name).
 const LauncherTraits& launcher_traits(std::string_view name);
 
+// The launchers a scenario can name (not those that observe a program).
 std::vector<std::string> launcher_names();
 // The launchers with a trait, in the vocabulary's order: launchers_with(&LauncherTraits::takes_gil).
 std::vector<std::string> launchers_with(bool LauncherTraits::*trait);

@@ -129,8 +129,8 @@ TEST_CASE("a journal from before the lines named their plan says so", "[integrat
 TEST_CASE("an unknown command is named, with the closest one and the list",
           "[integration][messages]") {
     const std::string commands =
-        "run, check, list, devices, threads, report, plot, compare, completion, help (xferlab "
-        "--help)\n";
+        "run, check, list, devices, threads, report, plot, compare, watch, completion, help "
+        "(xferlab --help)\n";
     const auto foo = run_command(xferlab() + " foo");
     CHECK(foo.exit_code == 2);
     CHECK(foo.err == "xferlab: unknown command 'foo'; the commands are " + commands);

@@ -77,7 +77,14 @@ inline RunResult full_run() {
     timed.device_calls = 3;
     timed.gil_held_calls = 1;
     timed.failed = true;
-    r.records = {full_record(), Record{}, timed};
+    // A watched program's copy (xferlab watch): its kinds and where its host pages were.
+    Record watched = full_record();
+    watched.repetition = 1;  // the worker's copy after the timed block's
+    watched.copy_kind = 2;   // DtoH
+    watched.src_kind = 3;   // device
+    watched.dst_kind = 2;   // pinned
+    watched.host_node = 1;
+    r.records = {full_record(), Record{}, timed, watched};
     r.copy_sources = {"torch copy_", "cupy.ndarray.set \"x\""};
     DeviceCopy c;
     c.correlation = timed.correlation;

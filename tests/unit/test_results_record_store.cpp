@@ -132,7 +132,7 @@ TEST_CASE("load_stored_records fills only the runs results.json left to the stor
     const fs::path path = temp_file("load.sqlite");
     const Results plan = stored_and_read(plan_with_two_runs(), path);
     Results from_json = json::parse(json(plan_with_two_runs()).dump()).get<Results>();
-    CHECK(from_json.runs[0].records.size() == 3);  // inline
+    CHECK(from_json.runs[0].records.size() == 4);  // inline
     CHECK(from_json.runs[1].records.empty());      // "records_file": "results.sqlite"
     load_stored_records(path.string(), from_json);
     REQUIRE(from_json.runs[1].records.size() == 1);
@@ -193,6 +193,53 @@ TEST_CASE("a schema 2 results.sqlite (before host activity) is read, without it"
     CHECK_FALSE(back.runs[0].host_activity);
     CHECK(back.runs[0].copy_sources == plan.runs[0].copy_sources);  // schema 2's own column
     CHECK(back.runs[0].records.size() == plan.runs[0].records.size());
+}
+
+TEST_CASE("a watched copy's kinds are columns of copies, and a name CUPTI does not give is "
+          "refused",
+          "[results][store]") {
+    const fs::path path = temp_file("watched-columns.sqlite");
+    stored_and_read(plan_with_two_runs(), path);
+    {
+        SqliteDb db(path.string(), true);
+        SqliteStatement s(db,
+                          "SELECT copy_kind, src_kind, dst_kind, host_node FROM copies WHERE run "
+                          "= 0 ORDER BY rowid");
+        REQUIRE(s.step());
+        CHECK(s.is_null(0));  // xferlab's own copy: no kinds, no sampled node
+        CHECK(s.is_null(3));
+        for (int row = 1; row < 4; ++row) REQUIRE(s.step());
+        CHECK(s.text(0) == "DtoH");
+        CHECK(s.text(1) == "device");
+        CHECK(s.text(2) == "pinned");
+        CHECK(s.integer(3) == 1);
+    }
+    SqliteDb(path.string(), false)
+        .exec("UPDATE copies SET dst_kind = 'swap' WHERE copy_kind = 'DtoH'");
+    std::string why;
+    try {
+        read_record_store(path.string());
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    CHECK(why.find("run 0, record 3: dst_kind \"swap\" is not a kind CUPTI names") !=
+          std::string::npos);
+}
+
+TEST_CASE("a schema 5 results.sqlite (before a watched copy's columns) is read, without them",
+          "[results][store]") {
+    const fs::path path = temp_file("schema5.sqlite");
+    Results plan = plan_with_two_runs();
+    plan.runs[0].records.pop_back();  // the watched copy: schema 5 had no column for it
+    stored_and_read(plan, path);
+    SqliteDb(path.string(), false)
+        .exec(
+            "ALTER TABLE copies DROP COLUMN copy_kind; ALTER TABLE copies DROP COLUMN src_kind; "
+            "ALTER TABLE copies DROP COLUMN dst_kind; ALTER TABLE copies DROP COLUMN host_node; "
+            "UPDATE meta SET value='5' WHERE key='schema_version'");
+    const Results back = read_record_store(path.string());
+    REQUIRE(back.runs[0].records.size() == 3);
+    CHECK(json(back.runs[0]).dump() == json(plan.runs[0]).dump());
 }
 
 TEST_CASE("trial and base_label are columns of runs, for SQL", "[results][store]") {

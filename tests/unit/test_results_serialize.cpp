@@ -34,6 +34,10 @@ void check_same(const Record& a, const Record& b) {
     CHECK(a.cpu == b.cpu);
     CHECK(a.pid == b.pid);
     CHECK(a.between_ns == b.between_ns);
+    CHECK(a.copy_kind == b.copy_kind);
+    CHECK(a.src_kind == b.src_kind);
+    CHECK(a.dst_kind == b.dst_kind);
+    CHECK(a.host_node == b.host_node);
 }
 
 }  // namespace
@@ -137,9 +141,15 @@ TEST_CASE("a run result round-trips with status as a string", "[results][seriali
     CHECK(back.notes == r.notes);
     CHECK(back.start_ns == r.start_ns);
     CHECK(back.end_ns == r.end_ns);
-    REQUIRE(back.records.size() == 3);
+    REQUIRE(back.records.size() == 4);
     check_same(back.records[0], r.records[0]);
     check_same(back.records[1], r.records[1]);
+    check_same(back.records[3], r.records[3]);  // a watched copy's kinds and host node
+    CHECK(j.at("records")[3].at("copy_kind") == "DtoH");
+    CHECK(j.at("records")[3].at("src_kind") == "device");
+    CHECK(j.at("records")[3].at("dst_kind") == "pinned");
+    CHECK(j.at("records")[3].at("host_node") == 1);
+    CHECK(!j.at("records")[0].contains("copy_kind"));  // xferlab's own copies: no kinds
     // A w.timed() block keeps its label index, calls, GIL evidence and failure.
     CHECK(back.records[2].source == 2);
     CHECK(back.records[2].device_calls == 3);
@@ -277,6 +287,29 @@ TEST_CASE("an older file's run keys stand in where its settings lack a key",
          {"index", "label", "launcher", "backend", "threads", "bytes_per_copy", "direction",
           "host_memory", "sweep_point", "scaling_key", "trial", "base_label"})
         CHECK(again.at(key) == j.at(key));
+}
+
+TEST_CASE("a watched copy's kind that CUPTI does not name is refused, naming the key",
+          "[results][serialize]") {
+    json watched = full_run().records[3];
+    watched["copy_kind"] = "sideways";
+    CHECK_THROWS_WITH(watched.get<Record>(),
+                      "copy_kind \"sideways\" is not one of HtoD, DtoH, HtoA, AtoH, AtoA, AtoD, "
+                      "DtoA, DtoD, HtoH, PtoP");
+    watched["copy_kind"] = "HtoD";
+    watched["src_kind"] = "swap";
+    CHECK_THROWS_WITH(watched.get<Record>(),
+                      "src_kind \"swap\" is not one of pageable, pinned, device, array, managed, "
+                      "device_static, managed_static, unknown");
+    // A memory kind CUPTI did not know is one of its kinds: it reads back as such.
+    watched["src_kind"] = "unknown";
+    CHECK(watched.get<Record>().src_kind == 0);
+    // host_node alone (an xferlab worker's copy): no kinds.
+    json own = full_record();
+    own["host_node"] = 0;
+    const Record r = own.get<Record>();
+    CHECK(r.host_node == 0);
+    CHECK(!r.watched());
 }
 
 TEST_CASE("unknown enum names and missing keys are errors", "[results][serialize]") {

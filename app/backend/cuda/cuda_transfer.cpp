@@ -59,6 +59,10 @@ class CudaTransfer final : public WorkerTransfer {
     void poison_destination() override;
     int device() const override { return plan_.device; }
     uint64_t bytes() const override { return plan_.spec.bytes; }
+    const void* host_side() const override {
+        if (!src_.on_device) return src_.host.data();
+        return dst_.on_device ? nullptr : dst_.host.data();
+    }
     void corrupt_destination_for_test(uint64_t offset) override;
 
   private:

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "report/analysis/finding.hpp"
+#include "report/analysis/host_nodes.hpp"
 #include "report/analysis/staging_helpers.hpp"
 #include "report/analysis/timed_blocks.hpp"
+#include "report/analysis/watched.hpp"
 #include "results/run_result.hpp"
 
 namespace xfer {
@@ -174,6 +176,12 @@ struct RunAnalysis {
     std::vector<Finding> findings;                // plain-language findings, as data
     TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
     std::vector<StagingHelperStats> staging_helpers;  // path = "staged": the helpers' work
+    // A watched program's run (`xferlab watch`): its copies by kind and thread, and the runs
+    // xferlab timed after it (computed across runs, by analyze()).
+    std::optional<WatchedStats> watched;
+    // Where the host side of its copies lived, per device, against the device's nearest node
+    // (by analyze(), which reads the devices' accounts); empty where nothing was sampled.
+    std::vector<HostNodes> host_nodes;
 };
 
 // A run against its baseline across trials (report/analysis/trial_analysis.cpp).

@@ -125,6 +125,19 @@ void to_json(json& j, const RunAnalysis& a) {
              {"explanations", texts(a.findings)},
              {"findings", a.findings}};
     if (!a.staging_helpers.empty()) j["staging_helpers"] = a.staging_helpers;
+    if (a.watched) j["watched"] = *a.watched;
+    if (!a.host_nodes.empty()) {
+        j["host_nodes"] = nlohmann::json::array();
+        for (const HostNodes& n : a.host_nodes) {
+            nlohmann::json on = nlohmann::json::object();
+            for (const auto& [node, c] : n.copies_on) on[std::to_string(node)] = c;
+            j["host_nodes"].push_back({{"device", n.device},
+                                       {"nearest_node", n.nearest_node},
+                                       {"copies", n.copies},
+                                       {"sampled", n.sampled},
+                                       {"copies_on", on}});
+        }
+    }
     if (!a.timed_blocks.labels.empty()) {
         j["timed_blocks"] = a.timed_blocks;
         j["timed_blocks_verified"] = worker_texts_to_json(a.timed_blocks.verified);

@@ -6,6 +6,9 @@
 #include "report/explain/explain.hpp"
 #include "report/analysis/run_stats.hpp"
 #include "report/analysis/trial_analysis.hpp"
+#include "report/analysis/host_nodes.hpp"
+#include "report/analysis/watched.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 
@@ -47,6 +50,20 @@ void compare_within_runs(const Results& results, Analysis& an) {
         if (an.runs[i].is_baseline) an.baseline_run = int(i);
 }
 
+// Where each run's host pages lived; a watched program's own figures, and the runs xferlab
+// timed after it against its copies.
+void watched_figures(const Results& results, Analysis& an) {
+    std::vector<double> aggregates;
+    for (const RunAnalysis& a : an.runs) aggregates.push_back(a.aggregate_Bps);
+    for (size_t i = 0; i < results.runs.size(); ++i) {
+        an.runs[i].host_nodes = host_nodes(results.runs[i], results.devices);
+        const LauncherDescriptor* d = find_launcher(results.runs[i].settings.launcher);
+        if (!d || !d->traits.observes_program) continue;
+        an.runs[i].watched = watched_stats(results.runs[i]);
+        an.runs[i].watched->references = watched_references(results, i, aggregates);
+    }
+}
+
 }  // namespace
 
 Analysis analyze(const Results& results) {
@@ -68,11 +85,14 @@ Analysis analyze(const Results& results, std::vector<RunAnalysis> run_stats) {
         a.vs_baseline.reset();
         a.thread_differences.clear();
         a.findings.clear();
+        a.watched.reset();
+        a.host_nodes.clear();
     }
     compute_scaling(results, an.runs);
     an.groups = group_trials(results, an.runs);
     compare_trials(results, an.groups);
     compare_within_runs(results, an);
+    watched_figures(results, an);
     for (size_t i = 0; i < an.runs.size(); ++i) {
         an.runs[i].findings = explain_run(results, an, i);
     }

@@ -30,6 +30,9 @@ void slowest_call(const RuleInput& in, std::vector<Finding>& out);
 void unequal_service(const RuleInput& in, std::vector<Finding>& out);
 void scaling(const RuleInput& in, std::vector<Finding>& out);
 void shared_machine(const RuleInput& in, std::vector<Finding>& out);
+// Per run: host pages (any run) and a watched program's references (explain_watched.cpp).
+void far_node(const RuleInput& in, std::vector<Finding>& out);
+void watched_reference(const RuleInput& in, std::vector<Finding>& out);
 // Across runs (explain_summary.cpp, explain_switches.cpp).
 void bookkeeping(const RuleInput& in, std::vector<Finding>& out);
 void verdicts(const RuleInput& in, std::vector<Finding>& out);

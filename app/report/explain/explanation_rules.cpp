@@ -293,6 +293,35 @@ const std::vector<ExplanationRule>& explanation_rules() {
          .per_run = true,
          .apply = shared_machine,
          .changes_reading = true},
+        {.text = {.id = "far-node",
+                  .sentence = "`device D: the host pages of K of the N sampled copies (a watched "
+                              "program's: pageable copies) were mostly on NUMA node X, not on the "
+                              "device's nearest node Y`",
+                  .data = "per device: the node most of each copy's sampled host pages were on "
+                          "(move_pages: a watched copy's at its call, a worker's buffer once "
+                          "attached), against the node sysfs gives the device",
+                  .cause = "observation: where the pages are is the first touch's doing; a "
+                           "first_touch switch between runs moves them, but no run claims what "
+                           "that did to its copies",
+                  .margin = "the device's node known; at least one sampled copy mostly on another "
+                            "node",
+                  .test = "exact counts of the sampled copies"},
+         .per_run = true,
+         .apply = far_node},
+        {.text = {.id = "watched-reference",
+                  .sentence =
+                      "`device D h2d|d2h: the program's copies moved R per copy (p50, "
+                      "device-timed); xferlab timed W here after it ended at A (run K): how far "
+                      "apart is not tested (one trial)`",
+                  .data = "the watched run's device-timed copies of that device and direction; the "
+                          "aggregate of the page-locked reference (or xferlab.copy with "
+                          "--calibrate) run xferlab timed on it",
+                  .cause = "observation across runs: one trial each, so no difference is claimed",
+                  .margin = "a reference run on the device and direction with copies of the "
+                            "program there",
+                  .test = "none: one trial a side, said as such"},
+         .per_run = true,
+         .apply = watched_reference},
         {.text = {.id = "bookkeeping",
                   .sentence =
                       "`input: ...`, interrupted, incomplete, journal lines left out, `--fit`, the "

@@ -111,6 +111,13 @@ std::string settings_lines(const std::vector<SettingText>& settings, const std::
 
 std::vector<SettingText> settings_text(const RunResult& run) {
     std::vector<SettingText> out;
+    // A watched program ran with no settings of xferlab's: its section says what it did.
+    if (const LauncherDescriptor* d = find_launcher(run.settings.launcher);
+        d && d->traits.observes_program) {
+        out.push_back({"launcher", run.settings.launcher});
+        out.push_back({"backend", run.backend_used});
+        return out;
+    }
     run_keys(run, out);
     table_keys(run.settings, out);
     return out;

@@ -20,6 +20,7 @@
 #include "report/render/table_concise.hpp"
 #include "report/render/table_parts.hpp"
 #include "report/render/table_run_section.hpp"
+#include "report/render/watch_section.hpp"
 #include "util/text_table.hpp"
 #include "util/format.hpp"
 #include "util/terminal_text.hpp"
@@ -111,6 +112,7 @@ std::string full_report(const Results& results, const Analysis& analysis) {
     for (const auto& n : once.every_run_notes)
         text += wrap(n, kTableWidth, "note (every run): ", "  ");
     text += runs_and_bandwidth(results, analysis, true);
+    text += watched_sections(results, analysis);
     text += shared_block(once, results);
     if (!results.runs.empty()) text += per_run_legend();
     for (size_t i = 0; i < results.runs.size(); ++i)
@@ -122,6 +124,7 @@ std::string short_report(const Results& results, const Analysis& analysis, bool 
     std::string text = report_header(results, analysis, !brief, false) + notes_block(results);
     text += runs_and_bandwidth(results, analysis, false);
     if (!brief) text += handoff_table(results, analysis);
+    if (!brief) text += watched_sections(results, analysis);
     text += findings_block(results, analysis, brief);
     if (!brief) text += error_sections(results);
     text += summary_block(analysis, false);

@@ -5,6 +5,8 @@
 // not repeated here. Numbers come from Analysis only; nothing is computed here.
 #include "report/render/table_run_section.hpp"
 
+#include "report/render/host_nodes_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -249,6 +251,7 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
         out += copies_and_workers(r, a) + handoff_lines(a);
     }
     out += device_lines(a);
+    out += host_nodes_text(a.host_nodes, a.watched ? "pageable copies" : "copies", "  ");
     for (const std::string& line : staging_helper_lines(a.staging_helpers))
         out += wrap(line, kTableWidth, "  ", "    ");
     for (const std::string& line : timed_block_lines(a.timed_blocks))
