@@ -114,6 +114,8 @@ RUN_OPENINGS = [
     ("scaling", "both-ways", r"scaling .*: the trials' ratios go both ways"),
     ("scaling", "not-significant", r"scaling .*, not significant: sign test"),
     ("shared-machine", None, r"shared machine: "),
+    ("far-node", None, r"device \S+: the host pages of \d+ of the \d+ sampled "),
+    ("watched-reference", None, r"device \S+ (h2d|d2h): the program's copies moved "),
 ]
 
 SUMMARY_OPENINGS = [

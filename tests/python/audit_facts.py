@@ -37,6 +37,11 @@ class Rec:
     context: int
     pid: int
     tid: int = 0
+    source: int = 0         # a payload's timed block (0: xferlab's own copy)
+    host_node: int = -1     # the node most of its sampled host pages were on (-1: not sampled)
+    copy_kind: str = ""     # a watched copy's ("HtoD", ...); "" for xferlab's own copies
+    src_kind: str = ""
+    dst_kind: str = ""
 
     @property
     def timed(self):
@@ -65,7 +70,10 @@ def rec_of(order, raw):
                failed=bool(raw.get("failed", False)), device=raw.get("device", -1),
                bytes=raw.get("size_bytes", 0), hs=raw["host_start_ns"], he=raw["host_end_ns"],
                ds=raw.get("device_start_ns", -1), de=raw.get("device_end_ns", -1),
-               context=raw.get("context", 0), pid=raw.get("pid", 0), tid=raw.get("tid", 0))
+               context=raw.get("context", 0), pid=raw.get("pid", 0), tid=raw.get("tid", 0),
+               source=raw.get("source", 0), host_node=raw.get("host_node", -1),
+               copy_kind=raw.get("copy_kind", ""), src_kind=raw.get("src_kind", ""),
+               dst_kind=raw.get("dst_kind", ""))
 
 
 def flatten(obj, prefix=""):

@@ -71,6 +71,9 @@ def check_section(audit, run, title, items):
     check_list(audit, run, by_kind.get("helpers", []), lines.helper_lines(run), "helpers line")
     check_list(audit, run, by_kind.get("timed-blocks", []), lines.timed_block_lines(run),
                "timed blocks")
+    check_keyed(audit, run, by_kind.get("host-nodes", []),
+                lines.host_node_lines(run, audit.plan.results), "where the bytes live",
+                named=nodes_device_named)
 
 
 def check_once(audit, run, by_kind, kind, found):
@@ -90,11 +93,17 @@ def device_named(text):
     return int(m.group(1)) if m else -1
 
 
-def check_keyed(audit, run, items, wanted, rule):
+def nodes_device_named(text):
+    """The device of a 'where the bytes live, device 3 (...)' line (-1: the host backend)."""
+    m = re.match(r"^where the bytes live, device (-?\d+) ", text)
+    return int(m.group(1)) if m else -1
+
+
+def check_keyed(audit, run, items, wanted, rule, named=None):
     """Lines that name their device, each against that device's own line."""
     seen = set()
     for item in items:
-        d = device_named(item.text)
+        d = (named or device_named)(item.text)
         if d not in wanted or d in seen:
             audit.add(f"run {run.index}", rule, item.text, VIEW,
                       "printed twice" if d in seen else "no such device in the run's figures")

@@ -279,3 +279,60 @@ def block_line(s):
                 "held", s["gil_held"], "int")
         f.figure("calls", s["calls"], "int")
     return f
+
+
+# docs/reading-reports.md, "The terminal table": where each device's copies' host pages were.
+
+def nearest_nodes(results):
+    """{device: NUMA node} from results.json's devices (a watched program's account first)."""
+    out = {}
+    devices = results.get("devices") or {}
+    for backend in sorted(devices, key=lambda b: b != "watched"):
+        for d in (devices[backend] or {}).get("devices") or []:
+            if isinstance(d, dict) and isinstance(d.get("numa_node"), int) and \
+                    d["numa_node"] >= 0 and isinstance(d.get("index"), int):
+                out.setdefault(d["index"], d["numa_node"])
+    return out
+
+
+def counted_for_nodes(r):
+    """A measured copy of xferlab's own, or a watched copy whose host side is pageable."""
+    if r.warmup or r.failed or r.source:
+        return False
+    if not r.copy_kind:
+        return True
+    from_device = r.copy_kind in ("DtoH", "AtoH")
+    return (r.dst_kind if from_device else r.src_kind) == "pageable"
+
+
+def host_node_lines(run, results):
+    """{device: the line} where any counted copy had its host pages sampled."""
+    by_device = {}
+    for r in run.records:
+        if counted_for_nodes(r):
+            by_device.setdefault(r.device, []).append(r)
+    if not any(r.host_node >= 0 for rs in by_device.values() for r in rs):
+        return {}
+    nearest = nearest_nodes(results)
+    watched = any(r.copy_kind for r in run.records)
+    out = {}
+    for d, rs in sorted(by_device.items()):
+        sampled = [r for r in rs if r.host_node >= 0]
+        nodes = {}
+        for r in sampled:
+            nodes[r.host_node] = nodes.get(r.host_node, 0) + 1
+        if d < 0:
+            where = "the host backend"
+        else:
+            where = f"device {d} (" + (f"nearest NUMA node {nearest[d]}" if d in nearest
+                                       else "nearest NUMA node not known") + ")"
+        f = Found("where the bytes live").say(
+            "where the bytes live, {where}: {copies} " +
+            ("pageable copies" if watched else "copies") + ", {sampled} with sampled host pages"
+        ).claim("where", where).figure("copies", len(rs), "int").figure(
+            "sampled", len(sampled), "int")
+        if nodes:
+            f.say("; the node most of a copy's pages were on: {nodes}").claim(
+                "nodes", ", ".join(f"node {n} for {k}" for n, k in sorted(nodes.items())))
+        out[d] = f
+    return out

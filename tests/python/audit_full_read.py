@@ -32,6 +32,7 @@ LINE_KINDS = [
     ("device-timed", re.compile(r"^device-timed per-copy p50 ")),
     ("device", re.compile(r"^device -?\d+: \d+ workers?, ")),
     ("timed-blocks", re.compile(r"^timed blocks[ ']")),
+    ("host-nodes", re.compile(r"^where the bytes live, ")),
     ("skipped", re.compile(r"^(why|note|error): |^per-copy p50 vs run \d+: ")),
     ("helpers", re.compile(r"^.+?: \d+ helpers?(?: in \d+ processes \(an engine each\))?, \d+ "
                            r"chunks; ")),

@@ -479,10 +479,38 @@ def shared_machine(plan, run):
     return [f]
 
 
+def far_node(plan, run):
+    """Per device whose nearest node the results name: each other node most of some sampled
+    copies' host pages were on (catalogue: far-node)."""
+    from audit_full_lines import counted_for_nodes, nearest_nodes
+    nearest = nearest_nodes(plan.results)
+    watched = any(r.copy_kind for r in run.records)
+    by_device = {}
+    for r in run.records:
+        if counted_for_nodes(r) and r.host_node >= 0:
+            by_device.setdefault(r.device, {}).setdefault(r.host_node, 0)
+            by_device[r.device][r.host_node] += 1
+    out = []
+    for d, nodes in sorted(by_device.items()):
+        if d not in nearest:
+            continue
+        for node, copies in sorted(nodes.items()):
+            if node == nearest[d]:
+                continue
+            out.append(Found("far-node").say(
+                "device {device}: the host pages of {far} of the {sampled} sampled {what} were "
+                "mostly on NUMA node {node}, not on the device's nearest node {nearest}").claim(
+                    "device", str(d)).figure("far", copies, "int").figure(
+                    "sampled", sum(nodes.values()), "int").claim(
+                    "what", "pageable copies" if watched else "copies").claim(
+                    "node", str(node)).claim("nearest", str(nearest[d])))
+    return out
+
+
 PER_RUN = [calls_one_at_a_time, calls_short, device_one_at_a_time, waiting_not_moving,
            calls_wait, idle_window, hand_off, returned_sooner_kept, gil_released,
            per_context_in_run, same_aggregate_slower_copies, slowest_call, unequal_service,
-           scaling, shared_machine]
+           scaling, shared_machine, far_node]
 
 # The per-run rules the default report does not print in its Why block: a run's detail (--full
 # only) and the hand-off, whose figures are the Hand-off table's rows; the summary's rules it

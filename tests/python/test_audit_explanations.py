@@ -544,6 +544,16 @@ class Planted(unittest.TestCase):
                     "  runs 0, 1, 3, 5, 7, 9 (as runs 'one worker', 'four workers', every trial):",
                     "run 0: same-aggregate-slower-copies", "run 0 makes no")
 
+    def test_where_the_bytes_live_and_a_far_node(self):
+        # Issue 56, item 4: the --full line counts each node's copies; the finding names the far
+        # node (a fake topology: device 0 nearest node 0).
+        path = fixture("far-node")
+        self.caught(path, "full", "node 0 for 4, node 1 for 4", "node 0 for 5, node 1 for 3",
+                    "run 0: where the bytes live")
+        self.caught(path, "default", "the host pages of 4 of the 8 sampled copies were mostly on "
+                    "NUMA node 1", "the host pages of 4 of the 8 sampled copies were mostly on "
+                    "NUMA node 2", "run 0: far-node", "its node is '1'")
+
     def test_a_range_that_leaves_out_a_listed_trials_figure(self):
         # Issue 53: a range must hold every listed trial's own figure; its trials waited 60.4 to
         # 61.6 ms, and a range that stops at 61.0 leaves one of them out.
