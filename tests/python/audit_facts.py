@@ -288,6 +288,12 @@ class RunFacts:
     def gaps(self):
         return [g for w in sorted(self.gaps_by_worker) for g in self.gaps_by_worker[w]]
 
+    @functools.cached_property
+    def calls_hold_transfers(self):
+        """Every measured device-timed copy's transfer ended before its call returned (docs: a
+        watched program's cudaMemcpyAsync does not)."""
+        return all(not r.timed or r.de <= r.he for r in self.measured)
+
     def gaps_on(self, device):
         """The gaps before the measured calls on `device` (a hand-off sentence's own)."""
         by_worker = {}

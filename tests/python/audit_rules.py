@@ -140,7 +140,7 @@ def gil_cause(plan, run, f):
 
 def calls_short(plan, run):
     if (run.workers_with(2) < 2 or run.host_peak_in_flight != 1 or run.gil == "hold"
-            or not short_calls(run)):
+            or not short_calls(run) or not run.calls_hold_transfers):
         return []
     return [Found("calls-short").say(
         "calls never overlapped, but they had little chance to: a call took p50 {call} while the "
@@ -169,6 +169,8 @@ def waits_on_device(d, c):
 
 def waiting_not_moving(plan, run):
     out = []
+    if not run.calls_hold_transfers:
+        return out
     for d in run.devices.values():
         if not waits_on_device(d, plan.c):
             continue
@@ -187,7 +189,8 @@ def waiting_not_moving(plan, run):
 def calls_wait(plan, run):
     c = plan.c
     wait, call = run.pre_device_p50, run.timed_call_p50
-    if wait is None or not call or call <= 0 or wait < c.wait_fraction * call:
+    if (not run.calls_hold_transfers or wait is None or not call or call <= 0
+            or wait < c.wait_fraction * call):
         return []
     if any(waits_on_device(d, c) for d in run.devices.values()):
         return []                       # waiting-not-moving said it
@@ -198,7 +201,7 @@ def calls_wait(plan, run):
 
 
 def idle_window(plan, run):
-    if run.copies < 2 or run.idle_fraction < plan.c.idle_share:
+    if run.copies < 2 or run.idle_fraction < plan.c.idle_share or not run.calls_hold_transfers:
         return []
     return [Found("idle-window").say(
         "no copy call was in flight for {idle} of the measurement window (the workers' first "

@@ -143,6 +143,11 @@ struct RunAnalysis {
     // The share of the window during which no call was in flight (every call overlapping it,
     // warm-ups included): time the aggregate divides by while nothing moved.
     double idle_fraction = 0;
+    // Every measured copy with device times ended its transfer before its call returned: the
+    // call holds the transfer (xferlab's own copies; a watched program's cudaMemcpy). A
+    // watched program's cudaMemcpyAsync returns before its transfer starts: its calls say
+    // nothing of waiting or of when bytes moved.
+    bool calls_hold_transfers = true;
     double host_concurrency = 0;  // mean copies in flight (host intervals) over the window
     int host_peak = 0;            // most copies in flight at one instant (host intervals)
     // Most calls in flight at one instant among every record whose call overlaps the window,

@@ -121,6 +121,7 @@ void to_json(json& j, const RunAnalysis& a) {
              {"vs_baseline", optional_json(a.vs_baseline)},
              {"thread_differences", a.thread_differences},
              {"idle_fraction", a.idle_fraction},
+             {"calls_hold_transfers", a.calls_hold_transfers},
              {"service_jain_without_slowest", optional_json(a.service_jain_without_slowest)},
              {"explanations", texts(a.findings)},
              {"findings", a.findings}};

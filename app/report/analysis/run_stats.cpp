@@ -302,6 +302,10 @@ RunAnalysis analyze_run(const RunResult& run) {
         host_intervals.push_back({r->host_start_ns, r->host_end_ns});
     }
     a.per_copy_ns = distribution(std::move(durations));
+    a.calls_hold_transfers =
+        std::all_of(measured.begin(), measured.end(), [](const Record* r) {
+            return !r->has_device_time() || r->device_end_ns <= r->host_end_ns;
+        });
     // sum of durations / window: the same quantity as the aggregate's denominator sees.
     a.host_concurrency = stats::mean_concurrency(host_intervals);
     a.host_peak = stats::peak_concurrency(std::move(host_intervals));

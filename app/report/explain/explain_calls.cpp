@@ -110,7 +110,7 @@ void calls_short(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
     // With gil = hold the held GIL itself spreads the workers' first calls: not "short".
     if (workers_with(a, 2) < 2 || a.host_peak_in_flight != 1 ||
-        gil_of(in.r()) == GilPolicy::hold || !short_calls(a))
+        gil_of(in.r()) == GilPolicy::hold || !short_calls(a) || !a.calls_hold_transfers)
         return;
     out.push_back(Finding{}
                       .say("calls never overlapped, but they had little chance to: a call took "
@@ -131,6 +131,7 @@ void device_one_at_a_time(const RuleInput& in, std::vector<Finding>& out) {
 }
 
 void waiting_not_moving(const RuleInput& in, std::vector<Finding>& out) {
+    if (!in.a().calls_hold_transfers) return;  // a call that returns first waits for nothing
     for (const DeviceStats& d : in.a().devices) {
         if (!waits_on_device(d)) continue;
         out.push_back(
@@ -152,8 +153,8 @@ void waiting_not_moving(const RuleInput& in, std::vector<Finding>& out) {
 void calls_wait(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
     // The wait against the calls it belongs to: the device-timed ones.
-    if (!a.pre_device_ns || !a.timed_call_p50_ns || *a.timed_call_p50_ns <= 0 ||
-        a.pre_device_ns->p50 < kWaitFraction * *a.timed_call_p50_ns)
+    if (!a.calls_hold_transfers || !a.pre_device_ns || !a.timed_call_p50_ns ||
+        *a.timed_call_p50_ns <= 0 || a.pre_device_ns->p50 < kWaitFraction * *a.timed_call_p50_ns)
         return;
     for (const DeviceStats& d : a.devices)
         if (waits_on_device(d)) return;  // waiting-not-moving said it, device by device
@@ -169,7 +170,8 @@ void calls_wait(const RuleInput& in, std::vector<Finding>& out) {
 
 void idle_window(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
-    if (a.copies < 2 || a.idle_fraction < kIdleShare) return;
+    // With calls that return before their transfers, bytes moved while no call was in flight.
+    if (a.copies < 2 || a.idle_fraction < kIdleShare || !a.calls_hold_transfers) return;
     out.push_back(Finding{}
                       .say("no copy call was in flight for {idle} of the measurement window "
                            "(the workers' first calls spread over {spread}): the aggregate "

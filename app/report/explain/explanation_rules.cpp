@@ -48,16 +48,19 @@ const std::vector<ExplanationRule>& explanation_rules() {
               .test = "the peak is exact; the cause holds in every trial (the gil switch)"},
          .per_run = true,
          .apply = calls_one_at_a_time},
-        {.text = {.id = "calls-short",
-                  .sentence =
-                      "`calls never overlapped, but they had little chance to: a call took p50 T "
-                      "while the workers' first calls spread over S`",
-                  .data = "median measured call, spread of the workers' first calls (all records)",
-                  .cause =
-                      "observation; never for `gil = hold`, where the held GIL itself spreads the "
-                      "first calls",
-                  .margin = "peak 1 as above and p50 < spread / 2",
-                  .test = "two figures of the run compared"},
+        {.text =
+             {.id = "calls-short",
+              .sentence =
+                  "`calls never overlapped, but they had little chance to: a call took p50 T "
+                  "while the workers' first calls spread over S`",
+              .data = "median measured call, spread of the workers' first calls (all records)",
+              .cause = "observation; never for `gil = hold`, where the held GIL itself spreads the "
+                       "first calls",
+              .margin =
+                  "peak 1 as above and p50 < spread / 2"
+                  "; only where the calls hold their transfers (each device-timed transfer ended "
+                  "before its call returned, not so for a watched program's cudaMemcpyAsync)",
+              .test = "two figures of the run compared"},
          .per_run = true,
          .apply = calls_short},
         {.text = {.id = "device-one-at-a-time",
@@ -86,7 +89,9 @@ const std::vector<ExplanationRule>& explanation_rules() {
                   "2+ workers on D; host concurrency >= `overlap_host_min` and >= "
                   "`overlap_factor` x device concurrency; device peak 1; pre-device wait p50 >= "
                   "`wait_fraction` of the call p50 on D; Q >= `wait_busy` (a call that waited "
-                  "while the device was idle waited for something else)",
+                  "while the device was idle waited for something else)"
+                  "; only where the calls hold their transfers (each device-timed transfer ended "
+                  "before its call returned, not so for a watched program's cudaMemcpyAsync)",
               .test = "thresholds on the run's own figures (margin)"},
          .per_run = true,
          .apply = waiting_not_moving},
@@ -99,21 +104,26 @@ const std::vector<ExplanationRule>& explanation_rules() {
               .cause = "observation",
               .margin =
                   "wait p50 >= `wait_fraction` of call p50; not said when `waiting-not-moving` "
-                  "was said for any device of the run",
+                  "was said for any device of the run"
+                  "; only where the calls hold their transfers (each device-timed transfer ended "
+                  "before its call returned, not so for a watched program's cudaMemcpyAsync)",
               .test = "thresholds on the run's own figures (margin)"},
          .per_run = true,
          .apply = calls_wait},
-        {.text = {.id = "idle-window",
-                  .sentence =
-                      "`no copy call was in flight for X of the measurement window (the workers' "
-                      "first calls spread over S): the aggregate divides by time in which nothing "
-                      "moved`",
-                  .data =
-                      "the union of every call overlapping W (warm-ups and failed blocks included) "
+        {.text =
+             {.id = "idle-window",
+              .sentence =
+                  "`no copy call was in flight for X of the measurement window (the workers' "
+                  "first calls spread over S): the aggregate divides by time in which nothing "
+                  "moved`",
+              .data = "the union of every call overlapping W (warm-ups and failed blocks included) "
                       "against W; the spread of the workers' first calls (every record)",
-                  .cause = "observation: `threads.start` is the switch that would show why",
-                  .margin = "2+ measured copies; X >= `idle_share`",
-                  .test = "thresholds on the run's own figures (margin)"},
+              .cause = "observation: `threads.start` is the switch that would show why",
+              .margin =
+                  "2+ measured copies; X >= `idle_share`"
+                  "; only where the calls hold their transfers (each device-timed transfer ended "
+                  "before its call returned, not so for a watched program's cudaMemcpyAsync)",
+              .test = "thresholds on the run's own figures (margin)"},
          .per_run = true,
          .apply = idle_window},
         {.text = {.id = "hand-off",
