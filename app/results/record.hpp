@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "results/gap_probe.hpp"
+
 namespace xfer {
 
 // Where a record's device-side timestamps came from.
@@ -42,6 +44,9 @@ struct Record {
     int16_t device_calls = -1;
     int16_t gil_held_calls = 0;
     bool failed = false;  // the block raised: the record is kept, marked, and not measured
+    // The gap before this call taken apart ([threads] gap_stages / gap_counters); empty unless
+    // asked for.
+    GapProbe gap;
 
     bool foreign() const { return source != 0; }
     int64_t host_duration_ns() const { return host_end_ns - host_start_ns; }

@@ -37,7 +37,7 @@ CREATE TABLE copies(
     size_bytes INTEGER, host_start_ns INTEGER, host_end_ns INTEGER, device_start_ns INTEGER,
     device_end_ns INTEGER, device_timing TEXT, correlation_id INTEGER, context INTEGER,
     stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER,
-    source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER);
+    source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER, gap TEXT);
 CREATE TABLE device_copies(
     run INTEGER NOT NULL, correlation_id INTEGER, worker INTEGER, repetition INTEGER,
     start_ns INTEGER, end_ns INTEGER, size_bytes INTEGER, device INTEGER, stream INTEGER,
@@ -59,7 +59,7 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
 }
 
 void insert_copies(const SqliteDb& db, const RunResult& run) {
-    SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStatement s(db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
         s.bind(1, run.position.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
@@ -85,6 +85,12 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
         bind_or_null(s, 21, r.gil_held_calls,
                      r.foreign() && (r.device_calls >= 0 || r.gil_held_calls != 0));
         bind_or_null(s, 22, r.failed, r.foreign());
+        // results.json's "gap" object as text, NULL unless the run took the gap apart.
+        if (r.gap.empty()) {
+            s.bind_null(23);
+        } else {
+            s.bind(23, compact_json(gap_json(r.gap)));
+        }
         s.run();
     }
 }

@@ -21,8 +21,9 @@ inline constexpr const char* kRecordStoreFile = "results.sqlite";
 // and the device_copies table. 3: runs gained host_activity. 4: runs gained trial and
 // base_label, meta the plan's notes: the store holds everything results.json holds. 5: runs
 // gained stray_threads (threads left running by earlier runs, alive while the run measured).
-// Files of schemas 1 to 4 are still read.
-inline constexpr int kRecordStoreSchema = 5;
+// 6: copies gained gap ([threads] gap_stages / gap_counters). Files of schemas 1 to 5 are
+// still read.
+inline constexpr int kRecordStoreSchema = 6;
 
 class SqliteDb;
 

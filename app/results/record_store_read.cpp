@@ -94,7 +94,9 @@ constexpr const char* kCopyColumns =
     "pid, between_ns";
 
 void read_copies(const SqliteDb& db, RunResult& run, int schema) {
-    const char* timed = schema >= 2 ? ", source, device_calls, gil_held_calls, failed" : "";
+    const char* timed = schema >= 6   ? ", source, device_calls, gil_held_calls, failed, gap"
+                        : schema >= 2 ? ", source, device_calls, gil_held_calls, failed"
+                                      : "";
     SqliteStatement s(
         db, std::string(kCopyColumns) + timed + " FROM copies WHERE run = ? ORDER BY rowid");
     s.bind(1, run.position.index);
@@ -102,6 +104,7 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
         try {
             Record r = record_from(s);
             if (schema >= 2) timed_block_from(s, run, r);
+            if (schema >= 6 && !s.is_null(22)) r.gap = gap_from_json(json::parse(s.text(22)));
             run.records.push_back(r);
         } catch (const std::exception& e) {
             throw std::runtime_error("run " + std::to_string(run.position.index) + ", record " +

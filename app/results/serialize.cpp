@@ -62,6 +62,7 @@ void to_json(json& j, const Record& r) {
         j["gil_held_calls"] = r.gil_held_calls;
         j["failed"] = r.failed;
     }
+    if (!r.gap.empty()) j["gap"] = gap_json(r.gap);  // [threads] gap_stages / gap_counters
 }
 
 namespace {
@@ -119,6 +120,7 @@ void from_json(const json& j, Record& r) {
         r.gil_held_calls = j.value("gil_held_calls", int16_t(0));
         r.failed = j.value("failed", false);
     }
+    if (auto it = j.find("gap"); it != j.end()) r.gap = gap_from_json(*it);
 }
 
 json worker_texts_to_json(const std::map<int, std::string>& texts) {
