@@ -10,6 +10,7 @@
 
 #include "report/analysis/finding.hpp"
 #include "report/analysis/staging_helpers.hpp"
+#include "report/analysis/gap_stages.hpp"
 #include "report/analysis/timed_blocks.hpp"
 #include "results/run_result.hpp"
 
@@ -171,6 +172,7 @@ struct RunAnalysis {
     std::vector<Finding> findings;                // plain-language findings, as data
     TimedBlocks timed_blocks;  // the payload's own copies (w.timed), empty for most runs
     std::vector<StagingHelperStats> staging_helpers;  // path = "staged": the helpers' work
+    GapStageStats gap_stages;  // [threads] gap_stages / gap_counters: the gaps taken apart
 };
 
 // A run against its baseline across trials (report/analysis/trial_analysis.cpp).
