@@ -26,8 +26,15 @@ ctx.params (the run's params):
                       bytes (xferlab.memcpy between two buffers of N bytes): with N above the
                       last-level cache, the block returns with the caches evicted; "llc": twice
                       the largest cache of CPU 0 (sysfs), so that one file fits every host
+  flush_in_cache = true  the flush's control: as many bytes, streamed from a pair of 256 KiB
+                      buffers again and again, which the caches hold: the same kind of call, about
+                      as long, that evicts nothing
   cpu = K             each worker thread pins itself to CPU K (os.sched_setaffinity) before it
                       enters: its records' cpu and its ThreadInfo show where it ran
+  neighbour_bytes = N  another process, pinned to another CPU than the worker's (the highest
+                      allowed one not `cpu`), streams a buffer of N bytes (or "llc", as above)
+                      over and over for the whole run: the caches the CPUs share see traffic
+                      that is not the worker's. Its CPU is in the run's notes
   hold_idle = true    hold CPU idle states off for the run (0 written to /dev/cpu_dma_latency,
                       kept open until main returns); skipped, saying why, where that file cannot
                       be written
@@ -40,6 +47,8 @@ bytes were not verified.
 """
 import os
 import struct
+import subprocess
+import sys
 import threading
 import time
 
@@ -47,6 +56,7 @@ import xferlab
 
 DURINGS = ("copy", "memcpy", "spin", "sleep", "warm")
 WARM_BYTES = 65536
+IN_CACHE_BYTES = 256 * 1024
 
 
 def filled(n):
@@ -119,14 +129,49 @@ def make_block(w, during, nbytes, buffers, hold_ns, flushed):
             with w.timed(nbytes, label=during):
                 body()
         return block
-    fsrc, fdst = flush
+    fsrc, fdst, rounds = flush
 
     def block_then_flush():
         with w.timed(nbytes, label=during):
             body()
-            memcpy(fdst, fsrc)
+            for _ in range(rounds):
+                memcpy(fdst, fsrc)
             flushed[0] += 1
     return block_then_flush
+
+
+# The neighbour: pinned to argv[1], it copies a buffer of argv[2] bytes into another, forever.
+NEIGHBOUR = """import os, sys
+os.sched_setaffinity(0, {int(sys.argv[1])})
+a = bytearray(b"x" * int(sys.argv[2]))
+b = bytearray(len(a))
+sys.stdout.write("streaming\\n")
+sys.stdout.flush()
+while True:
+    b[:] = a
+"""
+
+
+def start_neighbour(ctx, nbytes, worker_cpu):
+    """The neighbour process (NEIGHBOUR) on the highest allowed CPU that is not the worker's,
+    streaming once it says so. Skips the run where no other CPU is allowed."""
+    others = sorted(c for c in os.sched_getaffinity(0) if c != worker_cpu)
+    if not others:
+        ctx.skip("gap_after.py: neighbour_bytes: no CPU other than the worker's is allowed")
+    proc = subprocess.Popen([sys.executable, "-c", NEIGHBOUR, str(others[-1]), str(nbytes)],
+                            stdout=subprocess.PIPE)
+    if proc.stdout.readline().strip() != b"streaming":
+        proc.kill()
+        raise RuntimeError("gap_after.py: the neighbour process did not start streaming")
+    ctx.note(f"gap_after.py: a neighbour process streams {nbytes} bytes on CPU {others[-1]}")
+    return proc
+
+
+def cpu_seconds(pid):
+    """User and system CPU time of process `pid` so far (/proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def hold_idle_states(ctx):
@@ -164,12 +209,16 @@ def main(ctx):
             b["pair"] = (filled(n), memoryview(xferlab.host_buffer(n)))
         if during == "warm":
             b["warm"] = (filled(WARM_BYTES), memoryview(xferlab.host_buffer(WARM_BYTES)))
-        if flush_bytes:
-            b["flush"] = (filled(flush_bytes), memoryview(xferlab.host_buffer(flush_bytes)))
-    idle_fd = hold_idle_states(ctx) if p.get("hold_idle") else None
+        if flush_bytes and p.get("flush_in_cache"):
+            n = min(IN_CACHE_BYTES, flush_bytes)
+            b["flush"] = (filled(n), memoryview(xferlab.host_buffer(n)), -(-flush_bytes // n))
+        elif flush_bytes:
+            b["flush"] = (filled(flush_bytes), memoryview(xferlab.host_buffer(flush_bytes)), 1)
     ctx.note(f"gap_after.py: during = {during}"
              + (f", {hold_ns / 1e6:g} ms" if during in ("spin", "sleep", "warm") else "")
              + (f", then {flush_bytes} bytes streamed" if flush_bytes else "")
+             + (f" from {IN_CACHE_BYTES} bytes the caches hold" if flush_bytes
+                and p.get("flush_in_cache") else "")
              + (f", pinned to CPU {cpu}" if cpu is not None else "")
              + (", xferlab.gap_mark() after each call" if ctx.gap_stages else ""))
     flushed = [[0] for _ in range(ctx.threads)]
@@ -194,7 +243,7 @@ def main(ctx):
             src, dst = buffers[i]["pair"]
             checks.append((src == dst, "destination == source after the last memcpy"))
         if flush_bytes:
-            src, dst = buffers[i]["flush"]
+            src, dst, _ = buffers[i]["flush"]
             checks.append((src == dst and flushed[i][0] == ctx.copies,
                            f"the flush buffer streamed in each of the {ctx.copies} blocks"))
         if checks:
@@ -202,11 +251,22 @@ def main(ctx):
 
     threads = [threading.Thread(target=work, args=(i,), name=f"xfer-gap-{i}")
                for i in range(ctx.threads)]
-    try:
+    idle_fd = neighbour = None
+    try:  # what the run holds is let go whatever happens (a skip raises)
+        idle_fd = hold_idle_states(ctx) if p.get("hold_idle") else None
+        neighbour_bytes = flush_size(p.get("neighbour_bytes", 0))
+        if neighbour_bytes:
+            neighbour = start_neighbour(ctx, neighbour_bytes, None if cpu is None else int(cpu))
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+        if neighbour is not None:
+            ctx.note(f"gap_after.py: the neighbour ran {cpu_seconds(neighbour.pid):.2f} s on its "
+                     "CPU while the run ran")
     finally:
         if idle_fd is not None:
             os.close(idle_fd)
+        if neighbour is not None:
+            neighbour.kill()
+            neighbour.wait()

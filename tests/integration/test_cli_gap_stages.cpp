@@ -165,7 +165,10 @@ TEST_CASE("gap_after.py flush_bytes: every block streams its flush buffer before
         "",
         stage_run("python", "memcpy", "params.evict_bytes = 4096\nparams.flush_bytes = 1048576\n") +
             stage_run("python", "warm", "params.hold_ms = 1\nparams.flush_bytes = 65536\n") +
-            stage_run("python", "copy", "params.flush_bytes = 65536\n"),
+            stage_run("python", "copy", "params.flush_bytes = 65536\n") +
+            stage_run("python", "memcpy",
+                      "params.evict_bytes = 4096\nparams.flush_bytes = 1048576\n"
+                      "params.flush_in_cache = true\n"),
         "gap-flush");
     INFO(o.command.err);
     const json& runs = o.results["runs"];
@@ -177,11 +180,51 @@ TEST_CASE("gap_after.py flush_bytes: every block streams its flush buffer before
     CHECK(runs[1]["status"] == "ok");
     CHECK(runs[1]["copy_sources"] == json::array({"warm"}));
     CHECK(runs[1]["payload_verified"]["0"] == "the flush buffer streamed in each of the 4 blocks");
+    // The control streams as many bytes from buffers the caches hold: 4 rounds of 256 KiB.
+    CHECK(runs[3]["status"] == "ok");
+    CHECK(contains(runs[3]["notes"].dump(),
+                   "then 1048576 bytes streamed from 262144 bytes the caches hold"));
+    CHECK(runs[3]["payload_verified"]["0"] ==
+          "destination == source after the last memcpy; the flush buffer streamed in each of "
+          "the 4 blocks");
     // w.copy() is xferlab's routine: nothing of the payload's runs inside it.
     CHECK(runs[2]["status"] == "failed");
     CHECK(contains(runs[2]["errors"].dump(),
                    "gap_after.py: flush_bytes needs a timed block: during = memcpy, spin, sleep "
                    "or warm"));
+}
+
+TEST_CASE("gap_after.py neighbour_bytes: another process streams on another CPU, then is gone",
+          "[integration][gap]") {
+    cpu_set_t allowed;
+    REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    if (cpus.size() < 2) {
+        WARN("skipped: one CPU allowed here, no other for the neighbour");
+        return;
+    }
+    // The worker on the first allowed CPU: the neighbour takes the highest other one.
+    const StageOutcome o = run_stages(
+        "", stage_run("python", "spin",
+                      "params.hold_ms = 20\nparams.cpu = " + std::to_string(cpus.front()) +
+                          "\nparams.neighbour_bytes = 1048576\n"),
+        "gap-neighbour");
+    INFO(o.command.err);
+    REQUIRE(o.command.exit_code == 0);
+    const std::string notes = o.results["runs"][0]["notes"].dump();
+    INFO(notes);
+    CHECK(contains(notes, "a neighbour process streams 1048576 bytes on CPU " +
+                              std::to_string(cpus.back())));
+    // It ran (its CPU time read from /proc before it was stopped), and nothing of it is left.
+    const size_t ran = notes.find("the neighbour ran ");
+    REQUIRE(ran != std::string::npos);
+    CHECK(std::stod(notes.substr(ran + 18)) > 0);
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string cmdline = slurp(e.path() / "cmdline");
+        CHECK_FALSE(contains(cmdline, "os.sched_setaffinity(0, {int(sys.argv[1])})"));
+    }
 }
 
 TEST_CASE("gap_after.py hold_idle: idle states held off where the host lets it, else skipped",
