@@ -26,9 +26,9 @@ ctx.params (the run's params):
                       bytes (xferlab.memcpy between two buffers of N bytes): with N above the
                       last-level cache, the block returns with the caches evicted; "llc": twice
                       the largest cache of CPU 0 (sysfs), so that one file fits every host
-  flush_in_cache = true  the flush's control: as many bytes, streamed from a pair of 256 KiB
-                      buffers again and again, which the caches hold: the same kind of call, about
-                      as long, that evicts nothing
+  flush_in_cache = true  the flush's control: a pair of 256 KiB buffers, which the caches
+                      hold, copied again and again for as long as the flush took (timed once
+                      before the start): the same kind of call, as long, that evicts nothing
   cpu = K             each worker thread pins itself to CPU K (os.sched_setaffinity) before it
                       enters: its records' cpu and its ThreadInfo show where it ran
   neighbour_bytes = N  another process, pinned to another CPU than the worker's (the highest
@@ -88,6 +88,17 @@ def flush_size(value):
     if value == "llc":
         return 2 * llc_bytes()
     return int(value)
+
+
+def in_cache_rounds(flush_bytes, n):
+    """How many copies of n bytes (a pair the caches hold) last as long as one flush of
+    flush_bytes: each timed at its fastest of a few, before the start."""
+    big = (filled(flush_bytes), memoryview(xferlab.host_buffer(flush_bytes)))
+    flush_ns = min(xferlab.memcpy(big[1], big[0]) for _ in range(3))
+    del big
+    small = (filled(n), memoryview(xferlab.host_buffer(n)))
+    small_ns = min(xferlab.memcpy(small[1], small[0]) for _ in range(20))
+    return max(1, round(flush_ns / max(small_ns, 1)))
 
 
 def hold_body(during, hold_ns, warm):
@@ -211,14 +222,16 @@ def main(ctx):
             b["warm"] = (filled(WARM_BYTES), memoryview(xferlab.host_buffer(WARM_BYTES)))
         if flush_bytes and p.get("flush_in_cache"):
             n = min(IN_CACHE_BYTES, flush_bytes)
-            b["flush"] = (filled(n), memoryview(xferlab.host_buffer(n)), -(-flush_bytes // n))
+            b["flush"] = (filled(n), memoryview(xferlab.host_buffer(n)), in_cache_rounds(
+                flush_bytes, n))
         elif flush_bytes:
             b["flush"] = (filled(flush_bytes), memoryview(xferlab.host_buffer(flush_bytes)), 1)
+    in_cache = flush_bytes and p.get("flush_in_cache")
     ctx.note(f"gap_after.py: during = {during}"
              + (f", {hold_ns / 1e6:g} ms" if during in ("spin", "sleep", "warm") else "")
-             + (f", then {flush_bytes} bytes streamed" if flush_bytes else "")
-             + (f" from {IN_CACHE_BYTES} bytes the caches hold" if flush_bytes
-                and p.get("flush_in_cache") else "")
+             + (f", then {flush_bytes} bytes streamed" if flush_bytes and not in_cache else "")
+             + (f", then {buffers[0]['flush'][2]} copies of {IN_CACHE_BYTES} bytes the caches "
+                f"hold, as long as a flush of {flush_bytes} bytes" if in_cache else "")
              + (f", pinned to CPU {cpu}" if cpu is not None else "")
              + (", xferlab.gap_mark() after each call" if ctx.gap_stages else ""))
     flushed = [[0] for _ in range(ctx.threads)]
