@@ -11,7 +11,8 @@
 #       travels. Needs the unpacked source of tools/build-free-threaded-python.sh and the package
 #       of tools/fetch-pybind11.sh, in their caches ($XFER_CPYTHON_CACHE, $XFER_PYBIND11_CACHE:
 #       another checkout's .cache serves as well).
-#   tools/gpu-interpreters.sh measure [--carry DIR] [--trials N] [--set KEY=VALUE]... [--out DIR]
+#   tools/gpu-interpreters.sh measure [--carry DIR] [--trials N] [--set KEY=VALUE]...
+#                                     [--scenario FILE]... [--out DIR]
 #       there: builds the free-threaded CPython from DIR's tarball into .cache/cpython (about a
 #       minute on 16 CPUs), configures build-interp against .deps and the venv's Python 3.12
 #       (pybind11 3.1: python-subinterp runs in xferlab's own worker process) with xferlab-ft
@@ -19,7 +20,10 @@
 #       --trials N (default 5) and the --set values, and writes into --out (default $OUT):
 #       summary.txt (per run: gap after a copy p50/p90, hand-off rate, aggregate and per-copy
 #       rates; tools/interpreter-summary.py), report.txt (--full), steps.log, results.json.xz
-#       and interpreters.tar.gz (the logs and the machine's description).
+#       and interpreters.tar.gz (the logs and the machine's description). --scenario FILE
+#       (repeatable) runs those files instead, one after the other, each within the run step's
+#       limit, into report-NAME.txt and results-NAME.json.xz, with tools/gap-summary.py's table
+#       of each in summary.txt (the gap taken apart: issue 57).
 # Exit status: 0 when every step succeeded.
 set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,12 +56,13 @@ pack() {
 
 measure() {
     local carry=.cache/gpu-carry trials=5 out=${OUT:-$PWD/interp-out}
-    local sets=()
+    local sets=() files=()
     while [ $# -gt 0 ]; do
         case "$1" in
             --carry) carry=$2; shift 2 ;;
             --trials) trials=$2; shift 2 ;;
             --set) sets+=(--set "$2"); shift 2 ;;
+            --scenario) files+=("$2"); shift 2 ;;
             --out) out=$2; shift 2 ;;
             *) echo "gpu-interpreters.sh measure: unknown argument $1 (see --help)" >&2; exit 2 ;;
         esac
@@ -106,23 +111,46 @@ measure() {
         step build 300 cmake --build "$root/build-interp" -j "$jobs" \
             --target xferlab xferlab-ft_build; then
         "$root/build-interp/xferlab" devices --json >"$work/devices.json" 2>&1
-        # SIGINT at the limit: xferlab writes what it has (a partial report) and exits 130.
-        step run 360 timeout -s INT 330 "$root/build-interp/xferlab" run \
-            scenarios/isolate-interpreter.toml --trials "$trials" "${sets[@]}" --quiet --force \
-            --out "$work/results"
-        "$root/build-interp/xferlab" report "$work/results" --full >"$out/report.txt" 2>&1
+        if [ ${#files[@]} -eq 0 ]; then
+            # SIGINT at the limit: xferlab writes what it has (a partial report), exits 130.
+            step run 360 timeout -s INT 330 "$root/build-interp/xferlab" run \
+                scenarios/isolate-interpreter.toml --trials "$trials" "${sets[@]}" --quiet \
+                --force --out "$work/results"
+            "$root/build-interp/xferlab" report "$work/results" --full >"$out/report.txt" 2>&1
+        fi
+        local f name
+        for f in "${files[@]}"; do
+            name=$(basename "$f" .toml)
+            step "run-$name" 360 timeout -s INT 330 "$root/build-interp/xferlab" run "$f" \
+                --trials "$trials" "${sets[@]}" --quiet --force --out "$work/results-$name"
+            "$root/build-interp/xferlab" report "$work/results-$name" --full \
+                >"$out/report-$name.txt" 2>&1
+        done
     fi
     {
         printf '%s\n' "${summary[@]}"
         [ ! -f "$work/results/results.json" ] ||
             python3 tools/interpreter-summary.py "$work/results/results.json"
+        for f in "${files[@]}"; do
+            name=$(basename "$f" .toml)
+            [ ! -f "$work/results-$name/results.json" ] || {
+                echo "== $name"
+                python3 tools/interpreter-summary.py "$work/results-$name/results.json"
+                python3 tools/gap-summary.py "$work/results-$name/results.json"
+            }
+        done
     } >"$out/summary.txt" 2>&1
     cp "$work/steps.log" "$out/steps.log"
     # The results file on its own, compressed: the device tool returns files of 16 MiB at most,
     # and the folder's trace, CSVs and SQLite twin are all rendered again from it.
     [ ! -f "$work/results/results.json" ] ||
         xz -T0 -9 -c "$work/results/results.json" >"$out/results.json.xz"
-    tar -czf "$out/interpreters.tar.gz" -C "$out" --exclude=interp/results interp && rm -rf "$work"
+    for f in "${files[@]}"; do
+        name=$(basename "$f" .toml)
+        [ ! -f "$work/results-$name/results.json" ] ||
+            xz -T0 -9 -c "$work/results-$name/results.json" >"$out/results-$name.json.xz"
+    done
+    tar -czf "$out/interpreters.tar.gz" -C "$out" --exclude='interp/results*' interp && rm -rf "$work"
     cat "$out/summary.txt"
     return $failed
 }

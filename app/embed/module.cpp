@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "module/bindings.hpp"
+#include "embed/gap_mark.hpp"
 #include "embed/interpreter.hpp"
 #include "embed/interpreter_locals.hpp"
 #include "embed/interpreter_lock.hpp"
@@ -170,6 +171,9 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         .def_property_readonly(
             "bytes", [](const PayloadContext& c) { return c.run().settings.transfer.bytes; })
         .def_property_readonly("gil", &PayloadContext::gil)
+        .def_property_readonly(
+            "gap_stages",
+            [](const PayloadContext& c) { return c.run().settings.threads.gap_stages; })
         .def_property_readonly("run_label",
                                [](const PayloadContext& c) { return c.run().position.label; })
         .def_property_readonly("run_index",
@@ -232,6 +236,7 @@ PYBIND11_EMBEDDED_MODULE(xferlab, m) {
         m.attr("__path__") = py::make_tuple(dir.string()).cast<py::list>();
 
     m.def("now", &now_ns, "The host clock every record uses (CLOCK_MONOTONIC), in ns.");
+    add_gap_mark(m);
     m.def("thread_info", &calling_thread_info,
           "The calling thread's ThreadInfo read from inside it, as a dict (gil_held included; "
           "None where the interpreter has no GIL).");

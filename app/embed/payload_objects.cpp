@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "launch/copy_loop.hpp"
+#include "embed/gap_mark.hpp"
 #include "embed/interpreter_locals.hpp"
 #include "embed/interpreter_lock.hpp"
 #include "embed/py_convert.hpp"
@@ -109,7 +110,10 @@ int worker_bound_to_this_thread(uint64_t run_id) {
 // --- Worker ---
 
 PayloadWorker::PayloadWorker(std::shared_ptr<RunState> state, int index)
-    : state_(std::move(state)), index_(index), global_(state_->worker(index).index()) {}
+    : state_(std::move(state)),
+      index_(index),
+      global_(state_->worker(index).index()),
+      stages_(state_->run.settings.threads.gap_stages) {}
 
 Worker& PayloadWorker::checked_worker(bool need_running) const {
     if (!state_->open()) raise_stopped("run '" + state_->run.position.label + "' is over");
@@ -145,6 +149,7 @@ void PayloadWorker::enter() {
 }
 
 void PayloadWorker::copy(int count) {
+    const int64_t entered = stages_ ? now_ns() : -1;  // first: the call's entry
     if (count < 1) throw py::value_error("copy(count=n) needs n >= 1");
     InFlight busy(*state_);
     Worker* worker = &checked_worker(true);
@@ -159,6 +164,10 @@ void PayloadWorker::copy(int count) {
         ensure_entered();
         worker = &checked_worker(true);  // the GIL was released: the run may have ended
     }
+    if (stages_) {
+        worker->stamp_python(take_gap_mark());
+        worker->stamp_entry(entered);
+    }
     int done;
     {
         // The GIL is released around the whole loop (gaps included) or held across it: what a
@@ -167,12 +176,16 @@ void PayloadWorker::copy(int count) {
         CopyGuard plain;
         const BetweenSpec& between = state_->run.settings.threads.between;
         if (state_->run.settings.gil == GilPolicy::release) {
-            py::gil_scoped_release release;
-            observe_gil_during_copy(*worker, state_->interpreter_has_gil());
-            done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
+            {
+                py::gil_scoped_release release;
+                observe_gil_during_copy(*worker, state_->interpreter_has_gil());
+                done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
+            }  // the thread back in the interpreter: its GIL taken again, where it has one
+            if (stages_) worker->stamp_attached();
         } else {
             observe_gil_during_copy(*worker, state_->interpreter_has_gil());
             done = copy_loop(*worker, count, between, state_->stop_condition(), plain);
+            if (stages_) worker->stamp_attached();  // it never left
         }
     }
     if (done < count)
@@ -200,12 +213,13 @@ uint64_t PayloadWorker::bytes() const { return state_->run.settings.transfer.byt
 PayloadTimedBlock PayloadWorker::timed(const py::object& nbytes, const py::object& label) {
     InFlight busy(*state_);
     checked_worker(true);
+    const int64_t entered = stages_ ? now_ns() : -1;
     require_owner_thread(*state_, index_, "w.timed()");
     const uint64_t n = size_argument(nbytes, "w.timed() nbytes");
     std::string text =
         label.is_none() ? std::string("w.timed") : py::str(label).cast<std::string>();
     if (text.empty()) throw py::value_error("w.timed(): the label must not be empty");
-    return PayloadTimedBlock(state_, index_, n, std::move(text));
+    return PayloadTimedBlock(state_, index_, n, std::move(text), entered);
 }
 
 void PayloadWorker::verified(bool ok, const std::string& how) {

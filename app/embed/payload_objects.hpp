@@ -57,6 +57,7 @@ class PayloadWorker {
     std::shared_ptr<RunState> state_;
     int index_;   // position among this interpreter's workers
     int global_;  // index in the whole run
+    bool stages_;  // [threads] gap_stages: stamp the gap's stages (Worker::stamp_*)
 };
 
 // pybind11 gives its types hidden visibility; a class holding a py::object must match.

@@ -72,6 +72,7 @@ py::dict record_to_dict(const Record& r) {
         d["gil_held_calls"] = r.gil_held_calls;
         d["failed"] = r.failed;
     }
+    if (!r.gap.empty()) d["gap"] = json_to_python(gap_json(r.gap));
     return d;
 }
 

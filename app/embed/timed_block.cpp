@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "embed/gap_mark.hpp"
 #include "embed/payload_objects.hpp"
 
 namespace py = pybind11;
@@ -14,8 +15,12 @@ namespace py = pybind11;
 namespace xfer {
 
 PayloadTimedBlock::PayloadTimedBlock(std::shared_ptr<RunState> state, int index, uint64_t bytes,
-                                     std::string label)
-    : state_(std::move(state)), index_(index), bytes_(bytes), label_(std::move(label)) {}
+                                     std::string label, int64_t entered_ns)
+    : state_(std::move(state)),
+      index_(index),
+      bytes_(bytes),
+      label_(std::move(label)),
+      entered_ns_(entered_ns) {}
 
 PayloadTimedBlock& PayloadTimedBlock::enter() {
     if (open_) throw std::logic_error("w.timed(): this block is already open");
@@ -32,6 +37,11 @@ PayloadTimedBlock& PayloadTimedBlock::enter() {
         throw std::logic_error("w.timed(): blocks do not nest: worker " +
                                std::to_string(w.index()) + " is already inside one");
     const uint16_t source = state_->copy_source(label_);
+    if (entered_ns_ >= 0) {  // gap_stages: the call that made this block is the gap's end
+        w.stamp_python(take_gap_mark());
+        w.stamp_entry(entered_ns_);
+        entered_ns_ = -1;  // a block entered again has no entry of its own
+    }
     w.begin_timed(source, bytes_);
     open_ = true;
     return *this;
@@ -44,7 +54,11 @@ bool PayloadTimedBlock::exit(const py::object& exc_type, const py::object&, cons
     // finish: recorded as failed), and its workers may be gone.
     if (!state_->open()) return false;
     Worker& w = state_->worker(index_);
-    if (w.in_timed_block()) w.end_timed(!exc_type.is_none());
+    if (w.in_timed_block()) {
+        w.end_timed(!exc_type.is_none());
+        // gap_stages: back to the interpreter (the GIL was held throughout the exit).
+        if (w.stages()) w.stamp_attached();
+    }
     return false;  // an exception in the block propagates: the payload's traceback shows it
 }
 

@@ -12,8 +12,9 @@ namespace xfer {
 
 class PayloadTimedBlock {
   public:
+    // `entered_ns`: when w.timed() was called, for [threads] gap_stages (-1: not stamped).
     PayloadTimedBlock(std::shared_ptr<RunState> state, int index, uint64_t bytes,
-                      std::string label);
+                      std::string label, int64_t entered_ns = -1);
     // Checks that the calling thread is the worker's and no block is open, then opens the
     // record (host clock last). Returns itself for `as`.
     PayloadTimedBlock& enter();
@@ -25,6 +26,7 @@ class PayloadTimedBlock {
     int index_;
     uint64_t bytes_;
     std::string label_;
+    int64_t entered_ns_;
     bool open_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -25,6 +26,8 @@ std::vector<std::unique_ptr<Worker>> prepare_workers(Backend& backend, const Run
             workers.push_back(std::make_unique<Worker>(run.position.index, i, std::move(transfer),
                                                        run.settings.transfer.repetitions,
                                                        run.settings.transfer.warmup));
+            workers.back()->probe_gaps(run.settings.threads.gap_stages,
+                                       run.settings.threads.gap_counters);
         } catch (const std::exception& e) {
             throw std::runtime_error(
                 fmt::format("preparing buffers for worker {} failed: {}", i, e.what()));
@@ -73,10 +76,14 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     if (job.watcher) job.watcher->stop();
     // A launcher that never reached the gate must not leave a coordinator waiting.
     if (job.coordinate) gate.abort();
+    std::set<std::string> unread_counters;  // said once, however many workers lack them
     for (auto& w : workers) {
         out.records.insert(out.records.end(), w->records().begin(), w->records().end());
         out.threads.push_back(w->thread_info());
+        if (std::string why = w->counters_unavailable(); !why.empty())
+            unread_counters.insert(std::move(why));
     }
+    for (const std::string& why : unread_counters) ctx.notes.push_back("gap_counters: " + why);
     out.records.insert(out.records.end(), ctx.remote_records.begin(), ctx.remote_records.end());
     out.threads.insert(out.threads.end(), ctx.remote_threads.begin(), ctx.remote_threads.end());
     if (!elsewhere) {

@@ -28,6 +28,11 @@ Worker::Worker(int run, int index, std::unique_ptr<WorkerTransfer> transfer, int
                      size_t(warmup_ > 0 ? warmup_ : 0));
 }
 
+void Worker::probe_gaps(bool stages, bool counters) {
+    stages_ = stages;
+    counters_wanted_ = counters;
+}
+
 void Worker::enter_thread(const std::string& launcher) {
     info_ = capture_thread_info(launcher, index_);
     tid_ = info_.tid;
@@ -38,6 +43,24 @@ void Worker::enter_thread(const std::string& launcher) {
         int8_t nodes[XW_NUMA_PAGES];
         const int n = watch::sample_host_nodes(host, transfer_->bytes(), nodes, XW_NUMA_PAGES);
         host_node_ = int16_t(watch::majority_node(nodes, n));
+    }
+    // This thread's counters: perf_event_open with pid 0 counts the thread that opens them.
+    if (counters_wanted_ && !counters_) counters_ = std::make_unique<ThreadCounters>();
+}
+
+std::string Worker::counters_unavailable() const {
+    return counters_ ? counters_->unavailable() : "";
+}
+
+void Worker::counters_at_return() { counters_->read(at_return_); }
+
+void Worker::counters_at_call(Record& r) {
+    ThreadCounterSample now;
+    counters_->read(now);
+    for (size_t i = 0; i < kThreadCounters; ++i) {
+        if (!now.read[i] || !at_return_.read[i] || now.value[i] < at_return_.value[i]) continue;
+        r.gap.counters[i] =
+            uint32_t(std::min<uint64_t>(now.value[i] - at_return_.value[i], GapProbe::kUnread - 1));
     }
 }
 
@@ -59,12 +82,19 @@ Record& Worker::open_record(uint64_t bytes) {
     r.cpu = sched_getcpu();  // before the clock: its cost is not part of the copy
     r.between_ns = pending_between_ns_;
     pending_between_ns_ = 0;
+    if (stages_) {
+        r.gap = pending_gap_;
+        pending_gap_ = GapProbe{};
+        // A mark from before the previous call's return is not one of this gap's.
+        if (n > 0 && r.gap.python_ns < records_[size_t(n) - 1].host_end_ns) r.gap.python_ns = -1;
+    }
     return r;
 }
 
 const Record& Worker::copy_once() {
     Record& r = open_record(transfer_->bytes());
     r.host_node = host_node_;
+    if (counters_) counters_at_call(r);
     const int64_t t0 = now_ns();
     const CopyOutcome outcome = transfer_->copy();
     const int64_t t1 = now_ns();
@@ -77,6 +107,7 @@ const Record& Worker::copy_once() {
     r.correlation = outcome.correlation;
     ++native_copies_;
     published_.store(records_.size(), std::memory_order_release);
+    if (counters_) counters_at_return();
     return r;
 }
 
@@ -90,6 +121,7 @@ void Worker::begin_timed(uint16_t source, uint64_t bytes) {
     r.source = source;
     timed_open_ = true;
     r.correlation = transfer_->begin_timed_block();
+    if (counters_) counters_at_call(r);
     r.host_start_ns = now_ns();
 }
 
@@ -103,6 +135,7 @@ const Record& Worker::end_timed(bool failed) {
     r.gil_held_calls = int16_t(std::min(calls.gil_held, 32767));
     r.failed = failed;
     published_.store(records_.size(), std::memory_order_release);
+    if (counters_) counters_at_return();
     return r;
 }
 

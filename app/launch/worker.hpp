@@ -10,6 +10,8 @@
 
 #include "backend/backend.hpp"
 #include "results/record.hpp"
+#include "system/thread_counters.hpp"
+#include "util/clock.hpp"
 #include "system/thread_info.hpp"
 
 namespace xfer {
@@ -19,9 +21,25 @@ public:
     Worker(int run, int index, std::unique_ptr<WorkerTransfer> transfer, int repetitions,
            int warmup);
 
+    // [threads] gap_stages / gap_counters, before enter_thread: what each record's `gap`
+    // holds (results/gap_probe.hpp).
+    void probe_gaps(bool stages, bool counters);
+    bool stages() const { return stages_; }
+
     // On the worker's own thread, before the start barrier: ThreadInfo from inside the thread,
-    // then the backend's per-thread set-up (device selection, first touch). Never timed.
+    // then the backend's per-thread set-up (device selection, first touch), and the thread's
+    // counters opened when gap_counters asks for them. Never timed.
     void enter_thread(const std::string& launcher);
+    // Why some of the thread's counters are not read ("" when all are, or none was asked for).
+    std::string counters_unavailable() const;
+
+    // The embedded interpreter's stages of the gap after the previous call, each a host-clock
+    // stamp kept for the next record (Record::gap). Callers stamp only when stages() is set:
+    // the thread back in the interpreter, the payload's mark (`ns` as it read it) and the next
+    // call's entry into xferlab (read by the caller as it entered, `ns`).
+    void stamp_attached() { pending_gap_.attached_ns = now_ns(); }
+    void stamp_python(int64_t ns) { pending_gap_.python_ns = ns; }
+    void stamp_entry(int64_t ns) { pending_gap_.entry_ns = ns; }
 
     // One copy, timed inside: host clock around the backend call. The first `warmup` calls are
     // marked warm-up. Never allocates once the record storage is reserved (a payload copying
@@ -63,6 +81,10 @@ private:
     // Appends the next record with everything known before the clock starts (index, warm-up,
     // device, thread, CPU, the pending between time). Shared by copy_once and begin_timed.
     Record& open_record(uint64_t bytes);
+    // gap_counters: the thread's counters right after a call returns and right before the next
+    // call starts, their difference in the next record.
+    void counters_at_return();
+    void counters_at_call(Record& r);
     int run_;
     int index_;
     int repetitions_;
@@ -72,6 +94,11 @@ private:
     // The NUMA node most sampled pages of the host buffer were on once attached (-1: none).
     int16_t host_node_ = -1;
     int64_t pending_between_ns_ = 0;
+    bool stages_ = false;
+    bool counters_wanted_ = false;
+    GapProbe pending_gap_;
+    std::unique_ptr<ThreadCounters> counters_;
+    ThreadCounterSample at_return_;
     int native_copies_ = 0;
     bool timed_open_ = false;
     std::unique_ptr<WorkerTransfer> transfer_;

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "results/gap_probe.hpp"
+
 namespace xfer {
 
 // Where a record's device-side timestamps came from.
@@ -51,6 +53,9 @@ struct Record {
     uint8_t src_kind = 0;
     uint8_t dst_kind = 0;
     int16_t host_node = -1;
+    // The gap before this call taken apart ([threads] gap_stages / gap_counters); empty unless
+    // asked for.
+    GapProbe gap;
 
     bool foreign() const { return source != 0; }
     bool watched() const { return copy_kind != 0; }

@@ -39,7 +39,7 @@ CREATE TABLE copies(
     device_end_ns INTEGER, device_timing TEXT, correlation_id INTEGER, context INTEGER,
     stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER,
     source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER,
-    copy_kind TEXT, src_kind TEXT, dst_kind TEXT, host_node INTEGER);
+    copy_kind TEXT, src_kind TEXT, dst_kind TEXT, host_node INTEGER, gap TEXT);
 CREATE TABLE device_copies(
     run INTEGER NOT NULL, correlation_id INTEGER, worker INTEGER, repetition INTEGER,
     start_ns INTEGER, end_ns INTEGER, size_bytes INTEGER, device INTEGER, stream INTEGER,
@@ -62,7 +62,7 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
 
 void insert_copies(const SqliteDb& db, const RunResult& run) {
     SqliteStatement s(
-        db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     // The run's index, which every record of it carries: the reader selects copies by it.
     for (const Record& r : run.records) {
         s.bind(1, run.position.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
@@ -97,6 +97,12 @@ void insert_copies(const SqliteDb& db, const RunResult& run) {
             for (int i = 23; i <= 25; ++i) s.bind_null(i);
         }
         bind_or_null(s, 26, r.host_node, r.host_node >= 0);
+        // results.json's "gap" object as text, NULL unless the run took the gap apart.
+        if (r.gap.empty()) {
+            s.bind_null(27);
+        } else {
+            s.bind(27, compact_json(gap_json(r.gap)));
+        }
         s.run();
     }
 }

@@ -22,8 +22,9 @@ inline constexpr const char* kRecordStoreFile = "results.sqlite";
 // base_label, meta the plan's notes: the store holds everything results.json holds. 5: runs
 // gained stray_threads (threads left running by earlier runs, alive while the run measured).
 // 6: copies gained copy_kind, src_kind, dst_kind, host_node (a watched program's copies).
-// Files of schemas 1 to 5 are still read.
-inline constexpr int kRecordStoreSchema = 6;
+// 7: copies gained gap ([threads] gap_stages / gap_counters). Files of schemas 1 to 6 are
+// still read.
+inline constexpr int kRecordStoreSchema = 7;
 
 class SqliteDb;
 

@@ -146,6 +146,7 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
     std::string columns = kCopyColumns;
     if (schema >= 2) columns += ", source, device_calls, gil_held_calls, failed";
     if (schema >= 6) columns += ", copy_kind, src_kind, dst_kind, host_node";
+    if (schema >= 7) columns += ", gap";
     SqliteStatement s(db, columns + " FROM copies WHERE run = ? ORDER BY rowid");
     s.bind(1, run.position.index);
     while (s.step()) {
@@ -155,6 +156,7 @@ void read_copies(const SqliteDb& db, RunResult& run, int schema) {
             Record r = record_from(s);
             if (schema >= 2) timed_block_from(s, run, r);
             if (schema >= 6) watched_from(s, r);
+            if (schema >= 7 && !s.is_null(26)) r.gap = gap_from_json(json::parse(s.text(26)));
             return r;
         }));
     }

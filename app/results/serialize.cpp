@@ -72,6 +72,7 @@ void to_json(json& j, const Record& r) {
     }
     // Where the copy's host pages were (watched copies, and xferlab's own since issue 56).
     if (r.host_node >= 0) j["host_node"] = r.host_node;
+    if (!r.gap.empty()) j["gap"] = gap_json(r.gap);  // [threads] gap_stages / gap_counters
 }
 
 namespace {
@@ -149,6 +150,7 @@ void from_json(const json& j, Record& r) {
     }
     if (auto it = j.find("copy_kind"); it != j.end()) watched_from_json(j, r);
     if (auto it = j.find("host_node"); it != j.end()) it->get_to(r.host_node);
+    if (auto it = j.find("gap"); it != j.end()) r.gap = gap_from_json(*it);
 }
 
 json worker_texts_to_json(const std::map<int, std::string>& texts) {

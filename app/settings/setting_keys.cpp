@@ -298,6 +298,14 @@ std::vector<SettingKey> build_table() {
             [](auto&, auto& th) -> auto& { return th.policy; }, parse_policy,
             [](const PolicySpec& p) { return to_string(p); }, policy_from),
         between_key(),
+        bool_key(
+            "threads", "gap_stages",
+            "stamp where a Python call returns to the interpreter and leaves it",
+            [](auto&, auto& th) -> auto& { return th.gap_stages; }),
+        bool_key(
+            "threads", "gap_counters",
+            "read the worker thread's counters at each return and call",
+            [](auto&, auto& th) -> auto& { return th.gap_counters; }),
     };
     for (const EngineOptionRow& option : engine_option_rows())
         if (option.scenario) keys.push_back(staging_key(option));

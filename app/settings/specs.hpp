@@ -76,6 +76,11 @@ struct ThreadSpec {
     AffinitySpec affinity;
     PolicySpec policy;
     BetweenSpec between;
+    // What each gap between a worker's copies is made of (docs/results/gap-after-a-call.md):
+    // host-clock stamps where a Python call returns into and leaves the interpreter, and the
+    // worker thread's counters over the gap (system/thread_counters.hpp). Off: not a cost.
+    bool gap_stages = false;
+    bool gap_counters = false;
     bool operator==(const ThreadSpec&) const = default;
 };
 

@@ -99,7 +99,7 @@ TEST_CASE("completion: --set offers the scenario keys", "[integration][completio
     for (const auto& d : xfer::scenario_key_descriptors())
         if (d.key.rfind("threads.", 0) == 0) threads.push_back(d.key + "=");
     std::sort(threads.begin(), threads.end());
-    REQUIRE(threads.size() == 7);
+    REQUIRE(threads.size() == 9);
     CHECK(c.complete({"xferlab", "run", "x.toml", "--set", "thr"}) == threads);
     CHECK(c.complete({"xferlab", "check", "--set", "transfer.by"}) == Words{"transfer.bytes="});
     CHECK(c.complete({"xferlab", "run", "--set", "par"}) == Words{"params."});

@@ -87,7 +87,7 @@ TEST_CASE("gap_after.py: an unknown `during` or no hold fails its run with what 
     const json& run = results.at("runs")[0];
     CHECK(run.at("status") == "failed");
     CHECK(contains(run.at("errors").dump(),
-                   "gap_after.py: during = 'nap': expected copy, memcpy, spin or sleep"));
+                   "gap_after.py: during = 'nap': expected copy, memcpy, spin, sleep or warm"));
     const json& held = results.at("runs")[1];
     CHECK(held.at("status") == "failed");
     CHECK(contains(held.at("errors").dump(), "gap_after.py: hold_ms must be > 0, got 0"));

@@ -12,6 +12,7 @@ library only.
 import re
 
 import audit_full_lines as lines
+from audit_gap_lines import gap_lines
 import audit_report as rep
 from audit_findings import Field, field_problem, hold, normalized, render_number
 from audit_stats import percentile
@@ -71,6 +72,12 @@ def check_section(audit, run, title, items):
     check_list(audit, run, by_kind.get("helpers", []), lines.helper_lines(run), "helpers line")
     check_list(audit, run, by_kind.get("timed-blocks", []), lines.timed_block_lines(run),
                "timed blocks")
+    # The gap taken apart (issue 57): derived by audit_gap_lines from the records, word for word.
+    wanted = gap_lines(run.raw)
+    printed = [normalized(item.text) for item in by_kind.get("gap-lines", [])]
+    if printed != [normalized(w) for w in wanted]:
+        audit.add(where, "gap lines", " | ".join(printed) or "(none)", VIEW,
+                  "its records give: " + (" | ".join(wanted) or "no gap line"))
     check_keyed(audit, run, by_kind.get("host-nodes", []),
                 lines.host_node_lines(run, audit.plan.results), "where the bytes live",
                 named=nodes_device_named)

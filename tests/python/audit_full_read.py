@@ -33,6 +33,7 @@ LINE_KINDS = [
     ("device", re.compile(r"^device -?\d+: \d+ workers?, ")),
     ("timed-blocks", re.compile(r"^timed blocks[ ']")),
     ("host-nodes", re.compile(r"^where the bytes live, ")),
+    ("gap-lines", re.compile(r"^gap (stages|counters) over ")),
     ("skipped", re.compile(r"^(why|note|error): |^per-copy p50 vs run \d+: ")),
     ("helpers", re.compile(r"^.+?: \d+ helpers?(?: in \d+ processes \(an engine each\))?, \d+ "
                            r"chunks; ")),

@@ -130,8 +130,20 @@ class Planted(unittest.TestCase):
                     "transfer.repetitions = 12: --full: every run that has it has 10")
 
     def test_a_setting_the_file_lacks(self):
-        self.caught(REVIEW, "default", "    staging, transfer.context, transfer.path",
-                    "    staging, transfer.path", "the file lacks staging, transfer.context")
+        self.caught(REVIEW, "default",
+                    "    staging, threads.gap_counters, threads.gap_stages, transfer.context,",
+                    "    staging, threads.gap_counters, threads.gap_stages,",
+                    "the file lacks staging, threads.gap_counters, threads.gap_stages, "
+                    "transfer.context")
+
+    def test_a_gap_stage(self):
+        # Issue 57: a run's gap stages and counters, word for word from its records.
+        path = os.path.join(ROOT, "docs", "results", "2026-12-06-vm-gap-stages",
+                            "isolate-gap-stages-1.results.json.xz")
+        text = rendered(path)["full"]
+        line = next(l for l in text.splitlines() if l.startswith("  gap stages over "))
+        changed = line.replace(" over ", " over 1", 1)
+        self.caught(path, "full", line, changed, "gap lines")
 
     def test_the_title_and_host(self):
         self.caught(TRIALS, "brief", "(2 x 5 trials)", "(2 x 4 trials)", "header: title")

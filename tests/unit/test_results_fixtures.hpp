@@ -77,6 +77,13 @@ inline RunResult full_run() {
     timed.device_calls = 3;
     timed.gil_held_calls = 1;
     timed.failed = true;
+    // Its gap taken apart ([threads] gap_stages, gap_counters): stamps past 2^53, some counters.
+    timed.gap.attached_ns = timed.host_start_ns - 300;
+    timed.gap.python_ns = timed.host_start_ns - 200;
+    timed.gap.entry_ns = timed.host_start_ns - 100;
+    timed.gap.counters[size_t(ThreadCounter::on_cpu_ns)] = 4'000'000'000u;
+    timed.gap.counters[size_t(ThreadCounter::involuntary_switches)] = 0;
+    timed.gap.counters[size_t(ThreadCounter::dtlb_misses)] = 17;
     // A watched program's copy (xferlab watch): its kinds and where its host pages were.
     Record watched = full_record();
     watched.repetition = 1;  // the worker's copy after the timed block's

@@ -231,15 +231,42 @@ TEST_CASE("a schema 5 results.sqlite (before a watched copy's columns) is read, 
     const fs::path path = temp_file("schema5.sqlite");
     Results plan = plan_with_two_runs();
     plan.runs[0].records.pop_back();  // the watched copy: schema 5 had no column for it
+    plan.runs[0].records[2].gap = GapProbe{};  // nor for the gap (schema 7)
     stored_and_read(plan, path);
     SqliteDb(path.string(), false)
         .exec(
             "ALTER TABLE copies DROP COLUMN copy_kind; ALTER TABLE copies DROP COLUMN src_kind; "
             "ALTER TABLE copies DROP COLUMN dst_kind; ALTER TABLE copies DROP COLUMN host_node; "
+            "ALTER TABLE copies DROP COLUMN gap; "
             "UPDATE meta SET value='5' WHERE key='schema_version'");
     const Results back = read_record_store(path.string());
     REQUIRE(back.runs[0].records.size() == 3);
     CHECK(json(back.runs[0]).dump() == json(plan.runs[0]).dump());
+}
+
+TEST_CASE("a schema 6 results.sqlite (before the copies' gap) is read, without it",
+          "[results][store]") {
+    const fs::path path = temp_file("schema6.sqlite");
+    const Results plan = plan_with_two_runs();
+    REQUIRE_FALSE(plan.runs[0].records.at(2).gap.empty());  // the fixture's timed block has one
+    stored_and_read(plan, path);
+    SqliteDb(path.string(), false)
+        .exec(
+            "ALTER TABLE copies DROP COLUMN gap; "
+            "UPDATE meta SET value='6' WHERE key='schema_version'");
+    const Results back = read_record_store(path.string());
+    REQUIRE(back.runs[0].records.size() == 4);
+    CHECK(back.runs[0].records[2].gap.empty());
+    CHECK(back.runs[0].records[2].source == 2);  // the timed block's columns still read
+}
+
+TEST_CASE("a copy's gap that is not one is refused, naming its run and record",
+          "[results][store]") {
+    const fs::path path = temp_file("bad-gap.sqlite");
+    stored_and_read(plan_with_two_runs(), path);
+    SqliteDb(path.string(), false)
+        .exec("UPDATE copies SET gap = '{\"exit_ns\": 5}' WHERE run = 0 AND gap IS NOT NULL");
+    CHECK(refusal(path) == path.string() + ": run 0, record 2: gap: unknown key 'exit_ns'");
 }
 
 TEST_CASE("trial and base_label are columns of runs, for SQL", "[results][store]") {

@@ -155,6 +155,10 @@ TEST_CASE("a run result round-trips with status as a string", "[results][seriali
     CHECK(back.records[2].device_calls == 3);
     CHECK(back.records[2].gil_held_calls == 1);
     CHECK(back.records[2].failed);
+    CHECK(back.records[2].gap == r.records[2].gap);
+    CHECK(back.records[2].gap.python_ns == r.records[2].host_start_ns - 200);
+    CHECK_FALSE(back.records[0].gap.has_stages());  // none taken: no "gap" key at all
+    CHECK_FALSE(json(r.records[0]).contains("gap"));
     CHECK(!j.at("records")[0].contains("source"));  // xferlab's routine: no timed-block keys
     CHECK(back.copy_sources == r.copy_sources);
     REQUIRE(back.device_copies.size() == 2);
@@ -324,4 +328,45 @@ TEST_CASE("unknown enum names and missing keys are errors", "[results][serialize
     json missing = full_record();
     missing.erase("host_end_ns");
     CHECK_THROWS(missing.get<Record>());
+}
+
+TEST_CASE("a record's gap holds the stamps taken and the counters read, and nothing else",
+          "[results][serialize]") {
+    Record r;
+    r.gap.entry_ns = 1'700'000'000'123'456'789;
+    r.gap.counters[size_t(ThreadCounter::voluntary_switches)] = 2;
+    r.gap.counters[size_t(ThreadCounter::page_faults)] = 0;  // read, counted nothing
+    const json g = json(r).at("gap");
+    CHECK(g == json::parse(R"({"entry_ns": 1700000000123456789,
+                               "counters": {"voluntary_switches": 2, "page_faults": 0}})"));
+    CHECK(json(r).get<Record>().gap == r.gap);
+    CHECK(json(Record{}).get<Record>().gap.empty());
+
+    auto refusal = [](const char* text) {
+        try {
+            gap_from_json(json::parse(text));
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("(read without an error)");
+    };
+    CHECK(refusal(R"({"exit_ns": 5})") == "gap: unknown key 'exit_ns'");
+    CHECK(refusal(R"({"entry_ns": -5})") ==
+          "gap.entry_ns: expected an integer from 0 to 9223372036854775807, got -5");
+    CHECK(refusal(R"({"counters": {"cache_misses": 1}})") ==
+          "gap.counters: unknown counter 'cache_misses'");
+    CHECK(refusal(R"({"counters": {"cycles": 4294967295}})") ==
+          "gap.counters.cycles: expected an integer from 0 to 4294967294, got 4294967295");
+    CHECK(refusal(R"({"counters": [1]})") == "gap.counters: expected an object, got [1]");
+    CHECK(refusal("[]") == "gap: expected an object, got []");
+    // In a results file, the record says which.
+    json rec = json(r);
+    rec["gap"] = json::parse(R"({"attached_ns": "soon"})");
+    try {
+        rec.get<Record>();
+        FAIL("read without an error");
+    } catch (const std::invalid_argument& e) {
+        CHECK(std::string(e.what()) ==
+              "gap.attached_ns: expected an integer from 0 to 9223372036854775807, got \"soon\"");
+    }
 }

@@ -390,7 +390,9 @@ threads.count = 2
                                 {"affinity", "none"},
                                 {"policy", "other"},
                                 {"between", "none"},
-                                {"between_sleep_ns", 0}}));
+                                {"between_sleep_ns", 0},
+                                {"gap_stages", false},
+                                {"gap_counters", false}}));
     REQUIRE(r["run"].size() == 1);
     CHECK(r["run"][0] == json({{"launcher", "python"},
                                {"label", ""},

@@ -11,6 +11,7 @@
 #include "report/analysis/finding.hpp"
 #include "report/analysis/host_nodes.hpp"
 #include "report/analysis/staging_helpers.hpp"
+#include "report/analysis/gap_stages.hpp"
 #include "report/analysis/timed_blocks.hpp"
 #include "report/analysis/watched.hpp"
 #include "results/run_result.hpp"
@@ -187,6 +188,7 @@ struct RunAnalysis {
     // Where the host side of its copies lived, per device, against the device's nearest node
     // (by analyze(), which reads the devices' accounts); empty where nothing was sampled.
     std::vector<HostNodes> host_nodes;
+    GapStageStats gap_stages;  // [threads] gap_stages / gap_counters: the gaps taken apart
 };
 
 // A run against its baseline across trials (report/analysis/trial_analysis.cpp).

@@ -275,6 +275,7 @@ RunAnalysis analyze_run(const RunResult& run) {
     int max_worker = -1;
     a.timed_blocks = timed_blocks_of(run);
     a.staging_helpers = staging_helpers_of(run);
+    a.gap_stages = gap_stages_of(run);
     for (const Record& r : run.records) {
         if (r.failed) continue;  // a timed block that raised measured nothing
         if (r.warmup) {

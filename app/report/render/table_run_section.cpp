@@ -256,6 +256,8 @@ std::string run_section(const RunResult& r, const RunAnalysis& a, const std::set
         out += wrap(line, kTableWidth, "  ", "    ");
     for (const std::string& line : timed_block_lines(a.timed_blocks))
         out += wrap(line, kTableWidth, "  ", "    ");
+    for (const std::string& line : gap_stage_lines(a.gap_stages))
+        out += wrap(line, kTableWidth, "  ", "    ");
     // The aggregate's verdict is the runs table's; the per-copy one is said only here.
     if (a.vs_baseline && a.vs_baseline->judged) {
         const Comparison& c = *a.vs_baseline;
