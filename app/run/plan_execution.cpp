@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "embed/payload_output.hpp"
-#include "report/analysis/run_stats.hpp"
 #include "embed/python.hpp"
+#include "report/analysis/run_stats.hpp"
 #include "results/machine_facts.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
@@ -18,8 +18,8 @@ namespace xfer {
 
 PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
                            const std::vector<Run>& plan, const Config& config,
-                           const std::filesystem::path& dir, nlohmann::json sizing,
-                           bool show_progress, const std::atomic<bool>& stop,
+                           const std::filesystem::path& dir, PlanRecorder::FolderCheck folder_check,
+                           nlohmann::json sizing, bool show_progress, const std::atomic<bool>& stop,
                            int exit_code_on_payload_exit) {
     PlanExecution out;
     Results& results = out.results;
@@ -39,7 +39,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     Progress progress(show_progress, int(plan.size()));
     {
         // Every completed run reaches the disk before the next starts (journal and files).
-        PlanRecorder recorder(results, out.run_stats, config, dir);
+        PlanRecorder recorder(results, out.run_stats, config, dir, std::move(folder_check));
         set_payload_exit_handler([&recorder, exit_code_on_payload_exit](int code) {
             recorder.abort_current(fmt::format("payload called os._exit({})", code),
                                    exit_code_on_payload_exit);

@@ -11,6 +11,7 @@
 #include "report/analysis/analysis.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"
+#include "run/plan_recorder.hpp"
 #include "run/plan_runner.hpp"
 #include "scenario/scenario.hpp"
 
@@ -26,12 +27,13 @@ struct PlanExecution {
     std::string write_failure;
 };
 
-// `dir` exists and is writable (run/output_dir.hpp). `sizing` is `run --fit`'s record (or null).
+// `dir` exists and is writable (run/output_dir.hpp); `folder_check` says whether it is still
+// this run's before every write (PlanRecorder). `sizing` is `run --fit`'s record (or null).
 // `exit_code_on_payload_exit` is the process's exit status after a payload's os._exit.
 PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
                            const std::vector<Run>& plan, const Config& config,
-                           const std::filesystem::path& dir, nlohmann::json sizing,
-                           bool show_progress, const std::atomic<bool>& stop,
+                           const std::filesystem::path& dir, PlanRecorder::FolderCheck folder_check,
+                           nlohmann::json sizing, bool show_progress, const std::atomic<bool>& stop,
                            int exit_code_on_payload_exit);
 
 // An MPI rank other than 0: takes part in the plan's mpi runs only (rank 0 runs the rest and

@@ -12,6 +12,7 @@
 // leaves every completed run in results.json, copies.csv (while written), trace.json,
 // results.sqlite and the journal, and a report that `xferlab report` can read.
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,9 +27,15 @@ namespace xfer {
 
 class PlanRecorder {
   public:
+    // Whether the output folder is still this run's ("" when it is; else why not): asked
+    // before every write, since a payload ran in the process since the last one
+    // (run/output_lock.hpp: OutputLock::check). A folder lost stops the plan like a failed
+    // write, and nothing more is written under its name.
+    using FolderCheck = std::function<std::string()>;
+
     // `run_stats` gets each added run's own analysis, beside `results.runs`.
     PlanRecorder(Results& results, std::vector<RunAnalysis>& run_stats, const Config& config,
-                 std::filesystem::path dir);
+                 std::filesystem::path dir, FolderCheck folder_check = {});
     ~PlanRecorder();
     PlanRecorder(const PlanRecorder&) = delete;
     PlanRecorder& operator=(const PlanRecorder&) = delete;
@@ -53,6 +60,8 @@ class PlanRecorder {
 
   private:
     std::string crash_context() const;
+    std::string store_path() const;
+    bool folder_held_locked();                    // false once the folder is lost (said once)
     void store_locked(RunResult& result);         // into results.sqlite
     void journal_locked();                        // the last run into journal.jsonl
     void rewrite_files_locked();                  // every file reporter, when the last write allows
@@ -62,9 +71,15 @@ class PlanRecorder {
     std::vector<RunAnalysis>& run_stats_;  // beside results_.runs
     const Config& config_;
     std::filesystem::path dir_;
+    FolderCheck folder_check_;
+    bool folder_lost_ = false;
     mutable std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
     const Run* current_ = nullptr;
-    std::unique_ptr<RecordStore> store_;  // null once results.sqlite could not be written
+    // results.sqlite is opened for each write and closed after it, never held while a payload
+    // runs: a payload that closes every descriptor (os.closerange(3, 1024)) would leave SQLite
+    // writing through numbers that name other files by then ("locking protocol").
+    bool store_ok_ = false;  // false once results.sqlite could not be written
+    bool finished_ = false;  // finish() ran (the destructor calls it again)
     std::string write_failure_;
     // Completed runs appended to the journal (the first N of results_.runs): a line after a
     // failed one would follow a gap.

@@ -10,7 +10,6 @@
 #include "report/explain/analyze.hpp"
 #include "report/render/report_outputs.hpp"
 #include "results/record_store.hpp"
-#include "settings/vocabulary.hpp"
 #include "run/exit_codes.hpp"
 #include "run/file_reporters.hpp"
 #include "run/fit_plan.hpp"
@@ -23,6 +22,7 @@
 #include "run/runs_on_disk.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
+#include "settings/vocabulary.hpp"
 #include "system/stop_signal.hpp"
 #include "util/terminal_text.hpp"
 
@@ -32,15 +32,18 @@ namespace {
 
 std::atomic<bool>& g_stop = stop_requested();
 
-// Writes every reporter's file, the terminal output and `analysis` into results.sqlite.
+// Writes every reporter's file, the terminal output and `analysis` into results.sqlite; with
+// `files` false (the folder is no longer this run's) the terminal output alone.
 // Returns one "<file>: <why>" per file that could not be written.
 std::vector<std::string> write_reports(const Results& results, const Analysis& analysis,
                                        const Config& config, const fs::path& dir,
                                        const std::string& format, bool announce,
-                                       ReportDetail detail) {
+                                       ReportDetail detail, bool files) {
     const ReportsWritten written =
-        write_reports(results, analysis, file_reporters(results, config, dir), dir, format,
-                      std::cout, detail, ReportLimits{config.trace_copies});
+        write_reports(results, analysis,
+                      files ? file_reporters(results, config, dir) : std::vector<std::string>{},
+                      dir, format, std::cout, detail, ReportLimits{config.trace_copies});
+    if (!files) return {};
     std::vector<std::string> failures = written.failures;
     if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
     for (const auto& f : failures) std::cerr << "xferlab: writing " << f << "\n";
@@ -188,8 +191,9 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
             dir = options.files.size() > 1 ? fs::path(*options.out) / folder_safe_name(scenario)
                                            : fs::path(*options.out);
         }
+        dir = absolute_folder(dir);  // before any payload can change the working folder
         std::error_code ec;
-        const fs::path key = fs::weakly_canonical(fs::absolute(dir), ec);
+        const fs::path key = fs::weakly_canonical(dir, ec);
         if (auto it = used.find(key); it != used.end()) {
             std::cerr << fmt::format(
                 "{}: its output folder {} is also the one of {} (both scenarios are named "
@@ -199,11 +203,11 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
         }
         std::optional<OutputLock> lock = take_folder(dir, options, from_timestamp, created);
         for (int n = 2; !lock && from_timestamp; ++n) {
-            dir = fs::path(expand_output_dir(config.output_dir, scenario).string() + "-" +
-                           std::to_string(n));
+            dir = absolute_folder(fs::path(expand_output_dir(config.output_dir, scenario).string() +
+                                           "-" + std::to_string(n)));
             lock = take_folder(dir, options, true, created);
         }
-        if (lock) used.emplace(fs::weakly_canonical(fs::absolute(lock->dir()), ec), file);
+        if (lock) used.emplace(fs::weakly_canonical(lock->dir(), ec), file);
         return lock;
     } catch (const std::exception& e) {
         std::cerr << "xferlab: " << e.what() << "\n";
@@ -211,13 +215,22 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
     }
 }
 
+// How the plan ended, for the message after a failed write: "completed" when every planned run
+// ran (a failure in the last run's writes stopped nothing), else "stopped there".
+std::string plan_end(const Results& results, const std::vector<Run>& plan,
+                     const PlanExecution& execution) {
+    if (execution.write_failure.empty() || results.runs.size() == plan.size()) return "completed";
+    return results.interrupted ? "was interrupted" : "stopped there";
+}
+
 // The plan of `p` into its folder (rank 0), the reports after it. Returns the exit code.
 int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& config,
                  const AfterReports& after) {
     const fs::path dir = p.folder->dir();
-    PlanExecution execution =
-        execute_plan(*p.runner, p.scenario, p.plan, config, dir, std::move(p.sizing),
-                     !options.quiet, g_stop, exit_run_failed);
+    OutputLock& folder = *p.folder;
+    PlanExecution execution = execute_plan(
+        *p.runner, p.scenario, p.plan, config, dir, [&folder] { return folder.check(); },
+        std::move(p.sizing), !options.quiet, g_stop, exit_run_failed);
     const Results& results = execution.results;
     if (results.interrupted) {
         std::cerr << fmt::format(
@@ -227,8 +240,19 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
     }
     const std::string& format = options.format;
     const Analysis analysis = analyze(results, std::move(execution.run_stats));
-    const auto failures =
-        write_reports(results, analysis, config, dir, format, !options.quiet, options.detail);
+    // The folder checked once more: the last payload ran after the recorder's last write.
+    const std::string folder_lost = folder.check();
+    const auto failures = write_reports(results, analysis, config, dir, format, !options.quiet,
+                                        options.detail, folder_lost.empty());
+    if (!folder_lost.empty()) {
+        // Its files are wherever the folder went; what the path names now is not read.
+        std::cerr << fmt::format(
+            "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
+            "the plan {}. What was written before is in that folder, wherever it is now\n",
+            execution.write_failure.empty() ? folder_lost : execution.write_failure,
+            results.runs.size(), p.plan.size(), plan_end(results, p.plan, execution));
+        return exit_write_failed;
+    }
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
         // Read back from the files after the final write: what a reader of the folder finds.
@@ -236,8 +260,7 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
             "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
             "the plan {}. On disk: {}{}\n",
             execution.write_failure.empty() ? failures.front() : execution.write_failure,
-            results.runs.size(), p.plan.size(),
-            execution.write_failure.empty() ? "completed" : "stopped there",
+            results.runs.size(), p.plan.size(), plan_end(results, p.plan, execution),
             runs_on_disk(dir, results.runs.size()),
             failures.empty() ? "; the final report files were written"
                              : "; the final write failed too (" + join_names(failures, "; ") + ")");
