@@ -30,6 +30,7 @@
 #include "remote/worker_protocol.hpp"
 #include "results/serialize.hpp"
 #include "system/signal_names.hpp"
+#include "system/stop_signal.hpp"
 #include "util/clock.hpp"
 #include "util/frame.hpp"
 #include "util/units.hpp"
@@ -85,14 +86,13 @@ void spawn(Child& child) {
     const std::string exe = child.plan.executable.string();
     std::string arg0 = child.plan.name, arg1 = "worker";
     char* argv[] = {arg0.data(), arg1.data(), nullptr};
-    // SIGINT and SIGTERM blocked until the worker installed its stop handlers: a signal to the
+    // The stop signals blocked until the worker installed its stop handlers: a signal to the
     // process group while it starts then stops it like any other, instead of killing it.
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t mask;
     pthread_sigmask(SIG_BLOCK, nullptr, &mask);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
+    add_stop_signals(mask);
     posix_spawnattr_setsigmask(&attr, &mask);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
     const int rc = posix_spawn(&child.pid, exe.c_str(), &actions, &attr, argv, environ);

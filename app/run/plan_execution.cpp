@@ -1,6 +1,7 @@
 #include "run/plan_execution.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 
 #include "embed/payload_output.hpp"
 #include "embed/python.hpp"
@@ -10,6 +11,8 @@
 #include "run/plan_recorder.hpp"
 #include "run/progress.hpp"
 #include "system/host_description.hpp"
+#include "system/stop_signal.hpp"
+#include "system/stream_readers.hpp"
 #include "util/clock.hpp"
 #include "util/command_line.hpp"
 #include "util/version.hpp"
@@ -45,6 +48,10 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
                                    exit_code_on_payload_exit);
         });
         for (const Run& run : plan) {
+            // A closed pipe on stderr or stdout stops the plan as SIGINT would, before the next
+            // run rather than at its next line (SIGPIPE is ignored: cli/cmd_run.cpp).
+            out.reader_gone = standard_stream_without_reader();
+            if (!out.reader_gone.empty()) request_stop(SIGPIPE);
             if (stop.load() || !recorder.write_failure().empty()) break;
             progress.begin(run);
             recorder.begin(run);

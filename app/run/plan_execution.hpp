@@ -25,6 +25,9 @@ struct PlanExecution {
     // The first write of the results that failed ("<file>: <why>"; empty: none). The plan
     // stopped there (run/runs_on_disk.hpp reads back which completed runs reached which file).
     std::string write_failure;
+    // "stderr" or "stdout" when the plan stopped because that stream's reader had gone (a
+    // closed pipe: system/stream_readers.hpp); "" otherwise.
+    std::string reader_gone;
 };
 
 // `dir` exists and is writable (run/output_dir.hpp); `folder_check` says whether it is still

@@ -1,6 +1,7 @@
 #include "run/run_files.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 
 #include <iostream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "settings/vocabulary.hpp"
+#include "system/signal_names.hpp"
 #include "system/stop_signal.hpp"
 #include "util/terminal_text.hpp"
 
@@ -215,6 +217,19 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
     }
 }
 
+// The line that says the plan was stopped, and by what.
+std::string interruption(const PlanExecution& execution, size_t ran, size_t planned) {
+    if (!execution.reader_gone.empty())
+        return fmt::format(
+            "xferlab: {}'s reader has gone (a closed pipe): stopped after {} of {} runs, as on "
+            "SIGINT; writing a partial report\n",
+            execution.reader_gone, ran, planned);
+    const int cause = stop_cause();
+    return fmt::format(
+        "xferlab: interrupted after {} of {} runs{}; writing a partial report\n", ran, planned,
+        cause == SIGINT || cause == 0 ? std::string() : fmt::format(" ({})", signal_name(cause)));
+}
+
 // How the plan ended, for the message after a failed write: "completed" when every planned run
 // ran (a failure in the last run's writes stopped nothing), else "stopped there".
 std::string plan_end(const Results& results, const std::vector<Run>& plan,
@@ -233,9 +248,7 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
         std::move(p.sizing), !options.quiet, g_stop, exit_run_failed);
     const Results& results = execution.results;
     if (results.interrupted) {
-        std::cerr << fmt::format(
-            "xferlab: interrupted after {} of {} runs; writing a partial report\n",
-            results.runs.size(), p.plan.size());
+        std::cerr << interruption(execution, results.runs.size(), p.plan.size());
         stop_report_started();  // from here a separate, later signal may end the process
     }
     const std::string& format = options.format;
@@ -268,6 +281,7 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
     }
     // Last, after every other output: drawing can only add files, never lose a result.
     if (after && !results.interrupted) after(results, dir);
+    if (!execution.reader_gone.empty()) return exit_stream_closed;
     if (results.interrupted) return exit_interrupted;
     return execution.failed ? exit_run_failed : exit_ok;
 }
@@ -329,7 +343,8 @@ int run_files(const RunFilesOptions& options, const Config& config, const AfterR
                                                : (follow_plan_as_rank(*p.runner, p.plan), exit_ok);
             p.folder.reset();  // the folder is free again
             code = std::max(code, rc);
-            if (rc == exit_interrupted || rc == exit_write_failed) break;
+            if (rc == exit_interrupted || rc == exit_stream_closed || rc == exit_write_failed)
+                break;
         }
     } else {
         code = exit_bad_input;
