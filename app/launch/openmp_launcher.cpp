@@ -120,7 +120,8 @@ public:
                             apply_affinity(cpus[size_t(i)]);
                     }
                     apply_policy(spec.policy);
-                    run_worker_loop(*ctx.workers[size_t(i)], "openmp", spec, ctx.gate, ctx.stop);
+                    run_worker_loop(*ctx.workers[size_t(i)], "openmp", spec, ctx.gate,
+                                    {&ctx.stop, nullptr, ctx.deadline});
                 }
             } catch (const std::exception& e) {
                 record_worker_failure(ctx, errors_mutex, i, e.what());
