@@ -51,3 +51,37 @@ TEST_CASE("scenario.timeout stops host, OpenMP, host+gil and process runs, and a
     for (const auto& record : stagger["records"]) CHECK(record["worker"] == 0);
     fs::remove_all(dir);
 }
+
+TEST_CASE("a stagger past a week is refused when the file is loaded, at its line and column",
+          "[integration][limits]") {
+    // Issue 54, item 11: worker 1 never copied, the run was "ok", exit 0.
+    const fs::path dir = fresh_temp_dir("stagger-overflow");
+    const fs::path file = dir / "stagger.toml";
+    std::ofstream(file) << "[scenario]\nname = \"stagger\"\nbackend = \"host\"\n"
+                           "[threads]\ncount = 2\nstart = \"staggered:9223372036s\"\n"
+                           "[[run]]\nlauncher = \"host\"\n";
+    for (const char* command : {" check ", " run --quiet --out x "}) {
+        const auto r = run_command("cd " + quoted(dir) + " && " + xferlab() + command + quoted(file));
+        INFO(r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, file.string() + ":6:9: error: threads.start: "));
+        CHECK(contains(r.err, "got \"staggered:9223372036s\": more than 7 days (604800 s), the "
+                              "longest duration xferlab takes"));
+    }
+    CHECK_FALSE(fs::exists(dir / "x"));  // nothing ran
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a config's run.timeout past a week is refused at its line and column",
+          "[integration][limits]") {
+    const fs::path dir = fresh_temp_dir("config-timeout");
+    const fs::path config = dir / "xferlab.toml";
+    std::ofstream(config) << "[run]\ntimeout = \"9223372036s\"\n";
+    const auto r = run_command(xferlab() + " check --config " + quoted(config) + " " +
+                               quoted(write_small_scenario(dir, "small")));
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, config.string() + ":2:11: error: run.timeout: expected a duration such "
+                          "as \"10min\", \"30s\" or \"0\"; got \"9223372036s\": more than 7 days"));
+    fs::remove_all(dir);
+}
