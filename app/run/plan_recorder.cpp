@@ -14,6 +14,7 @@
 #include "run/file_reporters.hpp"
 #include "run/output_dir.hpp"
 #include "run/run_header.hpp"
+#include "settings/vocabulary.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
 #include "util/terminal_text.hpp"
@@ -53,14 +54,19 @@ PlanRecorder::PlanRecorder(Results& results, std::vector<RunAnalysis>& run_stats
       folder_check_(std::move(folder_check)) {
     results_.complete = false;
     try {
-        RecordStore(store_path()).write_plan(results_);
+        store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile);
+        store_->write_plan(results_);
         store_ok_ = true;
     } catch (const std::exception& e) {
         failed_locked(e.what());
+        store_.reset();
     }
 }
 
-std::string PlanRecorder::store_path() const { return (dir_ / kRecordStoreFile).string(); }
+RecordStore& PlanRecorder::open_store_locked() {
+    if (!store_) store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile, false);
+    return *store_;
+}
 
 bool PlanRecorder::folder_held_locked() {
     if (folder_lost_) return false;
@@ -69,6 +75,7 @@ bool PlanRecorder::folder_held_locked() {
     if (problem.empty()) return true;
     folder_lost_ = true;
     store_ok_ = false;
+    store_.reset();
     failed_locked(problem);
     return false;
 }
@@ -90,11 +97,12 @@ void PlanRecorder::store_locked(RunResult& result) {
     if (int64_t(result.records.size()) > config_.inline_records)
         result.records_file = kRecordStoreFile;
     try {
-        RecordStore(store_path(), false).add_run(result);
+        open_store_locked().add_run(result);
     } catch (const std::exception& e) {
         result.records_file.clear();  // results.json keeps them after all
         failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.position.index));
         store_ok_ = false;
+        store_.reset();
     }
 }
 
@@ -138,6 +146,9 @@ std::string PlanRecorder::crash_context() const {
 
 void PlanRecorder::begin(const Run& run) {
     std::lock_guard lock(mutex_);
+    // A payload in this process may close any descriptor: results.sqlite is not open meanwhile.
+    const LauncherTraits& traits = launcher_traits(run.settings.launcher);
+    if (traits.takes_payload && !traits.workers_elsewhere) store_.reset();
     current_ = &run;
     set_crash_context(crash_context());
 }
@@ -193,12 +204,12 @@ void PlanRecorder::finish() {
     finished_ = true;
     if (!folder_held_locked() || !store_ok_) return;
     try {
-        RecordStore store(store_path(), false);
-        store.write_plan(results_);
-        store.end_plan();
+        open_store_locked().write_plan(results_);
+        store_->end_plan();
     } catch (const std::exception& e) {
         failed_locked(e.what());
     }
+    store_.reset();
 }
 
 }  // namespace xfer

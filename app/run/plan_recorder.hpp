@@ -60,7 +60,7 @@ class PlanRecorder {
 
   private:
     std::string crash_context() const;
-    std::string store_path() const;
+    RecordStore& open_store_locked();             // opened again where it was closed
     bool folder_held_locked();                    // false once the folder is lost (said once)
     void store_locked(RunResult& result);         // into results.sqlite
     void journal_locked();                        // the last run into journal.jsonl
@@ -75,9 +75,13 @@ class PlanRecorder {
     bool folder_lost_ = false;
     mutable std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
     const Run* current_ = nullptr;
-    // results.sqlite is opened for each write and closed after it, never held while a payload
-    // runs: a payload that closes every descriptor (os.closerange(3, 1024)) would leave SQLite
-    // writing through numbers that name other files by then ("locking protocol").
+    // results.sqlite, held open between writes, but closed before a run that executes a payload
+    // in this process (launcher python): a payload that closes every descriptor
+    // (os.closerange(3, 1024)) left SQLite writing through numbers that named other files by
+    // then ("locking protocol", the run lost). Opened again at the next write; holding it
+    // across native runs keeps a plan of many short runs cheap (each reopening costs the
+    // write-ahead log's checkpoint and its fsyncs).
+    std::unique_ptr<RecordStore> store_;
     bool store_ok_ = false;  // false once results.sqlite could not be written
     bool finished_ = false;  // finish() ran (the destructor calls it again)
     std::string write_failure_;
