@@ -240,6 +240,10 @@ void StagingEngine::attach(Helper& h) {
 }
 
 void StagingEngine::helper_main(int index) {
+    // Named as xferlab's threads are: the harness tells its own threads from work a payload left
+    // running by the name (system/process_work.hpp), and a profiler shows what they are.
+    pthread_setname_np(pthread_self(),
+                       ("xfer-stage-" + std::to_string(index)).substr(0, 15).c_str());
     Helper& h = *helpers_[size_t(index)];
     std::string error;
     try {

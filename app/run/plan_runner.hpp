@@ -14,6 +14,7 @@
 #include "results/run_result.hpp"
 #include "run/memory_preflight.hpp"
 #include "scenario/scenario.hpp"
+#include "system/process_work.hpp"
 
 namespace xfer {
 
@@ -75,6 +76,12 @@ class PlanRunner {
     std::atomic<bool>& stop_;
     std::map<std::string, std::unique_ptr<Backend>> backends_;
     std::map<std::string, std::string> backend_notes_;
+
+    // What the last run left that nobody named (system/stray_threads.hpp: work_left), as read
+    // at its end; the next run's start asks whether it kept a CPU busy meanwhile.
+    std::vector<WorkUnit> work_left_;
+    WorkSnapshot work_at_end_;
+    int work_left_by_ = -1;
 };
 
 // The workers' memory need of a run on `backend`, checked against free memory.
