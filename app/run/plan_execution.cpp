@@ -71,6 +71,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
         results.devices = devices_from_json(runner.devices());
         recorder.finish();  // results.sqlite's header says complete
         out.write_failure = recorder.write_failure();
+        out.store_written = recorder.store_written();
     }
     set_payload_output_log({});
     return out;

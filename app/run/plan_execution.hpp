@@ -25,6 +25,8 @@ struct PlanExecution {
     // The first write of the results that failed ("<file>: <why>"; empty: none). The plan
     // stopped there (run/runs_on_disk.hpp reads back which completed runs reached which file).
     std::string write_failure;
+    // results.sqlite holds the plan (PlanRecorder::store_written): the analysis may be added.
+    bool store_written = false;
     // "stderr" or "stdout" when the plan stopped because that stream's reader had gone (a
     // closed pipe: system/stream_readers.hpp); "" otherwise.
     std::string reader_gone;

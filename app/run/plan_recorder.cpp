@@ -87,6 +87,11 @@ void PlanRecorder::failed_locked(const std::string& what) {
     if (write_failure_.empty()) write_failure_ = what;
 }
 
+bool PlanRecorder::store_written() const {
+    std::lock_guard lock(mutex_);
+    return store_ok_;
+}
+
 std::string PlanRecorder::write_failure() const {
     std::lock_guard lock(mutex_);
     return write_failure_;

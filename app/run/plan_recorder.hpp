@@ -57,6 +57,9 @@ class PlanRecorder {
     // results.sqlite, journal.jsonl or a reporter's file. The plan stops at the first
     // (execute_plan): runs that cannot be kept are not worth running.
     std::string write_failure() const;
+    // Whether results.sqlite holds the plan as it went (false once a write to it failed, or
+    // when the folder was lost): the analysis is added to it only then.
+    bool store_written() const;
 
   private:
     std::string crash_context() const;

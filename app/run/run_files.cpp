@@ -34,20 +34,23 @@ namespace {
 
 std::atomic<bool>& g_stop = stop_requested();
 
-// Writes every reporter's file, the terminal output and `analysis` into results.sqlite; with
-// `files` false (the folder is no longer this run's) the terminal output alone.
+// Writes every reporter's file, the terminal output and `analysis` into results.sqlite (where
+// `store` says the plan's writes to it succeeded: after a failed one, adding the analysis only
+// failed again, as "no such table: analysis" under the first error); with `files` false (the
+// folder is no longer this run's) the terminal output alone.
 // Returns one "<file>: <why>" per file that could not be written.
 std::vector<std::string> write_reports(const Results& results, const Analysis& analysis,
                                        const Config& config, const fs::path& dir,
                                        const std::string& format, bool announce,
-                                       ReportDetail detail, bool files) {
+                                       ReportDetail detail, bool files, bool store) {
     const ReportsWritten written =
         write_reports(results, analysis,
                       files ? file_reporters(results, config, dir) : std::vector<std::string>{},
                       dir, format, std::cout, detail, ReportLimits{config.trace_copies});
     if (!files) return {};
     std::vector<std::string> failures = written.failures;
-    if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
+    if (store)
+        if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
     for (const auto& f : failures) std::cerr << "xferlab: writing " << f << "\n";
     if (announce) {
         std::cerr << "results: " << dir.string() << "/ (";
@@ -256,7 +259,8 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
     // The folder checked once more: the last payload ran after the recorder's last write.
     const std::string folder_lost = folder.check();
     const auto failures = write_reports(results, analysis, config, dir, format, !options.quiet,
-                                        options.detail, folder_lost.empty());
+                                        options.detail, folder_lost.empty(),
+                                        execution.store_written);
     if (!folder_lost.empty()) {
         // Its files are wherever the folder went; what the path names now is not read.
         std::cerr << fmt::format(
