@@ -326,7 +326,7 @@ RunResult PlanRunner::run(const Run& plan_run) {
     // Work the last run left that nobody named (a thread from _thread.start_new_thread, a
     // forked child) and that kept a CPU busy since is stray work from here on.
     const WorkSnapshot work_at_start = process_work_now();
-    remember_busy_work(work_left_, work_at_end_, work_at_start, work_left_by_);
+    unnamed_work_.at_run_start(work_at_start);
     // Threads earlier runs left running, read at the start and the end: one alive between
     // them shared the machine with this run's copies (system/stray_threads.hpp).
     const std::vector<StrayThreadNow> strays_before = live_stray_threads();
@@ -338,9 +338,8 @@ RunResult PlanRunner::run(const Run& plan_run) {
                 result);
     result.host_activity =
         host_activity_of(activity.stop(), outcome.records, launcher->traits().workers_elsewhere);
-    work_at_end_ = process_work_now();  // what this run leaves, asked at the next run's start
-    work_left_ = work_left(work_at_start, work_at_end_);
-    work_left_by_ = run.position.index;
+    // What this run leaves, watched from the next run's start on.
+    unnamed_work_.at_run_end(work_at_start, process_work_now(), run.position.index);
     if (!activity.thread_failure().empty())
         result.notes.push_back(
             "host activity was read at the run's start and end only, not around its copies: "

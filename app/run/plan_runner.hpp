@@ -14,7 +14,7 @@
 #include "results/run_result.hpp"
 #include "run/memory_preflight.hpp"
 #include "scenario/scenario.hpp"
-#include "system/process_work.hpp"
+#include "system/stray_threads.hpp"
 
 namespace xfer {
 
@@ -77,11 +77,9 @@ class PlanRunner {
     std::map<std::string, std::unique_ptr<Backend>> backends_;
     std::map<std::string, std::string> backend_notes_;
 
-    // What the last run left that nobody named (system/stray_threads.hpp: work_left), as read
-    // at its end; the next run's start asks whether it kept a CPU busy meanwhile.
-    std::vector<WorkUnit> work_left_;
-    WorkSnapshot work_at_end_;
-    int work_left_by_ = -1;
+    // What runs left that nobody named, watched until it is found busy between two runs
+    // (system/stray_threads.hpp).
+    UnnamedWork unnamed_work_;
 };
 
 // The workers' memory need of a run on `backend`, checked against free memory.

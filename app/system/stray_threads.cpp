@@ -117,16 +117,32 @@ std::vector<WorkUnit> work_left(const WorkSnapshot& at_start, const WorkSnapshot
     return left;
 }
 
-void remember_busy_work(const std::vector<WorkUnit>& left, const WorkSnapshot& then,
-                        const WorkSnapshot& now, int run) {
-    const int64_t gap_ns = now.taken_ns - then.taken_ns;
+void UnnamedWork::at_run_start(const WorkSnapshot& now) {
+    const int64_t gap_ns = now.taken_ns - last_end_.taken_ns;
     if (gap_ns <= 0) return;
-    for (const WorkUnit& u : left) {
-        const WorkUnit* still = find_unit(now, u);
-        if (!still || (still->cpu_ns - u.cpu_ns) * 4 < gap_ns) continue;  // gone, or idle
+    std::erase_if(watched_, [&](const Watched& w) {
+        const WorkUnit* still = find_unit(now, w.unit);
+        if (!still) return true;  // ended
+        // A tenth of the gap: a spinning leftover gets far more even on a loaded machine (a
+        // third of a 22 ms gap with two other plans on both cores), an idle one nothing.
+        if ((still->cpu_ns - w.unit.cpu_ns) * 10 < gap_ns) return false;  // idle: still watched
         std::lock_guard lock(g_mutex);
-        g_threads.push_back({{u.id, u.name, run, u.process, /*seen_only=*/true}, u.started});
-    }
+        g_threads.push_back(
+            {{w.unit.id, w.unit.name, w.left_by, w.unit.process, /*seen_only=*/true}, w.unit.started});
+        return true;
+    });
+}
+
+void UnnamedWork::at_run_end(const WorkSnapshot& at_start, const WorkSnapshot& at_end, int run) {
+    // Bounded: a library's idle pool would otherwise be watched by every run of a long plan.
+    constexpr size_t kMostWatched = 256;
+    std::vector<Watched> still;
+    for (const Watched& w : watched_)
+        if (const WorkUnit* now = find_unit(at_end, w.unit)) still.push_back({*now, w.left_by});
+    for (const WorkUnit& u : work_left(at_start, at_end))
+        if (still.size() < kMostWatched) still.push_back({u, run});
+    watched_ = std::move(still);
+    last_end_ = at_end;
 }
 
 std::string describe_strays(const std::vector<StrayThreadSeen>& strays) {

@@ -61,11 +61,25 @@ std::vector<StrayThreadSeen> strays_during(const std::vector<StrayThreadNow>& be
 // `at_start`, but xferlab's own threads and those remembered already.
 std::vector<WorkUnit> work_left(const WorkSnapshot& at_start, const WorkSnapshot& at_end);
 
-// Of `left`, read in `then`, what kept a quarter of a CPU busy until `now` (the gap between
-// two runs, when nothing of xferlab's but the plan's own thread works) is remembered as stray
-// work left by `run` (seen_only).
-void remember_busy_work(const std::vector<WorkUnit>& left, const WorkSnapshot& then,
-                        const WorkSnapshot& now, int run);
+// Work runs left that nobody named (work_left), watched from run to run until it is found busy
+// in a gap between two runs, when nothing of xferlab's but the plan's own thread works (then it
+// is remembered as stray work, seen_only), or until it ends. Watched over several gaps: on a
+// loaded machine one short gap may give a spinning leftover too little CPU to tell.
+class UnnamedWork {
+  public:
+    // A run starts: what kept a tenth of a CPU busy since the last run ended is stray work.
+    void at_run_start(const WorkSnapshot& now);
+    // Run `run` ended: what it left is watched from here on, beside what earlier runs left.
+    void at_run_end(const WorkSnapshot& at_start, const WorkSnapshot& at_end, int run);
+
+  private:
+    struct Watched {
+        WorkUnit unit;  // as read at the last run's end
+        int left_by = -1;
+    };
+    std::vector<Watched> watched_;
+    WorkSnapshot last_end_;
+};
 
 // "thread 'spin' (tid 4711, left running by run 1; 1.92 s of CPU during this run)" for each
 // ("child process 'python3' (pid 4712, ...)"), joined: the note of a run measured beside them.
