@@ -75,7 +75,10 @@ TEST_CASE(
     INFO(run.dump(1));
     CHECK(run["status"] == "interrupted");
     CHECK(run["errors"].empty());
-    CHECK(run["records"].size() >= 1);  // the copy made before it stopped itself
+    // The copy made before it stopped itself, at least (past output.inline_records copies the
+    // records are in results.sqlite alone, and results.json counts them).
+    CHECK((run.contains("records") ? run["records"].size() : run["record_count"].get<size_t>()) >=
+          1);
 }
 
 TEST_CASE(
