@@ -152,8 +152,10 @@ std::string PlanRecorder::crash_context() const {
 void PlanRecorder::begin(const Run& run) {
     std::lock_guard lock(mutex_);
     // A payload in this process may close any descriptor: results.sqlite is not open meanwhile.
-    const LauncherTraits& traits = launcher_traits(run.settings.launcher);
-    if (traits.takes_payload && !traits.workers_elsewhere) store_.reset();
+    // (A run whose launcher the vocabulary does not know runs no payload here.)
+    const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
+    if (launcher && launcher->traits.takes_payload && !launcher->traits.workers_elsewhere)
+        store_.reset();
     current_ = &run;
     set_crash_context(crash_context());
 }
