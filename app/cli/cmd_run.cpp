@@ -10,10 +10,11 @@
 #include "cli/config_loading.hpp"
 #include "cli/standard_streams.hpp"
 #include "embed/python.hpp"
-#include "settings/vocabulary.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/run_files.hpp"
+#include "settings/vocabulary.hpp"
 #include "system/stop_signal.hpp"
+#include "system/stream_readers.hpp"
 
 namespace xfer {
 
@@ -56,6 +57,9 @@ int cmd_run(const RunOptions& options) {
     install_fatal_signal_handlers();
     // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    // A closed pipe on stdout or stderr must not end the plan unrecorded: the plan looks for a
+    // reader that has gone between runs and stops as on SIGINT (run/plan_execution.cpp).
+    std::signal(SIGPIPE, SIG_IGN);
     std::vector<std::string> sets = options.sets;
     if (options.trials > 0) sets.push_back("scenario.trials=" + std::to_string(options.trials));
     const RunFilesOptions run{.files = options.files,
@@ -71,9 +75,14 @@ int cmd_run(const RunOptions& options) {
         figures = [&](const Results& results, const std::filesystem::path& dir) {
             plot_after_run(results, dir, !options.quiet);
         };
-    const int code = run_files(run, config, figures);
+    int code = run_files(run, config, figures);
     std::cout.flush();
     std::cerr.flush();
+    // The reader went away during the last run or the report: said by the code, as SIGPIPE would
+    // have (but after every file was written). Bad input and failed writes keep their own.
+    if (code != exit_bad_input && code != exit_write_failed &&
+        !standard_stream_without_reader().empty())
+        code = exit_stream_closed;
     // A payload that left a thread running cannot be finalized safely: end the process here,
     // after the check run_cli makes on the way out.
     if (python_threads_leaked()) _exit(exit_code_after_stdout(code));

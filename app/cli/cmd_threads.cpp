@@ -12,6 +12,7 @@
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
 #include "embed/python.hpp"
+#include "launch/openmp_team.hpp"
 #include "run/launchers.hpp"
 #include "run/plan_runner.hpp"
 #include "scenario/loader.hpp"
@@ -139,16 +140,25 @@ int cmd_threads(const CommonOptions& common) {
         return exit_run_failed;
     }
     host.join();
+    // libgomp ends the process when it cannot create its thread: asked first.
+    if (const std::string why = openmp_team_problem(2); !why.empty()) {
+        std::cerr << "xferlab threads: an OpenMP thread could not start: " << why << "\n";
+        return exit_run_failed;
+    }
     ThreadInfo omp_info;
 #pragma omp parallel num_threads(2)
     {
         if (omp_get_thread_num() == 1) omp_info = capture_thread_info("openmp", 1);
     }
+    openmp_team_started(2);
     infos.push_back(omp_info);
+    // The table is still printed without it, but the command did not do what it says.
+    bool python_failed = false;
     try {
         infos.push_back(python_thread_info(config->default_payload_dir));
     } catch (const std::exception& e) {
-        std::cerr << "xferlab: python thread: " << e.what() << "\n";
+        std::cerr << "xferlab threads: a Python thread could not start: " << e.what() << "\n";
+        python_failed = true;
     }
     std::vector<std::string> unavailable;
     add_interpreter_threads(*config, infos, unavailable);
@@ -172,7 +182,7 @@ int cmd_threads(const CommonOptions& common) {
                              "name is that executable's)\n",
                              fmt::join(kInterpreterLaunchers, ", "));
     for (const std::string& line : unavailable) std::cout << line << "\n";
-    return exit_ok;
+    return python_failed ? exit_run_failed : exit_ok;
 }
 
 }  // namespace xfer

@@ -14,7 +14,8 @@ constexpr const char* kDescription =
     "native threads? Runs one identical copy routine under several launchers and reports what "
     "differs.\n\nExit codes: 0 success, 1 a run failed or stdout could not take the output (full "
     "or closed), 2 bad input (nothing was run), 3 the results could not be written (a full "
-    "disk, a file size limit), 130 interrupted.";
+    "disk, a file size limit), 130 interrupted (SIGINT, SIGTERM, SIGHUP), 141 stdout or stderr "
+    "lost its reader (a closed pipe; the files are written).";
 
 CLI::App* add_worker_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("worker", "");

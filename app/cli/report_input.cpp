@@ -2,8 +2,15 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <vector>
 
 #include "results/journal_reader.hpp"
@@ -152,6 +159,65 @@ bool load_records_kept_apart(const std::string& file, Results& results) {
     return true;
 }
 
+// Runs in a journal: one per line (a torn last line has no newline).
+size_t journal_lines(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    size_t lines = 0;
+    char buffer[65536];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
+        lines += size_t(std::count(buffer, buffer + in.gcount(), '\n'));
+    return lines;
+}
+
+// The file beside an incomplete results.json of `runs` runs that holds more of the plan:
+// results.sqlite, else the journal (both are written before results.json after every run, and
+// results.json's rewrite may fail, or be skipped to save time, where theirs did not). Its name
+// and count, or nothing.
+std::optional<std::pair<fs::path, size_t>> fuller_beside(const fs::path& dir, size_t runs) {
+    std::optional<std::pair<fs::path, size_t>> best;
+    std::error_code ec;
+    const fs::path store = dir / kRecordStoreFile;
+    if (fs::is_regular_file(store, ec)) {
+        try {
+            const auto n = size_t(stored_run_count(store.string()));
+            if (n > runs) best = {store, n};
+        } catch (const std::exception&) {
+            // unreadable: not the fuller file
+        }
+    }
+    const fs::path journal = dir / "journal.jsonl";
+    if (fs::is_regular_file(journal, ec)) {
+        const size_t n = journal_lines(journal);
+        if (n > (best ? best->second : runs)) best = {journal, n};
+    }
+    return best;
+}
+
+// After exit 3, results.json may hold fewer runs than the files beside it (issue 54, item 13):
+// `report DIR` showed results.json's 1 run where the journal and results.sqlite held 8, without
+// a word. Given the folder, the fuller file is read instead; given results.json itself, it is
+// read and the report says where the other runs are.
+std::optional<Results> fuller_than(const std::string& file, Results results, bool folder_given) {
+    if (results.complete || fs::path(file).filename() != "results.json") return results;
+    const auto fuller = fuller_beside(folder_of(file), results.runs.size());
+    if (!fuller) return results;
+    const std::string other = fuller->first.string();
+    const std::string holds = fmt::format(
+        "{} holds {} run(s) of a plan that did not complete (as last written); {} holds {}", file,
+        results.runs.size(), other, fuller->second);
+    if (!folder_given) {
+        const std::string note = holds + ": `xferlab report " + other + "` reads them";
+        std::cerr << "xferlab: note: " << terminal_safe(note) << "\n";
+        results.notes.push_back(note);
+        return results;
+    }
+    const std::string note = holds + ": read from there";
+    std::cerr << "xferlab: note: " << terminal_safe(note) << "\n";
+    std::optional<Results> read = read_report_input(other);
+    if (read) read->notes.insert(read->notes.begin(), note);
+    return read;
+}
+
 }  // namespace
 
 std::string report_input_file(const std::string& file) {
@@ -164,6 +230,7 @@ std::string report_input_file(const std::string& file) {
 std::optional<Results> read_report_input(const std::string& given) {
     const std::string file = report_input_file(given);
     std::error_code ec;
+    const bool folder_given = fs::is_directory(given, ec);
     if (fs::is_directory(file, ec)) {
         refuse(file,
                "is a folder with no results.json, results.sqlite or journal.jsonl in it: give " +
@@ -201,7 +268,7 @@ std::optional<Results> read_report_input(const std::string& given) {
         if (!read_results_json(file, *text, results)) return std::nullopt;
     }
     if (!load_records_kept_apart(file, results)) return std::nullopt;
-    return results;
+    return fuller_than(file, std::move(results), folder_given);
 }
 
 }  // namespace xfer

@@ -49,7 +49,7 @@ class GilHandOff final : public CopyGuard {
 };
 
 void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, StartGate& gate,
-                     const std::atomic<bool>& stop) {
+                     StopCondition stop) {
     py::gil_scoped_acquire attach;  // a thread state for this thread, and the GIL
     GilHandOff hand_off(gil, interpreter_has_gil());
     bool released;
@@ -59,8 +59,7 @@ void gil_worker_loop(Worker& worker, const ThreadSpec& threads, GilPolicy gil, S
         released = gate.arrive_and_wait(worker.index()) >= 0;
     }
     if (!released) return;
-    copy_loop(worker, worker.warmup() + worker.repetitions(), threads.between, {&stop, nullptr},
-              hand_off);
+    copy_loop(worker, worker.warmup() + worker.repetitions(), threads.between, stop, hand_off);
 }
 
 class HostGilLauncher final : public Launcher {
@@ -72,7 +71,8 @@ class HostGilLauncher final : public Launcher {
         // The launching thread does not hold the GIL (released after start-up): joining the
         // workers cannot block their hand-offs.
         run_pthread_workers(ctx, "xfer-hgil-", [](RunContext& c, Worker& worker) {
-            gil_worker_loop(worker, c.run.settings.threads, c.run.settings.gil, c.gate, c.stop);
+            gil_worker_loop(worker, c.run.settings.threads, c.run.settings.gil, c.gate,
+                            {&c.stop, nullptr, c.deadline});
         });
     }
 };

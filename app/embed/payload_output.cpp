@@ -1,6 +1,7 @@
 #include "embed/payload_output.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,16 @@ namespace {
 std::mutex g_output_mutex;
 std::filesystem::path g_log_path;
 int g_log_fd = -1;
+struct stat g_log_file {};  // what g_log_fd was opened on
+
+// Whether g_log_fd is still the log: a payload may close every descriptor
+// (os.closerange(3, 1024)), after which the number may name another file, results.sqlite
+// among them, which the payload's output must never be written into.
+bool log_fd_still_ours() {
+    struct stat now {};
+    return g_log_fd >= 0 && ::fstat(g_log_fd, &now) == 0 && now.st_dev == g_log_file.st_dev &&
+           now.st_ino == g_log_file.st_ino;
+}
 
 void write_all(int fd, std::string_view text) {
     while (!text.empty()) {
@@ -28,7 +39,7 @@ void write_all(int fd, std::string_view text) {
 
 void set_payload_output_log(const std::filesystem::path& log) {
     std::lock_guard lock(g_output_mutex);
-    if (g_log_fd >= 0) ::close(g_log_fd);
+    if (log_fd_still_ours()) ::close(g_log_fd);
     g_log_fd = -1;
     g_log_path = log;
 }
@@ -58,10 +69,12 @@ void write_payload_output(const std::string& prefix, std::string_view lines) {
     }
     std::lock_guard lock(g_output_mutex);  // whole lines: threads and processes never split one
     write_all(STDERR_FILENO, out);
+    if (g_log_fd >= 0 && !log_fd_still_ours()) g_log_fd = -1;  // closed by a payload: not ours
     if (g_log_fd < 0 && !g_log_path.empty()) {
         // Not O_EXCL: worker processes append to the file their parent (or another) created.
         const OpenedNoFollow opened = open_no_follow(g_log_path, O_WRONLY | O_CREAT | O_APPEND);
         g_log_fd = opened.fd;
+        if (g_log_fd >= 0) ::fstat(g_log_fd, &g_log_file);
         if (g_log_fd < 0) {  // tried once; stderr still has the output
             write_all(STDERR_FILENO, "xferlab: payload output is not copied to a file: " +
                                          open_failure(g_log_path, opened) + "\n");

@@ -13,6 +13,7 @@ class PythonLauncher final : public Launcher {
   public:
     explicit PythonLauncher(std::string thread_label) : thread_label_(std::move(thread_label)) {}
     std::string name() const override { return "python"; }
+    bool enforces_timeout() const override { return true; }
 
     void launch(RunContext& ctx) override {
         std::filesystem::path path;

@@ -153,6 +153,7 @@ void merge_outcomes(RunContext& ctx, std::vector<InterpreterOutcome>& outcomes,
 class SubinterpreterLauncher final : public Launcher {
   public:
     std::string name() const override { return "python-subinterp"; }
+    bool enforces_timeout() const override { return true; }
     // Named after the launcher it serves (whose workers are in a worker process), but inside
     // that process its workers are this process's.
     const LauncherTraits& traits() const override {

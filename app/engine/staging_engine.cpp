@@ -93,7 +93,22 @@ void StagingEngine::start() {
                   Unit{});
     running_ = true;
     lock.unlock();
-    for (int i = 0; i < config_.threads; ++i) threads_.emplace_back([this, i] { helper_main(i); });
+    // The system may refuse a thread (ulimit -u, no room for its stack under ulimit -d): the
+    // helpers started are stopped and the engine says which helper and why, where std::thread's
+    // bare system_error left them running with the engine marked running.
+    std::string no_thread;
+    for (int i = 0; i < config_.threads && no_thread.empty(); ++i) {
+        try {
+            threads_.emplace_back([this, i] { helper_main(i); });
+        } catch (const std::exception& e) {
+            no_thread = fmt::format("staging on device {}: helper thread {} could not start: {}",
+                                    config_.device, i, e.what());
+        }
+    }
+    if (!no_thread.empty()) {
+        stop();
+        throw std::runtime_error(no_thread);
+    }
     lock.lock();
     attached_.wait(lock, [&] { return attached_count_ == config_.threads; });
     if (attach_error_.empty()) return;
@@ -240,6 +255,10 @@ void StagingEngine::attach(Helper& h) {
 }
 
 void StagingEngine::helper_main(int index) {
+    // Named as xferlab's threads are: the harness tells its own threads from work a payload left
+    // running by the name (system/process_work.hpp), and a profiler shows what they are.
+    pthread_setname_np(pthread_self(),
+                       ("xfer-stage-" + std::to_string(index)).substr(0, 15).c_str());
     Helper& h = *helpers_[size_t(index)];
     std::string error;
     try {

@@ -6,20 +6,24 @@
 #include <atomic>
 #include <string>
 
+#include "launch/run_deadline.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
 #include "settings/specs.hpp"
 
 namespace xfer {
 
-// Whether copying should stop: SIGINT/SIGTERM, or the run's own stop (its timeout). Either flag
-// may be null.
+// Whether copying should stop: SIGINT/SIGTERM/SIGHUP, the run's own stop (a payload run's
+// timeout), or the run's deadline (scenario.timeout where the launcher does not enforce it
+// itself: launch/run_deadline.hpp). Any of them may be null.
 struct StopCondition {
     const std::atomic<bool>* first = nullptr;
     const std::atomic<bool>* second = nullptr;
+    const RunDeadline* deadline = nullptr;
     bool requested() const noexcept {
         return (first && first->load(std::memory_order_relaxed)) ||
-               (second && second->load(std::memory_order_relaxed));
+               (second && second->load(std::memory_order_relaxed)) ||
+               (deadline && deadline->passed());
     }
 };
 
@@ -45,8 +49,8 @@ int copy_loop(Worker& worker, int count, const BetweenSpec& between, StopConditi
 // A launcher's worker thread: ThreadInfo and backend set-up inside the thread, the start gate,
 // then copy_loop over warm-up + repetitions. Returns early when the gate was aborted.
 void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
-                     StartGate& gate, const std::atomic<bool>& stop, CopyGuard& guard);
+                     StartGate& gate, StopCondition stop, CopyGuard& guard);
 void run_worker_loop(Worker& worker, const std::string& launcher, const ThreadSpec& threads,
-                     StartGate& gate, const std::atomic<bool>& stop);
+                     StartGate& gate, StopCondition stop);
 
 }  // namespace xfer

@@ -4,12 +4,14 @@
 
 #include <memory>
 #include <set>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "backend/backend.hpp"
 #include "util/clock.hpp"
 #include "util/thread_start.hpp"
+#include "util/units.hpp"
 
 namespace xfer {
 namespace {
@@ -51,15 +53,42 @@ void end_backend_run(Backend& backend, WorkersOutcome& out, std::vector<std::str
     out.device_copies = std::move(end.device_copies);
 }
 
+// What the run's deadline stopped, as the run's error: how far the workers got.
+std::string timeout_error(const RunDeadline& deadline, const Run& run,
+                          const std::vector<std::unique_ptr<Worker>>& workers) {
+    size_t made = 0;
+    for (const auto& w : workers) made += w->records().size();
+    const size_t planned =
+        workers.size() * size_t(run.settings.transfer.warmup + run.settings.transfer.repetitions);
+    // A worker process or rank holds a share of the run: which share it says.
+    std::string whose;
+    if (int(workers.size()) < run.settings.threads.count) {
+        for (const auto& w : workers)
+            whose += (whose.empty() ? "" : ", ") + std::to_string(w->index());
+        whose = fmt::format(" by worker{} {}", workers.size() == 1 ? "" : "s", whose);
+    }
+    return fmt::format(
+        "the run did not finish within its timeout ({}, scenario.timeout): xferlab stopped its "
+        "workers after their current copy; {} of the {} planned copies were made{}",
+        duration_text(deadline.timeout_ns()), made, planned, whose);
+}
+
 void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worker>>& workers,
                         StartGate& gate, WorkersOutcome& out) {
     const bool elsewhere = job.launcher.traits().workers_elsewhere;
+    // From the launch on: allocation is not the run's (nor a payload launcher's) time.
+    std::optional<RunDeadline> deadline;
+    if (job.run.settings.timeout_ns > 0 && !job.launcher.enforces_timeout()) {
+        deadline.emplace(job.run.settings.timeout_ns);
+        gate.set_deadline(&*deadline);
+    }
     // Designated: the collected fields start empty, whatever fields RunContext gains.
     RunContext ctx{.run = job.run,
                    .backend = job.backend,
                    .workers = workers,
                    .gate = gate,
                    .stop = job.stop,
+                   .deadline = deadline ? &*deadline : nullptr,
                    .payload_dir = job.payload_dir};
     if (job.watcher) {
         std::vector<const Worker*> watched;
@@ -97,6 +126,8 @@ void launch_and_collect(const WorkersJob& job, std::vector<std::unique_ptr<Worke
     out.helper_threads.insert(out.helper_threads.end(), ctx.remote_helper_threads.begin(),
                               ctx.remote_helper_threads.end());
     out.collected_ns = now_ns();
+    if (deadline && deadline->expired() && !job.stop.load())
+        ctx.errors.push_back(timeout_error(*deadline, job.run, workers));
     out.errors = std::move(ctx.errors);
     if (job.run.settings.transfer.verify)
         for (auto& w : workers)

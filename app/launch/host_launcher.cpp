@@ -14,7 +14,8 @@ public:
 
     void launch(RunContext& ctx) override {
         run_pthread_workers(ctx, "xfer-host-", [](RunContext& c, Worker& worker) {
-            run_worker_loop(worker, "host", c.run.settings.threads, c.gate, c.stop);
+            run_worker_loop(worker, "host", c.run.settings.threads, c.gate,
+                            {&c.stop, nullptr, c.deadline});
         });
     }
 };

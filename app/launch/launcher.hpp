@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "launch/run_deadline.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
 #include "results/helper_thread.hpp"
-#include "settings/vocabulary.hpp"
 #include "scenario/scenario.hpp"
+#include "settings/vocabulary.hpp"
 
 namespace xfer {
 
@@ -26,6 +27,9 @@ struct RunContext {
     std::vector<std::unique_ptr<Worker>>& workers;  // prepared: buffers allocated
     StartGate& gate;
     std::atomic<bool>& stop;  // set on SIGINT: finish the current copy, then stop
+    // scenario.timeout, for launchers that do not enforce it themselves (null: none, or the
+    // launcher does): every copy loop asks it (launch/run_deadline.hpp).
+    const RunDeadline* deadline = nullptr;
     std::filesystem::path payload_dir{};
     std::vector<std::string> errors{};  // launcher failures (tracebacks, crashed workers)
     std::vector<std::string> notes{};
@@ -57,6 +61,10 @@ class Launcher {
     // Non-empty when this launcher cannot run in this process as started (e.g. mpi without
     // mpirun): its runs are skipped with this reason rather than failed.
     virtual std::string unavailable_reason() const { return {}; }
+    // Whether it stops its workers at the run's timeout itself (the payload launchers: a
+    // payload's threads are stopped by embed/payload_run.cpp, with its own grace and message).
+    // Otherwise execute_workers gives the run a RunDeadline that its copy loops ask.
+    virtual bool enforces_timeout() const { return false; }
 };
 
 // A worker failed: appends "worker <i>: <what>" to ctx.errors under `mutex` and aborts the

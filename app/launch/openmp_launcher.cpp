@@ -1,7 +1,6 @@
 // Launcher "openmp": the workers are the threads of one parallel region, as in an OpenMP task
 // runtime. The thread pool outlives the region, so each thread resets what an earlier run may
 // have left on it (mask, affinity) to what a fresh thread would have inherited.
-#include "launch/copy_loop.hpp"
 #include "launch/openmp_launcher.hpp"
 
 #include <omp.h>
@@ -12,11 +11,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "launch/worker_affinities.hpp"
+#include "launch/copy_loop.hpp"
+#include "launch/openmp_team.hpp"
 #include "launch/thread_control.hpp"
+#include "launch/worker_affinities.hpp"
 #include "util/units.hpp"
 
 namespace xfer {
@@ -93,6 +95,9 @@ public:
         std::vector<std::vector<int>> cpus(static_cast<size_t>(n));
         if (!omp_binds) cpus = detail::worker_affinities(ctx, ctx.notes);
 
+        // libgomp ends the process when it cannot create a thread: refused here instead.
+        if (const std::string why = openmp_team_problem(n); !why.empty())
+            throw std::runtime_error(why);
         const CallerState caller;
         std::mutex errors_mutex;
         omp_set_dynamic(0);  // exactly n threads or an error, never silently fewer
@@ -120,7 +125,8 @@ public:
                             apply_affinity(cpus[size_t(i)]);
                     }
                     apply_policy(spec.policy);
-                    run_worker_loop(*ctx.workers[size_t(i)], "openmp", spec, ctx.gate, ctx.stop);
+                    run_worker_loop(*ctx.workers[size_t(i)], "openmp", spec, ctx.gate,
+                                    {&ctx.stop, nullptr, ctx.deadline});
                 }
             } catch (const std::exception& e) {
                 record_worker_failure(ctx, errors_mutex, i, e.what());
@@ -128,6 +134,7 @@ public:
                 record_worker_failure(ctx, errors_mutex, i, "unknown exception");
             }
         }
+        openmp_team_started(n);
         std::string problem = caller.restore();
         if (!problem.empty()) ctx.notes.push_back(problem);
     }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "launch/run_deadline.hpp"
 #include "settings/specs.hpp"
 
 namespace xfer {
@@ -25,6 +26,10 @@ class StartGate {
     void abort();
     bool aborted() const;
 
+    // The run's deadline (launch/run_deadline.hpp), set before any worker arrives: a wait that
+    // reaches it ends as an abort would (-1), and the deadline says it expired.
+    void set_deadline(const RunDeadline* deadline);
+
     // Coordinated mode: set before any worker arrives.
     void set_coordinated();
     // Coordinator: blocks until every local party arrived (true) or the gate was aborted (false).
@@ -35,6 +40,9 @@ class StartGate {
 
   private:
     void open_locked();
+    // Waits on cv_ until `done` or the deadline; false when the deadline ended the wait.
+    template <typename Done>
+    bool wait_locked(std::unique_lock<std::mutex>& lock, int64_t until_ns, Done done);
 
     int parties_;
     StartSpec spec_;
@@ -45,6 +53,7 @@ class StartGate {
     bool open_ = false;
     bool aborted_ = false;
     int64_t release_ns_ = 0;
+    const RunDeadline* deadline_ = nullptr;
 };
 
 }  // namespace xfer

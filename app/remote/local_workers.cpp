@@ -29,7 +29,8 @@ class LocalThreads final : public Launcher {
         const std::string label = label_;
         run_pthread_workers(ctx, "xfer-" + label.substr(0, 4) + "-",
                             [label](RunContext& c, Worker& w) {
-                                run_worker_loop(w, label, c.run.settings.threads, c.gate, c.stop);
+                                run_worker_loop(w, label, c.run.settings.threads, c.gate,
+                                                {&c.stop, nullptr, c.deadline});
                             });
     }
 

@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 #include "backend/backend.hpp"
@@ -30,6 +31,7 @@
 #include "remote/worker_protocol.hpp"
 #include "results/serialize.hpp"
 #include "system/signal_names.hpp"
+#include "system/stop_signal.hpp"
 #include "util/clock.hpp"
 #include "util/frame.hpp"
 #include "util/units.hpp"
@@ -44,6 +46,11 @@ constexpr int64_t kSecond = 1'000'000'000;
 // steps in only this much later, then kills what still runs after kKillGraceNs.
 constexpr int64_t kParentTimeoutSlackNs = 10 * kSecond;
 constexpr int64_t kKillGraceNs = 5 * kSecond;
+// After a stop (SIGINT, SIGTERM, SIGHUP to xferlab), a worker process that has neither ended nor
+// sent anything for this long is wedged (stopped again by its payload, stuck in its allocator
+// under a memory limit): it is killed, so that the stop ends the run. A worker that is busy
+// finishing (its copy, its records) keeps sending, and each message restarts its grace.
+constexpr int64_t kStopGraceNs = 5 * kSecond;
 
 struct Child {
     WorkerProcessPlan plan;
@@ -58,6 +65,9 @@ struct Child {
     bool ready = false;
     bool result = false;
     bool closed = false;
+    bool reaped = false;
+    bool killed = false;        // by the stop's watchdog
+    int64_t last_heard_ns = 0;  // its last message
     int status = 0;
 };
 
@@ -85,14 +95,13 @@ void spawn(Child& child) {
     const std::string exe = child.plan.executable.string();
     std::string arg0 = child.plan.name, arg1 = "worker";
     char* argv[] = {arg0.data(), arg1.data(), nullptr};
-    // SIGINT and SIGTERM blocked until the worker installed its stop handlers: a signal to the
+    // The stop signals blocked until the worker installed its stop handlers: a signal to the
     // process group while it starts then stops it like any other, instead of killing it.
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t mask;
     pthread_sigmask(SIG_BLOCK, nullptr, &mask);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
+    add_stop_signals(mask);
     posix_spawnattr_setsigmask(&attr, &mask);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
     const int rc = posix_spawn(&child.pid, exe.c_str(), &actions, &attr, argv, environ);
@@ -114,6 +123,24 @@ std::string describe_exit(int status) {
                (WCOREDUMP(status) ? " (core dumped)" : "");
     if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
     return "ended";
+}
+
+// What the kernel says `pid` was doing (/proc/PID/stat's state), for the message that it was
+// killed: "it was stopped (SIGSTOP, or a debugger)".
+std::string process_state(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(in, text);
+    const size_t close = text.rfind(')');
+    const char state =
+        close != std::string::npos && close + 2 < text.size() ? text[close + 2] : '?';
+    for (const auto& [code, said] :
+         {std::pair{'T', "it was stopped (SIGSTOP, or a debugger)"},
+          std::pair{'t', "it was stopped by a debugger"},
+          std::pair{'D', "it was waiting in the kernel (uninterruptible)"},
+          std::pair{'R', "it was running"}, std::pair{'S', "it was waiting"}})
+        if (state == code) return said;
+    return "its state unknown";
 }
 
 std::string workers_name(const std::vector<int>& workers) {
@@ -222,6 +249,7 @@ class ProcessRun {
             close_child(c);
             return;
         }
+        c.last_heard_ns = now_ns();
         c.frames.append(buffer, size_t(got));
         try {
             while (auto frame = c.frames.next()) on_message(c, *frame);
@@ -240,12 +268,18 @@ class ProcessRun {
         if (!c.ready && !started_) abort_start();
     }
 
-    // Forwards a stop (SIGINT/SIGTERM to xferlab) and enforces the parent's deadline.
+    // Forwards a stop (SIGINT/SIGTERM/SIGHUP to xferlab), kills what ignores it, and enforces
+    // the parent's deadline.
     void police(int64_t now) {
         if (ctx_.stop.load() && !stop_forwarded_) {
             stop_forwarded_ = true;
+            stop_forwarded_ns_ = now;
+            // A worker stopped by SIGSTOP (its payload's doing) would hold the stop until its
+            // timeout: it runs again to take it.
+            signal_live(SIGCONT);
             signal_live(SIGINT);
         }
+        if (stop_forwarded_) kill_unresponsive(now);
         if (ctx_.run.settings.timeout_ns <= 0) return;
         const int64_t term_at = start_ns_ + ctx_.run.settings.timeout_ns + kParentTimeoutSlackNs;
         if (now >= term_at && !term_sent_) {
@@ -262,11 +296,29 @@ class ProcessRun {
         }
     }
 
+    // Every worker process not yet ended (a closed pipe is no end: one that closed it may still
+    // be wedged).
     void signal_live(int sig) {
         for (Child& c : children_)
-            if (c.pid > 0 && !c.closed) ::kill(c.pid, sig);
+            if (c.pid > 0 && !c.reaped) ::kill(c.pid, sig);
     }
 
+    // The stop's watchdog: a worker process silent for kStopGraceNs since the stop (or since
+    // its last message) is killed, and the run's errors say what it was doing.
+    void kill_unresponsive(int64_t now) {
+        for (Child& c : children_) {
+            if (c.pid <= 0 || c.reaped || c.killed) continue;
+            if (now - std::max(stop_forwarded_ns_, c.last_heard_ns) < kStopGraceNs) continue;
+            c.killed = true;
+            ctx_.errors.push_back(fmt::format(
+                "{} (process {}) did not stop within {} of the stop ({}): xferlab killed it "
+                "(SIGKILL)",
+                c.name, c.pid, duration_text(kStopGraceNs), process_state(c.pid)));
+            ::kill(c.pid, SIGKILL);
+        }
+    }
+
+    // Reads every worker's messages and waits for every worker process to end, policing both.
     void pump() {
         start_ns_ = now_ns();
         for (;;) {
@@ -277,7 +329,7 @@ class ProcessRun {
                 fds.push_back({c.from_child, POLLIN, 0});
                 owners.push_back(&c);
             }
-            if (fds.empty()) return;
+            if (fds.empty() && try_reap_all()) return;
             int rc = ::poll(fds.data(), fds.size(), 100);
             police(now_ns());
             if (rc <= 0) continue;
@@ -286,12 +338,24 @@ class ProcessRun {
         }
     }
 
+    // Whether every worker process has ended (each reaped here, without waiting).
+    bool try_reap_all() {
+        bool all = true;
+        for (Child& c : children_) {
+            if (c.pid <= 0 || c.reaped) continue;
+            const pid_t got = ::waitpid(c.pid, &c.status, WNOHANG);
+            if (got == c.pid || (got < 0 && errno != EINTR)) c.reaped = true;
+            all &= c.reaped;
+        }
+        return all;
+    }
+
     void reap() {
         for (Child& c : children_) {
             if (c.to_child >= 0) ::close(c.to_child);
             if (c.from_child >= 0) ::close(c.from_child);
             if (c.pid <= 0) continue;
-            while (::waitpid(c.pid, &c.status, 0) < 0 && errno == EINTR) {
+            while (!c.reaped && ::waitpid(c.pid, &c.status, 0) < 0 && errno == EINTR) {
             }
             const bool clean = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
             if (c.result && clean) continue;
@@ -327,6 +391,7 @@ class ProcessRun {
     bool started_ = false;
     bool aborted_ = false;
     bool stop_forwarded_ = false;
+    int64_t stop_forwarded_ns_ = 0;
     bool term_sent_ = false;
     bool kill_sent_ = false;
     int64_t start_ns_ = 0;

@@ -1,12 +1,33 @@
 #include "results/sqlite_db.hpp"
 
 #include <sqlite3.h>
+#include <sys/resource.h>
 
 #include <cstring>
+#include <string>
 #include <stdexcept>
 
 namespace xfer {
 namespace {
+
+// What failed in an I/O error SQLite gives without the system's reason (a write cut short by
+// the file size limit leaves errno 0): "a write failed", and the limit where one is set. Under
+// `ulimit -f 40` a plan said only "disk I/O error" (issue 54, item 13).
+std::string io_failure_detail(sqlite3* db) {
+    std::string what;
+    const int code = sqlite3_extended_errcode(db);
+    for (const auto& [io, said] : {std::pair{SQLITE_IOERR_WRITE, "a write failed"},
+                                   std::pair{SQLITE_IOERR_FSYNC, "an fsync failed"},
+                                   std::pair{SQLITE_IOERR_TRUNCATE, "truncating a file failed"},
+                                   std::pair{SQLITE_IOERR_SHMSIZE, "sizing a file failed"},
+                                   std::pair{SQLITE_IOERR_READ, "a read failed"}})
+        if (code == io) what = said;
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        what += (what.empty() ? "" : "; ") + std::string("the file size limit (ulimit -f) is ") +
+                std::to_string(limit.rlim_cur / 1024) + " KiB";
+    return what;
+}
 
 // SQLite's message, and for a failed read or write the system's reason behind it: "disk I/O
 // error" alone hides "File too large" (ulimit -f) or "No space left on device".
@@ -17,6 +38,9 @@ std::string why_failed(sqlite3* db) {
     const int err = sqlite3_system_errno(db);
     if (err != 0 && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
         why += std::string(" (") + std::strerror(err) + ")";
+    else if (code == SQLITE_IOERR || code == SQLITE_FULL)
+        if (const std::string detail = io_failure_detail(db); !detail.empty())
+            why += " (" + detail + ")";
     return why;
 }
 

@@ -195,9 +195,12 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
                 config.scenario_dir = resolve(*text);
             } else if (dotted == "run.timeout") {
                 auto ns = parse_duration_ns(*text);
-                if (!ns || *ns < 0)
-                    errors.push_back(at(file, value, dotted,
-                                        "expected a duration such as \"10min\", \"30s\" or \"0\""));
+                const std::string too_long = ns ? duration_limit_problem(*ns) : "";
+                if (!ns || *ns < 0 || !too_long.empty())
+                    errors.push_back(
+                        at(file, value, dotted,
+                           "expected a duration such as \"10min\", \"30s\" or \"0\"" +
+                               (too_long.empty() ? "" : "; got \"" + *text + "\": " + too_long)));
                 else
                     config.timeout_ns = *ns;
             }

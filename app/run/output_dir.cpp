@@ -89,6 +89,12 @@ std::string folder_safe_name(const std::string& name) {
     return safe;
 }
 
+fs::path absolute_folder(const fs::path& dir) {
+    fs::path p = fs::absolute(dir).lexically_normal();
+    if (!p.has_filename() && p.has_relative_path()) p = p.parent_path();  // "out/" -> "out"
+    return p;
+}
+
 fs::path expand_output_dir(const std::string& pattern, const std::string& scenario) {
     char stamp[32];
     std::time_t t = std::time(nullptr);

@@ -16,6 +16,13 @@ inline constexpr const char* kPayloadLogFile = "payload-output.log";
 // scenario's name cannot add folders to a path or leave it ("scenario" when empty).
 std::string folder_safe_name(const std::string& name);
 
+// `dir` as an absolute, lexically normal path ("out/" -> "/cwd/out"), taken before any run: a
+// payload may change the process's working folder (os.chdir), after which a relative path
+// names another folder. The path is not resolved through links: a folder that is itself a
+// link is still refused (output_folder_problem), and the output lock notices a folder moved or
+// replaced later (run/output_lock.hpp).
+std::filesystem::path absolute_folder(const std::filesystem::path& dir);
+
 // Expands {timestamp} (UTC YYYYMMDD-HHMMSS) and {scenario} (folder_safe_name) in `pattern`.
 std::filesystem::path expand_output_dir(const std::string& pattern, const std::string& scenario);
 

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "util/no_follow.hpp"
 
@@ -43,7 +44,55 @@ bool still_named(int fd, const fs::path& path) {
            open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino;
 }
 
+// Whether `fd` is open on the file `dev`/`ino` (false for a closed descriptor).
+bool open_on(int fd, dev_t dev, ino_t ino) {
+    struct stat st {};
+    return fd >= 0 && ::fstat(fd, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
 }  // namespace
+
+OutputLock::OutputLock(fs::path dir, int fd, int dir_fd)
+    : dir_(std::move(dir)), fd_(fd), dir_fd_(dir_fd) {
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0) lock_id_ = {st.st_dev, st.st_ino};
+    if (::fstat(dir_fd_, &st) == 0) dir_id_ = {st.st_dev, st.st_ino};
+}
+
+bool OutputLock::holds_lock_file() const { return open_on(fd_, lock_id_.dev, lock_id_.ino); }
+
+std::string OutputLock::check() {
+    struct stat st {};
+    if (::stat(dir_.c_str(), &st) != 0 || st.st_dev != dir_id_.dev || st.st_ino != dir_id_.ino)
+        return "output folder " + dir_.string() +
+               " is no longer the folder this run locked: it was moved, removed or replaced "
+               "while the plan ran, so nothing more is written under that name";
+    if (!open_on(dir_fd_, dir_id_.dev, dir_id_.ino))  // closed by the payload: held again
+        dir_fd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    // Locking a file this process has locked through the same descriptor succeeds again.
+    if (holds_lock_file() && ::flock(fd_, LOCK_EX | LOCK_NB) == 0) return "";
+    fd_ =
+        -1;  // closed by the payload, the kernel dropping the lock with it; the number is not ours
+    std::string owner;
+    std::optional<OutputLock> again;
+    try {
+        again = try_take(dir_, owner);
+    } catch (const std::exception& e) {
+        return "output folder " + dir_.string() +
+               ": its lock was lost (a payload closed its "
+               "descriptor) and cannot be taken again: " +
+               e.what();
+    }
+    if (!again)
+        return "output folder " + dir_.string() +
+               ": its lock was lost (a payload closed its "
+               "descriptor) and another xferlab run" +
+               (owner.empty() ? "" : " (" + owner + ")") + " took the folder meanwhile";
+    std::swap(fd_, again->fd_);  // `again` lets go of nothing: its descriptors are ours now
+    lock_id_ = again->lock_id_;
+    std::swap(dir_fd_, again->dir_fd_);
+    return "";
+}
 
 std::optional<OutputLock> OutputLock::try_take(const fs::path& dir, std::string& owner) {
     const fs::path path = dir / kOutputLockFile;
@@ -71,20 +120,31 @@ std::optional<OutputLock> OutputLock::try_take(const fs::path& dir, std::string&
         // that keeps the pid from being written costs nothing else.
         const std::string pid = std::to_string(::getpid()) + "\n";
         if (::ftruncate(fd, 0) == 0) (void)!::pwrite(fd, pid.data(), pid.size(), 0);
-        return OutputLock(dir, fd);
+        const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir_fd < 0) {
+            const int err = errno;
+            ::close(fd);
+            fail("cannot open", dir, err);
+        }
+        return OutputLock(dir, fd, dir_fd);
     }
 }
 
-OutputLock::OutputLock(OutputLock&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) {
-    other.fd_ = -1;
-}
+OutputLock::OutputLock(OutputLock&& other) noexcept
+    : dir_(std::move(other.dir_)),
+      fd_(std::exchange(other.fd_, -1)),
+      dir_fd_(std::exchange(other.dir_fd_, -1)),
+      lock_id_(other.lock_id_),
+      dir_id_(other.dir_id_) {}
 
 OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
     if (this != &other) {
         release();
         dir_ = std::move(other.dir_);
-        fd_ = other.fd_;
-        other.fd_ = -1;
+        fd_ = std::exchange(other.fd_, -1);
+        dir_fd_ = std::exchange(other.dir_fd_, -1);
+        lock_id_ = other.lock_id_;
+        dir_id_ = other.dir_id_;
     }
     return *this;
 }
@@ -92,12 +152,19 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
 OutputLock::~OutputLock() { release(); }
 
 void OutputLock::release() {
-    if (fd_ < 0) return;
-    // Removed while still locked: a run waiting to lock the old file finds it gone and
-    // creates a new one (still_named), instead of two runs holding locks on two files.
-    ::unlink((dir_ / kOutputLockFile).c_str());
-    ::close(fd_);
+    // A descriptor a payload closed may have been reused for another file by now: only what is
+    // still this lock's is used or closed.
+    const bool folder_held = open_on(dir_fd_, dir_id_.dev, dir_id_.ino);
+    if (holds_lock_file()) {
+        // Removed while still locked: a run waiting to lock the old file finds it gone and
+        // creates a new one (still_named), instead of two runs holding locks on two files.
+        // Through the folder held open: where it was moved to, the lock file went with it.
+        if (folder_held) ::unlinkat(dir_fd_, kOutputLockFile, 0);
+        ::close(fd_);
+    }
+    if (folder_held) ::close(dir_fd_);
     fd_ = -1;
+    dir_fd_ = -1;
 }
 
 }  // namespace xfer

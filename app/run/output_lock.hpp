@@ -4,6 +4,8 @@
 // that two runs started at once can never both decide the folder is theirs and mix their lines
 // in one journal. The lock dies with the process (a SIGKILL leaves no stale lock, only the file,
 // which the next owner reuses); worker processes never inherit it (close-on-exec).
+#include <sys/types.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -28,12 +30,28 @@ class OutputLock {
 
     const std::filesystem::path& dir() const { return dir_; }
 
+    // Whether this run still holds its folder after code it does not control ran in the
+    // process (a payload): "" when it does. The folder is held open from try_take on, so its
+    // path can be compared with it: a folder moved, removed or replaced since (the path names
+    // another folder, or none) is not written into, and the problem says so. A descriptor the
+    // payload closed (os.closerange(3, 1024)) is opened again, and the lock, which the kernel
+    // dropped with it, taken again where no other run took the folder meanwhile. A descriptor
+    // that is no longer this lock's is never closed by its number.
+    std::string check();
+
   private:
-    OutputLock(std::filesystem::path dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
+    struct FileId {
+        dev_t dev = 0;
+        ino_t ino = 0;
+    };
+    OutputLock(std::filesystem::path dir, int fd, int dir_fd);
+    bool holds_lock_file() const;
     void release();
 
     std::filesystem::path dir_;
-    int fd_ = -1;
+    int fd_ = -1;      // the lock file, flocked
+    int dir_fd_ = -1;  // the folder itself (O_DIRECTORY): its inode cannot be reused meanwhile
+    FileId lock_id_, dir_id_;
 };
 
 }  // namespace xfer

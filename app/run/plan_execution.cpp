@@ -1,15 +1,18 @@
 #include "run/plan_execution.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 
 #include "embed/payload_output.hpp"
-#include "report/analysis/run_stats.hpp"
 #include "embed/python.hpp"
+#include "report/analysis/run_stats.hpp"
 #include "results/machine_facts.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/progress.hpp"
 #include "system/host_description.hpp"
+#include "system/stop_signal.hpp"
+#include "system/stream_readers.hpp"
 #include "util/clock.hpp"
 #include "util/command_line.hpp"
 #include "util/version.hpp"
@@ -18,8 +21,8 @@ namespace xfer {
 
 PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
                            const std::vector<Run>& plan, const Config& config,
-                           const std::filesystem::path& dir, nlohmann::json sizing,
-                           bool show_progress, const std::atomic<bool>& stop,
+                           const std::filesystem::path& dir, PlanRecorder::FolderCheck folder_check,
+                           nlohmann::json sizing, bool show_progress, const std::atomic<bool>& stop,
                            int exit_code_on_payload_exit) {
     PlanExecution out;
     Results& results = out.results;
@@ -39,12 +42,16 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     Progress progress(show_progress, int(plan.size()));
     {
         // Every completed run reaches the disk before the next starts (journal and files).
-        PlanRecorder recorder(results, out.run_stats, config, dir);
+        PlanRecorder recorder(results, out.run_stats, config, dir, std::move(folder_check));
         set_payload_exit_handler([&recorder, exit_code_on_payload_exit](int code) {
             recorder.abort_current(fmt::format("payload called os._exit({})", code),
                                    exit_code_on_payload_exit);
         });
         for (const Run& run : plan) {
+            // A closed pipe on stderr or stdout stops the plan as SIGINT would, before the next
+            // run rather than at its next line (SIGPIPE is ignored: cli/cmd_run.cpp).
+            out.reader_gone = standard_stream_without_reader();
+            if (!out.reader_gone.empty()) request_stop(SIGPIPE);
             if (stop.load() || !recorder.write_failure().empty()) break;
             progress.begin(run);
             recorder.begin(run);
@@ -64,6 +71,7 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
         results.devices = devices_from_json(runner.devices());
         recorder.finish();  // results.sqlite's header says complete
         out.write_failure = recorder.write_failure();
+        out.store_written = recorder.store_written();
     }
     set_payload_output_log({});
     return out;

@@ -11,6 +11,7 @@
 #include "report/analysis/analysis.hpp"
 #include "results/run_result.hpp"
 #include "run/config.hpp"
+#include "run/plan_recorder.hpp"
 #include "run/plan_runner.hpp"
 #include "scenario/scenario.hpp"
 
@@ -24,14 +25,20 @@ struct PlanExecution {
     // The first write of the results that failed ("<file>: <why>"; empty: none). The plan
     // stopped there (run/runs_on_disk.hpp reads back which completed runs reached which file).
     std::string write_failure;
+    // results.sqlite holds the plan (PlanRecorder::store_written): the analysis may be added.
+    bool store_written = false;
+    // "stderr" or "stdout" when the plan stopped because that stream's reader had gone (a
+    // closed pipe: system/stream_readers.hpp); "" otherwise.
+    std::string reader_gone;
 };
 
-// `dir` exists and is writable (run/output_dir.hpp). `sizing` is `run --fit`'s record (or null).
+// `dir` exists and is writable (run/output_dir.hpp); `folder_check` says whether it is still
+// this run's before every write (PlanRecorder). `sizing` is `run --fit`'s record (or null).
 // `exit_code_on_payload_exit` is the process's exit status after a payload's os._exit.
 PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
                            const std::vector<Run>& plan, const Config& config,
-                           const std::filesystem::path& dir, nlohmann::json sizing,
-                           bool show_progress, const std::atomic<bool>& stop,
+                           const std::filesystem::path& dir, PlanRecorder::FolderCheck folder_check,
+                           nlohmann::json sizing, bool show_progress, const std::atomic<bool>& stop,
                            int exit_code_on_payload_exit);
 
 // An MPI rank other than 0: takes part in the plan's mpi runs only (rank 0 runs the rest and

@@ -14,6 +14,7 @@
 #include "run/file_reporters.hpp"
 #include "run/output_dir.hpp"
 #include "run/run_header.hpp"
+#include "settings/vocabulary.hpp"
 #include "scenario/loader.hpp"
 #include "util/clock.hpp"
 #include "util/terminal_text.hpp"
@@ -45,16 +46,38 @@ std::string store_analysis(const Results& results, const Analysis& analysis, con
 }
 
 PlanRecorder::PlanRecorder(Results& results, std::vector<RunAnalysis>& run_stats,
-                           const Config& config, fs::path dir)
-    : results_(results), run_stats_(run_stats), config_(config), dir_(std::move(dir)) {
+                           const Config& config, fs::path dir, FolderCheck folder_check)
+    : results_(results),
+      run_stats_(run_stats),
+      config_(config),
+      dir_(std::move(dir)),
+      folder_check_(std::move(folder_check)) {
     results_.complete = false;
     try {
         store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile);
         store_->write_plan(results_);
+        store_ok_ = true;
     } catch (const std::exception& e) {
         failed_locked(e.what());
         store_.reset();
     }
+}
+
+RecordStore& PlanRecorder::open_store_locked() {
+    if (!store_) store_ = std::make_unique<RecordStore>(dir_ / kRecordStoreFile, false);
+    return *store_;
+}
+
+bool PlanRecorder::folder_held_locked() {
+    if (folder_lost_) return false;
+    if (!folder_check_) return true;
+    const std::string problem = folder_check_();
+    if (problem.empty()) return true;
+    folder_lost_ = true;
+    store_ok_ = false;
+    store_.reset();
+    failed_locked(problem);
+    return false;
 }
 
 PlanRecorder::~PlanRecorder() { finish(); }
@@ -64,20 +87,26 @@ void PlanRecorder::failed_locked(const std::string& what) {
     if (write_failure_.empty()) write_failure_ = what;
 }
 
+bool PlanRecorder::store_written() const {
+    std::lock_guard lock(mutex_);
+    return store_ok_;
+}
+
 std::string PlanRecorder::write_failure() const {
     std::lock_guard lock(mutex_);
     return write_failure_;
 }
 
 void PlanRecorder::store_locked(RunResult& result) {
-    if (!store_) return;
+    if (!store_ok_) return;
     if (int64_t(result.records.size()) > config_.inline_records)
         result.records_file = kRecordStoreFile;
     try {
-        store_->add_run(result);
+        open_store_locked().add_run(result);
     } catch (const std::exception& e) {
         result.records_file.clear();  // results.json keeps them after all
         failed_locked(fmt::format("{} (run {} not stored)", e.what(), result.position.index));
+        store_ok_ = false;
         store_.reset();
     }
 }
@@ -122,18 +151,26 @@ std::string PlanRecorder::crash_context() const {
 
 void PlanRecorder::begin(const Run& run) {
     std::lock_guard lock(mutex_);
+    // A payload in this process may close any descriptor: results.sqlite is not open meanwhile.
+    // (A run whose launcher the vocabulary does not know runs no payload here.)
+    const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
+    if (launcher && launcher->traits.takes_payload && !launcher->traits.workers_elsewhere)
+        store_.reset();
     current_ = &run;
     set_crash_context(crash_context());
 }
 
 void PlanRecorder::add(RunResult result, RunAnalysis stats) {
     std::lock_guard lock(mutex_);
-    store_locked(result);
+    const bool held = folder_held_locked();
+    if (held) store_locked(result);
     results_.runs.push_back(std::move(result));
     run_stats_.push_back(std::move(stats));
     current_ = nullptr;
-    journal_locked();
-    rewrite_files_locked();
+    if (held) {
+        journal_locked();
+        rewrite_files_locked();
+    }
     set_crash_context(crash_context());
 }
 
@@ -144,18 +181,21 @@ void PlanRecorder::abort_current(const std::string& what, int exit_code) {
                                               current_->position.label)
                                 : what + " between runs";
     std::cerr << "\nxferlab: " << terminal_safe(why) << "\n";
+    const bool held = folder_held_locked();
     if (current_) {
         RunResult r = run_result_header(*current_);
         r.status = RunStatus::failed;
         r.errors.push_back(why + " (the run's records are lost with the process)");
         r.end_ns = now_ns();
-        store_locked(r);
+        if (held) store_locked(r);
         run_stats_.push_back(analyze_run(r));
         results_.runs.push_back(std::move(r));
-        journal_locked();
+        if (held) journal_locked();
     }
-    for (const auto& f : write_report_files(results_, analyze(results_, run_stats_), config_, dir_))
-        failed_locked(f);
+    if (held)
+        for (const auto& f :
+             write_report_files(results_, analyze(results_, run_stats_), config_, dir_))
+            failed_locked(f);
     std::cerr << fmt::format("xferlab: {} run(s) written to {}/results.json; exiting with {}\n",
                              results_.runs.size(), dir_.string(), exit_code);
     std::cerr.flush();
@@ -167,9 +207,11 @@ void PlanRecorder::finish() {
     std::lock_guard lock(mutex_);
     current_ = nullptr;
     set_crash_context("");
-    if (!store_) return;
+    if (finished_) return;
+    finished_ = true;
+    if (!folder_held_locked() || !store_ok_) return;
     try {
-        store_->write_plan(results_);
+        open_store_locked().write_plan(results_);
         store_->end_plan();
     } catch (const std::exception& e) {
         failed_locked(e.what());

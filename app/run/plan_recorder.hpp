@@ -12,6 +12,7 @@
 // leaves every completed run in results.json, copies.csv (while written), trace.json,
 // results.sqlite and the journal, and a report that `xferlab report` can read.
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,9 +27,15 @@ namespace xfer {
 
 class PlanRecorder {
   public:
+    // Whether the output folder is still this run's ("" when it is; else why not): asked
+    // before every write, since a payload ran in the process since the last one
+    // (run/output_lock.hpp: OutputLock::check). A folder lost stops the plan like a failed
+    // write, and nothing more is written under its name.
+    using FolderCheck = std::function<std::string()>;
+
     // `run_stats` gets each added run's own analysis, beside `results.runs`.
     PlanRecorder(Results& results, std::vector<RunAnalysis>& run_stats, const Config& config,
-                 std::filesystem::path dir);
+                 std::filesystem::path dir, FolderCheck folder_check = {});
     ~PlanRecorder();
     PlanRecorder(const PlanRecorder&) = delete;
     PlanRecorder& operator=(const PlanRecorder&) = delete;
@@ -50,9 +57,14 @@ class PlanRecorder {
     // results.sqlite, journal.jsonl or a reporter's file. The plan stops at the first
     // (execute_plan): runs that cannot be kept are not worth running.
     std::string write_failure() const;
+    // Whether results.sqlite holds the plan as it went (false once a write to it failed, or
+    // when the folder was lost): the analysis is added to it only then.
+    bool store_written() const;
 
   private:
     std::string crash_context() const;
+    RecordStore& open_store_locked();             // opened again where it was closed
+    bool folder_held_locked();                    // false once the folder is lost (said once)
     void store_locked(RunResult& result);         // into results.sqlite
     void journal_locked();                        // the last run into journal.jsonl
     void rewrite_files_locked();                  // every file reporter, when the last write allows
@@ -62,9 +74,19 @@ class PlanRecorder {
     std::vector<RunAnalysis>& run_stats_;  // beside results_.runs
     const Config& config_;
     std::filesystem::path dir_;
+    FolderCheck folder_check_;
+    bool folder_lost_ = false;
     mutable std::mutex mutex_;  // add() on the main thread against abort_current() on a payload's
     const Run* current_ = nullptr;
-    std::unique_ptr<RecordStore> store_;  // null once results.sqlite could not be written
+    // results.sqlite, held open between writes, but closed before a run that executes a payload
+    // in this process (launcher python): a payload that closes every descriptor
+    // (os.closerange(3, 1024)) left SQLite writing through numbers that named other files by
+    // then ("locking protocol", the run lost). Opened again at the next write; holding it
+    // across native runs keeps a plan of many short runs cheap (each reopening costs the
+    // write-ahead log's checkpoint and its fsyncs).
+    std::unique_ptr<RecordStore> store_;
+    bool store_ok_ = false;  // false once results.sqlite could not be written
+    bool finished_ = false;  // finish() ran (the destructor calls it again)
     std::string write_failure_;
     // Completed runs appended to the journal (the first N of results_.runs): a line after a
     // failed one would follow a gap.

@@ -7,10 +7,9 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "launch/execute_workers.hpp"
 #include "embed/python.hpp"
+#include "launch/execute_workers.hpp"
 #include "report/analysis/run_stats.hpp"
-#include "settings/vocabulary.hpp"
 #include "run/config.hpp"
 #include "run/cuda_only.hpp"
 #include "run/memory_preflight.hpp"
@@ -18,10 +17,12 @@
 #include "run/skip_note.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
+#include "settings/vocabulary.hpp"
 #include "system/cpu_activity.hpp"
-#include "system/stray_threads.hpp"
 #include "system/limits.hpp"
 #include "system/memory_limits.hpp"
+#include "system/process_work.hpp"
+#include "system/stray_threads.hpp"
 #include "util/clock.hpp"
 #include "util/format.hpp"
 
@@ -255,10 +256,19 @@ void note_strays(std::vector<StrayThreadSeen> strays, RunResult& result) {
     std::erase_if(strays,
                   [&](const StrayThreadSeen& s) { return s.left_by_run == result.position.index; });
     if (strays.empty()) return;
+    const bool processes = std::all_of(strays.begin(), strays.end(),
+                                       [](const StrayThreadSeen& s) { return s.process; });
+    const bool threads = std::none_of(strays.begin(), strays.end(),
+                                      [](const StrayThreadSeen& s) { return s.process; });
+    const std::string kind = threads ? "thread" : processes ? "child process" : "thread or process";
     result.notes.push_back(fmt::format(
         "measured while {} left running by an earlier run {} alive: {}; this run's figures may "
         "be skewed by {}, and the trial verdicts count it as suspect",
-        strays.size() == 1 ? "a thread" : std::to_string(strays.size()) + " threads",
+        strays.size() == 1 ? "a " + kind
+                           : fmt::format("{} {}", strays.size(),
+                                         threads     ? "threads"
+                                         : processes ? "child processes"
+                                                     : "threads and processes"),
         strays.size() == 1 ? "was" : "were", describe_strays(strays),
         strays.size() == 1 ? "it" : "them"));
     result.stray_threads = std::move(strays);
@@ -313,15 +323,23 @@ RunResult PlanRunner::run(const Run& plan_run) {
     std::vector<int> here(
         size_t(launcher->traits().workers_elsewhere ? 0 : run.settings.threads.count));
     std::iota(here.begin(), here.end(), 0);
+    // Work the last run left that nobody named (a thread from _thread.start_new_thread, a
+    // forked child) and that kept a CPU busy since is stray work from here on.
+    const WorkSnapshot work_at_start = process_work_now();
+    unnamed_work_.at_run_start(work_at_start);
     // Threads earlier runs left running, read at the start and the end: one alive between
     // them shared the machine with this run's copies (system/stray_threads.hpp).
     const std::vector<StrayThreadNow> strays_before = live_stray_threads();
+    const int64_t measured_from = now_ns();
     HostActivitySampler activity;
     WorkersOutcome outcome =
         execute_workers({run, *backend, *launcher, here, payload_folder, stop_, {}});
-    note_strays(strays_during(strays_before, live_stray_threads()), result);
+    note_strays(strays_during(strays_before, live_stray_threads(), now_ns() - measured_from),
+                result);
     result.host_activity =
         host_activity_of(activity.stop(), outcome.records, launcher->traits().workers_elsewhere);
+    // What this run leaves, watched from the next run's start on.
+    unnamed_work_.at_run_end(work_at_start, process_work_now(), run.position.index);
     if (!activity.thread_failure().empty())
         result.notes.push_back(
             "host activity was read at the run's start and end only, not around its copies: "

@@ -14,6 +14,7 @@
 #include "results/run_result.hpp"
 #include "run/memory_preflight.hpp"
 #include "scenario/scenario.hpp"
+#include "system/stray_threads.hpp"
 
 namespace xfer {
 
@@ -75,6 +76,10 @@ class PlanRunner {
     std::atomic<bool>& stop_;
     std::map<std::string, std::unique_ptr<Backend>> backends_;
     std::map<std::string, std::string> backend_notes_;
+
+    // What runs left that nobody named, watched until it is found busy between two runs
+    // (system/stray_threads.hpp).
+    UnnamedWork unnamed_work_;
 };
 
 // The workers' memory need of a run on `backend`, checked against free memory.

@@ -1,6 +1,7 @@
 #include "run/run_files.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 
 #include <iostream>
 #include <map>
@@ -10,7 +11,6 @@
 #include "report/explain/analyze.hpp"
 #include "report/render/report_outputs.hpp"
 #include "results/record_store.hpp"
-#include "settings/vocabulary.hpp"
 #include "run/exit_codes.hpp"
 #include "run/file_reporters.hpp"
 #include "run/fit_plan.hpp"
@@ -23,6 +23,8 @@
 #include "run/runs_on_disk.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
+#include "settings/vocabulary.hpp"
+#include "system/signal_names.hpp"
 #include "system/stop_signal.hpp"
 #include "util/terminal_text.hpp"
 
@@ -32,17 +34,23 @@ namespace {
 
 std::atomic<bool>& g_stop = stop_requested();
 
-// Writes every reporter's file, the terminal output and `analysis` into results.sqlite.
+// Writes every reporter's file, the terminal output and `analysis` into results.sqlite (where
+// `store` says the plan's writes to it succeeded: after a failed one, adding the analysis only
+// failed again, as "no such table: analysis" under the first error); with `files` false (the
+// folder is no longer this run's) the terminal output alone.
 // Returns one "<file>: <why>" per file that could not be written.
 std::vector<std::string> write_reports(const Results& results, const Analysis& analysis,
                                        const Config& config, const fs::path& dir,
                                        const std::string& format, bool announce,
-                                       ReportDetail detail) {
+                                       ReportDetail detail, bool files, bool store) {
     const ReportsWritten written =
-        write_reports(results, analysis, file_reporters(results, config, dir), dir, format,
-                      std::cout, detail, ReportLimits{config.trace_copies});
+        write_reports(results, analysis,
+                      files ? file_reporters(results, config, dir) : std::vector<std::string>{},
+                      dir, format, std::cout, detail, ReportLimits{config.trace_copies});
+    if (!files) return {};
     std::vector<std::string> failures = written.failures;
-    if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
+    if (store)
+        if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
     for (const auto& f : failures) std::cerr << "xferlab: writing " << f << "\n";
     if (announce) {
         std::cerr << "results: " << dir.string() << "/ (";
@@ -188,8 +196,9 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
             dir = options.files.size() > 1 ? fs::path(*options.out) / folder_safe_name(scenario)
                                            : fs::path(*options.out);
         }
+        dir = absolute_folder(dir);  // before any payload can change the working folder
         std::error_code ec;
-        const fs::path key = fs::weakly_canonical(fs::absolute(dir), ec);
+        const fs::path key = fs::weakly_canonical(dir, ec);
         if (auto it = used.find(key); it != used.end()) {
             std::cerr << fmt::format(
                 "{}: its output folder {} is also the one of {} (both scenarios are named "
@@ -199,11 +208,11 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
         }
         std::optional<OutputLock> lock = take_folder(dir, options, from_timestamp, created);
         for (int n = 2; !lock && from_timestamp; ++n) {
-            dir = fs::path(expand_output_dir(config.output_dir, scenario).string() + "-" +
-                           std::to_string(n));
+            dir = absolute_folder(fs::path(expand_output_dir(config.output_dir, scenario).string() +
+                                           "-" + std::to_string(n)));
             lock = take_folder(dir, options, true, created);
         }
-        if (lock) used.emplace(fs::weakly_canonical(fs::absolute(lock->dir()), ec), file);
+        if (lock) used.emplace(fs::weakly_canonical(lock->dir(), ec), file);
         return lock;
     } catch (const std::exception& e) {
         std::cerr << "xferlab: " << e.what() << "\n";
@@ -211,24 +220,56 @@ std::optional<OutputLock> output_folder(const std::string& file, const RunFilesO
     }
 }
 
+// The line that says the plan was stopped, and by what.
+std::string interruption(const PlanExecution& execution, size_t ran, size_t planned) {
+    if (!execution.reader_gone.empty())
+        return fmt::format(
+            "xferlab: {}'s reader has gone (a closed pipe): stopped after {} of {} runs, as on "
+            "SIGINT; writing a partial report\n",
+            execution.reader_gone, ran, planned);
+    const int cause = stop_cause();
+    return fmt::format(
+        "xferlab: interrupted after {} of {} runs{}; writing a partial report\n", ran, planned,
+        cause == SIGINT || cause == 0 ? std::string() : fmt::format(" ({})", signal_name(cause)));
+}
+
+// How the plan ended, for the message after a failed write: "completed" when every planned run
+// ran (a failure in the last run's writes stopped nothing), else "stopped there".
+std::string plan_end(const Results& results, const std::vector<Run>& plan,
+                     const PlanExecution& execution) {
+    if (execution.write_failure.empty() || results.runs.size() == plan.size()) return "completed";
+    return results.interrupted ? "was interrupted" : "stopped there";
+}
+
 // The plan of `p` into its folder (rank 0), the reports after it. Returns the exit code.
 int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& config,
                  const AfterReports& after) {
     const fs::path dir = p.folder->dir();
-    PlanExecution execution =
-        execute_plan(*p.runner, p.scenario, p.plan, config, dir, std::move(p.sizing),
-                     !options.quiet, g_stop, exit_run_failed);
+    OutputLock& folder = *p.folder;
+    PlanExecution execution = execute_plan(
+        *p.runner, p.scenario, p.plan, config, dir, [&folder] { return folder.check(); },
+        std::move(p.sizing), !options.quiet, g_stop, exit_run_failed);
     const Results& results = execution.results;
     if (results.interrupted) {
-        std::cerr << fmt::format(
-            "xferlab: interrupted after {} of {} runs; writing a partial report\n",
-            results.runs.size(), p.plan.size());
+        std::cerr << interruption(execution, results.runs.size(), p.plan.size());
         stop_report_started();  // from here a separate, later signal may end the process
     }
     const std::string& format = options.format;
     const Analysis analysis = analyze(results, std::move(execution.run_stats));
-    const auto failures =
-        write_reports(results, analysis, config, dir, format, !options.quiet, options.detail);
+    // The folder checked once more: the last payload ran after the recorder's last write.
+    const std::string folder_lost = folder.check();
+    const auto failures = write_reports(results, analysis, config, dir, format, !options.quiet,
+                                        options.detail, folder_lost.empty(),
+                                        execution.store_written);
+    if (!folder_lost.empty()) {
+        // Its files are wherever the folder went; what the path names now is not read.
+        std::cerr << fmt::format(
+            "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
+            "the plan {}. What was written before is in that folder, wherever it is now\n",
+            execution.write_failure.empty() ? folder_lost : execution.write_failure,
+            results.runs.size(), p.plan.size(), plan_end(results, p.plan, execution));
+        return exit_write_failed;
+    }
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
         // Read back from the files after the final write: what a reader of the folder finds.
@@ -236,8 +277,7 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
             "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
             "the plan {}. On disk: {}{}\n",
             execution.write_failure.empty() ? failures.front() : execution.write_failure,
-            results.runs.size(), p.plan.size(),
-            execution.write_failure.empty() ? "completed" : "stopped there",
+            results.runs.size(), p.plan.size(), plan_end(results, p.plan, execution),
             runs_on_disk(dir, results.runs.size()),
             failures.empty() ? "; the final report files were written"
                              : "; the final write failed too (" + join_names(failures, "; ") + ")");
@@ -245,6 +285,7 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
     }
     // Last, after every other output: drawing can only add files, never lose a result.
     if (after && !results.interrupted) after(results, dir);
+    if (!execution.reader_gone.empty()) return exit_stream_closed;
     if (results.interrupted) return exit_interrupted;
     return execution.failed ? exit_run_failed : exit_ok;
 }
@@ -306,7 +347,8 @@ int run_files(const RunFilesOptions& options, const Config& config, const AfterR
                                                : (follow_plan_as_rank(*p.runner, p.plan), exit_ok);
             p.folder.reset();  // the folder is free again
             code = std::max(code, rc);
-            if (rc == exit_interrupted || rc == exit_write_failed) break;
+            if (rc == exit_interrupted || rc == exit_stream_closed || rc == exit_write_failed)
+                break;
         }
     } else {
         code = exit_bad_input;

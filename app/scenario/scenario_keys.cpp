@@ -78,6 +78,7 @@ const std::vector<ScenarioKey>& scenario_key_table() {
                  if (!v.is_string()) return expected(what, v);
                  std::string why;
                  auto ns = parse_duration_ns(v.get<std::string>(), &why);
+                 if (ns && !(why = duration_limit_problem(*ns)).empty()) ns.reset();
                  if (!ns)
                      return SettingError{"expected " + what + "; got " + describe(v) + ": " + why};
                  s.timeout_ns = *ns;

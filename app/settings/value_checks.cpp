@@ -70,6 +70,7 @@ SettingResult want_duration_arg(const json& v, const std::string& form, const st
                                 int64_t& out) {
     std::string why;
     auto ns = parse_duration_ns(arg, &why);
+    if (ns && !(why = duration_limit_problem(*ns)).empty()) ns.reset();
     if (!ns) {
         return SettingError{form + " needs a duration such as \"100us\"; got " + describe(v) +
                             ": " + why};

@@ -13,6 +13,7 @@ namespace {
 static_assert(std::atomic<int64_t>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_cause{0};
 std::atomic<int64_t> g_first_signal_ns{0};
 std::atomic<bool> g_report_started{false};
 
@@ -21,6 +22,7 @@ extern "C" void on_stop_signal(int sig) {
     const int saved_errno = errno;
     const int64_t now = now_ns();
     if (!g_stop.exchange(true)) {
+        g_stop_cause.store(sig);
         g_first_signal_ns.store(now);
     } else if (g_report_started.load() && now - g_first_signal_ns.load() > kStopRepeatWindowNs) {
         struct sigaction dfl {};
@@ -37,15 +39,25 @@ extern "C" void on_stop_signal(int sig) {
 
 std::atomic<bool>& stop_requested() { return g_stop; }
 
+int stop_cause() { return g_stop_cause.load(); }
+
+void request_stop(int cause) {
+    if (g_stop.exchange(true)) return;
+    g_stop_cause.store(cause);
+    g_first_signal_ns.store(now_ns());
+}
+
+void add_stop_signals(sigset_t& set) {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+}
+
 void install_stop_handlers() {
     struct sigaction sa {};
     sa.sa_handler = on_stop_signal;
-    // One handler at a time per thread, for either signal.
+    // One handler at a time per thread, for any of the signals.
     sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    add_stop_signals(sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
 void stop_report_started() { g_report_started.store(true); }
@@ -53,8 +65,7 @@ void stop_report_started() { g_report_started.store(true); }
 void unblock_stop_signals() {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    add_stop_signals(set);
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 

@@ -4,18 +4,28 @@
 // machine with every later run: a spinning one took a core from the host runs after it (35.6
 // and 31.0 GB/s became 17.9 and 19.5). Each is remembered here by its kernel thread id, so that
 // a later run can tell whether one was alive while it measured, and how much CPU it took then.
+// Work nobody names is found too (issue 54, item 10): a thread a payload started with
+// _thread.start_new_thread, or a child process it forked, that outlived its run and kept a CPU
+// busy between that run and the next (system/process_work.hpp); a later run counts it where it
+// took a share of the CPU while the run measured.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "system/process_work.hpp"
+
 namespace xfer {
 
 // A thread left running, as the run that left it described it.
 struct StrayThread {
-    int tid = 0;            // kernel thread id
+    int tid = 0;            // kernel thread id, or a child process's pid
     std::string name;       // e.g. the Python thread's name
     int left_by_run = -1;   // the run whose stop it outlived
+    bool process = false;   // a child process (os.fork), not a thread of this one
+    // Found busy in the process's lists, not named by the run that left it: counted by a later
+    // run only where it took a share of the CPU meanwhile (an idle pool is no stray work).
+    bool seen_only = false;
 };
 
 // Remembers `thread` for the rest of the process. Any thread may call it.
@@ -34,17 +44,45 @@ struct StrayThreadSeen {
     int tid = 0;
     std::string name;
     int left_by_run = -1;
-    int64_t cpu_ns = 0;  // CPU it used between the run's start and end (-1: unknown)
+    int64_t cpu_ns = 0;    // CPU it used between the run's start and end (-1: unknown)
+    bool process = false;  // a child process (tid is its pid); files before issue 54: false
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StrayThreadSeen, tid, name, left_by_run, cpu_ns)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StrayThreadSeen, tid, name, left_by_run, cpu_ns,
+                                                process)
 
 // The threads alive at the run's start (`before`) or end (`after`), each with the CPU it used
-// between the two readings (-1 for one seen in only one of them).
+// between the two readings (-1 for one seen in only one of them). One seen only counts where
+// it took at least 5% of the run's `run_ns` (and 20 ms) of CPU.
 std::vector<StrayThreadSeen> strays_during(const std::vector<StrayThreadNow>& before,
-                                           const std::vector<StrayThreadNow>& after);
+                                           const std::vector<StrayThreadNow>& after,
+                                           int64_t run_ns);
 
-// "thread 'spin' (tid 4711, left running by run 1; 1.92 s of CPU during this run)" for each,
-// joined: the note of a run measured beside them.
+// Work run `run` left: the threads and child processes in `at_end` that were not in
+// `at_start`, but xferlab's own threads and those remembered already.
+std::vector<WorkUnit> work_left(const WorkSnapshot& at_start, const WorkSnapshot& at_end);
+
+// Work runs left that nobody named (work_left), watched from run to run until it is found busy
+// in a gap between two runs, when nothing of xferlab's but the plan's own thread works (then it
+// is remembered as stray work, seen_only), or until it ends. Watched over several gaps: on a
+// loaded machine one short gap may give a spinning leftover too little CPU to tell.
+class UnnamedWork {
+  public:
+    // A run starts: what kept a tenth of a CPU busy since the last run ended is stray work.
+    void at_run_start(const WorkSnapshot& now);
+    // Run `run` ended: what it left is watched from here on, beside what earlier runs left.
+    void at_run_end(const WorkSnapshot& at_start, const WorkSnapshot& at_end, int run);
+
+  private:
+    struct Watched {
+        WorkUnit unit;  // as read at the last run's end
+        int left_by = -1;
+    };
+    std::vector<Watched> watched_;
+    WorkSnapshot last_end_;
+};
+
+// "thread 'spin' (tid 4711, left running by run 1; 1.92 s of CPU during this run)" for each
+// ("child process 'python3' (pid 4712, ...)"), joined: the note of a run measured beside them.
 std::string describe_strays(const std::vector<StrayThreadSeen>& strays);
 
 }  // namespace xfer

@@ -180,6 +180,13 @@ std::optional<int64_t> parse_duration_ns(const std::string& text, std::string* w
     return int64_t(*v);
 }
 
+std::string duration_limit_problem(int64_t ns) {
+    if (ns <= kMaxDurationNs) return "";
+    return "more than 7 days (604800 s), the longest duration xferlab takes: a longer one is a "
+           "typo, and the instants computed from it (a timeout's end, a staggered start's slots) "
+           "would overflow the clock";
+}
+
 std::string trim_blanks(const std::string& s) {
     const size_t b = s.find_first_not_of(" \t");
     if (b == std::string::npos) return "";

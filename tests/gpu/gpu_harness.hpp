@@ -87,7 +87,7 @@ inline RunOutcome run_copies(Backend& backend, const TransferSpec& t, int worker
     for (int i = 0; i < workers; ++i) {
         pool.emplace_back([&, i] {
             try {
-                run_worker_loop(*ws[size_t(i)], "host", threads, gate, stop);
+                run_worker_loop(*ws[size_t(i)], "host", threads, gate, {&stop, nullptr});
             } catch (const std::exception& e) {
                 std::lock_guard<std::mutex> lock(mutex);
                 out.errors.push_back("worker " + std::to_string(i) + ": " + e.what());

@@ -115,6 +115,7 @@ void check_stop_signal(int sig) {
     std::ifstream csv(out / "copies.csv");
     CHECK(size_t(std::count(std::istreambuf_iterator<char>(csv), std::istreambuf_iterator<char>(),
                             '\n')) == records + 1);
+    CHECK_FALSE(fs::exists(out / ".xferlab.lock"));  // the folder is released
     fs::remove_all(dir);
 }
 
@@ -248,6 +249,13 @@ TEST_CASE("SIGINT mid-plan: exit 130, interrupted report, completed and interrup
 TEST_CASE("SIGTERM mid-plan: exit 130, interrupted report, completed and interrupted runs kept",
           "[integration][signals]") {
     check_stop_signal(SIGTERM);
+}
+
+// Issue 54, item 8: SIGHUP (a closed terminal, an ssh session gone) ended xferlab the default
+// way: exit 129, no partial report, results.json "complete": false, the lock left behind.
+TEST_CASE("SIGHUP mid-plan: like SIGINT, exit 130, interrupted report, the folder released",
+          "[integration][signals]") {
+    check_stop_signal(SIGHUP);
 }
 
 TEST_CASE("SIGINT while Python payload threads copy: they stop with xferlab.Stopped, exit 130",

@@ -175,7 +175,8 @@ TEST_CASE("--help lists every exit code, 3 (the results could not be written) am
     for (const char* code :
          {"0 success", "1 a run failed or stdout could not take the output", "2 bad input",
           "3 the results could not be written (a full disk, a file size limit)",
-          "130 interrupted"}) {
+          "130 interrupted (SIGINT, SIGTERM, SIGHUP)",
+          "141 stdout or stderr lost its reader (a closed pipe; the files are written)"}) {
         INFO(code);
         CHECK(help.find(code) != std::string::npos);
     }

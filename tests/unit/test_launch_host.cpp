@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "launch/native_launchers.hpp"
+#include "launch/run_deadline.hpp"
+#include "launch/start_gate.hpp"
 #include "support/catch.hpp"
 #include "support/sanitizer_build.hpp"
 #include "support/values.hpp"
@@ -272,6 +274,51 @@ TEST_CASE("StartGate: a waiter the barrier released stays released when an abort
         CHECK(opened > 0);
         CHECK(waited == opened);
     }
+}
+
+TEST_CASE("StartGate: the run's deadline ends a staggered wait and says it expired", "[launch]") {
+    // Issue 54, item 7: `staggered:100s` with timeout = "2s" waited its 100 s.
+    const RunDeadline deadline(50'000'000);  // 50 ms
+    StartGate gate(2, {StartKind::staggered, 100'000'000'000});  // worker 1: 100 s after
+    gate.set_deadline(&deadline);
+    int64_t first = 0, second = 0;
+    std::thread late([&] { second = gate.arrive_and_wait(1); });
+    first = gate.arrive_and_wait(0);
+    late.join();
+    CHECK(first > 0);     // worker 0's slot is the release itself
+    CHECK(second == -1);  // worker 1's never came
+    CHECK(now_ns() >= deadline.at_ns());
+    CHECK(deadline.expired());
+}
+
+TEST_CASE("StartGate: a stagger whose slot overflows the clock holds its worker until the abort, "
+          "never releases it at a wrapped time",
+          "[launch]") {
+    // Issue 54, item 11: staggered:9223372036s made worker 1's slot wrap negative, and it never
+    // copied in a run called ok. The loader refuses such a stagger; the gate saturates anyway.
+    StartGate gate(2, {StartKind::staggered, 9'223'372'036'000'000'000});
+    int64_t second = 0;
+    std::thread late([&] { second = gate.arrive_and_wait(1); });
+    CHECK(gate.arrive_and_wait(0) > 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    gate.abort();
+    late.join();
+    CHECK(second == -1);
+}
+
+TEST_CASE("RunDeadline: a gap is cut to what is left of the run, other gaps kept", "[launch]") {
+    const RunDeadline deadline(1'000'000'000);  // 1 s from now
+    const BetweenSpec long_sleep{BetweenKind::sleep, 100'000'000'000};
+    const BetweenSpec clipped = deadline.clipped(long_sleep);
+    CHECK(clipped.kind == BetweenKind::sleep);
+    CHECK(clipped.sleep_ns > 0);
+    CHECK(clipped.sleep_ns <= 1'000'000'000);
+    const BetweenSpec short_spin{BetweenKind::spin, 1'000};
+    CHECK(deadline.clipped(short_spin) == short_spin);
+    const BetweenSpec yield{BetweenKind::yield, 0};
+    CHECK(deadline.clipped(yield) == yield);
+    CHECK_FALSE(deadline.passed());
+    CHECK_FALSE(deadline.expired());
 }
 
 TEST_CASE("between = sleep leaves at least that long between a worker's copies", "[launch]") {

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "launch/openmp_team.hpp"
 #include "system/thread_info.hpp"
 #include "support/catch.hpp"
 #include "system/signal_names.hpp"
@@ -100,4 +101,36 @@ TEST_CASE("a failing openmp worker is reported and the others are released", "[l
     REQUIRE(h.errors.size() == 2);
     CHECK(h.errors[0].find("is out of range") != std::string::npos);
     for (const auto& w : h.workers) CHECK(w->copies_done() == 0);
+}
+
+TEST_CASE("openmp_stack_size reads OMP_STACKSIZE as libgomp does, then GOMP_STACKSIZE",
+          "[launch][openmp]") {
+    // The probe before a region (launch/openmp_team.hpp) must start threads with the stack
+    // libgomp will give its own.
+    const char* saved = std::getenv("OMP_STACKSIZE");
+    const std::string kept = saved ? saved : "";
+    const auto with = [](const char* value) {
+        if (value)
+            setenv("OMP_STACKSIZE", value, 1);
+        else
+            unsetenv("OMP_STACKSIZE");
+        return openmp_stack_size();
+    };
+    unsetenv("GOMP_STACKSIZE");
+    CHECK(with("4096") == 4096u * 1024);  // no suffix: KiB
+    CHECK(with("8M") == 8u * 1024 * 1024);
+    CHECK(with("512 k") == 512u * 1024);
+    CHECK(with("1g") == 1024u * 1024 * 1024);
+    CHECK(with("65536B") == 65536u);
+    CHECK(with("lots") == 0u);  // unreadable: libgomp's default, as with none
+    CHECK(with(nullptr) == 0u);
+    setenv("GOMP_STACKSIZE", "2M", 1);
+    CHECK(with(nullptr) == 2u * 1024 * 1024);
+    unsetenv("GOMP_STACKSIZE");
+    if (saved)
+        setenv("OMP_STACKSIZE", kept.c_str(), 1);
+    else
+        unsetenv("OMP_STACKSIZE");
+    // Where threads can start, a team needs no refusal.
+    CHECK(openmp_team_problem(4).empty());
 }

@@ -108,3 +108,22 @@ TEST_CASE("a sweep past the plan limit says how many runs it expands to", "[limi
     for (int i = 0; i < 100; ++i) at += std::to_string(i) + (i < 99 ? ", " : "]\n");
     CHECK(problems(at).empty());
 }
+
+TEST_CASE("durations past a week are refused: a stagger, a gap, a timeout", "[limits]") {
+    // Issue 54, item 11: staggered:9223372036s (2^63 ns) wrapped worker 1's slot negative, and
+    // the worker never copied in a run called ok.
+    const std::string past = "more than 7 days (604800 s), the longest duration xferlab takes";
+    CHECK(contains(only("[threads]\ncount = 2\nstart = \"staggered:9223372036s\"\n[[run]]\n",
+                        "threads.start"),
+                   past));
+    CHECK(contains(only("[threads]\nbetween = \"sleep:604801s\"\n[[run]]\n", "threads.between"),
+                   past));
+    CHECK(contains(only("[[run]]\n", "threads.between", {"threads.between=spin:100000000s"}),
+                   past));
+    CHECK(contains(only("[scenario]\ntimeout = \"9223372036s\"\n[[run]]\n", "scenario.timeout"),
+                   past));
+    // A week itself is taken.
+    CHECK(problems("[scenario]\ntimeout = \"604800s\"\n[threads]\ncount = 2\nstart = "
+                   "\"staggered:604800s\"\n[[run]]\n")
+              .empty());
+}
