@@ -66,6 +66,13 @@ void same_aggregate_slower_copies(const RuleInput& in, std::vector<Finding>& out
     if (!a.vs_baseline || !a.vs_baseline->judged) return;
     const Comparison& c = *a.vs_baseline;
     if (!c.within_noise || c.p50_within_noise || c.p50_ratio <= 0 || c.p50_ratio >= 1) return;
+    // Per-copy p50 is a call's time: where a call returns before its transfer (a watched
+    // program's cudaMemcpyAsync), on either side, it says nothing of how long a copy took.
+    if (!a.calls_hold_transfers) return;
+    for (size_t j = 0; j < in.results.runs.size(); ++j)
+        if (in.results.runs[j].position.index == c.baseline_run &&
+            !in.analysis.runs[j].calls_hold_transfers)
+            return;
     const TrialGroup* g = group_of(in.analysis, in.run);
     const auto verdict = g && g->vs_baseline ? g->vs_baseline->finding : Verdict::not_tested;
     // The trials said the aggregates differ: "the same aggregate" would contradict them.

@@ -208,7 +208,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
               .cause = "observation; the mechanism clause only with its own numbers",
               .margin =
                   "aggregate within noise, p50 beyond noise and lower (noise rule below); never "
-                  "where the trials found the run faster or slower",
+                  "where the trials found the run faster or slower, nor where the run's or the "
+                  "baseline's calls return before their transfers (a call's time is no copy's)",
               .test = "this trial: the within-run noise rule; across trials: the Mann-Whitney "
                       "verdict, and \"without falling\" only from its 95% CI"},
          .per_run = true,
