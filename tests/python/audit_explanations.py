@@ -130,9 +130,11 @@ class FileAudit:
                          "a --full finding (or the Hand-off table's) in the default Why block")
         # The findings that change how a whole run reads are counted in the Machine line; the
         # hand-off's are the Hand-off table's rows; a run's slowest call is --full's.
+        seldom = self.check_seldom(text) if view == "default" else set()
         self.require(covered, view,
                      (lambda f: False) if view == "brief"
-                     else (lambda f: f.rule not in BRIEF_RULES and f.rule not in FULL_ONLY))
+                     else (lambda f: f.rule not in BRIEF_RULES and f.rule not in FULL_ONLY),
+                     lambda run, f: (self.plan.run(run).label, f.rule) in seldom)
         self.check_machine_line(text, view)
         if view == "default":
             tables.check_handoff_table(self, text, view)
@@ -238,14 +240,30 @@ class FileAudit:
                          "listed twice for the same run")
             covered[key] = good.found
 
-    def require(self, covered, view, wanted):
-        """Every finding the derivation requires of a run, printed for that run in `view`."""
+    def check_seldom(self, text):
+        """The default Why block's count of findings that fewer than half of a label's trials
+        make (3 or more trials): each count re-derived; the (label, rule) pairs it exempts."""
+        out = set()
+        for label, rule, k, n in rep.seldom_counts(text):
+            trials = [r for r in self.plan.runs if r.label == label]
+            making = [r for r in trials if any(f.rule == rule for f in self.run_findings[r.index])]
+            if len(trials) != n or len(making) != k or n < 3 or 2 * k >= n:
+                self.add("why", rule, f"'{label}': {rule} in {k} of {n} trials", "default",
+                         f"the label has {len(trials)} trials and {len(making)} make the finding: "
+                         "not fewer than half of 3 or more")
+                continue
+            out.add((label, rule))
+        return out
+
+    def require(self, covered, view, wanted, exempt=lambda run, f: False):
+        """Every finding the derivation requires of a run, printed for that run in `view`
+        (`exempt`: counted in the default Why block's line of seldom findings instead)."""
         done = {key[0]: set() for key in covered}
         for (r, fid) in covered:
             done[r].add(fid)
         for run, findings in self.run_findings.items():
             for f in findings:
-                if wanted(f) and id(f) not in done.get(run, set()):
+                if wanted(f) and id(f) not in done.get(run, set()) and not exempt(run, f):
                     self.add(f"run {run}", f.rule, f.text(), view,
                              f"run {run} makes this finding and it is not printed for it")
 

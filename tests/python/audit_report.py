@@ -102,6 +102,30 @@ def why_block(text, every, view):
     return out
 
 
+SELDOM = ("in fewer than half of a label's trials (the sentences: --full; the kinds: xferlab "
+          "help explanations): ")
+
+
+def seldom_counts(text):
+    """The Why block's last line, the findings fewer than half of a label's trials make:
+    [(label, rule, with, trials)]; [] where there is none."""
+    block = paragraph(text, WHY_HEADING)
+    if block is None:
+        return []
+    lines = block[1:]
+    start = next((i for i, line in enumerate(lines) if line.startswith("  " + SELDOM[:30])), None)
+    if start is None:
+        return []
+    body = " ".join(line.strip() for line in lines[start:])
+    if not body.startswith(SELDOM):
+        return [("?", "?", 0, 0)]          # a line the audit cannot read is a problem
+    out = []
+    for label, rules in re.findall(r"'((?:[^']|'(?!: ))*)': (.*?)(?=; '|$)", body[len(SELDOM):]):
+        for rule, k, n in re.findall(r"([a-z0-9/-]+) in (\d+) of (\d+) trials", rules):
+            out.append((label, rule, int(k), int(n)))
+    return out
+
+
 def concise_labels(head):
     """The labels of a concise head "runs 3, 8 (as run 'x' in 2 of 5 trials)", "(as runs 'a',
     'b', every trial)": [(label, with, trials)] (with and trials None where every trial or the

@@ -241,6 +241,8 @@ def say_side(f, run, workers, did, name):
 
 def hand_off(plan, run):
     out = []
+    if not run.calls_hold_transfers:
+        return out                      # the queue orders the device, not the gap
     for device in run.serialized_devices:
         h = run.handoffs[device]
         kept, handed = keepers_and_handers(run, device, plan.c)
@@ -263,6 +265,8 @@ def hand_off(plan, run):
 
 def returned_sooner_kept(plan, run):
     c, out = plan.c, []
+    if not run.calls_hold_transfers:
+        return out
     for device in run.serialized_devices:
         kept, handed = keepers_and_handers(run, device, c)
         if not kept or not handed:
@@ -670,7 +674,7 @@ def noise_lists(plan, run_findings):
 def gap_vs_handoff(plan, run_findings):
     labels = {}                     # one part per label, its trials together
     for r in plan.runs:
-        if r.gaps and r.serialized_rate is not None:
+        if r.gaps and r.serialized_rate is not None and r.calls_hold_transfers:
             labels.setdefault(r.label, []).append(r)
     if len(labels) < 2:
         return []

@@ -460,6 +460,22 @@ class Planted(unittest.TestCase):
         self.caught(REVIEW, "default", "4 / 0 of 4        2.48 us", "0 / 4 of 4        2.48 us",
                     "label 'host': hand-off table", "kept")
 
+    def test_a_seldom_finding_miscounted_or_dropped(self):
+        # One trial of five makes same-aggregate-slower-copies for this label: the default report
+        # counts it in the Why block's last line instead of printing the trial's sentence.
+        path = os.path.join(ROOT, "tests", "fixtures", "measured",
+                            "h200-cure3.staged-vs-pinned.results.json.xz")
+        self.assertEqual([p.line() for p in self.audit(path)], [])
+        self.caught(path, "default", "same-aggregate-slower-copies in\n    1 of 5 trials",
+                    "same-aggregate-slower-copies in\n    3 of 5 trials",
+                    "same-aggregate-slower-copies", "not fewer than half")
+        text = rendered(path)["default"]
+        start = text.index("  in fewer than half of a label's trials")
+        end = text.index("\n\n", start) + 1
+        lines = [p.line() for p in self.audit(path, default=text[:start] + text[end:])]
+        self.assertTrue(any("same-aggregate-slower-copies" in line and "not printed for it" in line
+                            for line in lines), lines)
+
     def test_a_changed_figure_in_a_sentence(self):
         self.caught(REVIEW, "full", "changed hands at rate 0.71 (", "changed hands at rate 0.81 (",
                     "run 1: hand-off", "its rate is 0.71, printed '0.81'")

@@ -28,6 +28,9 @@ void keepers_and_handers(const RunAnalysis& a, const HandoffStats& h, std::vecto
 
 void hand_off(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
+    // Calls that return before their transfers (a watched cudaMemcpyAsync) wait for nothing: the
+    // queue orders the device, not how soon a worker calls again.
+    if (!a.calls_hold_transfers) return;
     for (const HandoffStats& h : a.handoffs) {
         if (!serialized(a, h)) continue;
         std::vector<int> kept, handed;
@@ -59,6 +62,7 @@ void hand_off(const RuleInput& in, std::vector<Finding>& out) {
 
 void returned_sooner_kept(const RuleInput& in, std::vector<Finding>& out) {
     const RunAnalysis& a = in.a();
+    if (!a.calls_hold_transfers) return;  // as hand_off: the queue orders the device
     for (const HandoffStats& h : a.handoffs) {
         if (!serialized(a, h)) continue;
         std::vector<int> kept, handed;

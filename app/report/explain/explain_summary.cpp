@@ -234,7 +234,7 @@ void gap_vs_handoff(const RuleInput& in, std::vector<Finding>& out) {
     for (size_t i = 0; i < in.analysis.runs.size(); ++i) {
         const RunAnalysis& a = in.analysis.runs[i];
         const auto rate = serialized_handoff_rate(a);
-        if (!a.gap_ns || !rate) continue;
+        if (!a.gap_ns || !rate || !a.calls_hold_transfers) continue;
         const RunResult& r = in.results.runs[i];
         auto it = std::find_if(labels.begin(), labels.end(),
                                [&](const GapRates& g) { return g.label == r.position.label; });

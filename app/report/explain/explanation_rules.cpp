@@ -141,7 +141,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
                   .margin =
                       "a device with peak 1 and 2+ workers; \"kept\" only for a mean run length >= "
                       "2.0 over 5+ copies on D, \"handed it off\" only for <= 1.5 over 5+ copies; "
-                      "workers between are counted in neither",
+                      "workers between are counted in neither; never where calls return before "
+                      "their transfers (a watched cudaMemcpyAsync: the queue orders the device)",
                   .test = "bands on each worker's own figures"},
          .per_run = true,
          .apply = hand_off,
@@ -153,7 +154,8 @@ const std::vector<ExplanationRule>& explanation_rules() {
                       "handed it off`",
                   .data = "each named worker's gap p50 (5+ gaps each)",
                   .cause = "observation: the cause needs `gap-decides`",
-                  .margin = "the keepers' largest gap p50 x 1.5 <= the handers' smallest",
+                  .margin = "the keepers' largest gap p50 x 1.5 <= the handers' smallest; never "
+                            "where calls return before their transfers",
                   .test = "bands apart"},
          .per_run = true,
          .apply = returned_sooner_kept},
@@ -388,7 +390,7 @@ const std::vector<ExplanationRule>& explanation_rules() {
               .data = "per run with a serialized device: the gap p50 of its workers, the mean "
                       "hand-off rate over its serialized devices",
               .cause = "observation (a list)",
-              .margin = "2+ such labels",
+              .margin = "2+ such labels; runs whose calls return before their transfers are left out",
               .test = "none: a list of figures"},
          .per_run = false,
          .apply = gap_vs_handoff,

@@ -8,6 +8,7 @@
 #include "report/explain/explanation_rules.hpp"
 #include "report/render/findings_by_label.hpp"
 #include "report/render/machine_line.hpp"
+#include "report/render/seldom_findings.hpp"
 #include "report/render/table_run_section.hpp"
 #include "util/text_table.hpp"
 
@@ -38,6 +39,19 @@ std::vector<std::pair<std::string, std::vector<int>>> grouped(const Results& res
     return out;
 }
 
+// Counts ordered by their label's first run in the plan (rule order within a label).
+std::vector<SeldomCount> in_plan_order(std::vector<SeldomCount> counts, const Results& results) {
+    auto first = [&](const std::string& label) {
+        for (size_t i = 0; i < results.runs.size(); ++i)
+            if (results.runs[i].position.label == label) return i;
+        return results.runs.size();
+    };
+    std::stable_sort(counts.begin(), counts.end(), [&](const SeldomCount& a, const SeldomCount& b) {
+        return first(a.label) < first(b.label);
+    });
+    return counts;
+}
+
 }  // namespace
 
 std::string notes_block(const Results& results) {
@@ -60,12 +74,25 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
     // labels whose sentences are then the same list together. In rule order, then in the order
     // each is first said. Findings that change how a whole run reads (a shared machine) are one
     // line of their own (machine_line).
+    // A finding fewer than half of a label's trials make is counted in one line (seldom_findings).
     std::string out, last_head;
+    std::vector<SeldomCount> seldom_counts;
     for (const ExplanationRule& rule : explanation_rules()) {
         if (rule.changes_reading || rule.full_only || rule.in_table || !rule.per_run ||
             reading_only)
             continue;
-        for (const ListedFinding& l : findings_by_label(results, analysis, rule.text.id)) {
+        const auto listed = findings_by_label(results, analysis, rule.text.id);
+        for (const ListedFinding& l : listed) {
+            if (seldom(l, listed, results)) {
+                for (const LabelTrials& t : l.labels)
+                    if (std::none_of(seldom_counts.begin(), seldom_counts.end(), [&](auto& c) {
+                            return c.label == t.label && c.rule == rule.text.id;
+                        }))
+                        seldom_counts.push_back({t.label, rule.text.id,
+                                                 trials_making(listed, results, t.label),
+                                                 t.trials});
+                continue;
+            }
             // Sentences of the same runs in a row share their head.
             const std::string head = listing_head(l, results);
             if (head != last_head) out += wrap(head + ":", kTableWidth, "  ", "    ");
@@ -73,6 +100,10 @@ std::string findings_block(const Results& results, const Analysis& analysis, boo
             out += wrap(l.text, kTableWidth, "    why: ", "      ");
         }
     }
+    if (!seldom_counts.empty())
+        out += wrap("in fewer than half of a label's trials (the sentences: --full; the kinds: xferlab "
+                    "help explanations): " + seldom_line(in_plan_order(seldom_counts, results)),
+                    kTableWidth, "  ", "    ");
     std::string text = out.empty() ? "" : "\nWhy (each finding once per run of the plan, with the trials that make it)\n" + out;
     return text + machine_line(results, analysis);
 }
