@@ -63,7 +63,7 @@ int dispatch(int argc, char** argv) {
     if (*c.threads_cmd) return cmd_threads(c.threads);
     if (*c.worker_cmd) return run_worker_process();
     if (*c.report_cmd) return cmd_report(c.report);
-    if (*c.help_cmd) return cmd_help(c.app, c.help_topic, c.help_markdown);
+    if (*c.help_cmd) return cmd_help(c.app, c.help_topic, c.help_form);
     if (*c.completion_cmd) return cmd_completion(c.app, c.shell, argc > 0 ? argv[0] : "xferlab");
     if (*c.plot_cmd) return cmd_plot(c.plot);
     if (*c.compare_cmd) return cmd_compare(c.compare);

@@ -47,7 +47,7 @@ Commands::Commands() : app(kDescription) {
     compare_cmd = add_compare_command(app, compare);
     watch_cmd = add_watch_command(app, watch);
     completion_cmd = add_completion_command(app, shell);
-    help_cmd = add_help_command(app, help_topic, help_markdown);
+    help_cmd = add_help_command(app, help_topic, help_form);
     worker_cmd = add_worker_command(app);
 }
 

@@ -9,6 +9,7 @@
 #include "cli/cmd_check.hpp"
 #include "cli/cmd_compare.hpp"
 #include "cli/cmd_devices.hpp"
+#include "cli/cmd_help.hpp"
 #include "cli/cmd_plot.hpp"
 #include "cli/cmd_report.hpp"
 #include "cli/cmd_run.hpp"
@@ -37,7 +38,7 @@ struct Commands {
     WatchCommandOptions watch;
     std::string shell;       // completion SHELL
     std::string help_topic;  // help TOPIC
-    bool help_markdown = false;  // help explanations --markdown
+    HelpForm help_form;      // help explanations --markdown, help record-fields --json
 
     CLI::App app;
     CLI::App* run_cmd;

@@ -2,6 +2,7 @@
 
 #include "util/units.hpp"
 
+#include "results/record_fields.hpp"
 #include "results/serialize.hpp"
 #include "system/signal_names.hpp"
 
@@ -49,30 +50,12 @@ py::dict thread_info_to_dict(const ThreadInfo& info) {
     return d;
 }
 
+// The fields results.json writes, each under its name in Record (results/record_fields.cpp).
 py::dict record_to_dict(const Record& r) {
     py::dict d;
-    d["run"] = r.run;
-    d["worker"] = r.worker;
-    d["repetition"] = r.repetition;
-    d["warmup"] = r.warmup;
-    d["device"] = r.device;
-    d["bytes"] = r.bytes;
-    d["host_start_ns"] = r.host_start_ns;
-    d["host_end_ns"] = r.host_end_ns;
-    d["device_start_ns"] = r.device_start_ns;
-    d["device_end_ns"] = r.device_end_ns;
-    d["device_timing"] = to_string(r.device_timing);
-    d["tid"] = r.tid;
-    d["cpu"] = r.cpu;
-    d["pid"] = r.pid;
-    d["between_ns"] = r.between_ns;
-    if (r.foreign()) {  // a w.timed() block; its label is the run's copy_sources[source - 1]
-        d["source"] = r.source;
-        d["device_calls"] = r.device_calls;
-        d["gil_held_calls"] = r.gil_held_calls;
-        d["failed"] = r.failed;
-    }
-    if (!r.gap.empty()) d["gap"] = json_to_python(gap_json(r.gap));
+    for_each_written_field(r, [&](const RecordField& f, const nlohmann::json& value) {
+        d[f.name] = json_to_python(value);
+    });
     return d;
 }
 

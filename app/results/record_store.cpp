@@ -9,7 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "results/copy_kinds.hpp"
+#include "results/copies_table.hpp"
 #include "results/serialize.hpp"
 #include "results/sqlite_db.hpp"
 #include "util/no_follow.hpp"
@@ -20,7 +20,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kSchema = R"sql(
+// The tables before copies, whose columns are the record fields' (copies_table.hpp), and
+// those after it: the order sqlite_master has always listed them in.
+constexpr const char* kTablesBeforeCopies = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE runs(
     run INTEGER PRIMARY KEY, label TEXT, launcher TEXT, backend TEXT, threads INTEGER,
@@ -33,19 +35,17 @@ CREATE TABLE threads(
     tid INTEGER, name TEXT, hostname TEXT, stack_size INTEGER, guard_size INTEGER,
     blocked_signals TEXT, cpus TEXT, policy TEXT, priority INTEGER, nice INTEGER,
     numa_node INTEGER, python_thread INTEGER, gil_held INTEGER, busy TEXT);
-CREATE TABLE copies(
-    run INTEGER NOT NULL, worker INTEGER, repetition INTEGER, warmup INTEGER, device INTEGER,
-    size_bytes INTEGER, host_start_ns INTEGER, host_end_ns INTEGER, device_start_ns INTEGER,
-    device_end_ns INTEGER, device_timing TEXT, correlation_id INTEGER, context INTEGER,
-    stream INTEGER, tid INTEGER, cpu INTEGER, pid INTEGER, between_ns INTEGER,
-    source TEXT, device_calls INTEGER, gil_held_calls INTEGER, failed INTEGER,
-    copy_kind TEXT, src_kind TEXT, dst_kind TEXT, host_node INTEGER, gap TEXT);
-CREATE TABLE device_copies(
+)sql";
+
+constexpr const char* kTablesAfterCopies = R"sql(CREATE TABLE device_copies(
     run INTEGER NOT NULL, correlation_id INTEGER, worker INTEGER, repetition INTEGER,
     start_ns INTEGER, end_ns INTEGER, size_bytes INTEGER, device INTEGER, stream INTEGER,
     kind TEXT, src TEXT, dst TEXT);
 CREATE TABLE notes(run INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL);
 CREATE TABLE analysis(run INTEGER PRIMARY KEY, analysis TEXT NOT NULL);
+)sql";
+
+constexpr const char* kIndexes = R"sql(
 CREATE INDEX copies_by_run ON copies(run);
 CREATE INDEX threads_by_run ON threads(run);
 CREATE INDEX notes_by_run ON notes(run);
@@ -60,51 +60,10 @@ void bind_or_null(SqliteStatement& s, int i, int64_t v, bool known) {
     }
 }
 
+// Each record's fields bound by their columns' names (copies_table.hpp).
 void insert_copies(const SqliteDb& db, const RunResult& run) {
-    SqliteStatement s(
-        db, "INSERT INTO copies VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    // The run's index, which every record of it carries: the reader selects copies by it.
-    for (const Record& r : run.records) {
-        s.bind(1, run.position.index).bind(2, r.worker).bind(3, r.repetition).bind(4, r.warmup);
-        s.bind(5, r.device).bind(6, int64_t(r.bytes)).bind(7, r.host_start_ns);
-        s.bind(8, r.host_end_ns);
-        bind_or_null(s, 9, r.device_start_ns, r.device_start_ns != -1);
-        bind_or_null(s, 10, r.device_end_ns, r.device_end_ns != -1);
-        if (r.device_timing == DeviceTiming::none) {
-            s.bind_null(11);
-        } else {
-            s.bind(11, std::string(to_string(r.device_timing)));
-        }
-        s.bind(12, r.correlation).bind(13, r.context).bind(14, r.stream).bind(15, r.tid);
-        s.bind(16, r.cpu).bind(17, r.pid).bind(18, r.between_ns);
-        // A timed block's label, NULL for xferlab's own routine.
-        if (r.foreign() && r.source <= run.copy_sources.size()) {
-            s.bind(19, run.copy_sources[r.source - 1]);
-        } else {
-            s.bind_null(19);
-        }
-        // NULL: no tracer watched the block (-1 calls, none of them with the GIL held).
-        bind_or_null(s, 20, r.device_calls, r.foreign() && r.device_calls >= 0);
-        bind_or_null(s, 21, r.gil_held_calls,
-                     r.foreign() && (r.device_calls >= 0 || r.gil_held_calls != 0));
-        bind_or_null(s, 22, r.failed, r.foreign());
-        // A watched program's copy's kinds, NULL for xferlab's own copies.
-        if (r.watched()) {
-            s.bind(23, std::string(copy_kind_name(r.copy_kind)));
-            s.bind(24, std::string(memory_kind_name(r.src_kind)));
-            s.bind(25, std::string(memory_kind_name(r.dst_kind)));
-        } else {
-            for (int i = 23; i <= 25; ++i) s.bind_null(i);
-        }
-        bind_or_null(s, 26, r.host_node, r.host_node >= 0);
-        // results.json's "gap" object as text, NULL unless the run took the gap apart.
-        if (r.gap.empty()) {
-            s.bind_null(27);
-        } else {
-            s.bind(27, compact_json(gap_json(r.gap)));
-        }
-        s.run();
-    }
+    CopiesInsert insert(db);
+    for (const Record& r : run.records) insert.add(r, run);
 }
 
 void insert_device_copies(const SqliteDb& db, const RunResult& run) {
@@ -239,7 +198,9 @@ RecordStore::RecordStore(const std::string& path, bool create)
     if (!create) return;
     // WAL: a committed run survives the process being killed.
     db_->exec("PRAGMA journal_mode=WAL");
-    db_->transaction([&] { db_->exec(kSchema); });
+    db_->transaction([&] {
+        db_->exec(kTablesBeforeCopies + copies_table_sql() + kTablesAfterCopies + kIndexes);
+    });
 }
 
 RecordStore::~RecordStore() = default;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "results/checked_integer.hpp"
-#include "results/copy_kinds.hpp"
+#include "results/copies_table.hpp"
 #include "results/record_store.hpp"
 #include "results/results_checks.hpp"
 #include "results/serialize.hpp"
@@ -83,82 +83,14 @@ std::map<std::string, json> read_meta(const SqliteDb& db) {
     return meta;
 }
 
-Record record_from(const SqliteStatement& s) {
-    Record r;
-    r.run = s.integer_as<int>(0);
-    r.worker = s.integer_as<int>(1);
-    r.repetition = s.integer_as<int>(2);
-    r.warmup = s.integer(3) != 0;
-    r.device = s.integer_as<int>(4);
-    r.bytes = size_column(s, 5, "size_bytes");
-    r.host_start_ns = s.integer(6);
-    r.host_end_ns = s.integer(7);
-    r.device_start_ns = s.is_null(8) ? -1 : s.integer(8);
-    r.device_end_ns = s.is_null(9) ? -1 : s.integer(9);
-    if (!s.is_null(10)) r.device_timing = device_timing_from(s.text(10));
-    r.correlation = s.integer_as<uint32_t>(11);
-    r.context = s.integer_as<uint32_t>(12);
-    r.stream = s.integer_as<uint32_t>(13);
-    r.tid = s.integer_as<int>(14);
-    r.cpu = s.integer_as<int>(15);
-    r.pid = s.integer_as<int>(16);
-    r.between_ns = s.integer(17);
-    return r;
-}
-
-// Schema 2's timed-block columns; the label becomes its index in the run's copy_sources
-// (results.json holds them in that order), added there when a reader of the store alone
-// has not seen it.
-void timed_block_from(const SqliteStatement& s, RunResult& run, Record& r) {
-    if (s.is_null(18)) return;
-    const std::string label = s.text(18);
-    auto it = std::find(run.copy_sources.begin(), run.copy_sources.end(), label);
-    if (it == run.copy_sources.end()) it = run.copy_sources.insert(it, label);
-    r.source = uint16_t(it - run.copy_sources.begin() + 1);
-    r.device_calls = s.is_null(19) ? -1 : s.integer_as<int16_t>(19);
-    r.gil_held_calls = s.is_null(20) ? 0 : s.integer_as<int16_t>(20);
-    r.failed = !s.is_null(21) && s.integer(21) != 0;
-}
-
-constexpr const char* kCopyColumns =
-    "SELECT run, worker, repetition, warmup, device, size_bytes, host_start_ns, host_end_ns, "
-    "device_start_ns, device_end_ns, device_timing, correlation_id, context, stream, tid, cpu, "
-    "pid, between_ns";
-
-// Schema 6's columns of a watched program's copy (NULL for xferlab's own).
-void watched_from(const SqliteStatement& s, Record& r) {
-    r.host_node = s.is_null(25) ? int16_t(-1) : int16_t(s.integer(25));
-    if (s.is_null(22)) return;
-    const auto code = [&](int column, auto lookup, const char* what) {
-        const std::string name = s.text(column);
-        const std::optional<uint8_t> c = lookup(name);
-        if (!c)
-            throw std::runtime_error(std::string(what) + " \"" + name +
-                                     "\" is not a kind CUPTI names");
-        return *c;
-    };
-    r.copy_kind = code(22, copy_kind_code, "copy_kind");
-    r.src_kind = code(23, memory_kind_code, "src_kind");
-    r.dst_kind = code(24, memory_kind_code, "dst_kind");
-}
-
+// A run's records, each field by its column's name (copies_table.hpp): the columns of the
+// store's schema, and a later field's where the store has its column.
 void read_copies(const SqliteDb& db, RunResult& run, int schema) {
-    std::string columns = kCopyColumns;
-    if (schema >= 2) columns += ", source, device_calls, gil_held_calls, failed";
-    if (schema >= 6) columns += ", copy_kind, src_kind, dst_kind, host_node";
-    if (schema >= 7) columns += ", gap";
-    SqliteStatement s(db, columns + " FROM copies WHERE run = ? ORDER BY rowid");
-    s.bind(1, run.position.index);
+    CopiesSelect s(db, copies_fields_of(schema, copies_columns(db)), run.position.index);
     while (s.step()) {
         const std::string what = "run " + std::to_string(run.position.index) + ", record " +
                                  std::to_string(run.records.size());
-        run.records.push_back(naming(what, [&] {
-            Record r = record_from(s);
-            if (schema >= 2) timed_block_from(s, run, r);
-            if (schema >= 6) watched_from(s, r);
-            if (schema >= 7 && !s.is_null(26)) r.gap = gap_from_json(json::parse(s.text(26)));
-            return r;
-        }));
+        run.records.push_back(naming(what, [&] { return s.record(run); }));
     }
 }
 

@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "results/checked_integer.hpp"
-#include "results/copy_kinds.hpp"
+#include "results/record_fields.hpp"
 #include "settings/setting_keys.hpp"
 #include "settings/value_checks.hpp"
 
@@ -36,44 +36,10 @@ RunStatus run_status_from(const std::string& s) {
                                 "\" (expected ok | failed | interrupted | skipped)");
 }
 
-void to_json(json& j, const Record& r) {
-    j = json{
-        {"run", r.run},
-        {"worker", r.worker},
-        {"repetition", r.repetition},
-        {"warmup", r.warmup},
-        {"device", r.device},
-        {"size_bytes", r.bytes},
-        {"host_start_ns", r.host_start_ns},
-        {"host_end_ns", r.host_end_ns},
-        {"device_start_ns", r.device_start_ns},
-        {"device_end_ns", r.device_end_ns},
-        {"device_timing", to_string(r.device_timing)},
-        {"correlation_id", r.correlation},
-        {"context", r.context},
-        {"stream", r.stream},
-        {"tid", r.tid},
-        {"cpu", r.cpu},
-        {"pid", r.pid},
-        {"between_ns", r.between_ns},
-    };
-    // Only timed blocks carry these: records of xferlab's routine stay as they were.
-    if (r.foreign()) {
-        j["source"] = r.source;
-        j["device_calls"] = r.device_calls;
-        j["gil_held_calls"] = r.gil_held_calls;
-        j["failed"] = r.failed;
-    }
-    // Only a watched program's copies carry these (xferlab watch).
-    if (r.watched()) {
-        j["copy_kind"] = copy_kind_name(r.copy_kind);
-        j["src_kind"] = memory_kind_name(r.src_kind);
-        j["dst_kind"] = memory_kind_name(r.dst_kind);
-    }
-    // Where the copy's host pages were (watched copies, and xferlab's own since issue 56).
-    if (r.host_node >= 0) j["host_node"] = r.host_node;
-    if (!r.gap.empty()) j["gap"] = gap_json(r.gap);  // [threads] gap_stages / gap_counters
-}
+// A record's keys, when each is written and how it is read: record_fields.cpp.
+void to_json(json& j, const Record& r) { j = record_json(r); }
+
+void from_json(const json& j, Record& r) { record_from_json(j, r); }
 
 namespace {
 
@@ -102,56 +68,7 @@ std::vector<T> each_of(const json& items, const char* what) {
     return out;
 }
 
-// A watched copy's kinds by name (copy_kinds.hpp), and its host node.
-void watched_from_json(const json& j, Record& r) {
-    const auto code = [&](const char* key, auto lookup, const char* names) {
-        const std::string name = j.at(key).get<std::string>();
-        const std::optional<uint8_t> c = lookup(name);
-        if (!c)
-            throw std::invalid_argument(std::string(key) + " \"" + name + "\" is not one of " +
-                                        names);
-        return *c;
-    };
-    constexpr const char* kMemoryNames =
-        "pageable, pinned, device, array, managed, device_static, managed_static, unknown";
-    r.copy_kind = code("copy_kind", copy_kind_code,
-                       "HtoD, DtoH, HtoA, AtoH, AtoA, AtoD, DtoA, DtoD, HtoH, PtoP");
-    r.src_kind = code("src_kind", memory_kind_code, kMemoryNames);
-    r.dst_kind = code("dst_kind", memory_kind_code, kMemoryNames);
-}
-
 }  // namespace
-
-void from_json(const json& j, Record& r) {
-    integer_at(j, "run", r.run);
-    integer_at(j, "worker", r.worker);
-    integer_at(j, "repetition", r.repetition);
-    j.at("warmup").get_to(r.warmup);
-    integer_at(j, "device", r.device);
-    r.bytes = unsigned_at(j, "size_bytes");
-    integer_at(j, "host_start_ns", r.host_start_ns);
-    integer_at(j, "host_end_ns", r.host_end_ns);
-    integer_at(j, "device_start_ns", r.device_start_ns);
-    integer_at(j, "device_end_ns", r.device_end_ns);
-    r.device_timing = device_timing_from(j.at("device_timing").get<std::string>());
-    integer_at(j, "correlation_id", r.correlation);
-    integer_at(j, "context", r.context);
-    integer_at(j, "stream", r.stream);
-    integer_at(j, "tid", r.tid);
-    integer_at(j, "cpu", r.cpu);
-    integer_at(j, "pid", r.pid);
-    // Results written before threads.between was recorded lack it.
-    r.between_ns = integer_or(j, "between_ns", int64_t(0));
-    if (auto it = j.find("source"); it != j.end()) {
-        integer_at(j, "source", r.source);
-        r.device_calls = integer_or(j, "device_calls", int16_t(-1));
-        r.gil_held_calls = integer_or(j, "gil_held_calls", int16_t(0));
-        r.failed = j.value("failed", false);
-    }
-    if (auto it = j.find("copy_kind"); it != j.end()) watched_from_json(j, r);
-    if (auto it = j.find("host_node"); it != j.end()) it->get_to(r.host_node);
-    if (auto it = j.find("gap"); it != j.end()) r.gap = gap_from_json(*it);
-}
 
 json worker_texts_to_json(const std::map<int, std::string>& texts) {
     json j = json::object();

@@ -107,6 +107,12 @@ SqliteStatement& SqliteStatement::bind_null(int i) {
     return *this;
 }
 
+int SqliteStatement::parameter(const std::string& name) const {
+    const int i = sqlite3_bind_parameter_index(stmt_, name.c_str());
+    if (i == 0) throw std::runtime_error(db_.path() + ": the statement has no parameter " + name);
+    return i;
+}
+
 bool SqliteStatement::step() {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;

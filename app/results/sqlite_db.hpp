@@ -59,6 +59,8 @@ class SqliteStatement {
     SqliteStatement& bind(int i, int64_t v);
     SqliteStatement& bind(int i, const std::string& v);
     SqliteStatement& bind_null(int i);
+    // The index of the parameter named `name` (":worker"); throws where the statement has none.
+    int parameter(const std::string& name) const;
     // One step: true while a row is available, false when done. Throws on an error.
     bool step();
     void run();    // steps a statement without results to its end, then resets it

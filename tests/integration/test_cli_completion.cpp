@@ -1,6 +1,7 @@
 // `xferlab completion bash` and `xferlab help`: the script parses and completes commands, flags,
 // their values, --set keys and file names as bash would ask it to (COMP_WORDS, COMP_CWORD);
-// `help scenario-keys` lists every scenario key the loader accepts.
+// `help scenario-keys` lists every scenario key the loader accepts; `help record-fields` the
+// record fields' table.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "results/record_fields.hpp"
+#include "results/record_fields_doc.hpp"
 #include "scenario/scenario_keys.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
@@ -171,4 +174,29 @@ TEST_CASE("tools/install-completion.sh puts the script where bash-completion loo
     CHECK(run_command("bash -n '" + installed.string() + "'").exit_code == 0);
     CHECK_FALSE(fs::exists(dir / "completions" / "xferlab.tmp"));
     fs::remove_all(dir);
+}
+
+TEST_CASE("help record-fields prints the record fields' table in each form, and only it",
+          "[integration][completion]") {
+    const auto md = run_command(xferlab() + " help record-fields --markdown");
+    INFO(md.err);
+    CHECK(md.exit_code == 0);
+    CHECK(md.out == xfer::record_fields_markdown());
+    const auto js = run_command(xferlab() + " help record-fields --json");
+    CHECK(js.exit_code == 0);
+    CHECK(nlohmann::json::parse(js.out) == xfer::record_fields_json());
+    const auto text = run_command(xferlab() + " help record-fields");
+    CHECK(text.exit_code == 0);
+    for (const xfer::RecordField& f : xfer::record_fields()) CHECK(contains(text.out, f.name));
+
+    const auto json_elsewhere = run_command(xferlab() + " help scenario-keys --json");
+    CHECK(json_elsewhere.exit_code == 2);
+    CHECK(json_elsewhere.err == "xferlab help: --json goes with the topic record-fields alone\n");
+    const auto both = run_command(xferlab() + " help record-fields --json --markdown");
+    CHECK(both.exit_code == 2);
+    CHECK(both.err == "xferlab help: --json goes with the topic record-fields alone\n");
+    const auto markdown_elsewhere = run_command(xferlab() + " help run --markdown");
+    CHECK(markdown_elsewhere.exit_code == 2);
+    CHECK(markdown_elsewhere.err ==
+          "xferlab help: --markdown goes with the topic explanations or record-fields\n");
 }
