@@ -44,7 +44,7 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
         uint64_t copies = uint64_t(run.settings.threads.count) *
                           (run.settings.transfer.repetitions + run.settings.transfer.warmup);
         std::string mem = "? (backend unavailable)";
-        if (!runner.cuda_skip_reason(run).empty()) {
+        if (!runner.backend_skip_reason(run).empty()) {
             ++skipped;
             mem = "none (skipped here)";  // the warnings below say why
         } else {

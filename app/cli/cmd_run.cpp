@@ -10,6 +10,7 @@
 #include "cli/config_loading.hpp"
 #include "cli/standard_streams.hpp"
 #include "embed/python.hpp"
+#include "report/render/formats.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/run_files.hpp"
 #include "settings/vocabulary.hpp"

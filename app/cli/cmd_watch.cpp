@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/config_loading.hpp"
+#include "report/render/formats.hpp"
 #include "run/exit_codes.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/watch_command.hpp"

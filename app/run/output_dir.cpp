@@ -11,8 +11,8 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "results/record_store.hpp"
-#include "results/serialize.hpp"
+#include "results/folder_files.hpp"
+#include "report/render/formats.hpp"
 #include "settings/vocabulary.hpp"
 #include "run/output_lock.hpp"
 #include "util/fd_write.hpp"
@@ -28,8 +28,8 @@ constexpr const char* kProbeFile = ".xferlab-write-test";
 // Every name an xferlab run writes into its folder, in the order they are listed to the user.
 std::vector<std::string> output_file_names() {
     std::vector<std::string> names;
-    for (const auto& d : reporter_descriptors())
-        if (!d.file.empty()) names.push_back(d.file);
+    for (const Format& f : formats())
+        if (!f.file.empty()) names.push_back(f.file);
     // results.sqlite and, after a kill, SQLite's write-ahead log and its index.
     for (const char* suffix : {"", "-wal", "-shm"})
         names.push_back(std::string(kRecordStoreFile) + suffix);
@@ -38,7 +38,7 @@ std::vector<std::string> output_file_names() {
     return names;
 }
 
-// ".results.json.tmp.4711": report/render/atomic_file.cpp's temporary file, left behind by a kill.
+// ".results.json.tmp.4711": results/atomic_file.cpp's temporary file, left behind by a kill.
 bool is_leftover_of(const std::string& entry, const std::string& name) {
     const std::string prefix = "." + name + ".tmp.";
     if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) return false;
@@ -170,28 +170,6 @@ void prepare_output_dir(const fs::path& dir) {
     if (!ok)
         throw std::runtime_error("output folder " + dir.string() +
                                  " cannot be written: " + std::strerror(err));
-}
-
-void append_journal(const fs::path& dir, const Results& plan, const RunResult& run,
-                    bool first_line) {
-    // compact_json: a string that is not UTF-8 (a --set value, a payload's text) is written
-    // with U+FFFD in its place, never thrown over.
-    const std::string line = compact_json(journal_line(plan, run)) + "\n";
-    const fs::path path = dir / kJournalFile;
-    // The run's first line creates the file: what is there already was not written by it.
-    const OpenedNoFollow opened =
-        open_no_follow(path, O_WRONLY | O_APPEND | (first_line ? O_CREAT | O_EXCL : 0));
-    if (opened.fd < 0) throw std::runtime_error(open_failure(path, opened));
-    const int fd = opened.fd;
-    // Whole lines or nothing: a line cut short by a full disk is cut back off, so that the
-    // journal never holds a torn line with later lines appended after it.
-    const off_t before = ::lseek(fd, 0, SEEK_END);
-    int err = write_all_durably(fd, line);
-    if (err != 0 && before >= 0) (void)!::ftruncate(fd, before);
-    if (::close(fd) != 0 && err == 0) err = errno;
-    if (err != 0)
-        throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err) +
-                                 (before >= 0 ? " (the partial line was removed)" : ""));
 }
 
 }  // namespace xfer

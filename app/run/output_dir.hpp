@@ -7,8 +7,8 @@
 
 namespace xfer {
 
-// Names of files `xferlab run` writes into its output folder (besides the reporters' files).
-inline constexpr const char* kJournalFile = "journal.jsonl";
+// The payload log `xferlab run` writes into its output folder beside the results
+// (results/folder_files.hpp).
 inline constexpr const char* kPayloadLogFile = "payload-output.log";
 
 // `name` as one folder name: every character but letters, digits, '-', '_' and '.' becomes
@@ -43,13 +43,6 @@ std::filesystem::path unused_output_dir(const std::filesystem::path& dir);
 // Creates `dir` and proves it writable by writing and removing a file. Throws
 // std::runtime_error naming the folder and the reason, before any run starts.
 void prepare_output_dir(const std::filesystem::path& dir);
-
-// Appends one run of `plan` to `dir`/journal.jsonl (results/serialize.hpp: journal_line) and
-// flushes it to disk, so that a crash or signal later in the plan keeps every completed run.
-// The plan's `first_line` creates the file (it must not be there yet); every line is written
-// without following a link (util/no_follow.hpp). Throws std::runtime_error naming the file.
-void append_journal(const std::filesystem::path& dir, const Results& plan, const RunResult& run,
-                    bool first_line);
 
 // Why `dir` cannot be an output folder as it is, checked once before xferlab locks it: the folder
 // is a symbolic link, or one of the names xferlab writes in it (its files, the lock, the

@@ -20,10 +20,9 @@
 namespace xfer {
 
 PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
-                           const std::vector<Run>& plan, const Config& config,
-                           const std::filesystem::path& dir, PlanRecorder::FolderCheck folder_check,
-                           nlohmann::json sizing, bool show_progress, const std::atomic<bool>& stop,
-                           int exit_code_on_payload_exit) {
+                           const std::vector<Run>& plan, ResultsFolderWriter& folder,
+                           PlanAnalysis& analysis, nlohmann::json sizing, bool show_progress,
+                           const std::atomic<bool>& stop, int exit_code_on_payload_exit) {
     PlanExecution out;
     Results& results = out.results;
     results.tool_version = tool_version();
@@ -38,11 +37,11 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
     results.planned_runs = int(plan.size());
 
     // A payload's output goes to stderr and, from here on, into the results folder too.
-    set_payload_output_log(dir / kPayloadLogFile);
+    set_payload_output_log(folder.dir() / kPayloadLogFile);
     Progress progress(show_progress, int(plan.size()));
     {
-        // Every completed run reaches the disk before the next starts (journal and files).
-        PlanRecorder recorder(results, out.run_stats, config, dir, std::move(folder_check));
+        // Every completed run reaches the disk before the next starts (results.sqlite, journal).
+        PlanRecorder recorder(results, analysis, folder);
         set_payload_exit_handler([&recorder, exit_code_on_payload_exit](int code) {
             recorder.abort_current(fmt::format("payload called os._exit({})", code),
                                    exit_code_on_payload_exit);
@@ -69,9 +68,8 @@ PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,
         results.complete = recorder.write_failure().empty();
         results.interrupted = stop.load();
         results.devices = devices_from_json(runner.devices());
-        recorder.finish();  // results.sqlite's header says complete
+        recorder.finish();
         out.write_failure = recorder.write_failure();
-        out.store_written = recorder.store_written();
     }
     set_payload_output_log({});
     return out;

@@ -11,7 +11,6 @@
 #include "launch/execute_workers.hpp"
 #include "report/analysis/run_stats.hpp"
 #include "run/config.hpp"
-#include "run/cuda_only.hpp"
 #include "run/memory_preflight.hpp"
 #include "run/run_header.hpp"
 #include "run/skip_note.hpp"
@@ -62,14 +61,15 @@ Backend& PlanRunner::backend_for(const Run& run, std::string* note) {
 const Backend* PlanRunner::usable_backend(const Run& run, std::string& note, std::string& skip) {
     try {
         const Backend& backend = backend_for(run, &note);  // note not empty: "auto" fell back
-        skip = cuda_only_reason(run, backend, !note.empty());
+        const RunHere here = backend.can_run(run.settings.transfer, run.settings.threads.count);
+        skip = here.skipped() ? here.reason : "";
         return &backend;
     } catch (const std::exception&) {
         return nullptr;
     }
 }
 
-std::string PlanRunner::cuda_skip_reason(const Run& run) {
+std::string PlanRunner::backend_skip_reason(const Run& run) {
     std::string note, skip;
     usable_backend(run, note, skip);
     return skip;  // "" also for an unavailable backend: the preflight's error
@@ -114,10 +114,10 @@ std::vector<std::string> PlanRunner::preflight(const std::vector<Run>& plan) {
             continue;
         }
         try {
-            std::string note;
-            Backend& backend = backend_for(run, &note);
-            if (!cuda_only_reason(run, backend, !note.empty()).empty()) continue;  // skipped
-            backend.check(run.settings.transfer, run.settings.threads.count);
+            const RunHere here = backend_for(run, nullptr)
+                                     .can_run(run.settings.transfer, run.settings.threads.count);
+            if (here.refused())  // a skipped run is `run`'s to skip
+                problems.push_back(fmt::format("{}: {}", where, here.reason));
         } catch (const BackendUnavailable& e) {
             unavailable[e.backend].reason = e.reason;
             ++unavailable[e.backend].runs;
@@ -171,7 +171,7 @@ std::string PlanRunner::fallback_summary(const std::vector<Run>& plan) {
 }
 
 std::optional<Backend::Need> PlanRunner::run_need(const Run& run) {
-    if (!cuda_skip_reason(run).empty()) return Backend::Need{};
+    if (!backend_skip_reason(run).empty()) return Backend::Need{};
     try {
         const LauncherDescriptor* launcher = find_launcher(run.settings.launcher);
         return backend_for(run, nullptr)
@@ -304,19 +304,20 @@ RunResult PlanRunner::run(const Run& plan_run) {
         backend = &backend_for(run, &note);
         result.backend_used = backend->name();
         if (!note.empty()) result.notes.push_back(note);
-        if (std::string why = cuda_only_reason(run, *backend, !note.empty()); !why.empty())
-            return skipped_before_start(std::move(result), why);
-        backend->check(run.settings.transfer, run.settings.threads.count);
     } catch (const std::exception& e) {
         return failed_before_start(std::move(result), e.what());
     }
+    const RunHere on_backend = backend->can_run(run.settings.transfer, run.settings.threads.count);
+    if (on_backend.skipped()) return skipped_before_start(std::move(result), on_backend.reason);
+    if (on_backend.refused()) return failed_before_start(std::move(result), on_backend.reason);
     auto launcher = launchers_.make(run.settings.launcher);
     if (!launcher) {
         return failed_before_start(std::move(result),
                                    "launcher '" + run.settings.launcher + "' is not available");
     }
-    if (std::string why = launcher->unavailable_reason(); !why.empty())
-        return skipped_before_start(std::move(result), why, "launcher " + run.settings.launcher);
+    if (const RunHere here = launcher->can_run(run); here.verdict != RunHere::Verdict::runs)
+        return skipped_before_start(std::move(result), here.reason,
+                                    "launcher " + run.settings.launcher);
 
     // Allocation and first touch (per policy) are never timed. Workers in other processes
     // prepare their own.

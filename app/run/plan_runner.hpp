@@ -44,16 +44,17 @@ class PlanRunner {
     // fallback, and how many runs it skips for needing CUDA; "" when no run falls back.
     std::string fallback_summary(const std::vector<Run>& plan);
 
-    // Why `run` skips `run` here for needing CUDA (cuda_only_reason, on the backend the run
-    // resolves to); "" when it runs, or when its backend is unavailable (a preflight error).
-    std::string cuda_skip_reason(const Run& run);
+    // Why `run` skips `run` here, as the backend the run resolves to says (Backend::can_run: a
+    // setting only cuda can run, where backend "auto" fell back to host); "" when it runs, or
+    // when its backend is unavailable (a preflight error).
+    std::string backend_skip_reason(const Run& run);
 
     // Host memory of the plan's largest run, as its backends count it (runs whose launcher
     // or backend is unavailable count nothing: the preflight reports them).
     PlanMemory memory_needed(const std::vector<Run>& plan);
 
     // One run's memory as its backend counts it; nothing when the backend is unavailable, and
-    // none for a run `run` skips here (cuda_skip_reason): it allocates nothing.
+    // none for a run `run` skips here (backend_skip_reason): it allocates nothing.
     std::optional<Backend::Need> run_need(const Run& run);
 
     // Runs one run to completion. Never throws for a failure of the run itself: the result

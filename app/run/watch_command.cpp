@@ -8,17 +8,16 @@
 
 #include "embed/python.hpp"
 #include "report/analysis/run_stats.hpp"
-#include "report/explain/analyze.hpp"
-#include "report/render/report_outputs.hpp"
+#include "report/explain/plan_analysis.hpp"
+#include "report/render/reporter.hpp"
 #include "results/machine_facts.hpp"
-#include "results/record_store.hpp"
+#include "results/runs_on_disk.hpp"
 #include "run/exit_codes.hpp"
-#include "run/file_reporters.hpp"
 #include "run/launchers.hpp"
 #include "run/output_dir.hpp"
 #include "run/plan_recorder.hpp"
 #include "run/plan_runner.hpp"
-#include "run/runs_on_disk.hpp"
+#include "run/results_output.hpp"
 #include "run/watch_folder.hpp"
 #include "run/watch_reference.hpp"
 #include "run/watched_process.hpp"
@@ -118,27 +117,6 @@ std::vector<watch::ProcessTrace> read_records(const fs::path& dir,
     return traces;
 }
 
-// Each reporter's file, the terminal's report and the analysis in results.sqlite; returns the
-// first failure ("" for none).
-std::string write_all(const Results& results, std::vector<RunAnalysis> stats, const WatchOptions& o,
-                      const Config& config, const fs::path& dir) {
-    const Analysis analysis = analyze(results, std::move(stats));
-    const ReportsWritten written =
-        write_reports(results, analysis, file_reporters(results, config, dir), dir, o.format,
-                      std::cout, o.detail, ReportLimits{config.trace_copies});
-    std::vector<std::string> failures = written.failures;
-    if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
-    for (const auto& f : failures) std::cerr << "xferlab: writing " << f << "\n";
-    if (!o.quiet) {
-        std::cerr << "results: " << dir.string() << "/ (";
-        for (size_t i = 0; i < written.files.size(); ++i)
-            std::cerr << (i ? ", " : "") << written.files[i].filename().string();
-        if (fs::exists(dir / kRecordStoreFile)) std::cerr << ", " << kRecordStoreFile;
-        std::cerr << ", " << kWatchRecordsFolder << "/)\n";
-    }
-    return failures.empty() ? "" : failures.front();
-}
-
 }  // namespace
 
 std::string watch_library() {
@@ -221,10 +199,11 @@ int watch_command(const WatchOptions& o, const Config& config) {
 
     Results results = results_header(o, 1 + int(reference.runs.size()));
     if (!reference.resolved.is_null()) results.scenario["reference"] = reference.resolved;
-    std::vector<RunAnalysis> stats;
+    PlanAnalysis analysis;
+    const auto files = results_folder_writer(dir, config, analysis);
     std::string write_failure;
     {
-        PlanRecorder recorder(results, stats, config, dir);
+        PlanRecorder recorder(results, analysis, *files);
         RunAnalysis s = analyze_run(watched.run);
         recorder.add(std::move(watched.run), std::move(s));
         for (const Run& run : reference.runs) {
@@ -247,7 +226,13 @@ int watch_command(const WatchOptions& o, const Config& config) {
         write_failure = recorder.write_failure();
     }
     if (results.interrupted) stop_report_started();
-    const std::string final_failure = write_all(results, std::move(stats), o, config, dir);
+    const FolderFinished finished = files->finish(results);
+    make_reporter(o.format, o.detail, ReportLimits{config.trace_copies})
+        ->write(results, analysis.of(results), std::cout);
+    if (!o.quiet)
+        say_results_written(dir, finished, std::string(", ") + kWatchRecordsFolder + "/",
+                            std::cerr);
+    const std::string final_failure = finished.failures.empty() ? "" : finished.failures.front();
     if (!write_failure.empty() || !final_failure.empty()) {
         std::cerr << fmt::format(
             "xferlab watch: the results could not be written ({}). On disk: "

@@ -1,4 +1,4 @@
-#include "report/render/atomic_file.hpp"
+#include "results/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

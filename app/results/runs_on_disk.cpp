@@ -1,4 +1,4 @@
-#include "run/runs_on_disk.hpp"
+#include "results/runs_on_disk.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include "results/folder_files.hpp"
 #include "results/record_store.hpp"
-#include "run/output_dir.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
@@ -31,9 +31,8 @@ std::optional<std::string> file_text(const fs::path& path) {
 
 // The journal holds whole lines only (a torn one is cut back): one run per newline.
 FileCount journal_runs(const fs::path& path) {
-    const auto text = file_text(path);
-    if (!text) return {0, ""};
-    return {size_t(std::count(text->begin(), text->end(), '\n')), ""};
+    if (!fs::exists(path)) return {0, ""};
+    return {journal_run_count(path), ""};
 }
 
 FileCount store_runs(const fs::path& path) {
@@ -61,15 +60,24 @@ std::string said(const FileCount& c, const std::string& file) {
 
 }  // namespace
 
+size_t journal_run_count(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    size_t lines = 0;
+    char buffer[65536];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
+        lines += size_t(std::count(buffer, buffer + in.gcount(), '\n'));
+    return lines;
+}
+
 std::string runs_on_disk(const fs::path& dir, size_t completed) {
     const FileCount journal = journal_runs(dir / kJournalFile);
     const FileCount store = store_runs(dir / kRecordStoreFile);
-    const FileCount json = results_json_runs(dir / "results.json");
+    const FileCount json = results_json_runs(dir / kResultsJsonFile);
     size_t most = 0;
     for (const FileCount* c : {&journal, &store, &json}) most = std::max(most, c->runs.value_or(0));
     return fmt::format("{} of the {} completed run(s): {}, {}, {}", most, completed,
                        said(journal, (dir / kJournalFile).string()), said(store, kRecordStoreFile),
-                       said(json, "results.json"));
+                       said(json, kResultsJsonFile));
 }
 
 }  // namespace xfer

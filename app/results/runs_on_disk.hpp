@@ -13,4 +13,8 @@ namespace xfer {
 // for a file that is not there, "unreadable (why)" for one that cannot be read).
 std::string runs_on_disk(const std::filesystem::path& dir, size_t completed);
 
+// The runs in the journal at `path`: one per line (a line cut by a full disk or a kill has no
+// newline yet); 0 when it cannot be read.
+size_t journal_run_count(const std::filesystem::path& path);
+
 }  // namespace xfer
