@@ -13,8 +13,8 @@
 
 #include "report/analysis/run_stats.hpp"
 #include "results/record_store.hpp"
-#include "run/plan_recorder.hpp"
-#include "run/results_output.hpp"
+#include "run/output/results_output.hpp"
+#include "run/plan/plan_recorder.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 

@@ -14,8 +14,8 @@
 #include "results/folder_files.hpp"
 #include "results/journal_writer.hpp"
 #include "results/record_store.hpp"
-#include "run/output_dir.hpp"
-#include "run/output_lock.hpp"
+#include "run/output/output_dir.hpp"
+#include "run/output/output_lock.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 

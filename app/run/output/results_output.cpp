@@ -1,4 +1,4 @@
-#include "run/results_output.hpp"
+#include "run/output/results_output.hpp"
 
 #include <iostream>
 

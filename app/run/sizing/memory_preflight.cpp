@@ -1,4 +1,4 @@
-#include "run/memory_preflight.hpp"
+#include "run/sizing/memory_preflight.hpp"
 
 #include <fmt/format.h>
 

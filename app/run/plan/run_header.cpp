@@ -1,4 +1,4 @@
-#include "run/run_header.hpp"
+#include "run/plan/run_header.hpp"
 
 namespace xfer {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "run/output_lock.hpp"
+#include "run/output/output_lock.hpp"
 
 namespace xfer {
 

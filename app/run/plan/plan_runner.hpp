@@ -12,7 +12,7 @@
 #include "backend/backend.hpp"
 #include "launch/launcher.hpp"
 #include "results/run_result.hpp"
-#include "run/memory_preflight.hpp"
+#include "run/sizing/memory_preflight.hpp"
 #include "scenario/scenario.hpp"
 #include "system/stray_threads.hpp"
 

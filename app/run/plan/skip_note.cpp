@@ -1,4 +1,4 @@
-#include "run/skip_note.hpp"
+#include "run/plan/skip_note.hpp"
 
 #include <string_view>
 

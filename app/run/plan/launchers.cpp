@@ -1,4 +1,4 @@
-#include "run/launchers.hpp"
+#include "run/plan/launchers.hpp"
 
 #include "launch/native_launchers.hpp"
 #include "embed/python.hpp"

@@ -1,4 +1,4 @@
-#include "run/watch_folder.hpp"
+#include "run/watch/watch_folder.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "run/output_dir.hpp"
+#include "run/output/output_dir.hpp"
 #include "settings/vocabulary.hpp"
 #include "watch/watch_records.h"
 

@@ -1,4 +1,4 @@
-#include "run/output_dir.hpp"
+#include "run/output/output_dir.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 #include "results/folder_files.hpp"
 #include "report/render/formats.hpp"
 #include "settings/vocabulary.hpp"
-#include "run/output_lock.hpp"
+#include "run/output/output_lock.hpp"
 #include "util/fd_write.hpp"
 #include "util/no_follow.hpp"
 

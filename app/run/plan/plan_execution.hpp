@@ -13,7 +13,7 @@
 #include "report/explain/plan_analysis.hpp"
 #include "results/results_folder_writer.hpp"
 #include "results/run_result.hpp"
-#include "run/plan_runner.hpp"
+#include "run/plan/plan_runner.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {
@@ -30,7 +30,7 @@ struct PlanExecution {
     std::string reader_gone;
 };
 
-// `folder` writes into a folder that exists and is writable (run/output_dir.hpp) and has not
+// `folder` writes into a folder that exists and is writable (run/output/output_dir.hpp) and has not
 // begun; `analysis` gets each run's analysis as it ends. `sizing` is `run --fit`'s record (or
 // null). `exit_code_on_payload_exit` is the process's exit status after a payload's os._exit.
 PlanExecution execute_plan(PlanRunner& runner, const Scenario& scenario,

@@ -1,8 +1,8 @@
-#include "run/fit_plan.hpp"
+#include "run/sizing/fit_plan.hpp"
 
 #include <algorithm>
 
-#include "run/memory_fit.hpp"
+#include "run/sizing/memory_fit.hpp"
 #include "scenario/loader.hpp"
 #include "system/memory_limits.hpp"
 #include "util/units.hpp"

@@ -1,4 +1,4 @@
-#include "run/watched_process.hpp"
+#include "run/watch/watched_process.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>

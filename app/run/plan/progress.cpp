@@ -1,4 +1,4 @@
-#include "run/progress.hpp"
+#include "run/plan/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "run/skip_note.hpp"
+#include "run/plan/skip_note.hpp"
 #include "util/terminal_text.hpp"
 #include "util/thread_start.hpp"
 #include "util/units.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "run/plan_runner.hpp"
+#include "run/plan/plan_runner.hpp"
 #include "scenario/scenario.hpp"
 
 namespace xfer {

@@ -1,4 +1,4 @@
-#include "run/plan_runner.hpp"
+#include "run/plan/plan_runner.hpp"
 
 #include <fmt/format.h>
 
@@ -11,9 +11,9 @@
 #include "launch/execute_workers.hpp"
 #include "report/analysis/run_stats.hpp"
 #include "run/config.hpp"
-#include "run/memory_preflight.hpp"
-#include "run/run_header.hpp"
-#include "run/skip_note.hpp"
+#include "run/sizing/memory_preflight.hpp"
+#include "run/plan/run_header.hpp"
+#include "run/plan/skip_note.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "settings/vocabulary.hpp"

@@ -1,4 +1,4 @@
-#include "run/plan_execution.hpp"
+#include "run/plan/plan_execution.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -7,9 +7,9 @@
 #include "embed/python.hpp"
 #include "report/analysis/run_stats.hpp"
 #include "results/machine_facts.hpp"
-#include "run/output_dir.hpp"
-#include "run/plan_recorder.hpp"
-#include "run/progress.hpp"
+#include "run/output/output_dir.hpp"
+#include "run/plan/plan_recorder.hpp"
+#include "run/plan/progress.hpp"
 #include "system/host_description.hpp"
 #include "system/stop_signal.hpp"
 #include "system/stream_readers.hpp"

@@ -20,7 +20,7 @@ std::string folder_safe_name(const std::string& name);
 // payload may change the process's working folder (os.chdir), after which a relative path
 // names another folder. The path is not resolved through links: a folder that is itself a
 // link is still refused (output_folder_problem), and the output lock notices a folder moved or
-// replaced later (run/output_lock.hpp).
+// replaced later (run/output/output_lock.hpp).
 std::filesystem::path absolute_folder(const std::filesystem::path& dir);
 
 // Expands {timestamp} (UTC YYYYMMDD-HHMMSS) and {scenario} (folder_safe_name) in `pattern`.

@@ -1,4 +1,4 @@
-#include "run/plan_recorder.hpp"
+#include "run/plan/plan_recorder.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include "report/analysis/run_stats.hpp"
 #include "results/folder_files.hpp"
 #include "run/fatal_signals.hpp"
-#include "run/run_header.hpp"
+#include "run/plan/run_header.hpp"
 #include "settings/vocabulary.hpp"
 #include "util/clock.hpp"
 #include "util/terminal_text.hpp"

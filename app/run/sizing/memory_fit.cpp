@@ -1,4 +1,4 @@
-#include "run/memory_fit.hpp"
+#include "run/sizing/memory_fit.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "run/watch_command.hpp"
+#include "run/watch/watch_command.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -13,14 +13,14 @@
 #include "results/machine_facts.hpp"
 #include "results/runs_on_disk.hpp"
 #include "run/exit_codes.hpp"
-#include "run/launchers.hpp"
-#include "run/output_dir.hpp"
-#include "run/plan_recorder.hpp"
-#include "run/plan_runner.hpp"
-#include "run/results_output.hpp"
-#include "run/watch_folder.hpp"
-#include "run/watch_reference.hpp"
-#include "run/watched_process.hpp"
+#include "run/plan/launchers.hpp"
+#include "run/output/output_dir.hpp"
+#include "run/plan/plan_recorder.hpp"
+#include "run/plan/plan_runner.hpp"
+#include "run/output/results_output.hpp"
+#include "run/watch/watch_folder.hpp"
+#include "run/watch/watch_reference.hpp"
+#include "run/watch/watched_process.hpp"
 #include "system/host_description.hpp"
 #include "system/stop_signal.hpp"
 #include "util/clock.hpp"

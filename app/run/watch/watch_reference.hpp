@@ -12,7 +12,7 @@
 
 #include "report/analysis/watched.hpp"
 #include "run/config.hpp"
-#include "run/plan_runner.hpp"
+#include "run/plan/plan_runner.hpp"
 #include "scenario/scenario.hpp"
 #include "watch/watched_run.hpp"
 

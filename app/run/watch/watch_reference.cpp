@@ -1,4 +1,4 @@
-#include "run/watch_reference.hpp"
+#include "run/watch/watch_reference.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "run/output_lock.hpp"
+#include "run/output/output_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
