@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/run_here.hpp"
 #include "results/device_copy.hpp"
 #include "results/helper_thread.hpp"
 #include "results/record.hpp"
@@ -92,9 +93,11 @@ class Backend {
     };
     virtual Need memory_needed(const TransferSpec& t, int workers,
                                bool worker_processes = false) const = 0;
-    // Throws std::runtime_error naming what is wrong when the transfer cannot run here
-    // (e.g. h2d on the host backend is modelled as host->host; p2p needs two devices).
-    virtual void check(const TransferSpec& t, int workers) const = 0;
+    // Whether a run of `t` with `workers` workers can run on this backend here, before anything
+    // is allocated: every requirement of the backend in one place (a setting it cannot model,
+    // devices it needs, device memory, a tracer). Never throws. The preflight refuses a plan
+    // with a refused run and skips what is skipped; the runner asks again before each run.
+    virtual RunHere can_run(const TransferSpec& t, int workers) const = 0;
     // Allocates worker `worker`'s buffers. Runs on the main thread; never timed.
     virtual std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) = 0;
     // Brackets a run: start device tracing; at the end, flush it, fill device times of
@@ -127,7 +130,8 @@ class BackendUnavailable : public std::runtime_error {
     std::string reason;   // "no CUDA driver loaded (...)"
 };
 
-// "auto" picks cuda when a device answers, else host (and `note` says so). "host"/"cuda" pick
+// "auto" picks cuda when a device answers, else the host backend standing in for it (and `note`
+// says so): that one skips the runs only cuda can run (make_host_backend). "host"/"cuda" pick
 // that one or throw BackendUnavailable with the reason it is unavailable.
 std::unique_ptr<Backend> make_backend(const std::string& name, std::string* note = nullptr);
 

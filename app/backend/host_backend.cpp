@@ -140,6 +140,7 @@ std::string read_first_line(const char* path) {
 
 class HostBackend final : public Backend {
   public:
+    explicit HostBackend(bool standing_in) : standing_in_(standing_in) {}
     std::string name() const override { return "host"; }
 
     Need memory_needed(const TransferSpec& t, int workers, bool = false) const override {
@@ -149,15 +150,21 @@ class HostBackend final : public Backend {
         return {per_worker * uint64_t(workers < 0 ? 0 : workers), 0};
     }
 
-    void check(const TransferSpec& t, int) const override {
-        // Only here, where the host backend was asked for: "auto" skips such runs instead.
-        if (std::string why = host_needs_cuda(t); !why.empty())
-            throw std::runtime_error(why +
-                                     "; this run's backend is host (use backend = \"cuda\", or "
-                                     "\"auto\" to skip such runs where CUDA is unavailable)");
-        Sides s = sides_of(t);
-        check_host_memory(s.source);  // what the host itself may lack: a NUMA node, libnuma
-        check_host_memory(s.destination);
+    RunHere can_run(const TransferSpec& t, int) const override {
+        if (std::string why = host_needs_cuda(t); !why.empty()) {
+            if (standing_in_) return RunHere::skip(why);
+            return RunHere::refuse(why +
+                                   "; this run's backend is host (use backend = \"cuda\", or "
+                                   "\"auto\" to skip such runs where CUDA is unavailable)");
+        }
+        try {
+            Sides s = sides_of(t);
+            check_host_memory(s.source);  // what the host itself may lack: a NUMA node, libnuma
+            check_host_memory(s.destination);
+        } catch (const std::exception& e) {
+            return RunHere::refuse(e.what());
+        }
+        return RunHere::runs();
     }
 
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override {
@@ -185,11 +192,16 @@ class HostBackend final : public Backend {
             {"numa", numa},
         };
     }
+
+  private:
+    bool standing_in_;  // for cuda, which backend "auto" could not give here
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
+std::unique_ptr<Backend> make_host_backend(bool standing_in) {
+    return std::make_unique<HostBackend>(standing_in);
+}
 
 std::string host_needs_cuda(const TransferSpec& t) {
     for (std::string why : {direction_needs_cuda(t.direction), devices_need_cuda(t.devices),

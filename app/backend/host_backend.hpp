@@ -20,13 +20,17 @@ namespace xfer {
 //            the first (warm-up) copy faults its pages in, on the worker's thread, timed.
 // poison_destination() does not touch a destination that has not been written yet: it is
 // zero from allocation (calloc / fresh anonymous mapping), which no pattern byte is.
-std::unique_ptr<Backend> make_host_backend();
+//
+// can_run: a setting only the cuda backend can run (host_needs_cuda) is refused where the host
+// backend was asked for, with a hint; where it stands in for cuda (`standing_in`: backend
+// "auto" fell back to it because CUDA is unavailable here) such a run is skipped instead, so
+// that a scenario comparing such settings still runs its other runs on a machine without a
+// GPU, CI included. Host memory this machine lacks (a NUMA node, libnuma) is refused either way.
+std::unique_ptr<Backend> make_host_backend(bool standing_in = false);
 
 // The first setting of `t` that only the cuda backend can run, named with its value and why
 // ("transfer.host_memory = \"pinned\" needs the cuda backend (page-locked memory is allocated
-// by CUDA)"); "" when the host backend can run `t`. One place for what the host cannot model:
-// HostBackend::check refuses with it, and `run` skips with it when backend "auto" fell back to
-// host (run/cuda_only.hpp).
+// by CUDA)"); "" when the host backend can run `t`. The reason its can_run refuses or skips with.
 std::string host_needs_cuda(const TransferSpec& t);
 
 // The buffers behind a host-backend transfer, for tests and diagnostics (where did the pages

@@ -38,7 +38,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name, std::string* note
 #endif
         if (name == "cuda") throw BackendUnavailable(name, reason);
         if (note) *note = "backend auto fell back to host: cuda unavailable (" + reason + ")";
-        return make_host_backend();
+        return make_host_backend(/*standing_in=*/true);
     }
     throw std::runtime_error("unknown backend '" + name + "' (allowed: " +
                              join_names(backend_choices()) + ")");

@@ -9,9 +9,9 @@
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
 #include "settings/vocabulary.hpp"
-#include "run/launchers.hpp"
-#include "run/memory_preflight.hpp"
-#include "run/plan_runner.hpp"
+#include "run/plan/launchers.hpp"
+#include "run/sizing/memory_preflight.hpp"
+#include "run/plan/plan_runner.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/payload_files.hpp"
 #include "system/memory_limits.hpp"
@@ -44,7 +44,7 @@ void print_plan(const Scenario& scenario, const std::vector<Run>& plan, PlanRunn
         uint64_t copies = uint64_t(run.settings.threads.count) *
                           (run.settings.transfer.repetitions + run.settings.transfer.warmup);
         std::string mem = "? (backend unavailable)";
-        if (!runner.cuda_skip_reason(run).empty()) {
+        if (!runner.backend_skip_reason(run).empty()) {
             ++skipped;
             mem = "none (skipped here)";  // the warnings below say why
         } else {

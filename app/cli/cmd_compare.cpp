@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
-#include "cli/report_input.hpp"
 #include "report/explain/analyze.hpp"
 #include "report/render/results_compare.hpp"
+#include "results/results_reader.hpp"
 #include "util/terminal_text.hpp"
 
 namespace xfer {
@@ -33,9 +33,9 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& options) {
 }
 
 int cmd_compare(const CompareOptions& options) {
-    const std::optional<Results> a = read_report_input(options.a);
+    const std::optional<Results> a = read_results(options.a, std::cerr);
     if (!a) return exit_bad_input;
-    const std::optional<Results> b = read_report_input(options.b);
+    const std::optional<Results> b = read_results(options.b, std::cerr);
     if (!b) return exit_bad_input;
     const ResultsComparison c = compare_results(*a, analyze(*a), *b, analyze(*b));
     const char* level = options.strict ? "error" : "warning";
@@ -49,8 +49,8 @@ int cmd_compare(const CompareOptions& options) {
                   << " pairs compare runs that differ in settings: nothing compared\n";
         return exit_bad_input;
     }
-    const std::string a_name = report_input_file(options.a);
-    const std::string b_name = report_input_file(options.b);
+    const std::string a_name = results_file_in(options.a);
+    const std::string b_name = results_file_in(options.b);
     if (options.format == "json") {
         std::cout << compare_json(c, a_name, b_name)
                          .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)

@@ -8,19 +8,28 @@
 #include <string>
 #include <vector>
 
+#include "backend/host_backend.hpp"
 #include "cli/cli.hpp"
 #include "cli/config_loading.hpp"
-#include "run/cuda_only.hpp"
 #include "scenario/loader.hpp"
 #include "util/terminal_text.hpp"
 
 namespace xfer {
 namespace fs = std::filesystem;
 
+size_t runs_needing_cuda(const std::vector<Run>& plan, const std::string& backend) {
+    if (backend == "cuda") return plan.size();
+    // On the host backend standing in for cuda, as `run` skips them where CUDA is unavailable.
+    const auto host = make_host_backend(/*standing_in=*/true);
+    return size_t(std::count_if(plan.begin(), plan.end(), [&](const Run& run) {
+        return host->can_run(run.settings.transfer, run.settings.threads.count).skipped();
+    }));
+}
+
 namespace {
 
 // Before the description: how many of the scenario's runs need CUDA, by the rule `run` skips
-// them with (run/cuda_only.hpp): "[needs CUDA] " for all of them (backend = "cuda", or every
+// them with (runs_needing_cuda): "[needs CUDA] " for all of them (backend = "cuda", or every
 // run), "[N of M runs need CUDA] " for some, "" for none. Runs of one trial: trials repeat them.
 std::string cuda_marker(const Scenario& s, const Config& config) {
     std::vector<Run> plan = expand_plan(s);

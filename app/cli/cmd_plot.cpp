@@ -7,10 +7,10 @@
 #include "cli/cli.hpp"
 #include "cli/common_options.hpp"
 #include "cli/config_loading.hpp"
-#include "cli/report_input.hpp"
 #include "embed/python.hpp"
 #include "report/explain/analyze.hpp"
 #include "report/render/reporter.hpp"
+#include "results/results_reader.hpp"
 #include "run/config.hpp"
 #include "util/terminal_text.hpp"
 
@@ -90,9 +90,9 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
 int cmd_plot(const PlotOptions& options) {
     // The figures are drawn by the embedded Python: the one the config names, as for `run`.
     if (!load_config_or_report(CommonOptions{options.config, {}})) return exit_bad_input;
-    auto results = read_report_input(options.file);
+    auto results = read_results(options.file, std::cerr);
     if (!results) return exit_bad_input;
-    const std::string file = report_input_file(options.file);  // a results folder's file
+    const std::string file = results_file_in(options.file);  // a results folder's file
     PlotRequest request;
     request.out_dir = options.out ? fs::path(*options.out) : fs::path(file).parent_path();
     if (request.out_dir.empty()) request.out_dir = ".";

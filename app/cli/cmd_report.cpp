@@ -4,9 +4,10 @@
 
 #include "cli/cli.hpp"
 #include "cli/common_options.hpp"
-#include "cli/report_input.hpp"
 #include "report/explain/analyze.hpp"
+#include "report/render/formats.hpp"
 #include "report/render/reporter.hpp"
+#include "results/results_reader.hpp"
 #include "settings/vocabulary.hpp"
 
 namespace xfer {
@@ -24,8 +25,8 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
                     "or the results folder that holds it")
         ->required()
         ->type_name("FILE.json|jsonl|sqlite");
-    cmd->add_option("--format", options.format, join_names(reporter_names(), " | "))
-        ->check(CLI::IsMember(reporter_names()));
+    cmd->add_option("--format", options.format, join_names(format_names(), " | "))
+        ->check(CLI::IsMember(format_names()));
     add_detail_flags(cmd, options.detail);
     return cmd;
 }
@@ -38,7 +39,7 @@ int cmd_report(const ReportOptions& options) {
         std::cerr << why << "\n";
         return exit_bad_input;
     }
-    const std::optional<Results> results = read_report_input(options.file);
+    const std::optional<Results> results = read_results(options.file, std::cerr);
     if (!results) return exit_bad_input;
     auto reporter = make_reporter(format, *detail);
     if (!reporter) {

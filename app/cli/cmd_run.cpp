@@ -10,6 +10,7 @@
 #include "cli/config_loading.hpp"
 #include "cli/standard_streams.hpp"
 #include "embed/python.hpp"
+#include "report/render/formats.hpp"
 #include "run/fatal_signals.hpp"
 #include "run/run_files.hpp"
 #include "settings/vocabulary.hpp"
@@ -58,7 +59,7 @@ int cmd_run(const RunOptions& options) {
     // Past `ulimit -f` a write should fail with EFBIG and be reported, not kill the process.
     std::signal(SIGXFSZ, SIG_IGN);
     // A closed pipe on stdout or stderr must not end the plan unrecorded: the plan looks for a
-    // reader that has gone between runs and stops as on SIGINT (run/plan_execution.cpp).
+    // reader that has gone between runs and stops as on SIGINT (run/plan/plan_execution.cpp).
     std::signal(SIGPIPE, SIG_IGN);
     std::vector<std::string> sets = options.sets;
     if (options.trials > 0) sets.push_back("scenario.trials=" + std::to_string(options.trials));

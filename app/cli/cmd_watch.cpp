@@ -4,9 +4,10 @@
 #include <iostream>
 
 #include "cli/config_loading.hpp"
+#include "report/render/formats.hpp"
 #include "run/exit_codes.hpp"
 #include "run/fatal_signals.hpp"
-#include "run/watch_command.hpp"
+#include "run/watch/watch_command.hpp"
 #include "settings/vocabulary.hpp"
 #include "util/units.hpp"
 
@@ -78,7 +79,7 @@ int cmd_watch(const WatchCommandOptions& options) {
         return exit_bad_input;
     }
     install_fatal_signal_handlers();
-    std::signal(SIGXFSZ, SIG_IGN);  // the program gets its default back (run/watched_process)
+    std::signal(SIGXFSZ, SIG_IGN);  // the program gets its default back (run/watch/watched_process)
     return watch_command(o, config);
 }
 

@@ -25,7 +25,7 @@ struct WatchCommandOptions {
 CLI::App* add_watch_command(CLI::App& app, WatchCommandOptions& options);
 
 // `xferlab watch -- CMD ARGS...`: the command run with its copies recorded, its report, and
-// its exit status as xferlab's (run/watch_command.hpp).
+// its exit status as xferlab's (run/watch/watch_command.hpp).
 int cmd_watch(const WatchCommandOptions& options);
 
 }  // namespace xfer

@@ -5,7 +5,7 @@
 #include "cli/common_options.hpp"
 #include "embed/python.hpp"
 #include "run/config.hpp"
-#include "run/plan_runner.hpp"
+#include "run/plan/plan_runner.hpp"
 #include "scenario/diagnostics.hpp"
 
 namespace xfer {

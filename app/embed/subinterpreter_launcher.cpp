@@ -161,7 +161,11 @@ class SubinterpreterLauncher final : public Launcher {
             .takes_payload = true, .needs_payload = true, .takes_gil = true};
         return here;
     }
-    std::string unavailable_reason() const override { return subinterpreters_unsupported(); }
+    // Skipped where the embedded Python has no sub-interpreters with their own GIL.
+    RunHere can_run(const Run&) const override {
+        const std::string why = subinterpreters_unsupported();
+        return why.empty() ? RunHere::runs() : RunHere::skip(why);
+    }
 
     void launch(RunContext& ctx) override {
 #if defined(XFER_SUBINTERPRETERS)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/run_here.hpp"
 #include "launch/run_deadline.hpp"
 #include "launch/start_gate.hpp"
 #include "launch/worker.hpp"
@@ -58,9 +59,15 @@ class Launcher {
     // workers run in other processes: the one place that says so. Only a launcher that is no
     // entry of the vocabulary (a worker process's own threads) says otherwise.
     virtual const LauncherTraits& traits() const;
-    // Non-empty when this launcher cannot run in this process as started (e.g. mpi without
-    // mpirun): its runs are skipped with this reason rather than failed.
-    virtual std::string unavailable_reason() const { return {}; }
+    // Whether `run` can run with this launcher in this process as started: every requirement
+    // of the launcher in one place (mpi needs mpirun; python-ft and python-subinterp an
+    // executable with the interpreter they need). A run it cannot start is skipped with the
+    // reason rather than failed. The backend answers the same question for the run's transfer
+    // (Backend::can_run).
+    virtual RunHere can_run(const Run& run) const {
+        (void)run;
+        return RunHere::runs();
+    }
     // Whether it stops its workers at the run's timeout itself (the payload launchers: a
     // payload's threads are stopped by embed/payload_run.cpp, with its own grace and message).
     // Otherwise execute_workers gives the run a RunDeadline that its copy loops ask.

@@ -55,7 +55,11 @@ class InterpreterProcessLauncher final : public Launcher {
         : name_(std::move(name)), locate_(std::move(locate)), how_(std::move(how)) {}
 
     std::string name() const override { return name_; }
-    std::string unavailable_reason() const override { return locate_().problem; }
+    // Skipped where no executable has the interpreter its workers need.
+    RunHere can_run(const Run&) const override {
+        const std::string problem = locate_().problem;
+        return problem.empty() ? RunHere::runs() : RunHere::skip(problem);
+    }
 
     void launch(RunContext& ctx) override {
         InterpreterHost host = locate_();

@@ -55,9 +55,10 @@ LocalOutcome run_local_workers(const Run& run, Backend& backend, const std::vect
                                const std::string& label, const GateCoordinator& coordinate,
                                RecordWatcher* watcher) {
     std::unique_ptr<Launcher> launcher = local_launcher(run, label);
-    if (std::string why = launcher->unavailable_reason(); !why.empty()) {
+    if (const RunHere here = launcher->can_run(run); here.verdict != RunHere::Verdict::runs) {
         LocalOutcome out;
-        out.errors.push_back("launcher " + run.settings.launcher + " cannot run here: " + why);
+        out.errors.push_back("launcher " + run.settings.launcher +
+                             " cannot run here: " + here.reason);
         return out;
     }
     return execute_workers(

@@ -56,8 +56,9 @@ std::string offsets_note(const std::vector<ClockOffset>& offsets,
 class MpiLauncher final : public Launcher {
   public:
     std::string name() const override { return "mpi"; }
-    std::string unavailable_reason() const override {
-        return mpi_job().joined ? std::string() : mpi_job().why_not;
+    // Outside mpirun (or in a build without MPI) its runs are skipped, saying why.
+    RunHere can_run(const Run&) const override {
+        return mpi_job().joined ? RunHere::runs() : RunHere::skip(mpi_job().why_not);
     }
 
     void launch(RunContext& ctx) override {

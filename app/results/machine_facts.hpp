@@ -1,6 +1,6 @@
 #pragma once
 // The machine a result came from and the devices of each backend it ran on, typed once where
-// results are made (run/plan_execution.cpp) or read, so that a reporter reads fields and never
+// results are made (run/plan/plan_execution.cpp) or read, so that a reporter reads fields and never
 // a JSON key (as Google Benchmark hands its reporters a typed context). Their file form is
 // results.json's "host" and "devices" (to_json/from_json here); what this xferlab does not read
 // of them is kept and written back as it was read.

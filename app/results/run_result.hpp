@@ -33,7 +33,7 @@ struct PayloadRecord {
 };
 
 // A run as it ran: what it ran with and where it sits in the plan (both as the Run it came from
-// had them: run/run_header.cpp), then what came of it. Nothing here repeats a setting (the
+// had them: run/plan/run_header.cpp), then what came of it. Nothing here repeats a setting (the
 // payload's record names the file as settings.payload does, beside where it was found).
 struct RunResult {
     RunSettings settings;  // the fully resolved run (every default filled in), after mimic

@@ -9,6 +9,7 @@
 #include "embed/python.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/toml_support.hpp"
+#include "report/render/formats.hpp"
 #include "settings/vocabulary.hpp"
 #include "util/input_file.hpp"
 #include "util/units.hpp"
@@ -134,7 +135,7 @@ void apply_file(const fs::path& file, Config& config, std::vector<Diagnostic>& e
                 config.reporters.clear();
                 for (const auto& r : *arr) {
                     auto s = r.value<std::string>();
-                    const auto names = file_reporter_names();
+                    const auto names = file_format_names();
                     if (!s || std::find(names.begin(), names.end(), *s) == names.end()) {
                         errors.push_back(
                             at(file, r, dotted, "expected one of: " + join_names(names)));

@@ -8,19 +8,17 @@
 #include <memory>
 
 #include "remote/mpi_job.hpp"
-#include "report/explain/analyze.hpp"
-#include "report/render/report_outputs.hpp"
-#include "results/record_store.hpp"
+#include "report/explain/plan_analysis.hpp"
+#include "report/render/reporter.hpp"
+#include "results/runs_on_disk.hpp"
 #include "run/exit_codes.hpp"
-#include "run/file_reporters.hpp"
-#include "run/fit_plan.hpp"
-#include "run/launchers.hpp"
-#include "run/output_dir.hpp"
-#include "run/output_lock.hpp"
-#include "run/plan_execution.hpp"
-#include "run/plan_recorder.hpp"
-#include "run/plan_runner.hpp"
-#include "run/runs_on_disk.hpp"
+#include "run/output/output_dir.hpp"
+#include "run/output/output_lock.hpp"
+#include "run/output/results_output.hpp"
+#include "run/plan/launchers.hpp"
+#include "run/plan/plan_execution.hpp"
+#include "run/plan/plan_runner.hpp"
+#include "run/sizing/fit_plan.hpp"
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "settings/vocabulary.hpp"
@@ -34,35 +32,11 @@ namespace {
 
 std::atomic<bool>& g_stop = stop_requested();
 
-// Writes every reporter's file, the terminal output and `analysis` into results.sqlite (where
-// `store` says the plan's writes to it succeeded: after a failed one, adding the analysis only
-// failed again, as "no such table: analysis" under the first error); with `files` false (the
-// folder is no longer this run's) the terminal output alone.
-// Returns one "<file>: <why>" per file that could not be written.
-std::vector<std::string> write_reports(const Results& results, const Analysis& analysis,
-                                       const Config& config, const fs::path& dir,
-                                       const std::string& format, bool announce,
-                                       ReportDetail detail, bool files, bool store) {
-    const ReportsWritten written =
-        write_reports(results, analysis,
-                      files ? file_reporters(results, config, dir) : std::vector<std::string>{},
-                      dir, format, std::cout, detail, ReportLimits{config.trace_copies});
-    if (!files) return {};
-    std::vector<std::string> failures = written.failures;
-    if (store)
-        if (auto f = store_analysis(results, analysis, dir); !f.empty()) failures.push_back(f);
-    for (const auto& f : failures) std::cerr << "xferlab: writing " << f << "\n";
-    if (announce) {
-        std::cerr << "results: " << dir.string() << "/ (";
-        for (size_t i = 0; i < written.files.size(); ++i)
-            std::cerr << (i ? ", " : "") << written.files[i].filename().string();
-        // The record store is written run by run, not by a reporter: named when it is there.
-        if (fs::exists(dir / kRecordStoreFile)) std::cerr << ", " << kRecordStoreFile;
-        std::cerr << ")\n";
-        if (const auto note = copies_csv_note(results, config, dir); !note.empty())
-            std::cerr << "note: " << note << "\n";
-    }
-    return failures;
+// The report in `format` on the terminal (the files are always complete).
+void print_report(const Results& results, const Analysis& analysis, const std::string& format,
+                  ReportDetail detail, const Config& config) {
+    make_reporter(format, detail, ReportLimits{config.trace_copies})
+        ->write(results, analysis, std::cout);
 }
 
 // --fit: sizes the plan down when it does not fit. Returns the record for results.json, or
@@ -246,30 +220,31 @@ int run_prepared(PreparedFile& p, const RunFilesOptions& options, const Config& 
                  const AfterReports& after) {
     const fs::path dir = p.folder->dir();
     OutputLock& folder = *p.folder;
-    PlanExecution execution = execute_plan(
-        *p.runner, p.scenario, p.plan, config, dir, [&folder] { return folder.check(); },
-        std::move(p.sizing), !options.quiet, g_stop, exit_run_failed);
+    PlanAnalysis analysis;
+    const auto files =
+        results_folder_writer(dir, config, analysis, [&folder] { return folder.check(); });
+    PlanExecution execution =
+        execute_plan(*p.runner, p.scenario, p.plan, *files, analysis, std::move(p.sizing),
+                     !options.quiet, g_stop, exit_run_failed);
     const Results& results = execution.results;
     if (results.interrupted) {
         std::cerr << interruption(execution, results.runs.size(), p.plan.size());
         stop_report_started();  // from here a separate, later signal may end the process
     }
-    const std::string& format = options.format;
-    const Analysis analysis = analyze(results, std::move(execution.run_stats));
-    // The folder checked once more: the last payload ran after the recorder's last write.
-    const std::string folder_lost = folder.check();
-    const auto failures = write_reports(results, analysis, config, dir, format, !options.quiet,
-                                        options.detail, folder_lost.empty(),
-                                        execution.store_written);
-    if (!folder_lost.empty()) {
+    // The folder is checked once more first: the last payload ran after the last write.
+    const FolderFinished finished = files->finish(results);
+    print_report(results, analysis.of(results), options.format, options.detail, config);
+    if (!finished.folder_lost.empty()) {
         // Its files are wherever the folder went; what the path names now is not read.
         std::cerr << fmt::format(
             "xferlab: the results could not be written ({}); {} run(s) of {} planned ran, and "
             "the plan {}. What was written before is in that folder, wherever it is now\n",
-            execution.write_failure.empty() ? folder_lost : execution.write_failure,
+            execution.write_failure.empty() ? finished.folder_lost : execution.write_failure,
             results.runs.size(), p.plan.size(), plan_end(results, p.plan, execution));
         return exit_write_failed;
     }
+    if (!options.quiet) say_results_written(dir, finished, "", std::cerr);
+    const auto& failures = finished.failures;
     if (!execution.write_failure.empty() || !failures.empty()) {
         // What is where, so that nothing completed is taken for lost (nor a file for whole).
         // Read back from the files after the final write: what a reader of the folder finds.

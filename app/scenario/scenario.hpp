@@ -33,7 +33,7 @@ struct RunSpec {
 };
 
 // One concrete run of the plan: what it runs with, every knob resolved, and where it sits in the
-// plan. A RunResult starts with both (run/run_header.cpp), and a worker process gets both
+// plan. A RunResult starts with both (run/plan/run_header.cpp), and a worker process gets both
 // (run_wire.hpp).
 struct Run {
     // launcher, payload, gil, mimic, overrides: its RunSpec's; backend as written (resolved

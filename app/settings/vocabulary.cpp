@@ -65,17 +65,6 @@ const std::vector<BackendDescriptor>& backend_descriptors() {
     return all;
 }
 
-const std::vector<ReporterDescriptor>& reporter_descriptors() {
-    static const std::vector<ReporterDescriptor> all = {
-        {"table", "the terminal report", "", true},
-        {"json", "everything: settings, records, ThreadInfo, analysis", "results.json", true},
-        {"csv", "one row per copy", "copies.csv", true},
-        {"runs", "one row per run and per trial", "runs.csv", true},
-        {"trace", "Chrome trace events for the Perfetto UI", "trace.json", false},
-    };
-    return all;
-}
-
 const LauncherDescriptor* find_launcher(std::string_view name) {
     for (const auto& d : launcher_descriptors())
         if (d.name == name) return &d;
@@ -121,26 +110,6 @@ std::vector<std::string> backend_choices() {
 std::vector<std::string> backend_names() {
     std::vector<std::string> out;
     for (const auto& d : backend_descriptors()) out.push_back(d.name);
-    return out;
-}
-
-std::vector<std::string> reporter_names() {
-    std::vector<std::string> out;
-    for (const auto& d : reporter_descriptors()) out.push_back(d.name);
-    return out;
-}
-
-std::vector<std::string> file_reporter_names() {
-    std::vector<std::string> out;
-    for (const auto& d : reporter_descriptors())
-        if (!d.file.empty()) out.push_back(d.name);
-    return out;
-}
-
-std::vector<std::string> terminal_format_names() {
-    std::vector<std::string> out;
-    for (const auto& d : reporter_descriptors())
-        if (d.terminal) out.push_back(d.name);
     return out;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// One source of names: every launcher, backend and reporter is described here once, with what
-// it supports. Scenario validation and its messages, the config file, the command line's
-// choices and help, the report, and the registries of implementations (run/launchers.cpp,
-// backend/registry.cpp, report/render/reporter.cpp) all read these tables; a test checks that every
-// name here has an implementation and every implementation a name here.
+// One source of names: every launcher and backend is described here once, with what it
+// supports. Scenario validation and its messages, the config file, the command line's choices
+// and help, the report, and the registries of implementations (the launcher registry,
+// backend/registry.cpp) all read these tables; a test checks that every name here has an
+// implementation and every implementation a name here. The report's formats are described
+// beside their reporters (report/render/formats.hpp): nothing below the reporters names them.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,16 +46,8 @@ struct BackendDescriptor {
     bool has_devices = true;
 };
 
-struct ReporterDescriptor {
-    std::string name;
-    std::string summary;
-    std::string file;      // what it writes into the results folder ("" for the terminal table)
-    bool terminal = true;  // can be printed on the terminal (--format)
-};
-
 const std::vector<LauncherDescriptor>& launcher_descriptors();
 const std::vector<BackendDescriptor>& backend_descriptors();
-const std::vector<ReporterDescriptor>& reporter_descriptors();
 
 // The launcher of a [[run]] that names none.
 inline constexpr const char* kDefaultLauncher = "host";
@@ -78,11 +71,6 @@ bool gil_applies(const LauncherTraits& traits, bool has_payload);
 // kAutoBackend first, then every backend.
 std::vector<std::string> backend_choices();
 std::vector<std::string> backend_names();
-std::vector<std::string> reporter_names();
-// Reporters that write a file into the results folder (config output.reporters).
-std::vector<std::string> file_reporter_names();
-// Reporters that can be printed on the terminal (--format, config output.format).
-std::vector<std::string> terminal_format_names();
 
 // "a, b, c" (or with another separator).
 std::string join_names(const std::vector<std::string>& names, const std::string& separator = ", ");

@@ -3,7 +3,7 @@
 // is written and says "interrupted". (SIGHUP: the terminal or the ssh session that ran xferlab
 // went away; before issue 54 it ended the process with no partial report and the lock left.)
 // A standard stream whose reader went away (`xferlab run ... 2>&1 | head -1`) stops the plan
-// the same way (request_stop with SIGPIPE, which `run` ignores: run/plan_execution.cpp).
+// the same way (request_stop with SIGPIPE, which `run` ignores: run/plan/plan_execution.cpp).
 //
 // One stop often brings the signal more than once: `timeout -s INT` sends it to xferlab and
 // then to its whole process group, Ctrl-C reaches every process of the foreground group, and

@@ -65,11 +65,20 @@ inline std::string describe(const TransferSpec& t) {
            " first_touch=" + to_string(t.first_touch);
 }
 
-// check, prepare + poison (main thread), begin_run, workers (attach on their own thread, start
-// barrier, warmup + repetitions copies), end_run, verify. Exceptions from check/prepare propagate.
+// Why `backend` refuses `t` with `workers` workers (Backend::can_run); "" when it does not refuse
+// (it runs it, or skips it).
+inline std::string refused_reason(const Backend& backend, const TransferSpec& t, int workers) {
+    const RunHere here = backend.can_run(t, workers);
+    return here.refused() ? here.reason : std::string();
+}
+
+// can_run, prepare + poison (main thread), begin_run, workers (attach on their own thread, start
+// barrier, warmup + repetitions copies), end_run, verify. A run the backend does not run here
+// throws std::runtime_error with its reason; exceptions from prepare propagate.
 inline RunOutcome run_copies(Backend& backend, const TransferSpec& t, int workers) {
     RunOutcome out;
-    backend.check(t, workers);
+    if (const RunHere here = backend.can_run(t, workers); here.verdict != RunHere::Verdict::runs)
+        throw std::runtime_error(here.reason);
     std::vector<std::unique_ptr<Worker>> ws;
     for (int i = 0; i < workers; ++i) {
         auto transfer = backend.prepare(t, i);

@@ -75,7 +75,7 @@ TEST_CASE("per-worker contexts refuse p2p, naming the setting", "[gpu][context]"
     TransferSpec t =
         spec(Direction::p2p, HostMemoryKind::pageable, CopyApi::sync, StreamKind::per_thread);
     t.context = ContextKind::per_worker;
-    const std::string msg = thrown_message([&] { cuda_backend().check(t, 2); });
+    const std::string msg = refused_reason(cuda_backend(), t, 2);
     CHECK(msg.find("transfer.context = \"per-worker\"") != std::string::npos);
     CHECK(msg.find("p2p") != std::string::npos);
 }

@@ -29,19 +29,19 @@ TEST_CASE("a failed CUDA call names the call, device and worker", "[gpu][errors]
     CHECK(contains(msg, "(cudaErrorMemoryAllocation)"));
 }
 
-TEST_CASE("check() refuses impossible runs with the reason", "[gpu][errors]") {
+TEST_CASE("can_run() refuses impossible runs with the reason", "[gpu][errors]") {
     Backend& b = cuda_backend();
     const int n = device_count();
     TransferSpec t =
         spec(Direction::h2d, HostMemoryKind::pinned, CopyApi::sync, StreamKind::per_thread);
     t.devices = {n + 3};
-    std::string msg = thrown_message([&] { b.check(t, 1); });
+    std::string msg = refused_reason(b, t, 1);
     INFO(msg);
     CHECK(contains(msg, "device " + std::to_string(n + 3)));
 
     t.devices.clear();
     t.bytes = uint64_t(1) << 50;  // 1 PiB per worker: the preflight against cudaMemGetInfo
-    msg = thrown_message([&] { b.check(t, 1); });
+    msg = refused_reason(b, t, 1);
     INFO(msg);
     CHECK(contains(msg, "device 0 needs"));
     CHECK(contains(msg, "free"));
@@ -52,7 +52,7 @@ TEST_CASE("check() refuses impossible runs with the reason", "[gpu][errors]") {
     p2p.direction = Direction::p2p;
     p2p.bytes = kSmall;
     p2p.devices = {0};
-    msg = thrown_message([&] { b.check(p2p, 1); });
+    msg = refused_reason(b, p2p, 1);
     INFO(msg);
     CHECK(contains(msg, "two devices"));
 }

@@ -126,10 +126,16 @@ TEST_CASE("a payload that crashes the process: the handler names the run and the
                    "xferlab: crashed (SIGSEGV, invalid memory access) during run 1 "
                    "(python gil=release); the 1 completed run(s) before it are in " +
                        out.string() + "/journal.jsonl"));
-    json j = results_of(out);
+    // No report file is written before the plan's end: the folder is read from results.sqlite.
+    CHECK_FALSE(fs::exists(out / "results.json"));
+    const auto report = run_command(xferlab() + " report '" + out.string() + "' --format json");
+    INFO(report.err);
+    REQUIRE(report.exit_code == 0);
+    const json j = json::parse(report.out);
     CHECK_FALSE(j["complete"].get<bool>());
     REQUIRE(j["runs"].size() == 1);
     CHECK(j["runs"][0]["status"].get<std::string>() == "ok");
+    CHECK(j["runs"][0]["records"].size() == 3);  // 1 warm-up + 2 repetitions
     fs::remove_all(dir);
 }
 

@@ -1,5 +1,6 @@
-// PlanRecorder: a completed run reaches the journal and the results files at once, marked
-// incomplete; a run that cannot finish (os._exit) is recorded as failed before the process ends.
+// PlanRecorder: a completed run reaches the plan's record (journal and results.sqlite) at once
+// and nothing else is written until the plan's end; a run that cannot finish (os._exit) is
+// recorded as failed and every file written before the process ends.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "report/analysis/run_stats.hpp"
-#include "run/plan_recorder.hpp"
+#include "results/record_store.hpp"
+#include "run/output/results_output.hpp"
+#include "run/plan/plan_recorder.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 
@@ -42,31 +46,56 @@ size_t lines_of(const fs::path& p) {
     return size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
+std::set<std::string> names_in(const fs::path& dir) {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+    return names;
+}
+
 }  // namespace
 
-TEST_CASE("the first completed run is in the journal and in every results file at once",
+TEST_CASE("a completed run is in the journal and results.sqlite at once, the reports at the end",
           "[recorder]") {
     const fs::path dir = xfer::test::fresh_temp_dir("recorder");
     Config config;
     Results results;
     results.planned_runs = 2;
-    const Run run0 = planned(0, "first");
+    PlanAnalysis analysis;
+    const auto files = results_folder_writer(dir, config, analysis);
+    const Run run0 = planned(0, "first"), run1 = planned(1, "second");
     {
-        std::vector<RunAnalysis> stats;
-        PlanRecorder recorder(results, stats, config, dir);
+        PlanRecorder recorder(results, analysis, *files);
         recorder.begin(run0);
         recorder.add(completed(run0), analyze_run(completed(run0)));
-        CHECK(stats.size() == 1);  // kept beside the run for every later rewrite
+        CHECK(analysis.runs() == 1);  // kept beside the run for the reports at the end
         CHECK(lines_of(dir / "journal.jsonl") == 1);
-        const json j = json::parse(xfer::test::slurp(dir / "results.json"));
-        CHECK_FALSE(j["complete"].get<bool>());
-        CHECK(j["planned_runs"].get<int>() == 2);
-        REQUIRE(j["runs"].size() == 1);
-        CHECK(j["runs"][0]["label"].get<std::string>() == "first");
-        CHECK(lines_of(dir / "copies.csv") == 1);  // the header: run 0 made no copies
-        CHECK(fs::exists(dir / "trace.json"));
+        CHECK(stored_run_count((dir / "results.sqlite").string()) == 1);
+        // Nothing else: no report file is written (or rewritten) per run.
+        for (const auto& name : names_in(dir)) {
+            INFO(name);
+            CHECK((name == "journal.jsonl" || name.rfind("results.sqlite", 0) == 0));
+        }
+        recorder.begin(run1);
+        recorder.add(completed(run1), analyze_run(completed(run1)));
+        CHECK(lines_of(dir / "journal.jsonl") == 2);
+        CHECK_FALSE(fs::exists(dir / "results.json"));
     }
-    CHECK(results.runs.size() == 1);
+    results.complete = true;
+    const FolderFinished finished = files->finish(results);
+    CHECK(finished.failures.empty());
+    CHECK(finished.reports == std::vector<fs::path>{dir / "results.json", dir / "copies.csv",
+                                                    dir / "runs.csv", dir / "trace.json"});
+    const json j = json::parse(xfer::test::slurp(dir / "results.json"));
+    CHECK(j["complete"].get<bool>());
+    CHECK(j["planned_runs"].get<int>() == 2);
+    REQUIRE(j["runs"].size() == 2);
+    CHECK(j["runs"][0]["label"].get<std::string>() == "first");
+    CHECK(j["runs"][1]["analysis"].is_object());
+    CHECK(lines_of(dir / "copies.csv") == 1);  // the header: the runs made no copies
+    CHECK(lines_of(dir / "journal.jsonl") == 2);
+    // The store's end: one file again, its header complete.
+    CHECK_FALSE(fs::exists(dir / "results.sqlite-wal"));
+    CHECK(read_record_store((dir / "results.sqlite").string()).complete);
     fs::remove_all(dir);
 }
 
@@ -79,8 +108,9 @@ TEST_CASE("abort_current records the running run as failed, writes, and exits wi
         // The child plays xferlab: run 0 completed, run 1 calls os._exit.
         Config config;
         Results results;
-        std::vector<RunAnalysis> stats;
-        PlanRecorder recorder(results, stats, config, dir);
+        PlanAnalysis analysis;
+        const auto files = results_folder_writer(dir, config, analysis);
+        PlanRecorder recorder(results, analysis, *files);
         const Run run0 = planned(0, "first"), run1 = planned(1, "second");
         recorder.begin(run0);
         recorder.add(completed(run0), analyze_run(completed(run0)));
@@ -92,6 +122,7 @@ TEST_CASE("abort_current records the running run as failed, writes, and exits wi
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 7);
     CHECK(lines_of(dir / "journal.jsonl") == 2);
+    CHECK(stored_run_count((dir / "results.sqlite").string()) == 2);
     const json j = json::parse(xfer::test::slurp(dir / "results.json"));
     CHECK_FALSE(j["complete"].get<bool>());
     REQUIRE(j["runs"].size() == 2);
@@ -99,5 +130,6 @@ TEST_CASE("abort_current records the running run as failed, writes, and exits wi
     CHECK(j["runs"][1]["status"].get<std::string>() == "failed");
     CHECK(j["runs"][1]["errors"][0].get<std::string>().find(
               "payload called os._exit(3) in run 1 (second)") == 0);
+    CHECK(fs::exists(dir / "trace.json"));
     fs::remove_all(dir);
 }

@@ -11,8 +11,9 @@
 #include <string>
 #include <system_error>
 
+#include "report/analysis/run_stats.hpp"
 #include "report/explain/analyze.hpp"
-#include "report/render/report_outputs.hpp"
+#include "report/render/format_files.hpp"
 #include "report/render/reporter.hpp"
 #include "results/serialize.hpp"
 #include "settings/vocabulary.hpp"
@@ -94,6 +95,23 @@ std::string read(const fs::path& p) {
     return s.str();
 }
 
+// The plan's analysis of `res`, as a plan being run keeps it.
+PlanAnalysis analysis_of(const Results& res) {
+    PlanAnalysis analysis;
+    for (const RunResult& run : res.runs) analysis.add_run(analyze_run(run));
+    return analysis;
+}
+
+// Format `name`'s file written into `dir` as a results folder gets it at a plan's end.
+fs::path write_format_file(const std::string& name, const Results& res, const fs::path& dir) {
+    PlanAnalysis analysis = analysis_of(res);
+    auto writers = format_writers({name}, FolderOfFormats{dir}, ReportLimits{}, analysis);
+    REQUIRE(writers.size() == 1);
+    const bool written = writers[0]->finish(res);  // what it throws reaches the caller
+    REQUIRE(written);
+    return writers[0]->path();
+}
+
 // The table prints to `out`; every other reporter writes its file into `dir` (returned).
 fs::path write_with(const std::string& name, const Results& res, const fs::path& dir,
                     std::ostream& out) {
@@ -104,7 +122,7 @@ fs::path write_with(const std::string& name, const Results& res, const fs::path&
         rep->write(res, analyze(res), out);
         return {};
     }
-    return write_report_file(name, res, analyze(res), dir);
+    return write_format_file(name, res, dir);
 }
 
 // RFC 4180 records (fields may hold quoted commas, quotes and line breaks).
@@ -144,12 +162,12 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
 }  // namespace
 
 TEST_CASE("make_reporter knows the five reporters", "[report][reporter]") {
-    for (const auto& n : reporter_names()) {
+    for (const auto& n : format_names()) {
         auto r = make_reporter(n);
         REQUIRE(r);
         CHECK(r->name() == n);
     }
-    CHECK(reporter_names().size() == 5);
+    CHECK(format_names().size() == 5);
     CHECK(make_reporter("xml") == nullptr);
 }
 
@@ -396,26 +414,27 @@ TEST_CASE("file reporters replace an old file and fail loudly where they cannot 
     // A regular file where the output directory should be.
     const fs::path blocker = dir / "not-a-dir";
     std::ofstream(blocker) << "x";
-    CHECK_THROWS_AS(write_report_file("json", res, analyze(res), blocker / "sub"),
-                    std::system_error);
+    CHECK_THROWS_AS(write_format_file("json", res, blocker / "sub"), std::system_error);
     fs::remove_all(dir);
 }
 
-TEST_CASE("write_reports: every file, the terminal format, and each failure named",
+TEST_CASE("format_writers: one file per format that has one, each as the terminal prints it",
           "[report][reporter]") {
     const Results res = sample();
     const fs::path dir = temp_dir("fanout");
-    std::ostringstream out;
-    const ReportsWritten w =
-        write_reports(res, analyze(res), {"json", "table", "nope", "csv"}, dir, "csv", out);
-    REQUIRE(w.files.size() == 2);
-    CHECK(w.files[0] == dir / "results.json");
-    CHECK(w.files[1] == dir / "copies.csv");
-    REQUIRE(w.failures.size() == 2);
-    CHECK(w.failures[0] == "table: reporter 'table' writes no file");
-    CHECK(w.failures[1] == "nope: unknown reporter 'nope'");
+    PlanAnalysis analysis = analysis_of(res);
+    auto writers =
+        format_writers({"json", "table", "csv"}, FolderOfFormats{dir}, ReportLimits{}, analysis);
+    REQUIRE(writers.size() == 2);  // the table writes no file
+    CHECK(writers[0]->path() == dir / "results.json");
+    CHECK(writers[1]->path() == dir / "copies.csv");
+    for (auto& w : writers) CHECK(w->finish(res));
     // The terminal gets the same text as the file.
+    std::ostringstream out;
+    make_reporter("csv")->write(res, analyze(res), out);
     CHECK(out.str() == read(dir / "copies.csv"));
+    CHECK_THROWS_WITH(format_writers({"nope"}, FolderOfFormats{dir}, ReportLimits{}, analysis),
+                      "unknown format 'nope'");
     fs::remove_all(dir);
 }
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <string>
 
-#include "run/memory_fit.hpp"
-#include "run/memory_preflight.hpp"
+#include "run/sizing/memory_fit.hpp"
+#include "run/sizing/memory_preflight.hpp"
 #include "system/memory_limits.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "run/output_dir.hpp"
+#include "run/output/output_dir.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 

@@ -1,10 +1,10 @@
-// One results folder, one run: the lock on DIR/.xferlab.lock (run/output_lock.hpp).
+// One results folder, one run: the lock on DIR/.xferlab.lock (run/output/output_lock.hpp).
 #include <unistd.h>
 
 #include <filesystem>
 #include <string>
 
-#include "run/output_lock.hpp"
+#include "run/output/output_lock.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 

@@ -10,10 +10,12 @@
 #include <string>
 
 #include "embed/payload_output.hpp"
-#include "report/render/atomic_file.hpp"
+#include "results/atomic_file.hpp"
+#include "results/folder_files.hpp"
+#include "results/journal_writer.hpp"
 #include "results/record_store.hpp"
-#include "run/output_dir.hpp"
-#include "run/output_lock.hpp"
+#include "run/output/output_dir.hpp"
+#include "run/output/output_lock.hpp"
 #include "support/catch.hpp"
 #include "support/run_command.hpp"
 
@@ -78,9 +80,21 @@ TEST_CASE("a link planted as journal.jsonl is never appended through", "[run][ou
     for (const bool dangling : {false, true}) {
         PlantedLink planted(kJournalFile, dangling);
         const Results plan = one_run_plan();
-        CHECK_THROWS_WITH(append_journal(planted.dir, plan, plan.runs.front(), true),
+        JournalWriter journal(planted.dir);
+        CHECK_THROWS_WITH(journal.add_run(plan, plan.runs.front()),
                           Catch::Contains("is a symbolic link"));
-        CHECK_THROWS(append_journal(planted.dir, plan, plan.runs.front(), false));
+        CHECK(planted.target_untouched(dangling));
+    }
+    // Planted after the plan's first line: the next line is not appended through it either.
+    for (const bool dangling : {false, true}) {
+        PlantedLink planted("elsewhere", dangling);
+        const Results plan = one_run_plan();
+        JournalWriter journal(planted.dir);
+        journal.add_run(plan, plan.runs.front());
+        fs::remove(planted.dir / kJournalFile);
+        fs::create_symlink(planted.target, planted.dir / kJournalFile);
+        CHECK_THROWS_WITH(journal.add_run(plan, plan.runs.front()),
+                          Catch::Contains("is a symbolic link"));
         CHECK(planted.target_untouched(dangling));
     }
 }
@@ -89,10 +103,17 @@ TEST_CASE("a hard link planted as journal.jsonl is never appended through",
           "[run][output][links]") {
     const fs::path root = test::fresh_temp_dir("planted-hard");
     std::ofstream(root / "target") << kPrecious;
-    fs::create_hard_link(root / "target", root / kJournalFile);
     const Results plan = one_run_plan();
-    CHECK_THROWS(append_journal(root, plan, plan.runs.front(), true));
-    CHECK_THROWS_WITH(append_journal(root, plan, plan.runs.front(), false),
+    // Created by the plan's first line: a file already there is refused.
+    fs::create_hard_link(root / "target", root / kJournalFile);
+    CHECK_THROWS(JournalWriter(root).add_run(plan, plan.runs.front()));
+    // Put in place of the journal after its first line.
+    fs::remove(root / kJournalFile);
+    JournalWriter journal(root);
+    journal.add_run(plan, plan.runs.front());
+    fs::remove(root / kJournalFile);
+    fs::create_hard_link(root / "target", root / kJournalFile);
+    CHECK_THROWS_WITH(journal.add_run(plan, plan.runs.front()),
                       Catch::Contains("has another name"));
     CHECK(test::slurp(root / "target") == kPrecious);
     fs::remove_all(root);

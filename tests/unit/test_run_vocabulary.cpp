@@ -2,7 +2,7 @@
 // implementation, and every implementation says the same about itself as its descriptor.
 #include "backend/backend.hpp"
 #include "settings/vocabulary.hpp"
-#include "run/launchers.hpp"
+#include "run/plan/launchers.hpp"
 #include "support/catch.hpp"
 
 using namespace xfer;

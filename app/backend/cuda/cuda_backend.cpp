@@ -59,13 +59,15 @@ class CudaBackend final : public Backend {
     std::string name() const override { return "cuda"; }
     Need memory_needed(const TransferSpec& t, int workers,
                        bool worker_processes = false) const override;
-    void check(const TransferSpec& t, int workers) const override;
+    RunHere can_run(const TransferSpec& t, int workers) const override;
     std::unique_ptr<WorkerTransfer> prepare(const TransferSpec& t, int worker) override;
     void begin_run(const TransferSpec& t) override;
     RunEnd end_run(std::vector<Record>& records) override;
     nlohmann::json describe() const override;
 
   private:
+    // can_run's checks, each throwing std::runtime_error with its reason.
+    void require(const TransferSpec& t, int workers) const;
     // The devices a run uses, in order: transfer.devices when given, else all of them.
     std::vector<int> device_set(const TransferSpec& t) const;
     int device_for(const TransferSpec& t, int worker) const;
@@ -214,7 +216,16 @@ TimingChoice CudaBackend::choose_timing(const TransferSpec& t) const {
     return c;
 }
 
-void CudaBackend::check(const TransferSpec& t, int workers) const {
+RunHere CudaBackend::can_run(const TransferSpec& t, int workers) const {
+    try {
+        require(t, workers);
+    } catch (const std::exception& e) {
+        return RunHere::refuse(e.what());
+    }
+    return RunHere::runs();
+}
+
+void CudaBackend::require(const TransferSpec& t, int workers) const {
     if (device_count_ <= 0) throw std::runtime_error("backend cuda: no CUDA device");
     for (int d : t.devices) {
         if (d < 0 || d >= device_count_)

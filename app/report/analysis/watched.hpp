@@ -16,7 +16,7 @@
 
 namespace xfer {
 
-// The labels of the runs `xferlab watch` times after the program (run/watch_reference.cpp
+// The labels of the runs `xferlab watch` times after the program (run/watch/watch_reference.cpp
 // writes them, the section below finds them by them): "<prefix> h2d device 0".
 inline constexpr const char* kReferenceLabel = "reference pinned";
 inline constexpr const char* kCalibrateLabel = "xferlab.copy";
@@ -74,8 +74,8 @@ struct WatchedStats {
 // The run's watched figures (records and threads only); watched_references adds the runs
 // xferlab timed after it. Where its pageable copies' pages lived: RunAnalysis::host_nodes.
 WatchedStats watched_stats(const RunResult& run);
-// The reference runs of `results` (by their labels, run/watch_reference.hpp), each against the
-// watched run's copies on the same device and direction. `aggregates` is each run's aggregate
+// The reference runs of `results` (by their labels, run/watch/watch_reference.hpp), each against
+// the watched run's copies on the same device and direction. `aggregates` is each run's aggregate
 // in Results order.
 std::vector<WatchedReference> watched_references(const Results& results, size_t watched,
                                                  const std::vector<double>& aggregates);

@@ -11,6 +11,7 @@
 #include "report/analysis/memory_kinds.hpp"
 #include "report/render/origin.hpp"
 #include "report/render/csv_reporter.hpp"
+#include "report/render/formats.hpp"
 
 namespace xfer {
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/analysis/analysis_json.hpp"
-#include "report/render/json_reporter.hpp"
+#include "report/render/formats.hpp"
 #include "results/serialize.hpp"
 
 namespace xfer {

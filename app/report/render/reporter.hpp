@@ -14,9 +14,10 @@ namespace xfer {
 class Reporter {
   public:
     virtual ~Reporter() = default;
-    virtual std::string name() const = 0;  // a name in settings/vocabulary.cpp
+    virtual std::string name() const = 0;  // its format's name (report/render/formats.hpp)
     // The whole report in this reporter's format. Whether it goes to the terminal or into a
-    // results folder is report/render/report_outputs.hpp's business, not the reporter's.
+    // results folder is the caller's (results/results_writer.hpp for a results folder), not the
+    // reporter's.
     virtual void write(const Results& results, const Analysis& analysis, std::ostream& out) = 0;
 };
 
@@ -37,7 +38,7 @@ struct ReportLimits {
     size_t trace_copies_per_run = 20000;
 };
 
-// The reporter of a name in settings/vocabulary.hpp's reporter table; nullptr when unknown.
+// The reporter of a format (report/render/formats.hpp); nullptr when unknown.
 std::unique_ptr<Reporter> make_reporter(const std::string& name,
                                         ReportDetail detail = ReportDetail::full,
                                         const ReportLimits& limits = {});

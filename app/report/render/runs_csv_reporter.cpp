@@ -1,7 +1,7 @@
 // runs.csv: the summary figures of the table, one row per run ("run": all its trials) followed
 // by its trials ("trial"), so that a spreadsheet filters on `kind`. Empty cells: not defined for
 // the row (a baseline has no ratio, a trial row no interval across trials).
-#include "report/render/runs_csv_reporter.hpp"
+#include "report/render/formats.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 // per run of the plan, each finding and note once (report/render/table_concise.cpp), the errors,
 // the summary. Brief: the runs, the bandwidth, the notes that change how they read, the summary.
 // Numbers come from Analysis only.
-#include "report/render/table_reporter.hpp"
+#include "report/render/formats.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

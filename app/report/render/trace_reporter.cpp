@@ -9,8 +9,6 @@
 // A run of more copies than the limit (output.trace_copies) shows every k-th of them (k the
 // smallest that fits), in time order per worker as recorded; "otherData" "sampled" lists
 // those runs and the run's process name says so, so that no one reads the gaps as idle time.
-#include "report/render/trace_reporter.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/render/formats.hpp"
 #include "report/render/origin.hpp"
 
 namespace xfer {
