@@ -262,12 +262,14 @@ const std::vector<RetiredOption>& retired_engine_options() {
          "retired in issue #55: streaming stores into the page-locked buffers measured slower "
          "than cached ones in every pass on H200 (to the device 0.82-0.92x, docs/performance.md); "
          "the helpers now always copy with memcpy, as stores = \"cached\" and \"auto\" did: "
-         "remove it"},
+         "remove it",
+         "auto"},
         {"populate",
          "retired in issue #55: idle helpers faulting a copy's pages in ahead measured slower by "
          "median in all three passes on H200 (docs/performance.md, \"Weights from a file\"); "
          "remove it (for a file mapped with numpy.memmap, mapped_files = \"read\" reads the "
-         "file instead of faulting the mapping in)"},
+         "file instead of faulting the mapping in)",
+         "off"},
     };
     return retired;
 }

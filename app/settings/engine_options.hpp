@@ -82,6 +82,9 @@ nlohmann::json engine_option_default(const EngineOptionRow& row);
 struct RetiredOption {
     std::string name;  // "taper"
     std::string why;   // "retired in issue #45: ..."
+    // Its default while it existed, as the report wrote it: a recorded value equal to it stays
+    // hidden among the defaults, as it was then; "" where reports showed every recorded value.
+    std::string was_default = {};
 };
 const std::vector<RetiredOption>& retired_engine_options();
 
