@@ -19,10 +19,11 @@ function(xferlab_module target dir)
     target_link_libraries(${target} PRIVATE ${arg_LIBRARIES} xfer_warnings)
     # Only what the module's code calls stays a dependency of the .so.
     target_link_options(${target} PRIVATE LINKER:--as-needed)
-    file(GLOB _package_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/python/xferlab/*.py")
+    file(GLOB _package_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/python/xferlab/*.py"
+        "${PROJECT_SOURCE_DIR}/python/xferlab/*.pyi" "${PROJECT_SOURCE_DIR}/python/xferlab/py.typed")
     add_custom_command(TARGET ${target} POST_BUILD
         COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_package_files} "${dir}"
-        COMMENT "xferlab package: python/xferlab/*.py beside ${target}")
+        COMMENT "xferlab package: python/xferlab/*.py, the stub and py.typed beside ${target}")
 endfunction()
 
 set(XFER_PYTHON_PACKAGE_DIR "${PROJECT_BINARY_DIR}/python/xferlab")
@@ -38,7 +39,8 @@ endif()
 
 # pip install . (scikit-build-core): the package is the module and its Python files.
 if(SKBUILD)
-    file(GLOB _package_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/python/xferlab/*.py")
+    file(GLOB _package_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/python/xferlab/*.py"
+        "${PROJECT_SOURCE_DIR}/python/xferlab/*.pyi" "${PROJECT_SOURCE_DIR}/python/xferlab/py.typed")
     install(TARGETS xferlab_core LIBRARY DESTINATION xferlab)
     install(FILES ${_package_files} DESTINATION xferlab)
 endif()

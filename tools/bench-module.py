@@ -13,8 +13,8 @@ once per trial, in a shuffled order) and nothing timed before a method's first c
   sweep      one caller, engine settings side by side (--sweep)
   sweep4     four callers sharing one engine per setting (--sweep4)
   sizes      one caller at several sizes (--sizes) per setting (--sizes-sweep)
-  engines    issue #45's benchmark: this build's engine against another build's (--old), with
-             streaming stores, CuPy and torch, 1 and 4 callers, both ways
+  engines    issue #45's benchmark: this build's engine against another build's (--old), CuPy
+             and torch, 1 and 4 callers, both ways
   cupy-path  why a CuPy destination was slower than a torch one: the same memory through six
              views, the engine's time apart from the caller's
   memmap     weights from a file: numpy.memmap warm and cold against read() into page-locked
@@ -23,7 +23,7 @@ once per trial, in a shuffled order) and nothing timed before a method's first c
   limit      issue #58's model: the rate one and four callers can reach on this host, from the
              link's, the helpers' and the two together's rates measured here, beside the copy
 Engine settings are key=value as Engine() takes them, ',' between options and ';' between
-settings: --sweep "threads=12,chunk=1MiB;threads=8,dma=chunk,stores=streaming".
+settings: --sweep "threads=12,chunk=1MiB;threads=8,dma=chunk,wait=block".
 --old DIR: DIR holds a package xferlab_old (another build's python/xferlab, renamed), imported
 beside this one. --smoke: the sections on the test build's fake device, with stand-ins for CuPy
 and PyTorch (PYTHONPATH=build/python-testing): a check that the script runs, no measurement.

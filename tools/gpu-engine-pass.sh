@@ -2,7 +2,7 @@
 # Issue #45's pass on the GPU host in one device call (docs/gpu-host.md, "The engine's pass"):
 # build, the GPU tests and the module's tests, then the issue's benchmark: this build's engine
 # against main's (built from .old-engine, module only), CuPy and torch, 1 and 4 callers, both
-# ways, streaming stores; the CuPy-path experiment; numpy.memmap warm and cold against read()
+# ways; the CuPy-path experiment; numpy.memmap warm and cold against read()
 # into page-locked memory; the host-memory ceiling; and, time allowing, four processes
 # (scenarios/cure-processes.toml). Every step logs to its own file; the script carries on past
 # a failing step and keeps to a deadline, so that what ran comes back.

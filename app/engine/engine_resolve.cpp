@@ -21,20 +21,21 @@ struct Shape {
 
 Shape shape_of(const EngineOptions& o) {
     Shape s;
-    const uint64_t piece = o.chunk > 0 ? o.chunk : kEnginePiece;
-    s.dma = o.dma == kEngineDmaAuto ? kEngineChunksPerDma * piece : o.dma;
+    const EngineDefaults& d = kEngineDefaults;
+    const uint64_t piece = o.chunk > 0 ? o.chunk : d.chunk;
+    s.dma = o.dma == kEngineDmaAuto ? d.chunks_per_dma * piece : o.dma;
     if (o.chunk > 0) {
         s.to_device = s.from_device = o.chunk;
-    } else if (s.dma > kEnginePiece) {
+    } else if (s.dma > d.chunk) {
         // Shared DMAs: pieces of one size both ways, so more helpers fill the buffer the link
         // takes next (pass 11: one caller faster in 22-26 of 27 paired trials per size).
-        s.to_device = s.from_device = kEnginePiece;
+        s.to_device = s.from_device = d.chunk;
     } else {
-        s.to_device = kChunkToDevice;
-        s.from_device = kChunkFromDevice;
+        s.to_device = d.chunk_to_device_per_chunk_dma;
+        s.from_device = d.chunk_from_device_per_chunk_dma;
     }
     const bool shared = s.dma > std::max(s.to_device, s.from_device);
-    s.buffers = o.buffers > 0 ? o.buffers : shared ? kAutoBuffersShared : kAutoBuffers;
+    s.buffers = o.buffers > 0 ? o.buffers : shared ? d.buffers : d.buffers_per_chunk_dma;
     return s;
 }
 
@@ -64,18 +65,6 @@ std::string buffers_text(const StagingConfig& c) {
                        c.buffers == 1 ? "" : "s", chunks, total);
 }
 
-std::string stores_text(const EngineOptions& o, const StagingConfig& c) {
-    const char* why =
-        o.stores == StagingStores::auto_ ? " (auto: cached both ways, measured best on H200)" : "";
-    return fmt::format(
-        "helpers copy in (to the device) with {} stores, out (from the device) "
-        "with {} stores{}{}",
-        to_string(c.copy_in), to_string(c.copy_out), why,
-        has_streaming_stores() ? ""
-                               : "; this CPU has no streaming stores here: "
-                                 "both are memcpy");
-}
-
 }  // namespace
 
 uint64_t engine_page_locked_bytes(const EngineOptions& options, int threads) {
@@ -93,12 +82,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
     apply_shape(shape_of(o), c);
     // Only an explicit chunk splits page-locked memory; auto DMAs it in one chunk per helper.
     c.page_locked_chunk = o.chunk;
-    // Measured on the H200 host (docs/results/h200-cure.md): cached stores beat streaming ones
-    // in both directions while the DMA runs (H2D 0.88x, D2H 0.76-0.83x with streaming).
-    c.copy_in = c.copy_out =
-        o.stores == StagingStores::streaming ? HostStores::streaming : HostStores::cached;
     c.idle_spin = o.wait == StagingWait::spin;
-    c.populate_ahead = o.populate == StagingPopulate::ahead;
     c.read_mapped_files = o.mapped_files == StagingMappedFiles::read;
     out.streams = o.streams;
     out.wait = o.wait;
@@ -133,8 +117,8 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
             "auto: the link carries {:.1f} GB/s ({}), one thread's memcpy into page-locked memory "
             "{:.1f} GB/s ({:g}x as many helpers as that needs), {} CPUs local to the device, at "
             "most {}; shared with the machine's other auto engines",
-            f.link_gbps, f.link_text, f.memcpy_gbps, kAutoHelpersPerLinkShare, f.local_cpus.size(),
-            f.helper_cap);
+            f.link_gbps, f.link_text, f.memcpy_gbps, kEngineDefaults.helpers_per_link_share,
+            f.local_cpus.size(), f.helper_cap);
     }
     out.pageable_direct = o.pageable == PageableRoute::direct ||
                           (o.pageable == PageableRoute::auto_ && f.pageable_uses_host_page_tables);
@@ -155,16 +139,12 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
         : o.affinity == StagingAffinity::list ? "on CPUs " + format_cpu_ranges(c.cpus)
                                               : std::string("on the device's local CPUs");
     out.note = fmt::format(
-        "staging on {}: {} helper thread{} ({}), {}, helpers {}; {}; DMAs on {}, helpers {} "
-        "while they wait for one{}{}",
+        "staging on {}: {} helper thread{} ({}), {}, helpers {}; DMAs on {}, helpers {} "
+        "while they wait for one{}",
         f.name, c.threads, c.threads == 1 ? "" : "s", threads_why, buffers_text(c), cpus,
-        stores_text(o, c),
         o.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
                                          : "one stream per helper",
         o.wait == StagingWait::block ? "sleep (staging.wait = \"block\")" : "spin",
-        c.populate_ahead ? "; idle helpers fault a copy's host pages in ahead of the fill "
-                           "(staging.populate = \"ahead\")"
-                         : "",
         c.read_mapped_files ? "; a copy to the device from a shared file mapping reads the file "
                               "(staging.mapped_files = \"read\")"
                             : "");

@@ -11,30 +11,13 @@
 #include "engine/auto_helpers.hpp"
 #include "engine/staging_engine.hpp"
 #include "engine/staging_registry.hpp"
+#include "settings/engine_defaults.hpp"
 #include "settings/engine_options.hpp"
 
 namespace xfer {
 
-// The module's auto DMA: this many chunks, filled (or emptied) by the helpers together.
-constexpr uint64_t kEngineChunksPerDma = 8;
-// chunk = "auto" with shared DMAs: eight to a DMA of 8 MiB, measured on H200 with one and four
-// callers (docs/results/h200-module.md, passes 8 and 11).
-constexpr uint64_t kEnginePiece = uint64_t(1) << 20;
-// chunk = "auto" with a DMA per chunk (dma = "chunk"): to the device 4 MiB (larger DMAs:
-// 0.93-0.94x pinned against 0.91-0.92x with 2 MiB; 8 MiB fell to 0.66x), from it 2 MiB (4 MiB
-// swung between 0.79x and 0.93x from trial to trial): docs/results/h200-cure.md.
-constexpr uint64_t kChunkToDevice = uint64_t(4) << 20;
-constexpr uint64_t kChunkFromDevice = uint64_t(2) << 20;
-// buffers = "auto": with shared DMAs half a DMA's worth of chunks per helper, so that the
-// page-locked memory holds two DMAs per four helpers (48 MiB with 12 helpers, 1 MiB chunks: less
-// was slower in every trial, pass 12); with a DMA per chunk two per helper.
-constexpr int kAutoBuffersShared = int(kEngineChunksPerDma / 2);
-constexpr int kAutoBuffers = 2;
-// direct_below = "auto": below these a copy is one plain copy. Measured on H200
-// (docs/performance.md, "Small copies"): staged to the device won from 12 MiB in every trial of
-// two passes; from the device (its pieces then 1-2 MiB) from 4 MiB.
-constexpr uint64_t kDirectBelowToDevice = uint64_t(12) << 20;
-constexpr uint64_t kDirectBelowFromDevice = uint64_t(4) << 20;
+// What each "auto" becomes: kEngineDefaults (settings/engine_defaults.hpp), the numbers and
+// the measurements behind them in one place.
 
 // What the platform knows about one device.
 struct DeviceFacts {
@@ -46,7 +29,7 @@ struct DeviceFacts {
     std::vector<int> local_cpus;  // CPUs near the device this process may use; empty: unknown
     std::string local_cpus_why;   // why local_cpus is empty
     int cpus = 1;                 // CPUs this process may use
-    int helper_cap = kMaxAutoHelpers;  // the most helpers "auto" takes
+    int helper_cap = kEngineDefaults.max_auto_threads;  // the most helpers "auto" takes
     // cudaDevAttrPageableMemoryAccessUsesHostPageTables: the device reads pageable memory
     // through the host's page tables (Grace Hopper, Grace Blackwell), so a plain copy from it
     // runs at about the page-locked rate and staging would only add host memory traffic.
@@ -62,8 +45,8 @@ struct ResolvedEngine {
     EngineClaim claim;              // what it registers in the machine's engine registry
     bool pageable_direct = false;   // pageable memory goes as one plain copy
     std::string pageable_why;       // what pageable_direct rests on
-    uint64_t direct_below_to_device = kDirectBelowToDevice;
-    uint64_t direct_below_from_device = kDirectBelowFromDevice;
+    uint64_t direct_below_to_device = kEngineDefaults.direct_below_to_device;
+    uint64_t direct_below_from_device = kEngineDefaults.direct_below_from_device;
     bool measure = false;
     std::string note;  // how each "auto" was resolved, and why (a run's notes, Engine.note)
 };

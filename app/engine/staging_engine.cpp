@@ -60,7 +60,7 @@ void StagingEngine::fill(const Request& r, std::byte* buffer, uint64_t offset, u
         read = read_file_into(r.file.file->fd(), r.file.offset + offset, buffer, len);
         file_read_bytes_.fetch_add(read, std::memory_order_relaxed);
     }
-    if (read < len) host_copy(config_.copy_in, buffer + read, r.host + offset + read, len - read);
+    if (read < len) std::memcpy(buffer + read, r.host + offset + read, len - read);
 }
 
 int StagingEngine::active_helpers() const {
@@ -373,12 +373,11 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
             const int64_t waited = now_ns();
             probe_->dma_waited(h.index, r.id, c.dma_started_ns, t, waited);
             if (!r.to_device && !r.direct) {
-                host_copy(config_.copy_out, r.host + c.offset, device_->buffer(h.index, slot),
-                          c.len);
+                std::memcpy(r.host + c.offset, device_->buffer(h.index, slot), c.len);
                 probe_->copied(h.index, c.len, waited, now_ns());
             }
         } else if (!r.to_device && !r.direct) {
-            host_copy(config_.copy_out, r.host + c.offset, device_->buffer(h.index, slot), c.len);
+            std::memcpy(r.host + c.offset, device_->buffer(h.index, slot), c.len);
         }
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));

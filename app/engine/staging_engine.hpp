@@ -9,9 +9,9 @@
 // concurrent callers share the link instead of queueing behind each other):
 //   to the device:   copy pageable -> buffer, then the DMA buffer -> device
 //   from the device: the DMA device -> buffer, then copy buffer -> pageable
-// (each copy with cached or streaming stores, StagingConfig::copy_in / copy_out). A buffer is
-// reused only after its DMA finished (StagingDevice::wait). The caller returns when every byte
-// of its request has arrived: the same contract as a synchronous copy.
+// (each copy a memcpy). A buffer is reused only after its DMA finished (StagingDevice::wait). The
+// caller returns when every byte of its request has arrived: the same contract as a synchronous
+// copy.
 //
 // Two layouts (staging_shares_buffers): each helper with buffers of its own, one DMA per chunk;
 // or DMA-sized buffers shared by the helpers, each filled (or emptied) by several of them a
@@ -31,22 +31,21 @@
 #include "engine/engine_probe.hpp"
 #include "engine/mapped_files.hpp"
 #include "engine/staging_device.hpp"
-#include "engine/streaming_copy.hpp"
+#include "settings/engine_defaults.hpp"
 
 namespace xfer {
 
-// An engine's resolved settings (engine/engine_resolve.hpp makes them from EngineOptions).
+// An engine's resolved settings (engine/engine_resolve.hpp makes them from EngineOptions). The
+// member defaults are what resolve() makes of the default options for one helper
+// (kEngineDefaults: shared DMAs of 8 chunks of 1 MiB, 4 chunks per helper; a unit test holds
+// the two together).
 struct StagingConfig {
-    int device = 0;                  // for messages
-    int threads = 1;                 // helper threads (at least 1)
-    int buffers = 2;                 // chunk buffers per helper
-    uint64_t chunk = 1 << 20;        // bytes per chunk to the device (and back, unless set below)
-    uint64_t chunk_from_device = 0;  // bytes per chunk from the device (0: `chunk`)
-    std::vector<int> cpus{};         // helper affinity; empty: none
-    // How a helper writes what it copies: pageable -> buffer on the way to the device, buffer
-    // -> pageable on the way back.
-    HostStores copy_in = HostStores::cached;
-    HostStores copy_out = HostStores::cached;
+    int device = 0;                          // for messages
+    int threads = 1;                         // helper threads (at least 1)
+    int buffers = kEngineDefaults.buffers;   // chunk buffers per helper
+    uint64_t chunk = kEngineDefaults.chunk;  // bytes per chunk to the device (and back)
+    uint64_t chunk_from_device = 0;          // bytes per chunk from the device (0: `chunk`)
+    std::vector<int> cpus{};                 // helper affinity; empty: none
     // Page-locked request memory (DMA'd in place, no bounce) in chunks of this size; 0: one
     // per helper (the fewest DMA set-ups that keep every helper busy).
     uint64_t page_locked_chunk = 0;
@@ -57,14 +56,11 @@ struct StagingConfig {
     // Bytes per DMA of a bounced copy. No more than a chunk: each helper DMAs its own chunks
     // from its own buffers. Larger: the page-locked memory is cut into buffers of this size
     // (staging_layout) that the helpers fill, or empty, together, a chunk each.
-    uint64_t dma_chunk = 0;
+    uint64_t dma_chunk = kEngineDefaults.dma();
     // Shared buffers: a helper with nothing to take while a request is active spins until the
     // engine has news instead of sleeping, so that a buffer's pieces are taken as soon as its
     // DMA ends rather than after the helpers' wake-ups.
     bool idle_spin = true;
-    // Shared buffers: a helper with nothing to take first faults the host pages of a request in
-    // ahead of the fill ([staging] populate = "ahead"; engine/host_pages.hpp).
-    bool populate_ahead = false;
     // To the device: where a copy's source is a shared mapping of a regular file, helpers read
     // the file into the buffers ([staging] mapped_files = "read"; engine/mapped_files.hpp).
     bool read_mapped_files = false;
@@ -96,7 +92,6 @@ struct StagingTotals {
     uint64_t direct_bytes = 0;     // page-locked memory DMA'd in place (no bounce)
     uint64_t chunks = 0;           // finished DMAs
     uint64_t pieces = 0;           // shared buffers: the helpers' copies into or out of them
-    uint64_t populated_bytes = 0;  // host memory faulted in ahead of the fill (populate)
     uint64_t file_read_bytes = 0;  // read from the file behind a mapping (mapped_files)
 };
 
@@ -155,12 +150,10 @@ class StagingEngine {
         uint64_t piece = 0;   // bytes per piece
     };
     struct UnitTask {
-        enum class Kind { piece, start, wait, populate } kind = Kind::piece;
+        enum class Kind { piece, start, wait } kind = Kind::piece;
         int unit = 0;
-        uint64_t offset = 0;  // piece: in the unit; populate: in the request
+        uint64_t offset = 0;  // piece: in the unit
         uint64_t len = 0;
-        Request* request = nullptr;  // populate
-        bool advise = false;         // populate: the request's first range
     };
 
     void run_request(Request& r);
@@ -181,15 +174,13 @@ class StagingEngine {
     // Per-helper buffers (staging_engine.cpp) and shared ones (staging_units.cpp).
     void run_own(Helper& h);
     void run_shared(Helper& h);
-    bool take_unit_task(UnitTask& t);      // under mutex_
-    bool take_populate_task(UnitTask& t);  // under mutex_
+    bool take_unit_task(UnitTask& t);  // under mutex_
     void run_unit_task(Helper& h, const UnitTask& t);
     void copy_piece(Helper& h, const UnitTask& t);
     // Into `buffer`, bound for the device: the request's bytes [offset, offset + len), read
-    // from the file behind its mapping where one was found, else copied with copy_in's stores.
+    // from the file behind its mapping where one was found, else copied.
     void fill(const Request& r, std::byte* buffer, uint64_t offset, uint64_t len);
     void wait_unit(Helper& h, const UnitTask& t);
-    void populate(Helper& h, const UnitTask& t);
     void start_unit_dma(Helper& h, int unit);
     // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
     void free_unit_locked(Unit& u, const std::string& error);

@@ -25,7 +25,6 @@ struct StagingEngine::Request {
     uint64_t chunk = 0;        // bytes per DMA of this request
     int helpers = 1;           // helpers taking work when it started (StagingEngine::active_)
     uint64_t next = 0;         // offset of the next range to hand out
-    uint64_t populated = 0;    // populate: host memory below this offset is faulted in
     FileRange file;            // to the device: the file behind `host` (read_mapped_files)
     uint64_t outstanding = 0;  // ranges handed out and not yet retired
     bool failed = false;

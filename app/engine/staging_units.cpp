@@ -9,15 +9,14 @@
 //                    are copied out by whoever is free; the last piece frees it
 // Page-locked request memory is DMA'd in place, a unit's range at a time (no pieces).
 // A helper prefers pieces of the oldest unit, then opening a unit, then waiting for the oldest
-// DMA, so the DMAs start in about the order of the request and the link stays busy. With
-// populate, a helper that would otherwise spin faults the request's next host pages in.
+// DMA, so the DMAs start in about the order of the request and the link stays busy.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <thread>
 
-#include "engine/host_pages.hpp"
 #include "engine/staging_engine.hpp"
 #include "engine/staging_engine_parts.hpp"
 #include "util/clock.hpp"
@@ -38,11 +37,6 @@ void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
     }
 }
 
-// populate: host memory faulted in per task, and how far ahead of the fill it may go (about
-// the page-locked memory's worth: pages faulted in much earlier would only be evicted again).
-constexpr uint64_t kPopulateStep = uint64_t(2) << 20;
-constexpr uint64_t kPopulateAhead = uint64_t(64) << 20;
-
 }  // namespace
 
 void StagingEngine::run_shared(Helper& h) {
@@ -51,7 +45,7 @@ void StagingEngine::run_shared(Helper& h) {
         {
             std::unique_lock lock(mutex_);
             for (;;) {
-                if (h.index < active_ && (take_unit_task(t) || take_populate_task(t))) break;
+                if (h.index < active_ && take_unit_task(t)) break;
                 // A unit in use brings news when its pieces or its DMA are done; spinning for it
                 // (rather than a wake-up later) hands a unit's pieces out as soon as its DMA ends.
                 if (config_.idle_spin && h.index < active_ && !stopping_ &&
@@ -123,22 +117,6 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
     return true;
 }
 
-bool StagingEngine::take_populate_task(UnitTask& t) {
-    if (!config_.populate_ahead || !first_) return false;
-    for (Request* r = first_; r; r = r->link) {
-        // A request read from its file (mapped_files) maps no page: nothing to fault in.
-        if (r->direct || r->failed || r->file.file) continue;
-        const uint64_t from = std::max(r->populated, r->next);
-        if (from >= r->bytes || from >= r->next + kPopulateAhead) continue;
-        t = {UnitTask::Kind::populate, 0, from, std::min(kPopulateStep, r->bytes - from), r,
-             r->populated == 0};
-        r->populated = from + t.len;
-        ++r->outstanding;  // keeps `r` (on its caller's stack) until the task is done
-        return true;
-    }
-    return false;
-}
-
 void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
     retire_locked(u, error);
     u.state = Unit::State::free;
@@ -153,9 +131,6 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
             return;
         case UnitTask::Kind::wait:
             wait_unit(h, t);
-            return;
-        case UnitTask::Kind::populate:
-            populate(h, t);
             return;
         case UnitTask::Kind::piece:
             copy_piece(h, t);
@@ -195,7 +170,7 @@ void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
     if (r.to_device)
         fill(r, buffer, u.offset + t.offset, t.len);
     else
-        host_copy(config_.copy_out, host, buffer, t.len);
+        std::memcpy(host, buffer, t.len);
     if (probe_) probe_->copied(h.index, t.len, t0, now_ns());
     bool start = false;
     {
@@ -242,25 +217,6 @@ void StagingEngine::start_unit_dma(Helper& h, int index) {
     }
     u.state = Unit::State::in_flight;
     wake_helpers_locked();  // somebody may wait for it
-}
-
-// Faults a range of the request's host memory in (engine/host_pages.hpp), so that the pieces
-// copied from it later find its pages mapped; the first range also asks the kernel to read a
-// file behind the whole request ahead (numpy.memmap with a cold page cache).
-void StagingEngine::populate(Helper& h, const UnitTask& t) {
-    Request& r = *t.request;
-    const int64_t t0 = stamp();
-    std::byte* at = r.host + t.offset;
-    if (t.advise) advise_will_need(at, r.bytes - t.offset);
-    if (r.to_device)
-        populate_for_reading(at, t.len);
-    else
-        populate_for_writing(at, t.len);
-    if (probe_) probe_->spun(h.index, t0, now_ns());  // not a copy: counted with the waits
-    std::lock_guard lock(mutex_);
-    totals_.populated_bytes += t.len;
-    --r.outstanding;
-    if (r.finished()) r.done.notify_all();
 }
 
 }  // namespace xfer

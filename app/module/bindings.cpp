@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "module/copy_route.hpp"
@@ -12,6 +13,8 @@
 #include "module/engine_stats.hpp"
 #include "module/memory_views.hpp"
 #include "module/module_engine.hpp"
+#include "settings/engine_defaults.hpp"
+#include "util/format.hpp"
 #include "util/version.hpp"
 
 namespace py = pybind11;
@@ -60,8 +63,21 @@ void bind_engine(py::module_& m) {
                  return PyEngine{std::make_shared<ModuleEngine>(platform, device, options)};
              }),
              py::arg("device") = 0)
-        .def_static("defaults", &engine_option_defaults,
-                    "Every option's default: the same as a scenario's [staging] keys'.")
+        .def_static(
+            "defaults",
+            [](int device) {
+                CopyPlatform& platform = current_platform();
+                DeviceFacts facts;
+                {
+                    py::gil_scoped_release release;  // the first call probes the device
+                    facts = platform.facts(device);
+                }
+                return engine_option_defaults(resolve(EngineOptions{}, facts));
+            },
+            py::arg("device") = 0,
+            "Every option's default (the same as a scenario's [staging] keys'), what an engine "
+            "on `device` here would use for it, and the rule that makes a number of \"auto\": "
+            "{option: {\"default\": ..., \"value\": ..., \"rule\": str or None}}.")
         .def(
             "copy",
             [](PyEngine& self, const py::handle& dst, const py::handle& src,
@@ -104,19 +120,25 @@ void bind_transfer_api(py::module_& m) {
             PyErr_SetString(error.ptr(), e.what());
         }
     });
+    // The thresholds in the docstring are kEngineDefaults' (settings/engine_defaults.hpp).
+    static const std::string copy_doc = fmt::format(
+        R"doc(Copies src into dst and returns when the bytes have arrived (like cudaMemcpy).
+One side is host memory (NumPy, memoryview, bytearray, a CPU tensor), the other a device array
+(CuPy, PyTorch CUDA tensor, Numba; __cuda_array_interface__ or __dlpack__), or both host. Pageable
+host memory goes through the device's shared staging engine; page-locked memory, copies below
+{} to a device ({} from one) and, where the device reads pageable memory through the
+host's page tables, every copy are one plain copy; a copy of zero bytes does nothing. With
+stream=, the copy starts after the stream's earlier work. The GIL is released for the whole
+copy.)doc",
+        format_size(kEngineDefaults.direct_below_to_device),
+        format_size(kEngineDefaults.direct_below_from_device));
     m.def(
         "copy",
         [](const py::handle& dst, const py::handle& src, const py::object& stream) {
             copy_objects(dst, src, stream, nullptr);
         },
         py::arg("dst"), py::arg("src"), py::kw_only(), py::arg("stream") = py::none(),
-        R"doc(Copies src into dst and returns when the bytes have arrived (like cudaMemcpy).
-One side is host memory (NumPy, memoryview, bytearray, a CPU tensor), the other a device array
-(CuPy, PyTorch CUDA tensor, Numba; __cuda_array_interface__ or __dlpack__), or both host. Pageable
-host memory goes through the device's shared staging engine; page-locked memory, copies below
-12 MiB to a device (4 MiB from one) and, where the device reads pageable memory through the
-host's page tables, every copy are one plain copy; a copy of zero bytes does nothing. With stream=, the copy starts after the stream's earlier work. The GIL
-is released for the whole copy.)doc");
+        copy_doc.c_str());
     bind_engine(m);
     m.def("_shutdown", &close_shared_engines, "Closes the shared engines (registered atexit).");
     m.attr("__version__") = tool_version();

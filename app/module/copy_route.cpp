@@ -46,7 +46,8 @@ Side side_of(CopyPlatform& platform, const MemoryView& v, const char* role) {
 // The shared engine's is the default's (it is made with default options, EngineOptions{}).
 uint64_t direct_below(const ModuleEngine* engine, bool to_device) {
     if (engine) return engine->direct_below(to_device);
-    return to_device ? kDirectBelowToDevice : kDirectBelowFromDevice;
+    return to_device ? kEngineDefaults.direct_below_to_device
+                     : kEngineDefaults.direct_below_from_device;
 }
 
 }  // namespace

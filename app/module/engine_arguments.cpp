@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "util/suggest.hpp"
@@ -52,6 +53,11 @@ py::object as_python(const json& v) {
             for (const json& item : v) out.append(as_python(item));
             return std::move(out);
         }
+        case json::value_t::object: {
+            py::dict out;
+            for (const auto& [key, item] : v.items()) out[py::str(key)] = as_python(item);
+            return std::move(out);
+        }
         default:
             return py::none();
     }
@@ -87,10 +93,33 @@ EngineOptions engine_options(const py::kwargs& kwargs) {
     return options;
 }
 
-py::dict engine_option_defaults() {
+py::dict engine_option_defaults(const ResolvedEngine& r) {
+    const StagingConfig& c = r.config;
+    // What the engine uses for each option, as its stats() reports it (module/engine_stats.cpp).
+    const json used = {
+        {"threads", c.threads},
+        {"chunk", c.chunk},
+        {"buffers", c.buffers},
+        {"dma", staging_shares_buffers(c) ? json(c.dma_chunk) : json("chunk")},
+        {"affinity", c.cpus},
+        {"streams", to_string(r.streams)},
+        {"wait", to_string(r.wait)},
+        {"mapped_files", c.read_mapped_files ? "read" : "copy"},
+        {"direct_below",
+         {{"to_device", r.direct_below_to_device}, {"from_device", r.direct_below_from_device}}},
+        {"pageable", r.pageable_direct ? "direct" : "staged"},
+        {"measure", r.measure}};
     py::dict out;
-    for (const auto& row : engine_option_rows())
-        out[py::str(row.name)] = as_python(engine_option_default(row));
+    for (const auto& row : engine_option_rows()) {
+        const auto it = used.find(row.name);
+        if (it == used.end())
+            throw std::logic_error("Engine.defaults(): no value for the option " + row.name);
+        out[py::str(row.name)] =
+            py::dict(py::arg("default") = as_python(engine_option_default(row)),
+                     py::arg("value") = as_python(*it),
+                     py::arg("rule") =
+                         row.rule.empty() ? py::object(py::none()) : py::object(py::str(row.rule)));
+    }
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "engine/engine_resolve.hpp"
 #include "settings/engine_options.hpp"
 
 namespace xfer::pyapi {
@@ -15,8 +16,11 @@ namespace xfer::pyapi {
 // the closest) or a value of no JSON kind, ValueError with the row's message for a refused one.
 EngineOptions engine_options(const pybind11::kwargs& kwargs);
 
-// Every option's default as Python sees it: {"threads": "auto", "chunk": "auto", ...}.
-pybind11::dict engine_option_defaults();
+// Every option's default beside what an engine resolved as `r` (the default options on a
+// device) uses for it, and the rule that made it of "auto": {"chunk": {"default": "auto",
+// "value": 1048576, "rule": "auto: 1 MiB; ..."}, "streams": {"default": "one", "value": "one",
+// "rule": None}, ...}. Throws std::logic_error for an option it has no value of (a new row).
+pybind11::dict engine_option_defaults(const ResolvedEngine& r);
 // The options as given to an engine, recorded: {"threads": 4, "chunk": "1 MiB", ...}.
 pybind11::dict engine_options_dict(const EngineOptions& options);
 

@@ -87,12 +87,11 @@ py::dict engine_stats(const ModuleEngine& e) {
     out["note"] = e.note();
     out["copies"] = py::dict(py::arg("staged") = s.staged.requests,
                              py::arg("plain") = s.plain_copies, py::arg("host") = s.host_copies);
-    out["bytes"] =
-        py::dict(py::arg("to_device") = s.staged.to_device_bytes,
-                 py::arg("from_device") = s.staged.from_device_bytes,
-                 py::arg("page_locked_in_place") = s.staged.direct_bytes,
-                 py::arg("plain") = s.plain_bytes, py::arg("populated") = s.staged.populated_bytes,
-                 py::arg("read_from_files") = s.staged.file_read_bytes);
+    out["bytes"] = py::dict(py::arg("to_device") = s.staged.to_device_bytes,
+                            py::arg("from_device") = s.staged.from_device_bytes,
+                            py::arg("page_locked_in_place") = s.staged.direct_bytes,
+                            py::arg("plain") = s.plain_bytes,
+                            py::arg("read_from_files") = s.staged.file_read_bytes);
     out["chunks"] = s.staged.chunks;  // DMAs
     out["pieces"] = s.staged.pieces;  // shared buffers: the helpers' copies into or out of them
     out["registry"] = registry_of(e);

@@ -1,8 +1,11 @@
 // The staging engine's options, one row each (settings/engine_options.hpp). The defaults are
-// EngineOptions' own; why each is what it is: engine/engine_resolve.cpp, where "auto" becomes a
-// number.
+// EngineOptions' own; what each "auto" becomes, and why, is kEngineDefaults
+// (settings/engine_defaults.hpp), whose numbers the rules below print.
 #include "settings/engine_options.hpp"
 
+#include <fmt/format.h>
+
+#include "settings/engine_defaults.hpp"
 #include "settings/value_checks.hpp"
 #include "settings/value_forms.hpp"
 #include "util/format.hpp"
@@ -155,45 +158,70 @@ EngineOptionRow measure_option() {
     return r;
 }
 
-// staging.dma, recorded since pass 6 of the Python module (issue #27): before, every helper DMA'd
-// its own chunks.
-EngineOptionRow dma_option() {
-    EngineOptionRow r =
-        size_option("dma", {{"auto", kEngineDmaAuto}, {"chunk", 0}},
-                    "bytes per DMA, filled by the helpers together (auto: 8 chunks)",
-                    &EngineOptions::dma, kMinChunk, "8MiB", "a DMA");
-    r.before = "chunk";
+// The row with its rule for "auto": in full for Engine.defaults(), in short after the doc (the
+// help table's meaning column holds 72 characters).
+EngineOptionRow with_rule(EngineOptionRow r, const std::string& in_short, std::string rule) {
+    r.doc += " (" + in_short + ")";
+    r.rule = std::move(rule);
     return r;
 }
 
+// staging.dma, recorded since pass 6 of the Python module (issue #27): before, every helper DMA'd
+// its own chunks.
+EngineOptionRow dma_option() {
+    const EngineDefaults& d = kEngineDefaults;
+    EngineOptionRow r = size_option("dma", {{"auto", kEngineDmaAuto}, {"chunk", 0}},
+                                    "bytes per DMA, filled by the helpers together",
+                                    &EngineOptions::dma, kMinChunk, "8MiB", "a DMA");
+    r.before = "chunk";
+    return with_rule(std::move(r), fmt::format("auto: {} chunks", d.chunks_per_dma),
+                     fmt::format("auto: {} chunks, {} with the chunk left auto", d.chunks_per_dma,
+                                 format_size(d.dma())));
+}
+
 std::vector<EngineOptionRow> build_rows() {
+    const EngineDefaults& d = kEngineDefaults;
     return {
-        count_option("threads", "helper threads, or \"auto\" (from the link and a memcpy probe)",
-                     kMaxHelpers, &EngineOptions::threads,
-                     "zero helper threads would move nothing"),
-        size_option("chunk", {{"auto", 0}}, "bytes a helper copies at a time (auto: 1 MiB)",
-                    &EngineOptions::chunk, kMinChunk, "1MiB", "a staging chunk"),
-        count_option(
-            "buffers", "page-locked chunks per helper (auto: 4, or 2 with dma = \"chunk\")",
-            kMaxBuffers, &EngineOptions::buffers, "page-locked chunk buffers per helper thread"),
+        with_rule(
+            count_option("threads", "helper threads", kMaxHelpers, &EngineOptions::threads,
+                         "zero helper threads would move nothing"),
+            fmt::format("auto: from the link and a memcpy probe, at most {}", d.max_auto_threads),
+            fmt::format("auto: {:g}x the helpers that would feed the device's link at one "
+                        "thread's memcpy rate, at most its local CPUs and at most {}",
+                        d.helpers_per_link_share, d.max_auto_threads)),
+        with_rule(size_option("chunk", {{"auto", 0}}, "bytes a helper copies at a time",
+                              &EngineOptions::chunk, kMinChunk, "1MiB", "a staging chunk"),
+                  "auto: " + format_size(d.chunk),
+                  fmt::format("auto: {}; with dma = \"chunk\" {} to the device, {} from it",
+                              format_size(d.chunk), format_size(d.chunk_to_device_per_chunk_dma),
+                              format_size(d.chunk_from_device_per_chunk_dma))),
+        with_rule(
+            count_option("buffers", "page-locked chunks per helper", kMaxBuffers,
+                         &EngineOptions::buffers, "page-locked chunk buffers per helper thread"),
+            fmt::format("auto: {}, or {} with dma = \"chunk\"", d.buffers, d.buffers_per_chunk_dma),
+            fmt::format("auto: {}, or {} with dma = \"chunk\"", d.buffers,
+                        d.buffers_per_chunk_dma)),
         dma_option(),
         affinity_option(),
-        enum_option("stores", "helpers' stores into page-locked buffers: {values}",
-                    &EngineOptions::stores),
         enum_option("streams", "the DMAs' CUDA streams: {values} (one: in order)",
                     &EngineOptions::streams),
         enum_option("wait", "how a helper waits for a DMA: {values}", &EngineOptions::wait),
-        enum_option("populate", "idle helpers fault a copy's host pages in ahead: {values}",
-                    &EngineOptions::populate),
         enum_option("mapped_files",
                     "to the device from a shared file mapping: {values} (read: pread)",
                     &EngineOptions::mapped_files),
-        size_option("direct_below", {{"auto", kDirectBelowAuto}},
-                    "a smaller copy is one plain copy (auto: 12 MiB to, 4 MiB from)",
-                    &EngineOptions::direct_below, 0, "64KiB", "direct_below", false),
-        enum_option("pageable",
-                    "pageable memory: {values} (auto: direct where the device reads it)",
-                    &EngineOptions::pageable, false),
+        with_rule(
+            size_option("direct_below", {{"auto", kDirectBelowAuto}},
+                        "a smaller copy is one plain copy", &EngineOptions::direct_below, 0,
+                        "64KiB", "direct_below", false),
+            fmt::format("auto: {} to, {} from", format_size(d.direct_below_to_device),
+                        format_size(d.direct_below_from_device)),
+            fmt::format("auto: {} to the device, {} from it", format_size(d.direct_below_to_device),
+                        format_size(d.direct_below_from_device))),
+        with_rule(
+            enum_option("pageable", "pageable memory: {values}", &EngineOptions::pageable, false),
+            "auto: direct where the device reads it",
+            "auto: direct where the device reads pageable memory through the host's page "
+            "tables, else staged"),
         measure_option(),
     };
 }
@@ -230,6 +258,18 @@ const std::vector<RetiredOption>& retired_engine_options() {
         {"ramp",
          "retired in issue #45: shorter first and last DMAs only moved the link's wait into the "
          "middle of a copy on H200 (docs/performance.md, pass 10); remove it"},
+        {"stores",
+         "retired in issue #55: streaming stores into the page-locked buffers measured slower "
+         "than cached ones in every pass on H200 (to the device 0.82-0.92x, docs/performance.md); "
+         "the helpers now always copy with memcpy, as stores = \"cached\" and \"auto\" did: "
+         "remove it",
+         "auto"},
+        {"populate",
+         "retired in issue #55: idle helpers faulting a copy's pages in ahead measured slower by "
+         "median in all three passes on H200 (docs/performance.md, \"Weights from a file\"); "
+         "remove it (for a file mapped with numpy.memmap, mapped_files = \"read\" reads the "
+         "file instead of faulting the mapping in)",
+         "off"},
     };
     return retired;
 }

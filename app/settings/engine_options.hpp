@@ -17,7 +17,8 @@
 
 namespace xfer {
 
-// EngineOptions::dma: "auto", kEngineChunksPerDma chunks filled by the helpers together.
+// EngineOptions::dma: "auto", kEngineDefaults.chunks_per_dma chunks filled by the helpers
+// together (settings/engine_defaults.hpp).
 constexpr uint64_t kEngineDmaAuto = ~uint64_t(0);
 // EngineOptions::direct_below: "auto", each direction its own threshold (engine_resolve.hpp).
 constexpr uint64_t kDirectBelowAuto = ~uint64_t(0);
@@ -28,11 +29,9 @@ struct EngineOptions {
     int buffers = 0;                // page-locked chunks per helper; 0: "auto"
     uint64_t dma = kEngineDmaAuto;  // bytes per DMA; 0: "chunk" (one chunk per DMA)
     StagingAffinity affinity = StagingAffinity::gpu_local;
-    std::vector<int> cpus;  // affinity = list
-    StagingStores stores = StagingStores::auto_;
+    std::vector<int> cpus;                         // affinity = list
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
-    StagingPopulate populate = StagingPopulate::off;
     StagingMappedFiles mapped_files = StagingMappedFiles::copy;
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
@@ -47,6 +46,9 @@ struct EngineOptionRow {
     std::string type;  // "size or \"auto\""
     std::string unit;  // what a number counts ("bytes"); "" when it counts nothing
     std::string doc;   // one line; "{values}" stands for the values' list (help, docstring)
+    // What "auto" becomes, from kEngineDefaults' numbers ("auto: 1 MiB; ..."); empty where the
+    // default is no "auto". Also at the end of `doc`.
+    std::string rule;
     std::vector<std::string> values;  // the names it takes ("spin", "block"); empty: a number
     bool scenario = true;             // also a [staging] key
     // Checks a value (a scenario file's TOML as JSON, or a Python argument as JSON) and stores
@@ -80,6 +82,9 @@ nlohmann::json engine_option_default(const EngineOptionRow& row);
 struct RetiredOption {
     std::string name;  // "taper"
     std::string why;   // "retired in issue #45: ..."
+    // Its default while it existed, as the report wrote it: a recorded value equal to it stays
+    // hidden among the defaults, as it was then; "" where reports showed every recorded value.
+    std::string was_default = {};
 };
 const std::vector<RetiredOption>& retired_engine_options();
 

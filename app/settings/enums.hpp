@@ -95,17 +95,6 @@ struct EnumTable<StagingAffinity> {
         {.value = StagingAffinity::list, .name = {}, .argument = {}, .array = true}};
 };
 
-// staging.stores: how the staging helpers write the chunk they copy: ordinary (cached) stores,
-// or streaming (non-temporal) ones that skip the read-for-ownership of the destination line;
-// auto picks per direction (engine/engine_resolve.cpp).
-enum class StagingStores { auto_, cached, streaming };
-template <>
-struct EnumTable<StagingStores> {
-    static constexpr EnumRow<StagingStores> rows[] = {{StagingStores::auto_, "auto"},
-                                                      {StagingStores::cached, "cached"},
-                                                      {StagingStores::streaming, "streaming"}};
-};
-
 // staging.streams: which CUDA streams carry the staging helpers' DMAs: one per helper (chunks of
 // different helpers share the copy engine and finish together), or one per engine (chunks
 // finish in the order they were started).
@@ -124,16 +113,6 @@ template <>
 struct EnumTable<StagingWait> {
     static constexpr EnumRow<StagingWait> rows[] = {{StagingWait::spin, "spin"},
                                                     {StagingWait::block, "block"}};
-};
-
-// staging.populate: whether helpers with nothing to copy fault the pages of a copy's host memory
-// in ahead of the fill (a file mapped with numpy.memmap: every page is touched first by the
-// copy), or leave every page to the copy that touches it.
-enum class StagingPopulate { off, ahead };
-template <>
-struct EnumTable<StagingPopulate> {
-    static constexpr EnumRow<StagingPopulate> rows[] = {{StagingPopulate::off, "off"},
-                                                        {StagingPopulate::ahead, "ahead"}};
 };
 
 // staging.mapped_files: how a copy to the device takes its bytes where its source is a shared

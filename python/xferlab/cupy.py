@@ -1,7 +1,11 @@
 """xferlab.cupy: host arrays to CuPy through xferlab's staging engine."""
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    import cupy
 
 
-def asarray(a, device=None):
+def asarray(a: Any, device: Optional[int] = None) -> "cupy.ndarray":
     """Like cupy.asarray(a) for a host array: a CuPy array of a's shape and dtype on `device`
     (CuPy's current device when None), its bytes moved with xferlab.copy on CuPy's current
     stream. `a` is anything numpy.ascontiguousarray takes."""

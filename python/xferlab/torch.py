@@ -1,8 +1,12 @@
 """xferlab.torch: host arrays and CPU tensors to PyTorch CUDA tensors through xferlab's staging
 engine."""
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:
+    import torch
 
 
-def to_device(a, device):
+def to_device(a: Any, device: Union[str, int, "torch.device"]) -> "torch.Tensor":
     """Like torch.as_tensor(a).to(device) for a NumPy array or a CPU tensor: a tensor of its
     shape and dtype on `device` ("cuda:1", torch.device, or an index), its bytes moved with
     xferlab.copy on the device's current stream."""

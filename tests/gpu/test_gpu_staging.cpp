@@ -30,7 +30,6 @@ struct Case {
     const char* bytes;  // transfer.bytes
     const char* chunk;  // staging.chunk
     int workers;
-    const char* stores = "auto";         // staging.stores
     const char* streams = "per-helper";  // staging.streams
     const char* wait = "spin";           // staging.wait
     const char* dma = "auto";            // staging.dma: "chunk", each helper its own buffers
@@ -45,9 +44,8 @@ nlohmann::json run_matrix(const Case& c) {
                         << "\nhost_memory = \"pageable\"\ntiming = \"cupti\"\n"
                            "repetitions = 2\nwarmup = 1\nverify = true\n"
                            "[staging]\nthreads = 3\nbuffers = 2\nchunk = "
-                        << c.chunk << "\nstores = \"" << c.stores << "\"\nstreams = \"" << c.streams
-                        << "\"\nwait = \"" << c.wait << "\"\ndma = \"" << c.dma
-                        << "\"\n[threads]\ncount = " << c.workers
+                        << c.chunk << "\nstreams = \"" << c.streams << "\"\nwait = \"" << c.wait
+                        << "\"\ndma = \"" << c.dma << "\"\n[threads]\ncount = " << c.workers
                         << "\n[sweep]\n\"transfer.direction\" = [\"h2d\", \"d2h\"]\n"
                            "\"transfer.path\" = [\"driver\", \"register\", \"staged\"]\n"
                         << kRuns;
@@ -62,15 +60,8 @@ nlohmann::json run_matrix(const Case& c) {
 }
 
 void check_matrix(const Case& c) {
-    INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers << ", stores "
-                  << c.stores << ", streams " << c.streams << ", wait " << c.wait << ", dma "
-                  << c.dma);
-    const std::string stores_note =
-        std::string(c.stores) == "streaming"
-            ? "copy in (to the device) with streaming stores, out (from the device) with "
-              "streaming stores"
-            : "copy in (to the device) with cached stores, out (from the device) with "
-              "cached stores (auto";
+    INFO("bytes " << c.bytes << ", chunk " << c.chunk << ", workers " << c.workers << ", streams "
+                  << c.streams << ", wait " << c.wait << ", dma " << c.dma);
     auto results = run_matrix(c);
     REQUIRE(results["runs"].size() == size_t(2 * 3 * kRunsPerPoint));
     for (const auto& run : results["runs"]) {
@@ -104,7 +95,6 @@ void check_matrix(const Case& c) {
                                     ? "helpers sleep (staging.wait = \\\"block\\\") while they wait"
                                     : "helpers spin while they wait"));
             CHECK(contains(notes, "staging on device 0: 3 helper threads (staging.threads)"));
-            CHECK(contains(notes, stores_note));
         } else {
             CHECK(run["helper_threads"].empty());
         }
@@ -115,34 +105,34 @@ void check_matrix(const Case& c) {
 
 }  // namespace
 
-TEST_CASE("transfer.path: every direction x path x launcher verifies, odd sizes, 1 and 4 "
-          "workers",
-          "[gpu][staging]") {
-    check_matrix({"3158073", "\"1MiB\"", 4});   // 3 MiB + 12345: not a multiple of the chunk
-    check_matrix({"100001", "\"auto\"", 1});    // smaller than the default chunk: one chunk
+TEST_CASE(
+    "transfer.path: every direction x path x launcher verifies, odd sizes, 1 and 4 "
+    "workers",
+    "[gpu][staging]") {
+    check_matrix({"3158073", "\"1MiB\"", 4});    // 3 MiB + 12345: not a multiple of the chunk
+    check_matrix({"100001", "\"auto\"", 1});     // smaller than the default chunk: one chunk
     check_matrix({"\"8MiB\"", "\"64KiB\"", 1});  // many chunks per copy
-    // Streaming stores both ways (auto streams the copy-out only), odd sizes, 4 workers.
-    check_matrix({"3158073", "\"1MiB\"", 4, "streaming"});
     // All helpers' DMAs on the engine's one stream.
-    check_matrix({"3158073", "\"1MiB\"", 4, "auto", "one"});
-    check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "auto", "one"});
+    check_matrix({"3158073", "\"1MiB\"", 4, "one"});
+    check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "one"});
     // Helpers that sleep while their DMA runs (events with cudaEventBlockingSync).
-    check_matrix({"3158073", "\"1MiB\"", 4, "auto", "one", "block"});
+    check_matrix({"3158073", "\"1MiB\"", 4, "one", "block"});
     // Each helper its own buffers, a DMA per chunk (the layout before issue #45's defaults).
-    check_matrix({"3158073", "\"1MiB\"", 4, "auto", "per-helper", "spin", "chunk"});
-    check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "streaming", "one", "spin", "chunk"});
+    check_matrix({"3158073", "\"1MiB\"", 4, "per-helper", "spin", "chunk"});
+    check_matrix({"\"8MiB\"", "\"64KiB\"", 1, "one", "spin", "chunk"});
 }
 
 TEST_CASE("transfer.path = staged: a chunk larger than the copy is refused before anything runs",
           "[gpu][staging]") {
-    auto r = run_command(xferlab() +
-                         " run '" XFER_SOURCE_DIR "/scenarios/cure-pageable.toml' --quiet"
-                         " --out \"$(mktemp -d)/out\" --set transfer.bytes=1MiB"
-                         " --set staging.chunk=4MiB");
+    auto r = run_command(xferlab() + " run '" XFER_SOURCE_DIR
+                                     "/scenarios/cure-pageable.toml' --quiet"
+                                     " --out \"$(mktemp -d)/out\" --set transfer.bytes=1MiB"
+                                     " --set staging.chunk=4MiB");
     INFO(r.out);
     INFO(r.err);
     CHECK(r.exit_code == 2);
-    CHECK(contains(r.err, "staging.chunk = 4 MiB is larger than the copy (transfer.bytes = "
-                          "1 MiB)"));
+    CHECK(contains(r.err,
+                   "staging.chunk = 4 MiB is larger than the copy (transfer.bytes = "
+                   "1 MiB)"));
 }
 #endif

@@ -176,11 +176,11 @@ def test_a_file_mapped_with_numpy_memmap_arrives(tmp_path):
     n = (96 << 20) + 4099
     data = pattern(n, 17)
     data.tofile(tmp_path / "weights.bin")
-    for populate in ("off", "ahead"):
-        with xferlab.Engine(device=0, populate=populate) as e:
+    for mapped_files in ("copy", "read"):
+        with xferlab.Engine(device=0, mapped_files=mapped_files) as e:
             dev = cupy.empty(n, dtype=cupy.uint8)
             e.copy(dev, np.memmap(tmp_path / "weights.bin", dtype=np.uint8, mode="r"))
-            assert np.array_equal(cupy.asnumpy(dev), data), populate
+            assert np.array_equal(cupy.asnumpy(dev), data), mapped_files
             out = np.memmap(tmp_path / "out.bin", dtype=np.uint8, mode="w+", shape=(n,))
             e.copy(out, dev)
             out.flush()

@@ -71,15 +71,33 @@ TEST_CASE("engine options: auto is eight 1 MiB pieces to a DMA, four per helper,
     CHECK(staging_shares_buffers(c));
     CHECK(engine_page_locked_bytes(EngineOptions{}, 12) == 48 * MiB);
     CHECK(c.page_locked_chunk == 0);  // page-locked memory: one DMA per helper
-    CHECK((c.copy_in == HostStores::cached && c.copy_out == HostStores::cached));
     CHECK(c.cpus == h200_like().local_cpus);
     CHECK(c.idle_spin);
-    CHECK_FALSE(c.populate_ahead);
     CHECK(r.automatic_threads);
     CHECK((r.claim.automatic && r.claim.helpers == 12 && r.claim.cap == 12));
     CHECK((r.direct_below_to_device == 12 * MiB && r.direct_below_from_device == 4 * MiB));
     CHECK_FALSE(r.pageable_direct);
     CHECK_FALSE(r.measure);
+}
+
+TEST_CASE("engine options: StagingConfig's member defaults are the default engine's shape",
+          "[engine]") {
+    // kEngineDefaults is the one place of the numbers: StagingConfig{} (what the engine's unit
+    // tests start from) is what resolve() makes of the default options with one helper.
+    EngineOptions one;
+    one.threads = 1;
+    const StagingConfig& r = resolve(one, h200_like()).config;
+    const StagingConfig d;
+    CHECK(d.threads == r.threads);
+    CHECK(d.buffers == r.buffers);
+    CHECK(staging_chunk_of(d, true) == staging_chunk_of(r, true));
+    CHECK(staging_chunk_of(d, false) == staging_chunk_of(r, false));
+    CHECK(d.dma_chunk == r.dma_chunk);
+    CHECK(d.idle_spin == r.idle_spin);
+    CHECK(d.read_mapped_files == r.read_mapped_files);
+    CHECK(d.page_locked_chunk == r.page_locked_chunk);
+    CHECK(staging_shares_buffers(d));
+    CHECK(d.dma_chunk == kEngineDefaults.chunks_per_dma * kEngineDefaults.chunk);
 }
 
 TEST_CASE("engine options: explicit values are taken as given", "[engine]") {
@@ -90,9 +108,7 @@ TEST_CASE("engine options: explicit values are taken as given", "[engine]") {
     o.dma = 0;  // "chunk"
     o.affinity = StagingAffinity::list;
     o.cpus = {3, 5};
-    o.stores = StagingStores::streaming;
     o.wait = StagingWait::block;
-    o.populate = StagingPopulate::ahead;
     o.direct_below = 0;
     const ResolvedEngine r = resolve(o, h200_like());
     CHECK(r.config.threads == 4);
@@ -101,9 +117,7 @@ TEST_CASE("engine options: explicit values are taken as given", "[engine]") {
     CHECK(r.config.buffers == 6);
     CHECK_FALSE(staging_shares_buffers(r.config));
     CHECK(r.config.cpus == std::vector<int>{3, 5});
-    CHECK(r.config.copy_in == HostStores::streaming);
     CHECK_FALSE(r.config.idle_spin);
-    CHECK(r.config.populate_ahead);
     CHECK((!r.automatic_threads && !r.claim.automatic && r.claim.helpers == 4));
     CHECK((r.direct_below_to_device == 0 && r.direct_below_from_device == 0));
     // A DMA per chunk with the chunk left "auto": each direction its own.

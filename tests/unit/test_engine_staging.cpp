@@ -45,8 +45,7 @@ struct Setup {
     int threads;
     int buffers;
     uint64_t chunk;
-    HostStores stores = HostStores::cached;  // both directions' helper copies
-    uint64_t page_locked_chunk = 0;          // StagingConfig::page_locked_chunk
+    uint64_t page_locked_chunk = 0;  // StagingConfig::page_locked_chunk
 };
 
 StagingConfig config_of(const Setup& s) {
@@ -54,8 +53,8 @@ StagingConfig config_of(const Setup& s) {
     c.threads = s.threads;
     c.buffers = s.buffers;
     c.chunk = s.chunk;
-    c.copy_in = c.copy_out = s.stores;
     c.page_locked_chunk = s.page_locked_chunk;
+    c.dma_chunk = 0;  // each helper its own buffers, a DMA per chunk
     return c;
 }
 
@@ -99,9 +98,9 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     engine.stop();
     const int64_t after = now_ns();
 
-    INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk << ", "
-                    << to_string(s.stores) << " stores, workers " << workers << ", bytes " << bytes
-                    << ", page-locked " << page_locked << ", measured " << measured);
+    INFO("threads " << s.threads << ", buffers " << s.buffers << ", chunk " << s.chunk
+                    << ", workers " << workers << ", bytes " << bytes << ", page-locked "
+                    << page_locked << ", measured " << measured);
     CHECK(fake.violations == 0);
     CHECK(fake.dma_bytes == 2 * bytes * uint64_t(workers));
     for (int w = 0; w < workers; ++w) {
@@ -214,12 +213,8 @@ TEST_CASE("staging: page-locked memory in chunks of its own size when one is giv
     // [staging] chunk given: page-locked memory is DMA'd in place in chunks of that size (the
     // DMA side of a bounced copy without its host copies), not one chunk per helper.
     for (uint64_t bytes : {uint64_t(4096), uint64_t(4096 * 10 + 123)}) {
-        within_seconds(60, [&] {
-            copy_both_ways(Setup{3, 2, 4096, HostStores::cached, 4096}, 1, bytes, true);
-        });
-        within_seconds(60, [&] {
-            copy_both_ways(Setup{3, 2, 4096, HostStores::cached, 8192}, 4, bytes, true);
-        });
+        within_seconds(60, [&] { copy_both_ways(Setup{3, 2, 4096, 4096}, 1, bytes, true); });
+        within_seconds(60, [&] { copy_both_ways(Setup{3, 2, 4096, 8192}, 4, bytes, true); });
     }
 }
 
@@ -228,7 +223,7 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     auto fake_owner = std::make_unique<FakeDevice>(1, 2, 4096);
     fake_owner->wait_delay = std::chrono::milliseconds(2);
     auto probe = std::make_shared<StatsProbe>(1);
-    StagingEngine engine({.device = 0, .threads = 1, .buffers = 2, .chunk = 4096},
+    StagingEngine engine({.device = 0, .threads = 1, .buffers = 2, .chunk = 4096, .dma_chunk = 0},
                          std::move(fake_owner), probe);
     engine.start();
     const auto src = pattern(8 * 4096, 1);
@@ -247,7 +242,7 @@ TEST_CASE("staging: a request's chunk ids are taken out by its tag while the eng
     // The Python module's engine lives across many w.timed() blocks: each block takes its own
     // chunks' ids when its copy returns, and untraced copies (tag 0) leave none behind.
     auto probe = std::make_shared<StatsProbe>(2, &HostStagingDevice::take_last_id);
-    StagingEngine engine({.device = 0, .threads = 2, .buffers = 2, .chunk = 4096},
+    StagingEngine engine({.device = 0, .threads = 2, .buffers = 2, .chunk = 4096, .dma_chunk = 0},
                          std::make_unique<FakeDevice>(2, 2, 4096), probe);
     engine.start();
     const auto src = pattern(5 * 4096 + 7, 3);  // 6 chunks
@@ -263,19 +258,6 @@ TEST_CASE("staging: a request's chunk ids are taken out by its tag while the eng
     engine.stop();
     CHECK(probe->correlations().empty());  // nothing left: tag 0 kept none
     CHECK(back == src);
-}
-
-TEST_CASE("staging: helpers copying with streaming stores move every byte once, both ways",
-          "[staging]") {
-    // Chunks of 5000 bytes start at offsets that are not line-aligned in the pageable buffer.
-    for (Setup s :
-         {Setup{1, 2, 4096, HostStores::streaming}, Setup{3, 2, 5000, HostStores::streaming}}) {
-        for (uint64_t bytes :
-             {uint64_t(1), uint64_t(300), uint64_t(4096 * 10 + 123), uint64_t((1 << 20) + 7)}) {
-            within_seconds(60, [&] { copy_both_ways(s, 1, bytes); });
-            within_seconds(60, [&] { copy_both_ways(s, 4, bytes); });
-        }
-    }
 }
 
 TEST_CASE(
@@ -338,7 +320,8 @@ TEST_CASE(
 TEST_CASE("staging: a helper that cannot attach fails start() with its reason", "[staging]") {
     auto fake = std::make_unique<FakeDevice>(3, 2, 4096);
     fake->fail_attach_helper = 1;
-    StagingEngine engine({.device = 0, .threads = 3, .buffers = 2, .chunk = 4096}, std::move(fake));
+    StagingEngine engine({.device = 0, .threads = 3, .buffers = 2, .chunk = 4096, .dma_chunk = 0},
+                         std::move(fake));
     std::string error;
     within_seconds(60, [&] {
         try {
@@ -374,8 +357,9 @@ TEST_CASE("staging: a helper thread the system refuses fails start() naming it, 
         const rlim_t limit = rlim_t(data_kib + 1024) * 1024;
         const rlimit data{limit, limit};
         if (setrlimit(RLIMIT_DATA, &data) != 0) _exit(3);
-        StagingEngine engine({.device = 0, .threads = 32, .buffers = 1, .chunk = 4096},
-                             std::make_unique<FakeDevice>(32, 1, 4096));
+        StagingEngine engine(
+            {.device = 0, .threads = 32, .buffers = 1, .chunk = 4096, .dma_chunk = 0},
+            std::make_unique<FakeDevice>(32, 1, 4096));
         std::string error;
         try {
             engine.start();
@@ -387,7 +371,8 @@ TEST_CASE("staging: a helper thread the system refuses fails start() naming it, 
             !contains(error, " could not start: Resource temporarily unavailable"))
             _exit(4);
         std::vector<std::byte> src(10), dst(10);
-        const std::string copy = thrown_message([&] { engine.to_device(dst.data(), src.data(), 10, 5, 0); });
+        const std::string copy =
+            thrown_message([&] { engine.to_device(dst.data(), src.data(), 10, 5, 0); });
         _exit(contains(copy, "copied while the engine's helper threads were not running") ? 0 : 6);
     }
     int status = 0;
@@ -398,8 +383,9 @@ TEST_CASE("staging: a helper thread the system refuses fails start() naming it, 
 
 TEST_CASE("staging: the configuration must be able to move bytes", "[staging]") {
     CHECK(contains(thrown_message([] {
-                       StagingEngine({.device = 1, .threads = 0, .buffers = 2, .chunk = 4096},
-                                     std::make_unique<FakeDevice>(1, 2, 4096));
+                       StagingEngine(
+                           {.device = 1, .threads = 0, .buffers = 2, .chunk = 4096, .dma_chunk = 0},
+                           std::make_unique<FakeDevice>(1, 2, 4096));
                    }),
                    "needs at least one helper thread"));
 }

@@ -565,6 +565,7 @@ TEST_CASE("staging registry: an engine lets only its share of helpers take work"
     config.threads = kThreads;
     config.buffers = 2;
     config.chunk = kChunk;
+    config.dma_chunk = 0;  // each helper its own buffers (RegFakeDevice's layout)
     config.active_helpers = [mine] { return mine->active(); };
     auto probe = std::make_shared<StatsProbe>(kThreads);
     StagingEngine engine(config, std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), probe);

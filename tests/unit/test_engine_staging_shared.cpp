@@ -308,32 +308,6 @@ TEST_CASE("staging: the link's wait for the helpers is the time no DMA was in fl
     CHECK(t.link_starved_ns < t.in_engine_ns);
 }
 
-TEST_CASE("staging populate: helpers waiting for a DMA fault the next host pages in", "[staging]") {
-    // Two helpers, two 16 KiB buffers, DMAs of 5 ms: while one helper waits for a DMA the other
-    // has no piece to copy, and populates the copy's next pages instead (madvise, or a read of a
-    // byte per page to the device). Nothing it does may change a byte of the copy.
-    StagingConfig c = shared_config(2, 4, 4096, 4 * 4096);
-    c.populate_ahead = true;
-    REQUIRE(staging_layout(c).slots == 2);
-    const uint64_t bytes = 64 * 4096 + 77;
-    auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
-    fake_owner->wait_delay = std::chrono::milliseconds(5);
-    StagingEngine engine(c, std::move(fake_owner));
-    engine.start();
-    const std::vector<std::byte> source = bytes_pattern(bytes, 12);
-    std::vector<std::byte> device(bytes), back(bytes);
-    finishes_within(60, [&] {
-        engine.to_device(device.data(), source.data(), bytes, 0, 0);
-        engine.from_device(back.data(), device.data(), bytes, 0, 0);
-    });
-    const StagingTotals totals = engine.totals();
-    engine.stop();
-    CHECK(back == source);
-    CHECK(totals.populated_bytes > 0);
-    CHECK(totals.populated_bytes <= 2 * bytes);
-    CHECK(totals.chunks == 2 * 17);
-}
-
 TEST_CASE("staging: a copy's edges are the time before its first DMA and after its last",
           "[staging]") {
     // Every DMA of the fake takes 200 ms inside wait(): a copy lasts at least that, but neither

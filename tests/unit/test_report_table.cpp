@@ -327,3 +327,20 @@ TEST_CASE("committed results: the concise table keeps every note and error, brie
         }
     }
 }
+
+TEST_CASE("a retired option recorded at its former default stays among the defaults",
+          "[report][reporter][table]") {
+    // Results of a build before issue #55 recorded stores = "auto" and populate = "off" for
+    // every staged run; the concise report hid them as defaults then and still does, and shows
+    // one set away from its default as it ran.
+    Results res = table_sample();
+    for (RunResult& r : res.runs) {
+        r.settings.transfer.path = CopyPath::staged;
+        r.settings.retired = {{"staging.stores", "auto"}, {"staging.populate", "ahead"}};
+    }
+    const std::string concise = table(res, ReportDetail::concise);
+    INFO(concise);
+    CHECK_FALSE(contains(concise, "stores = auto"));
+    CHECK(contains(concise, "populate = ahead"));
+    CHECK(contains(table(res), "stores = auto"));  // --full shows every recorded value
+}

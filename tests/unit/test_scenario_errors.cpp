@@ -333,14 +333,12 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
     CHECK(
         contains(only_error("[staging]\naffinity = \"gpu\"\n[[run]]\n", 2, 12, "staging.affinity"),
                  "did you mean 'gpu-local'?"));
-    CHECK(contains(only_error("[staging]\nstores = \"stream\"\n[[run]]\n", 2, 10, "staging.stores"),
-                   "expected one of \"auto\", \"cached\" or \"streaming\"; got \"stream\" (did "
-                   "you mean 'streaming'?)"));
-    CHECK(contains(only_error("[staging]\nstores = true\n[[run]]\n", 2, 10, "staging.stores"),
-                   "expected one of \"auto\", \"cached\" or \"streaming\"; got a boolean (true)"));
-    CHECK(
-        contains(only_error("[staging]\npopulate = \"yes\"\n[[run]]\n", 2, 12, "staging.populate"),
-                 "expected one of \"off\" or \"ahead\"; got \"yes\""));
+    CHECK(contains(
+        only_error("[staging]\nstreams = \"per_helper\"\n[[run]]\n", 2, 11, "staging.streams"),
+        "expected one of \"per-helper\" or \"one\"; got \"per_helper\" (did you "
+        "mean 'per-helper'?)"));
+    CHECK(contains(only_error("[staging]\nwait = true\n[[run]]\n", 2, 8, "staging.wait"),
+                   "expected one of \"spin\" or \"block\"; got a boolean (true)"));
     CHECK(contains(only_error("[staging]\nstreams = \"two\"\n[[run]]\n", 2, 11, "staging.streams"),
                    "expected one of \"per-helper\" or \"one\"; got \"two\""));
     CHECK(contains(only_error("[staging]\nwait = \"sleep\"\n[[run]]\n", 2, 8, "staging.wait"),
@@ -359,8 +357,8 @@ TEST_CASE("[staging] keys: zero threads, tiny chunks and unknown values are refu
     CHECK(errors_of("[staging]\nthreads = 4\nchunk = \"auto\"\n[[run]]\nstaging.chunk = \"1MiB\"\n"
                     "[sweep]\n\"staging.threads\" = [1, 2]\n")
               .empty());
-    CHECK(errors_of("[[run]]\nstaging.stores = \"cached\"\n"
-                    "[sweep]\n\"staging.stores\" = [\"auto\", \"streaming\"]\n")
+    CHECK(errors_of("[[run]]\nstaging.wait = \"spin\"\n"
+                    "[sweep]\n\"staging.wait\" = [\"spin\", \"block\"]\n")
               .empty());
     CHECK(errors_of("[[run]]\nstaging.buffers = \"auto\"\n[sweep]\n\"staging.dma\" = [\"auto\", "
                     "\"chunk\"]\n")
@@ -379,6 +377,26 @@ TEST_CASE("a retired [staging] key is refused with what happened to it, wherever
     const auto swept = errors_of("[[run]]\n[sweep]\n\"staging.taper\" = [false, true]\n");
     REQUIRE(swept.size() == 1);
     CHECK(contains(swept[0].message, why));
+    // Retired in issue #55, each with the measurement that retired it and what to do instead.
+    const std::string stores =
+        only_error("[staging]\nstores = \"streaming\"\n[[run]]\n", 2, 1, "staging.stores");
+    CHECK(contains(stores,
+                   "staging.stores was retired in issue #55: streaming stores into the "
+                   "page-locked buffers measured slower than cached ones in every pass on H200"));
+    CHECK(contains(stores, "as stores = \"cached\" and \"auto\" did: remove it"));
+    const std::string populate =
+        only_error("[[run]]\nstaging.populate = \"ahead\"\n", 2, 9, "run[1].staging.populate");
+    CHECK(contains(populate,
+                   "staging.populate was retired in issue #55: idle helpers faulting a copy's "
+                   "pages in ahead measured slower by median in all three passes on H200"));
+    CHECK(contains(populate, "mapped_files = \"read\" reads the file instead"));
+    // Swept, too: the sweep's key is refused where it stands.
+    const auto swept_stores =
+        errors_of("[[run]]\n[sweep]\n\"staging.stores\" = [\"cached\", \"streaming\"]\n");
+    REQUIRE(swept_stores.size() == 1);
+    CHECK(contains(swept_stores[0].message, "staging.stores was retired in issue #55"));
+    CHECK(contains(only_error("[[run]]\n", 1, 1, "staging.populate", {"staging.populate=ahead"}),
+                   "staging.populate was retired in issue #55"));
 }
 
 TEST_CASE("a string left open names the missing quote before the parser's words", "[errors]") {

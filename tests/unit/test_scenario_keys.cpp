@@ -1,6 +1,8 @@
 // The scenario key descriptors (`xferlab help scenario-keys`, the shell completion): one for
 // every key the loader accepts and no other, each default accepted by the loader, and every key
 // in docs/scenarios.md.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -12,8 +14,10 @@
 #include "scenario/diagnostics.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/scenario_keys.hpp"
+#include "settings/engine_defaults.hpp"
 #include "settings/setting_keys.hpp"
 #include "support/catch.hpp"
+#include "util/format.hpp"
 
 using namespace xfer;
 using namespace xfer::scenario_internal;
@@ -135,4 +139,46 @@ TEST_CASE("docs/scenarios.md documents every key in its table's section", "[scen
         REQUIRE_FALSE(text.empty());
         CHECK(documented(text, key));
     }
+}
+
+namespace {
+
+// The row of the section's key table whose first cell is `key`; "" when none.
+std::string table_row(const std::string& text, const std::string& key) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("| `" + key + "` |", 0) == 0) return line;
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("docs/scenarios.md gives the engine's auto numbers of settings/engine_defaults.hpp",
+          "[scenario][keys]") {
+    // The numbers are in one struct; the docs' prose around them is the docs' own, so the test
+    // holds each number where the [staging] table states it.
+    const EngineDefaults& d = kEngineDefaults;
+    const std::string doc = read(std::filesystem::path(XFER_SOURCE_DIR) / "docs" / "scenarios.md");
+    const std::string staging = section(doc, "## [staging]");
+    REQUIRE_FALSE(staging.empty());
+    const std::vector<std::pair<std::string, std::string>> stated = {
+        {"threads", fmt::format("at most {} (the cap)", d.max_auto_threads)},
+        {"chunk",
+         fmt::format("`auto`: {} (eight to an {} DMA", format_size(d.chunk), format_size(d.dma()))},
+        {"chunk", fmt::format("with `dma = \"chunk\"` {} to the device and {} from it",
+                              format_size(d.chunk_to_device_per_chunk_dma),
+                              format_size(d.chunk_from_device_per_chunk_dma))},
+        {"buffers", fmt::format("`auto`: {} with shared DMAs", d.buffers)},
+        {"buffers", fmt::format("{} with `dma = \"chunk\"`", d.buffers_per_chunk_dma)},
+        {"buffers", fmt::format("(`auto` threads as {};", d.max_auto_threads)},
+        {"dma", fmt::format("`auto`: {} chunks", d.chunks_per_dma)},
+    };
+    for (const auto& [key, text] : stated) {
+        INFO(key << ": " << text);
+        CHECK(table_row(staging, key).find(text) != std::string::npos);
+    }
+    // The prose spells two numbers out: "twice as many helpers", "eight to an 8 MiB DMA".
+    CHECK(table_row(staging, "threads").find("twice as many helpers") != std::string::npos);
+    CHECK(d.helpers_per_link_share == 2.0);
+    CHECK(d.chunks_per_dma == 8);
 }

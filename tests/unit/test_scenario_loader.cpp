@@ -374,10 +374,8 @@ threads.count = 2
                                 {"dma", "auto"},
                                 {"dma_bytes", kEngineDmaAuto},
                                 {"affinity", "gpu-local"},
-                                {"stores", "auto"},
                                 {"streams", "one"},
                                 {"wait", "spin"},
-                                {"populate", "off"},
                                 {"mapped_files", "copy"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},

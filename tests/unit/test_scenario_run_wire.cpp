@@ -24,9 +24,8 @@ repetitions = 7
 warmup = 2
 verify = false
 [staging]
-stores = "streaming"
-populate = "ahead"
 dma = "chunk"
+mapped_files = "read"
 affinity = [2, 3]
 streams = "one"
 wait = "block"
@@ -62,8 +61,7 @@ label = "mine"
     CHECK(back.settings.threads.between.sleep_ns == 1'000'000);
     CHECK(back.settings.transfer.devices == std::vector<int>{1, 0});
     CHECK(back.settings.transfer.host_memory.numa_node == 1);
-    CHECK(back.settings.transfer.staging.stores == StagingStores::streaming);  // the last kind, too
-    CHECK(back.settings.transfer.staging.populate == StagingPopulate::ahead);
+    CHECK(back.settings.transfer.staging.mapped_files == StagingMappedFiles::read);  // the last
     CHECK(back.settings.transfer.staging.dma == 0);
     CHECK(back.settings.transfer.staging.affinity == StagingAffinity::list);
     CHECK(back.settings.transfer.staging.cpus == std::vector<int>{2, 3});

@@ -18,16 +18,36 @@ TEST_CASE("engine options: results that recorded a retired key keep and write it
         "staging": {"threads": "auto", "chunk": "auto", "chunk_bytes": 0, "buffers": 2,
                     "affinity": "gpu-local", "stores": "auto", "taper": true}})");
     const RunSettings s = recorded.get<RunSettings>();
-    CHECK(s.retired == std::map<std::string, json>{{"staging.taper", true}});
+    CHECK(s.retired ==
+          std::map<std::string, json>{{"staging.taper", true}, {"staging.stores", "auto"}});
     // Recorded as it ran: two buffers per helper; dma, absent, as it ran then: a DMA per chunk.
     CHECK(s.transfer.staging.buffers == 2);
     CHECK(s.transfer.staging.dma == 0);
     CHECK(s.unrecorded.count("staging.dma") == 1);
-    CHECK(s.unrecorded.count("staging.populate") == 1);
+    CHECK(s.unrecorded.count("staging.mapped_files") == 1);
     const json back = s;
     CHECK(back["staging"]["taper"] == true);
+    CHECK(back["staging"]["stores"] == "auto");
     CHECK_FALSE(back["staging"].contains("dma"));  // unrecorded stays unrecorded
     CHECK(back["staging"]["buffers"] == 2);
+}
+
+TEST_CASE("engine options: results of the switches retired in issue #55 read back as they ran",
+          "[settings]") {
+    // A staged run as pass 1 of the engine benchmark recorded it (2026-12-04, docs/results/
+    // 2026-12-04-h200-engine/pass1/cure-processes.results.json: stores and populate among the
+    // options), one of them set away from its default.
+    const json recorded = json::parse(R"({"transfer": {"path": "staged"},
+        "staging": {"threads": 3, "chunk": "auto", "chunk_bytes": 0, "buffers": "auto",
+                    "dma": "auto", "dma_bytes": 18446744073709551615, "affinity": "gpu-local",
+                    "stores": "streaming", "streams": "one", "wait": "spin",
+                    "populate": "ahead", "mapped_files": "copy"}})");
+    const RunSettings s = recorded.get<RunSettings>();
+    CHECK(s.retired == std::map<std::string, json>{{"staging.populate", "ahead"},
+                                                   {"staging.stores", "streaming"}});
+    CHECK(s.transfer.staging.threads == 3);
+    const json back = s;
+    CHECK(back["staging"] == recorded["staging"]);
 }
 
 TEST_CASE("engine options: today's results record every option and no retired one", "[settings]") {

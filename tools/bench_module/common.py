@@ -49,7 +49,7 @@ def band(values):
 
 def parse_settings(text):
     """Engine settings, key=value as Engine() takes them, ',' between options and ';' between
-    settings: "threads=12,chunk=1MiB;threads=8,dma=chunk,stores=streaming". A value of digits
+    settings: "threads=12,chunk=1MiB;threads=8,dma=chunk,wait=block". A value of digits
     is a number, anything else text (sizes as "1MiB"). Returns a list of settings, each a tuple
     of (key, value) pairs (hashable: a setting names a row). "" is no setting."""
     out = []

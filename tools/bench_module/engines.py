@@ -3,18 +3,16 @@ array and a torch tensor, 1 and 4 callers (each its own buffers), interleaved tr
 cudaMemcpy from page-locked memory in the same trial:
   new        xferlab.copy of this build (the engine as the module ships it)
   old        xferlab.copy of another build (--old: main's, imported as the package xferlab_old)
-  streaming  an engine of this build with stores="streaming" (non-temporal stores into the
-             page-locked buffers: no read-for-ownership)
 Every engine takes part in an engine registry of its own, so none takes CPUs from another
 while idle engines sit beside it. Summary: x pinned per method, and new against old paired by
 trial (in how many trials new was faster)."""
 import statistics
 
-from .common import band, make_engine
+from .common import band
 from .large import print_summary, run_methods, summarize
 
 
-def methods(ctx, streaming):
+def methods(ctx):
     out = {"pinned": ctx.memcpy.pinned_fns()}
 
     def via(copy):
@@ -27,24 +25,19 @@ def methods(ctx, streaming):
     if ctx.old is not None:
         for frame, fns in via(ctx.old.copy).items():
             out[f"old -> {frame}"] = fns
-    for frame, fns in via(streaming.copy).items():
-        out[f"streaming -> {frame}"] = fns
     return out
 
 
 def run(ctx, results):
-    streaming = make_engine(ctx.xferlab, (("stores", "streaming"),), "streaming")
-    rows = run_methods(ctx, methods(ctx, streaming), "engines", seed=4500)
+    rows = run_methods(ctx, methods(ctx), "engines", seed=4500)
     results["engines"] = rows
-    results["engines_streaming_note"] = streaming.stats()["note"]
-    streaming.close()
     results["engines_summary"] = summarize(rows, reference="pinned")
     print_summary(results["engines_summary"], ctx.trials, "the engine as shipped (issue #45)")
     results["engines_paired"] = print_paired(rows, ctx.trials)
 
 
 def print_paired(rows, trials):
-    """New against old and streaming against new, paired by trial."""
+    """New against old, paired by trial."""
     out = []
     print(f"\n== paired by trial ({trials} trials): median ratio (min-max), and in how many "
           "trials the first was faster")
@@ -55,7 +48,7 @@ def print_paired(rows, trials):
                     return {r["trial"]: r["GBps"] for r in rows
                             if (r["threads"], r["direction"], r["method"]) ==
                             (threads, direction, f"{method} -> {frame}")}
-                for first, second in (("new", "old"), ("streaming", "new")):
+                for first, second in (("new", "old"),):
                     a, b = gb(first), gb(second)
                     if not a or not b:
                         continue

@@ -87,7 +87,6 @@ def run(ctx, results):
                                                  "load_cpus": load_cpus})
     common = (("threads", len(engine_cpus)), ("affinity", engine_cpus))
     cached = make_engine(ctx.xferlab, common, "hostmem")
-    streaming = make_engine(ctx.xferlab, common + (("stores", "streaming"),), "hostmem-nt")
     facts["engine_note"] = cached.stats()["note"]
     host = np.full(n, 5, dtype=np.uint8)
     pinned_mem = cupy.cuda.alloc_pinned_memory(n)
@@ -98,8 +97,6 @@ def run(ctx, results):
         "pinned d2h": lambda: ctx.memcpy.d2h(pinned.ctypes.data, dev.data.ptr, n),
         "staged h2d": lambda: cached.copy(dev, host),
         "staged d2h": lambda: cached.copy(host, dev),
-        "staged h2d streaming": lambda: streaming.copy(dev, host),
-        "staged d2h streaming": lambda: streaming.copy(host, dev),
     }
     for fn in methods.values():
         fn()
@@ -127,7 +124,6 @@ def run(ctx, results):
                          "load_GBps": load_gbps})
         progress("hostmem", trial, trials)
     cached.close()
-    streaming.close()
     results["hostmem_summary"] = summarize(rows, list(methods), facts)
 
 

@@ -9,8 +9,6 @@ recorded, since not every kernel or sandbox drops them):
   numpy xferlab          xferlab.copy from anonymous memory already faulted in (the engine's
                          own rate)
   memmap xferlab         the mapping, the shared engine
-  memmap populate        the mapping, an engine with populate="ahead" (idle helpers fault the
-                         next pages in; the first range asks the kernel to read ahead)
   memmap read            the mapping, an engine with mapped_files="read" (helpers read the
                          file behind it into the page-locked buffers: no page faulted in)
   memmap copy            the mapping, an engine with mapped_files="copy" (helpers copy from
@@ -91,8 +89,6 @@ def run_methods(ctx, results, path, block, facts):
     pinned_mem = cupy.cuda.alloc_pinned_memory(n)
     pinned = np.frombuffer(pinned_mem, dtype=np.uint8, count=n)
     anon = np.full(n, 3, dtype=np.uint8)
-    populating = make_engine(xferlab, (("populate", "ahead"),), "populate")
-    facts["populate_note"] = populating.stats()["note"]
     reading = make_engine(xferlab, (("mapped_files", "read"),), "read")
     copying = make_engine(xferlab, (("mapped_files", "copy"),), "copy")
     facts["read_note"] = reading.stats()["note"]
@@ -129,15 +125,14 @@ def run_methods(ctx, results, path, block, facts):
         "pinned": lambda: ctx.memcpy.h2d(dev.data.ptr, pinned.ctypes.data, n),
         "numpy xferlab": lambda: xferlab.copy(dev, anon),
         "memmap xferlab": mapped(lambda mm: xferlab.copy(dev, mm)),
-        "memmap populate": mapped(lambda mm: populating.copy(dev, mm)),
         "memmap read": mapped(lambda mm: reading.copy(dev, mm)),
         "memmap copy": mapped(lambda mm: copying.copy(dev, mm)),
         "memmap cupy.asarray": mapped(via_cupy),
         "memmap torch": mapped(via_torch),
         "read + cudaMemcpy": read_pinned,
     }
-    cold = {f"cold {k}": warm[k] for k in ("memmap xferlab", "memmap populate", "memmap read",
-                                          "memmap copy", "read + cudaMemcpy")}
+    cold = {f"cold {k}": warm[k] for k in ("memmap xferlab", "memmap read", "memmap copy",
+                                          "read + cudaMemcpy")}
     rows = results.setdefault("memmap", [])
     for fn in warm.values():  # warm-up: every method once
         fn()
@@ -166,10 +161,9 @@ def run_methods(ctx, results, path, block, facts):
         dev.set(zeros)
         mapped(lambda mm: engine.copy(dev, mm))()
         assert_pattern(dev, block, n)
-    facts["populated_bytes"] = populating.stats()["bytes"]["populated"]
     facts["read_from_files_bytes"] = reading.stats()["bytes"]["read_from_files"]
     facts["copy_engine_read_from_files_bytes"] = copying.stats()["bytes"]["read_from_files"]
-    for engine in (populating, reading, copying):
+    for engine in (reading, copying):
         engine.close()
     print_table(rows, facts, trials)
 

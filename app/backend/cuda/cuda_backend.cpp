@@ -177,7 +177,8 @@ Backend::Need CudaBackend::memory_needed(const TransferSpec& t, int workers,
     // threads counted at their upper bound: an engine starts them all, buffers included, and
     // lets its share of the CPUs take work).
     if (t.path == CopyPath::staged) {
-        const int threads = t.staging.threads > 0 ? t.staging.threads : kMaxAutoHelpers;
+        const int threads =
+            t.staging.threads > 0 ? t.staging.threads : kEngineDefaults.max_auto_threads;
         const uint64_t engines = worker_processes ? uint64_t(std::max(workers, 0))
                                                   : uint64_t(device_needs(t, workers).size());
         need.host_bytes += engines * engine_page_locked_bytes(t.staging, threads);

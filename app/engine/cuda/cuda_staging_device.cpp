@@ -206,7 +206,7 @@ DeviceFacts cuda_device_facts(int device) {
         f.link_gbps = 64.0;  // PCIe 5 x16's rate
         f.link_text = "link unknown: assumed PCIe 5 x16";
     }
-    f.memcpy_gbps = memcpy_gbps(kEnginePiece);
+    f.memcpy_gbps = memcpy_gbps(kEngineDefaults.chunk);
     f.local_cpus = usable_local_cpus(device, &f.local_cpus_why);
     f.cpus = std::max<int>(1, int(allowed_cpus().size()));
     f.pageable_uses_host_page_tables = reads_pageable_memory(device);

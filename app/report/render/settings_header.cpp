@@ -7,6 +7,7 @@
 #include <map>
 
 #include "report/render/table_run_section.hpp"  // kTableWidth
+#include "settings/engine_options.hpp"
 #include "settings/setting_keys.hpp"
 #include "settings/vocabulary.hpp"
 #include "util/text_table.hpp"
@@ -187,6 +188,9 @@ std::string default_text(const std::string& name) {
             const nlohmann::json v = setting_value(k, transfer, threads);
             out[k.dotted()] = v.is_string() ? v.get<std::string>() : v.dump();
         }
+        // A retired option recorded at its default then stays among the defaults (issue #55).
+        for (const RetiredOption& r : retired_engine_options())
+            if (!r.was_default.empty()) out["staging." + r.name] = r.was_default;
         return out;
     }();
     const auto it = defaults.find(name);

@@ -169,8 +169,7 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
-             "stores": "streaming", "streams": "per-helper", "wait": "block",
-             "populate": "ahead", "mapped_files": "read", "direct_below": 0,
+             "streams": "per-helper", "wait": "block", "mapped_files": "read", "direct_below": 0,
              "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
         round_trip((5 << 20) + 3, e)
@@ -178,7 +177,7 @@ def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     assert s["options"] == {**given, "chunk": "256 KiB", "dma": "2 MiB", "direct_below": "0 B"}
     assert (s["threads"], s["chunk_to_device"], s["buffers"], s["dma"]) == (2, 256 << 10, 6,
                                                                           2 * MiB)
-    assert "with streaming stores" in s["note"] and "staging.populate" in s["note"]
+    assert "one stream per helper, helpers sleep (staging.wait = \"block\")" in s["note"]
     assert "staging.mapped_files" in s["note"]
 
 
@@ -197,7 +196,7 @@ def test_the_module_and_a_scenario_share_every_option_and_its_default():
             key, rest = line.split(None, 1)
             columns = [c for c in rest.split("  ") if c.strip()]
             scenario[key[len("staging."):]] = json.loads(columns[1].strip())
-    defaults = xferlab.Engine.defaults()
+    defaults = {k: d["default"] for k, d in xferlab.Engine.defaults().items()}
     assert scenario, text
     assert {k: defaults[k] for k in scenario} == scenario
     assert set(defaults) - set(scenario) == {"direct_below", "pageable", "measure"}
@@ -206,11 +205,47 @@ def test_the_module_and_a_scenario_share_every_option_and_its_default():
         assert e.stats()["options"] == defaults
 
 
+def test_engine_defaults_are_the_numbers_an_engine_here_uses_with_the_rule_for_auto():
+    """Engine.defaults(): beside each option's default, what an engine made without arguments
+    on this device uses (the fake device: 3 helpers), and the rule that made it of "auto"."""
+    d = xferlab.Engine.defaults()
+    with xferlab.Engine() as e:
+        s = e.stats()
+    assert d["threads"]["value"] == s["threads"] == 3
+    assert d["chunk"]["value"] == s["chunk_to_device"] == s["chunk_from_device"] == MiB
+    assert d["buffers"]["value"] == s["buffers"] == 4
+    assert d["dma"]["value"] == s["dma"] == 8 * MiB
+    assert d["direct_below"]["value"] == s["direct_below"] == {"to_device": 12 * MiB,
+                                                               "from_device": 4 * MiB}
+    assert d["pageable"]["value"] == s["pageable"]["route"] == "staged"
+    assert (d["streams"]["value"], d["wait"]["value"]) == ("one", "spin")
+    assert (d["mapped_files"]["value"], d["measure"]["value"]) == ("copy", False)
+    # The rules print the numbers the engine applies; an option without "auto" has none.
+    assert d["chunk"]["rule"] == ('auto: 1 MiB; with dma = "chunk" 4 MiB to the device, '
+                                  '2 MiB from it')
+    assert d["buffers"]["rule"] == 'auto: 4, or 2 with dma = "chunk"'
+    assert d["dma"]["rule"] == "auto: 8 chunks, 8 MiB with the chunk left auto"
+    assert d["direct_below"]["rule"] == "auto: 12 MiB to the device, 4 MiB from it"
+    assert "at most 12" in d["threads"]["rule"]
+    assert all(d[k]["rule"] is None for k in ("affinity", "streams", "wait", "mapped_files",
+                                               "measure"))
+    assert all(d[k]["rule"].startswith("auto: ") for k in d if d[k]["default"] == "auto")
+
+
 def test_retired_options_are_refused_with_what_happened_to_them():
     for name, value in (("taper", True), ("ramp", True), ("linger_us", 200)):
         with pytest.raises(TypeError) as raised:
             xferlab.Engine(**{name: value})
         assert f"{name} was retired in issue #45" in str(raised.value)
+    for name, value, why in (
+            ("stores", "streaming", "streaming stores into the page-locked buffers measured "
+                                    "slower than cached ones in every pass on H200"),
+            ("populate", "ahead", "idle helpers faulting a copy's pages in ahead measured "
+                                  "slower by median in all three passes on H200")):
+        with pytest.raises(TypeError) as raised:
+            xferlab.Engine(**{name: value})
+        assert str(raised.value).startswith(f"{name} was retired in issue #55: {why}")
+        assert "remove it" in str(raised.value)
     with pytest.raises(TypeError) as raised:
         xferlab.Engine(chunks="1MiB")
     assert "unexpected keyword argument 'chunks' (did you mean 'chunk'?)" in str(raised.value)
@@ -410,7 +445,7 @@ def test_bad_engine_settings():
             ({"buffers": 65}, "buffers: expected an integer from 1 to 64"),
             ({"buffers": "many"}, "buffers: expected \"auto\"; got \"many\""),
             ({"affinity": "fast"}, "affinity: expected one of \"gpu-local\" or \"none\""),
-            ({"stores": "stream"}, "(did you mean 'streaming'?)"),
+            ({"streams": "per_helper"}, "(did you mean 'per-helper'?)"),
             ({"mapped_files": "mmap"}, "mapped_files: expected one of \"copy\" or \"read\""),
             ({"measure": 1}, "measure: expected true or false"),
             ({"direct_below": -1}, "direct_below: expected a size")]:
@@ -573,30 +608,23 @@ def test_where_the_device_reads_pageable_memory_every_copy_is_one_plain_copy():
         assert e.stats()["copies"]["plain"] == 2
 
 
-@pytest.mark.parametrize("populate,mapped_files", [("off", "copy"), ("ahead", "copy"),
-                                                   ("off", "read"), ("ahead", "read")])
-def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, populate,
-                                                                    mapped_files):
+@pytest.mark.parametrize("mapped_files", ["copy", "read"])
+def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, mapped_files):
     n = (24 << 20) + 4099  # odd: the last page of the mapping is partial
     path = tmp_path / "weights.bin"
     data = pattern(n, seed=11)
     data.tofile(path)
-    with xferlab.Engine(populate=populate, mapped_files=mapped_files, direct_below=0) as e:
+    with xferlab.Engine(mapped_files=mapped_files, direct_below=0) as e:
         src = np.memmap(path, dtype=np.uint8, mode="r")  # mapped, no page touched yet
         dev = testing.FakeDeviceArray(n)
         e.copy(dev, src)
-        populated_in = e.stats()["bytes"]["populated"]
         assert dev.tobytes() == data.tobytes()
         out = np.memmap(tmp_path / "out.bin", dtype=np.uint8, mode="w+", shape=(n,))
         e.copy(out, dev)  # into a fresh file mapping: every page written first by the copy
         out.flush()
         s = e.stats()
     assert np.array_equal(np.fromfile(tmp_path / "out.bin", dtype=np.uint8), data)
-    assert s["options"]["populate"] == populate
     assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
-    assert s["bytes"]["populated"] <= 2 * n
-    if populate == "off":
-        assert s["bytes"]["populated"] == 0
     # "read": the file behind the mapping was read into the page-locked buffers, every byte
     # (where the kernel can say which file a mapping holds: PROCMAP_QUERY, Linux 6.11).
     assert s["options"]["mapped_files"] == mapped_files
@@ -604,7 +632,6 @@ def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, pop
         assert s["bytes"]["read_from_files"] == 0
     else:
         assert s["bytes"]["read_from_files"] == n
-        assert populated_in == 0  # read from its file, the copy in faulted nothing in ahead
 
 
 def kernel_finds_mapped_files():
