@@ -230,8 +230,9 @@ TEST_CASE("the sampled pages' node is held against the device's nearest node (fa
         CHECK(r.out.find("where the bytes live, device 0 (nearest NUMA node " +
                          std::to_string(nearest) + "): 6 pageable copies, 6 with sampled") !=
               std::string::npos);
-        for (const auto& rec : only_run(dir)["records"]) CHECK(rec["host_node"] == 0);
-        const json nodes = only_run(dir)["analysis"]["host_nodes"];
+        const json run = only_run(dir);  // a range-for over a temporary's member dangles
+        for (const auto& rec : run["records"]) CHECK(rec["host_node"] == 0);
+        const json nodes = run["analysis"]["host_nodes"];
         REQUIRE(nodes.size() == 1);
         CHECK(nodes[0]["nearest_node"] == nearest);
         CHECK(nodes[0]["copies_on"] == json{{"0", 6}});

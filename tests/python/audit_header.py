@@ -75,6 +75,23 @@ def documented_defaults(path=SCENARIOS_DOC):
     return out
 
 
+def retired_defaults(path=SCENARIOS_DOC):
+    """{dotted name: its former default} of the [staging] keys retired (docs/scenarios.md's
+    table after "retired key"): older results that recorded one at its former default leave it
+    out of the default report, as reports did then."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out = {}
+    start = next((i for i, line in enumerate(lines) if line.startswith("| retired key |")), None)
+    for line in lines[start + 2:] if start is not None else []:
+        m = re.match(r"^\| `staging\.([a-z_]+)` \| `([^`]*)`", line)
+        if not line.startswith("|"):
+            break
+        if m:
+            out[f"staging.{m.group(1)}"] = default_text(m.group(2).strip('"'))
+    return out
+
+
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 10 ** 3, "MB": 10 ** 6,
          "GB": 10 ** 9}
 
@@ -365,7 +382,7 @@ def check_settings(audit, text, view):
     about = ["every run"] if len(audit.plan.runs) > 1 else []
     if view == "default":
         about.append("the settings at their defaults: --full")
-        defaults = DEFAULTS
+        defaults = {**DEFAULTS, **RETIRED_DEFAULTS}
         settings.common = {n: v for n, v in settings.common.items()
                            if defaults.get(n) != v[0]}
     if ran is None:
@@ -441,3 +458,4 @@ def check_differs(audit, block, settings, view):
 
 
 DEFAULTS = documented_defaults()
+RETIRED_DEFAULTS = retired_defaults()
