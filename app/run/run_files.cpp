@@ -118,23 +118,8 @@ std::optional<PreparedFile> prepare_file(const std::string& file, const RunFiles
 // `quiet_busy` a folder in use or holding output is passed over silently (default names).
 std::optional<OutputLock> take_folder(const fs::path& dir, const RunFilesOptions& options,
                                       bool quiet_busy, bool& created) {
-    if (const std::string problem = output_folder_problem(dir); !problem.empty())
-        throw std::runtime_error(problem);
-    std::error_code ec;
-    created = fs::create_directories(dir, ec);
-    if (ec)
-        throw std::runtime_error("cannot create output folder " + dir.string() + ": " +
-                                 ec.message());
-    std::string owner;
-    auto lock = OutputLock::try_take(dir, owner);
-    if (!lock) {
-        if (!quiet_busy)
-            std::cerr << fmt::format(
-                "xferlab: output folder {} is in use by another xferlab run{}: two runs in one "
-                "folder would mix their results. Choose another folder, or wait for that run\n",
-                dir.string(), owner.empty() ? "" : " (" + owner + ")");
-        return std::nullopt;
-    }
+    auto lock = create_and_lock(dir, quiet_busy, created);
+    if (!lock) return std::nullopt;
     if (const auto earlier = earlier_output(dir); !earlier.empty()) {
         if (quiet_busy) return std::nullopt;
         if (!options.force) {

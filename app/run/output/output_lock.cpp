@@ -5,11 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 #include <utility>
 
+#include "run/output/output_dir.hpp"
 #include "util/no_follow.hpp"
 
 namespace xfer {
@@ -165,6 +169,25 @@ void OutputLock::release() {
     if (folder_held) ::close(dir_fd_);
     fd_ = -1;
     dir_fd_ = -1;
+}
+
+std::optional<OutputLock> create_and_lock(const std::filesystem::path& dir, bool quiet_busy,
+                                          bool& created) {
+    if (const std::string problem = output_folder_problem(dir); !problem.empty())
+        throw std::runtime_error(problem);
+    std::error_code ec;
+    created = std::filesystem::create_directories(dir, ec);
+    if (ec)
+        throw std::runtime_error("cannot create output folder " + dir.string() + ": " +
+                                 ec.message());
+    std::string owner;
+    auto lock = OutputLock::try_take(dir, owner);
+    if (!lock && !quiet_busy)
+        std::cerr << fmt::format(
+            "xferlab: output folder {} is in use by another xferlab run{}: two runs in one "
+            "folder would mix their results. Choose another folder, or wait for that run\n",
+            dir.string(), owner.empty() ? "" : " (" + owner + ")");
+    return lock;
 }
 
 }  // namespace xfer

@@ -14,6 +14,14 @@ namespace xfer {
 
 inline constexpr const char* kOutputLockFile = ".xferlab.lock";
 
+class OutputLock;
+// `dir` checked (output_folder_problem), created (`created` says whether it was) and locked:
+// the lock, or nothing when another run holds the folder, after saying so on stderr unless
+// `quiet_busy`. Throws std::runtime_error naming the folder where it cannot be used. What the
+// folder may already hold is the caller's question (run and watch answer it differently).
+std::optional<OutputLock> create_and_lock(const std::filesystem::path& dir, bool quiet_busy,
+                                          bool& created);
+
 class OutputLock {
   public:
     // The lock on `dir` (which must exist), or nothing when another process holds it; then

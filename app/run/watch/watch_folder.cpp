@@ -29,23 +29,8 @@ std::vector<std::string> earlier_records(const fs::path& dir) {
 
 std::optional<OutputLock> take_watch_folder(const fs::path& dir, bool force, bool quiet_busy,
                                             bool& created) {
-    if (const std::string problem = output_folder_problem(dir); !problem.empty())
-        throw std::runtime_error(problem);
-    std::error_code ec;
-    created = fs::create_directories(dir, ec);
-    if (ec)
-        throw std::runtime_error("cannot create output folder " + dir.string() + ": " +
-                                 ec.message());
-    std::string owner;
-    auto lock = OutputLock::try_take(dir, owner);
-    if (!lock) {
-        if (!quiet_busy)
-            std::cerr << fmt::format(
-                "xferlab: output folder {} is in use by another xferlab run{}: two runs in one "
-                "folder would mix their results. Choose another folder, or wait for that run\n",
-                dir.string(), owner.empty() ? "" : " (" + owner + ")");
-        return std::nullopt;
-    }
+    auto lock = create_and_lock(dir, quiet_busy, created);
+    if (!lock) return std::nullopt;
     std::vector<std::string> earlier = earlier_output(dir);
     const std::vector<std::string> records = earlier_records(dir);
     earlier.insert(earlier.end(), records.begin(), records.end());
@@ -70,6 +55,7 @@ std::optional<OutputLock> take_watch_folder(const fs::path& dir, bool force, boo
                                  dir.string());
     }
     prepare_output_dir(dir);
+    std::error_code ec;
     fs::create_directories(dir / kWatchRecordsFolder, ec);
     if (ec)
         throw std::runtime_error("cannot create " + (dir / kWatchRecordsFolder).string() + ": " +
