@@ -241,12 +241,12 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a copies.csv rewritten after a small run is deleted once a later run keeps its "
-    "records in results.sqlite only",
+    "no copies.csv with the small runs alone when a later run keeps its records in "
+    "results.sqlite only",
     "[integration][store]") {
     const fs::path dir = fresh_temp_dir("store-stale-csv");
-    // Run 0 (2 copies) is inline and is rewritten into copies.csv after it ends; run 1 (30) is
-    // not: the finished folder holds no copies.csv with run 0 alone.
+    // Run 0 (2 copies) is inline; run 1 (30) is not: copies.csv, written once at the plan's
+    // end, is left out rather than holding run 0 alone.
     const auto run = run_plan(dir,
                               "[scenario]\nname = \"mixed\"\nbackend = \"host\"\n"
                               "[transfer]\nbytes = \"4KiB\"\nrepetitions = 2\nwarmup = 0\n"
