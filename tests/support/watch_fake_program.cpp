@@ -282,8 +282,16 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-volatile sig_atomic_t g_signal = 0;
-void on_signal(int sig) { g_signal = sig; }
+// SIGINT and SIGTERM, blocked from the start (every thread inherits the mask) and taken with
+// sigwait: no handler and no flag polled around pause(), whatever a sanitizer does with
+// handlers.
+sigset_t stop_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return set;
+}
 
 }  // namespace
 
@@ -306,8 +314,8 @@ int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     if (o.load_injection) return load_injection();
     if (o.wait_signal) {
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
+        const sigset_t set = stop_signals();
+        pthread_sigmask(SIG_BLOCK, &set, nullptr);
     }
     // The driver loads the injected library only where the variable names a file.
     const char* injection = std::getenv("CUDA_INJECTION64_PATH");
@@ -343,9 +351,12 @@ int main(int argc, char** argv) {
     if (o.wait_signal) {
         std::printf("ready\n");
         std::fflush(stdout);
-        while (!g_signal) pause();
+        const sigset_t set = stop_signals();
+        int sig = 0;
+        while (sigwait(&set, &sig) != 0) {
+        }
         Capture::instance().end(xw_end{});
-        return 128 + g_signal;
+        return 128 + sig;
     }
     // The library's exit handler.
     Capture::instance().end(xw_end{});

@@ -43,7 +43,10 @@ struct PassingOn {
     PassingOn() {
         struct sigaction sa {};
         sa.sa_sigaction = pass_on;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        // No SA_RESTART: waitpid returns EINTR and is called again. With it, ThreadSanitizer,
+        // which runs a handler only at its next intercepted call, saw the kernel restart waitpid
+        // and never passed the signal on (test_cli_watch's signal case hung in the TSan build).
+        sa.sa_flags = SA_SIGINFO;
         sigemptyset(&sa.sa_mask);
         for (size_t i = 0; i < std::size(kPassedOn); ++i) sigaction(kPassedOn[i], &sa, &old[i]);
     }
