@@ -4,8 +4,8 @@
 
 namespace xfer {
 
-HarnessProbe::HarnessProbe(int helpers, std::function<uint32_t()> correlation)
-    : StatsProbe(helpers, std::move(correlation)), threads_(size_t(helpers)) {
+HarnessProbe::HarnessProbe(int helpers, Sources sources)
+    : CorrelatingProbe(helpers, std::move(sources)), threads_(size_t(helpers)) {
     for (auto& t : threads_) t.busy.reserve(kMaxBusySpans);
 }
 

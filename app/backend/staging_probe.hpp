@@ -1,21 +1,22 @@
 #pragma once
-// The harness's probe of its staging engines (transfer.path = "staged"): what StatsProbe sums,
-// and per helper its ThreadInfo, read inside the helper when it started, and its busy spans for
-// the timeline: a run's HelperThread records (results/helper_thread.hpp).
+// The harness's probe of its staging engines (transfer.path = "staged"): what StatsProbe sums, the
+// DMAs' CUPTI ids with their copies' tags (CorrelatingProbe), and per helper its ThreadInfo, read
+// inside the helper when it started, and its busy spans for the timeline: a run's HelperThread
+// records (results/helper_thread.hpp).
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <vector>
 
-#include "engine/stats_probe.hpp"
+#include "backend/correlating_probe.hpp"
 #include "results/helper_thread.hpp"
 
 namespace xfer {
 
-class HarnessProbe final : public StatsProbe {
+class HarnessProbe final : public CorrelatingProbe {
   public:
-    // `correlation`: the CUPTI correlation reader (StatsProbe), so each DMA joins its copy.
-    HarnessProbe(int helpers, std::function<uint32_t()> correlation);
+    // `sources`: the CUPTI correlation reader and the caller's copy tag, so each DMA joins its
+    // copy (kept: the run joins them all when it ends).
+    HarnessProbe(int helpers, Sources sources);
 
     void helper_started(int helper) override;
     // Every helper's ThreadInfo, busy spans and work so far.

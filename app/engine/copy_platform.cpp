@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/measured_staging_device.hpp"
+
 namespace xfer {
 
 MadeEngine make_engine(CopyPlatform& platform, const EngineOptions& options, int device,
@@ -20,8 +22,14 @@ MadeEngine make_engine(CopyPlatform& platform, const EngineOptions& options, int
                           : "; all take work: " + out.registration->why() +
                                 ", so not shared with other engines";
     }
-    out.engine = std::make_unique<StagingEngine>(
-        r.config, platform.make_device(r), make_probe ? make_probe(r.config.threads) : nullptr);
+    std::unique_ptr<StagingDevice> staging = platform.make_device(r);
+    // Measured: the device in a decorator that times what the engine asks of it.
+    if (std::shared_ptr<EngineProbe> probe = make_probe ? make_probe(r.config.threads) : nullptr) {
+        const StagingLayout layout = staging_layout(r.config);
+        staging = std::make_unique<MeasuredStagingDevice>(std::move(staging), std::move(probe),
+                                                          layout.owners, layout.slots);
+    }
+    out.engine = std::make_unique<StagingEngine>(r.config, std::move(staging));
     return out;
 }
 

@@ -61,8 +61,8 @@ struct MadeEngine {
 using ProbeMaker = std::function<std::shared_ptr<EngineProbe>(int helpers)>;
 
 // An engine on `device` as `options` ask: the platform's facts, resolve(), the registry, the
-// page-locked buffers, and `make_probe`'s probe. Throws std::runtime_error (buffers that cannot
-// be allocated, ...).
+// page-locked buffers, and `make_probe`'s probe (its device then in a MeasuredStagingDevice;
+// without a probe, none). Throws std::runtime_error (buffers that cannot be allocated, ...).
 MadeEngine make_engine(CopyPlatform& platform, const EngineOptions& options, int device,
                        const ProbeMaker& make_probe = {});
 

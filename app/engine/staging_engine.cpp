@@ -9,13 +9,11 @@
 #include <stdexcept>
 
 #include "engine/staging_engine_parts.hpp"
-#include "util/clock.hpp"
 
 namespace xfer {
 
-StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device,
-                             std::shared_ptr<EngineProbe> probe)
-    : config_(std::move(config)), device_(std::move(device)), probe_(std::move(probe)) {
+StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device)
+    : config_(std::move(config)), device_(std::move(device)) {
     if (config_.threads < 1 || config_.buffers < 1 || config_.chunk == 0)
         throw std::invalid_argument(fmt::format(
             "staging on device {}: needs at least one helper thread, one buffer and a chunk of at "
@@ -44,8 +42,6 @@ StagingLayout staging_layout(const StagingConfig& c) {
     const uint64_t units = std::max<uint64_t>(2, (helpers_bytes + c.dma_chunk - 1) / c.dma_chunk);
     return {1, int(std::min<uint64_t>(units, 1024)), c.dma_chunk};
 }
-
-int64_t StagingEngine::stamp() const { return probe_ ? now_ns() : 0; }
 
 StagingTotals StagingEngine::totals() const {
     std::lock_guard lock(mutex_);
@@ -134,28 +130,24 @@ void StagingEngine::stop() {
 }
 
 void StagingEngine::to_device(void* device_dst, const std::byte* host_src, uint64_t bytes,
-                              int worker, uint32_t tag, bool page_locked) {
+                              bool page_locked) {
     Request r;
     r.to_device = true;
     r.direct = page_locked;
     r.host = const_cast<std::byte*>(host_src);  // only read on this direction
     r.device = static_cast<std::byte*>(device_dst);
     r.bytes = bytes;
-    r.worker = worker;
-    r.tag = tag;
     run_request(r);
 }
 
 void StagingEngine::from_device(std::byte* host_dst, const void* device_src, uint64_t bytes,
-                                int worker, uint32_t tag, bool page_locked) {
+                                bool page_locked) {
     Request r;
     r.to_device = false;
     r.direct = page_locked;
     r.host = host_dst;
     r.device = static_cast<std::byte*>(const_cast<void*>(device_src));  // only read
     r.bytes = bytes;
-    r.worker = worker;
-    r.tag = tag;
     run_request(r);
 }
 
@@ -182,11 +174,12 @@ void StagingEngine::run_request(Request& r) {
     std::unique_lock lock(mutex_);
     if (!running_ || stopping_)
         throw std::runtime_error(fmt::format(
-            "staging on device {}: {} copied while the engine's helper threads were not running",
-            config_.device, r.worker >= 0 ? fmt::format("worker {}", r.worker) : "a copy"));
+            "staging on device {}: a copy was asked for while the engine's helper threads were "
+            "not running",
+            config_.device));
     ++totals_.requests;
     r.id = ++request_seq_;
-    if (probe_) probe_->request_started(r.id, now_ns());
+    device_->request_started(r.id);
     // Helpers [r.helpers, threads) finish what they have in flight and then sleep on standby_;
     // those let in again are woken there.
     const bool more = r.helpers > active_;
@@ -206,7 +199,7 @@ void StagingEngine::run_request(Request& r) {
     while (*p != &r) p = &(*p)->link;
     *p = r.link;
     if (cursor_ == &r) cursor_ = r.link ? r.link : first_;
-    if (probe_) probe_->request_finished(r.id, now_ns(), r.failed);
+    device_->request_finished(r.id, r.failed);
     if (r.failed) throw std::runtime_error(r.error);
 }
 
@@ -251,7 +244,6 @@ void StagingEngine::attach(Helper& h) {
             throw std::runtime_error(std::string("pthread_setaffinity_np: ") + std::strerror(rc));
     }
     device_->attach_helper(h.index);
-    if (probe_) probe_->helper_started(h.index);
 }
 
 void StagingEngine::helper_main(int index) {
@@ -281,12 +273,12 @@ void StagingEngine::helper_main(int index) {
 }
 
 void StagingEngine::mark_busy(Helper& h) {
-    if (!h.busy && probe_) probe_->helper_busy(h.index, now_ns());
+    if (!h.busy) device_->helper_busy(h.index, true);
     h.busy = true;
 }
 
 void StagingEngine::mark_idle(Helper& h) {
-    if (h.busy && probe_) probe_->helper_idle(h.index, now_ns());
+    if (h.busy) device_->helper_busy(h.index, false);
     h.busy = false;
 }
 
@@ -332,23 +324,14 @@ void StagingEngine::issue(Helper& h, int slot, Chunk& c) {
     try {
         std::byte* host = r.host + c.offset;
         std::byte* buf = r.direct ? host : device_->buffer(h.index, slot);
-        int64_t t = stamp();
         if (r.to_device && !r.direct) {
-            fill(r, buf, c.offset, c.len);
-            if (probe_) {
-                const int64_t copied = now_ns();
-                probe_->copied(h.index, c.len, t, copied);
-                t = copied;
-            }
+            auto copy = [&] { fill(r, buf, c.offset, c.len); };
+            device_->host_copy(h.index, c.len, HostStep(copy));
         }
         if (r.to_device)
-            device_->start_to_device(h.index, slot, r.device + c.offset, buf, c.len);
+            device_->start_to_device(h.index, slot, r.device + c.offset, buf, c.len, r.id);
         else
-            device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len);
-        if (probe_) {
-            c.dma_started_ns = now_ns();
-            probe_->dma_started(h.index, r.id, r.tag, t, c.dma_started_ns);
-        }
+            device_->start_from_device(h.index, slot, buf, r.device + c.offset, c.len, r.id);
     } catch (const std::exception& e) {
         const Chunk failed = c;
         c.request = nullptr;  // complete() must not retire it again
@@ -367,17 +350,12 @@ void StagingEngine::complete(Helper& h, int slot, const Chunk& c) {
     }
     const Request& r = *c.request;
     try {
-        const int64_t t = stamp();
         device_->wait(h.index, slot);
-        if (probe_) {
-            const int64_t waited = now_ns();
-            probe_->dma_waited(h.index, r.id, c.dma_started_ns, t, waited);
-            if (!r.to_device && !r.direct) {
+        if (!r.to_device && !r.direct) {
+            auto copy = [&] {
                 std::memcpy(r.host + c.offset, device_->buffer(h.index, slot), c.len);
-                probe_->copied(h.index, c.len, waited, now_ns());
-            }
-        } else if (!r.to_device && !r.direct) {
-            std::memcpy(r.host + c.offset, device_->buffer(h.index, slot), c.len);
+            };
+            device_->host_copy(h.index, c.len, HostStep(copy));
         }
     } catch (const std::exception& e) {
         retire(c, chunk_error(c, e.what()));
@@ -409,11 +387,10 @@ void StagingEngine::retire_locked(const Chunk& c, const std::string& error) {
 
 std::string StagingEngine::chunk_error(const Chunk& c, const char* what) const {
     const Request& r = *c.request;
-    // Worker < 0: a copy of no worker's (the Python module's), whose caller knows its thread.
-    return fmt::format("staging on device {}: {}{} chunk at offset {} ({} bytes of {}): {}",
-                       config_.device, r.worker >= 0 ? fmt::format("worker {}, ", r.worker) : "",
-                       r.to_device ? "host-to-device" : "device-to-host", c.offset, c.len, r.bytes,
-                       what);
+    // The caller knows its own thread (the harness adds its worker's number).
+    return fmt::format("staging on device {}: {} chunk at offset {} ({} bytes of {}): {}",
+                       config_.device, r.to_device ? "host-to-device" : "device-to-host", c.offset,
+                       c.len, r.bytes, what);
 }
 
 }  // namespace xfer

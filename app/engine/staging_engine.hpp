@@ -15,8 +15,9 @@
 //
 // Two layouts (staging_shares_buffers): each helper with buffers of its own, one DMA per chunk;
 // or DMA-sized buffers shared by the helpers, each filled (or emptied) by several of them a
-// chunk ("piece") at a time (staging_units.cpp). The engine keeps counts; timing is a probe's
-// (engine/engine_probe.hpp), so that without one no clock is read in a copy's path.
+// chunk ("piece") at a time (staging_units.cpp). The engine keeps counts; timing is a decorator's
+// around its device (engine/measured_staging_device.hpp), so that without one no clock is read
+// and no flag tested in a copy's path.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -28,7 +29,6 @@
 #include <thread>
 #include <vector>
 
-#include "engine/engine_probe.hpp"
 #include "engine/mapped_files.hpp"
 #include "engine/staging_device.hpp"
 #include "settings/engine_defaults.hpp"
@@ -97,10 +97,8 @@ struct StagingTotals {
 
 class StagingEngine {
   public:
-    // `probe`: told what the engine does, with times (engine/engine_probe.hpp); nullptr: no
-    // measurement at all.
-    StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device,
-                  std::shared_ptr<EngineProbe> probe = nullptr);
+    // `device`: the platform's, or wrapped in a MeasuredStagingDevice to measure the engine.
+    StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device);
     ~StagingEngine();  // stops the helpers
     StagingEngine(const StagingEngine&) = delete;
     StagingEngine& operator=(const StagingEngine&) = delete;
@@ -112,18 +110,16 @@ class StagingEngine {
     void stop();
 
     // On a caller's thread: moves `bytes` bytes and returns when all have arrived. Throws
-    // std::runtime_error naming the device, the worker and the chunk's offset when a DMA
-    // failed (the rest of the request is abandoned; other requests go on). Does not allocate,
-    // except (read_mapped_files) to hold open, for the copy, the file a source maps.
-    // `tag` names the request to the probe. `page_locked`: the host memory is page-locked
-    // already, so it is DMA'd straight from or to it.
-    void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes, int worker,
-                   uint32_t tag, bool page_locked = false);
-    void from_device(std::byte* host_dst, const void* device_src, uint64_t bytes, int worker,
-                     uint32_t tag, bool page_locked = false);
+    // std::runtime_error naming the device and the chunk's offset when a DMA failed (the rest
+    // of the request is abandoned; other requests go on). Does not allocate, except
+    // (read_mapped_files) to hold open, for the copy, the file a source maps. `page_locked`: the
+    // host memory is page-locked already, so it is DMA'd straight from or to it.
+    void to_device(void* device_dst, const std::byte* host_src, uint64_t bytes,
+                   bool page_locked = false);
+    void from_device(std::byte* host_dst, const void* device_src, uint64_t bytes,
+                     bool page_locked = false);
 
     const StagingConfig& config() const { return config_; }
-    const std::shared_ptr<EngineProbe>& probe() const { return probe_; }
     // Counts so far, safe to read at any time.
     StagingTotals totals() const;
     // The helpers the latest request let take work (config().threads before the first).
@@ -135,7 +131,6 @@ class StagingEngine {
         Request* request = nullptr;
         uint64_t offset = 0;
         uint64_t len = 0;
-        int64_t dma_started_ns = 0;  // probe only: its DMA issued
     };
     struct Helper;
     // Shared-buffer mode: one DMA-sized buffer and the request range it holds; the helpers copy
@@ -164,7 +159,7 @@ class StagingEngine {
     void complete(Helper& h, int slot, const Chunk& c);
     void retire(const Chunk& c, const std::string& error);
     void retire_locked(const Chunk& c, const std::string& error);
-    // The helper took work after being idle, or went idle: told to the probe once each.
+    // The helper took work after being idle, or went idle: told to the device once each.
     void mark_busy(Helper& h);
     void mark_idle(Helper& h);
     // Under mutex_: there may be work for the helpers (news for the spinning ones too).
@@ -180,17 +175,15 @@ class StagingEngine {
     // Into `buffer`, bound for the device: the request's bytes [offset, offset + len), read
     // from the file behind its mapping where one was found, else copied.
     void fill(const Request& r, std::byte* buffer, uint64_t offset, uint64_t len);
-    void wait_unit(Helper& h, const UnitTask& t);
-    void start_unit_dma(Helper& h, int unit);
+    void wait_unit(const UnitTask& t);
+    void start_unit_dma(int unit);
     // Retires the unit's range (its bytes counted unless `error`) and frees the unit.
     void free_unit_locked(Unit& u, const std::string& error);
     void count_locked(const Chunk& c);  // a finished DMA into totals_
     std::string chunk_error(const Chunk& c, const char* what) const;
-    int64_t stamp() const;  // now_ns() when a probe listens, else 0
 
     StagingConfig config_;
     std::unique_ptr<StagingDevice> device_;
-    std::shared_ptr<EngineProbe> probe_;
     std::vector<std::unique_ptr<Helper>> helpers_;
     std::vector<std::thread> threads_;
 
@@ -210,7 +203,7 @@ class StagingEngine {
     int active_ = 1;           // helpers [0, active_) take work (StagingConfig::active_helpers)
     std::vector<Unit> units_;  // shared-buffer mode only
     uint64_t unit_seq_ = 0;
-    uint64_t request_seq_ = 0;  // names requests to the probe
+    uint64_t request_seq_ = 0;  // names requests to the device (1, 2, ...)
     int attached_count_ = 0;
     std::string attach_error_;
     StagingTotals totals_;                      // guarded by mutex_

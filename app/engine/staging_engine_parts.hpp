@@ -19,9 +19,7 @@ struct StagingEngine::Request {
     std::byte* host = nullptr;
     std::byte* device = nullptr;
     uint64_t bytes = 0;
-    int worker = 0;
-    uint32_t tag = 0;
-    uint64_t id = 0;           // the probe's name for it
+    uint64_t id = 0;           // the device's name for it (StagingDevice::request_started)
     uint64_t chunk = 0;        // bytes per DMA of this request
     int helpers = 1;           // helpers taking work when it started (StagingEngine::active_)
     uint64_t next = 0;         // offset of the next range to hand out
@@ -43,7 +41,7 @@ struct StagingEngine::Helper {
     std::vector<Chunk> slots;
     uint64_t head = 0;
     uint64_t tail = 0;
-    bool busy = false;  // between taking work and going idle (told to the probe)
+    bool busy = false;  // between taking work and going idle (told to the device)
 };
 
 }  // namespace xfer

@@ -19,7 +19,6 @@
 
 #include "engine/staging_engine.hpp"
 #include "engine/staging_engine_parts.hpp"
-#include "util/clock.hpp"
 #include "util/cpu_pause.hpp"
 
 namespace xfer {
@@ -54,9 +53,8 @@ void StagingEngine::run_shared(Helper& h) {
                     const uint64_t seen = news_.load(std::memory_order_acquire);
                     lock.unlock();
                     mark_busy(h);
-                    const int64_t t0 = stamp();
-                    spin_until_news(news_, seen);
-                    if (probe_) probe_->spun(h.index, t0, now_ns());
+                    auto spin = [&] { spin_until_news(news_, seen); };
+                    device_->spin(h.index, HostStep(spin));
                     lock.lock();
                     continue;
                 }
@@ -127,10 +125,10 @@ void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
 void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
     switch (t.kind) {
         case UnitTask::Kind::start:
-            start_unit_dma(h, t.unit);
+            start_unit_dma(t.unit);
             return;
         case UnitTask::Kind::wait:
-            wait_unit(h, t);
+            wait_unit(t);
             return;
         case UnitTask::Kind::piece:
             copy_piece(h, t);
@@ -138,18 +136,15 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
     }
 }
 
-void StagingEngine::wait_unit(Helper& h, const UnitTask& t) {
+void StagingEngine::wait_unit(const UnitTask& t) {
     Unit& u = units_[size_t(t.unit)];
     Request& r = *u.request;  // fixed while the task runs: the unit is not free
     std::string error;
-    const int64_t t0 = stamp();
     try {
         device_->wait(0, t.unit);
     } catch (const std::exception& e) {
         error = chunk_error(u, e.what());
     }
-    // Before the unit can retire: the probe's copy is still open.
-    if (probe_) probe_->dma_waited(h.index, r.id, u.dma_started_ns, t0, now_ns());
     std::lock_guard lock(mutex_);
     if (error.empty() && !r.to_device && !r.direct) {
         u.state = Unit::State::ready;  // its pieces can be copied out now
@@ -166,12 +161,13 @@ void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
     Request& r = *u.request;
     std::byte* buffer = device_->buffer(0, t.unit) + t.offset;
     std::byte* host = r.host + u.offset + t.offset;
-    const int64_t t0 = stamp();
-    if (r.to_device)
-        fill(r, buffer, u.offset + t.offset, t.len);
-    else
-        std::memcpy(host, buffer, t.len);
-    if (probe_) probe_->copied(h.index, t.len, t0, now_ns());
+    auto copy = [&] {
+        if (r.to_device)
+            fill(r, buffer, u.offset + t.offset, t.len);
+        else
+            std::memcpy(host, buffer, t.len);
+    };
+    device_->host_copy(h.index, t.len, HostStep(copy));
     bool start = false;
     {
         std::lock_guard lock(mutex_);
@@ -187,28 +183,23 @@ void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
             start = true;
         }
     }
-    if (start) start_unit_dma(h, t.unit);
+    if (start) start_unit_dma(t.unit);
 }
 
 // The unit's DMA, from its buffer (or the request's page-locked memory); in flight afterwards.
-void StagingEngine::start_unit_dma(Helper& h, int index) {
+void StagingEngine::start_unit_dma(int index) {
     Unit& u = units_[size_t(index)];
     Request& r = *u.request;
     std::byte* host = r.direct ? r.host + u.offset : device_->buffer(0, index);
     std::byte* device = r.device + u.offset;
     std::string error;
-    const int64_t t0 = stamp();
     try {
         if (r.to_device)
-            device_->start_to_device(0, index, device, host, u.len);
+            device_->start_to_device(0, index, device, host, u.len, r.id);
         else
-            device_->start_from_device(0, index, host, device, u.len);
+            device_->start_from_device(0, index, host, device, u.len, r.id);
     } catch (const std::exception& e) {
         error = chunk_error(u, e.what());
-    }
-    if (probe_ && error.empty()) {
-        u.dma_started_ns = now_ns();
-        probe_->dma_started(h.index, r.id, r.tag, t0, u.dma_started_ns);
     }
     std::lock_guard lock(mutex_);
     if (!error.empty()) {

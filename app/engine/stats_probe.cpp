@@ -12,8 +12,7 @@ constexpr size_t kFoldEvery = size_t(1) << 14;
 
 }  // namespace
 
-StatsProbe::StatsProbe(int helpers, std::function<uint32_t()> correlation)
-    : correlation_(std::move(correlation)) {
+StatsProbe::StatsProbe(int helpers) {
     for (int i = 0; i < helpers; ++i) helpers_.push_back(std::make_unique<Helper>());
 }
 
@@ -35,28 +34,6 @@ HelperWork StatsProbe::helper_work(int index) const {
     const Helper& h = helper(index);
     std::lock_guard lock(h.mutex);
     return h.work;
-}
-
-std::vector<CorrelationAlias> StatsProbe::take_correlations(uint32_t tag) {
-    std::vector<CorrelationAlias> out;
-    for (const auto& h : helpers_) {
-        std::lock_guard lock(h->mutex);
-        auto& a = h->aliases;
-        auto kept =
-            std::partition(a.begin(), a.end(), [&](const auto& x) { return x.second != tag; });
-        out.insert(out.end(), kept, a.end());
-        a.erase(kept, a.end());
-    }
-    return out;
-}
-
-std::vector<CorrelationAlias> StatsProbe::correlations() const {
-    std::vector<CorrelationAlias> out;
-    for (const auto& h : helpers_) {
-        std::lock_guard lock(h->mutex);
-        out.insert(out.end(), h->aliases.begin(), h->aliases.end());
-    }
-    return out;
 }
 
 void StatsProbe::helper_busy(int index, int64_t at) {
@@ -85,17 +62,12 @@ void StatsProbe::copied(int index, uint64_t bytes, int64_t begin, int64_t end) {
     h.work.copy_ns += end - begin;
 }
 
-void StatsProbe::dma_started(int index, uint64_t request, uint32_t tag, int64_t begin,
-                             int64_t end) {
-    // First: the id of the call just made is the thread's latest only until its next one.
-    const uint32_t id = correlation_ ? correlation_() : 0;
+void StatsProbe::dma_started(int index, uint64_t request, int64_t begin, int64_t end) {
     {
         Helper& h = helper(index);
         std::lock_guard lock(h.mutex);
         ++h.work.chunks;
         h.work.start_ns += end - begin;
-        // Kept only for a tagged copy (a run's): a long-lived engine would grow without end.
-        if (id && tag) h.aliases.emplace_back(id, tag);
     }
     std::lock_guard lock(mutex_);
     if (auto it = copies_.find(request); it != copies_.end() && it->second.first_dma == 0)

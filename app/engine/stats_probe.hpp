@@ -2,12 +2,10 @@
 // A probe (engine/engine_probe.hpp) that sums what Engine.stats() and the harness's reports
 // read: where each helper's busy time went, a copy's edges (before its first DMA, the span of
 // its DMAs, after its last), and how long the link waited for the helpers, derived afterwards
-// from the DMAs' issue and done times rather than polled while the engine runs. With a
-// correlation reader it also keeps each DMA's CUPTI correlation id with its copy's tag, so the
-// harness joins the DMAs to the copy that caused them. Thread-safe: each helper's figures under
-// their own lock, the copies' under the probe's.
+// from the DMAs' issue and done times rather than polled while the engine runs. The harness
+// builds on it (backend/correlating_probe.hpp: each DMA's CUPTI id joined to the copy that caused
+// it). Thread-safe: each helper's figures under their own lock, the copies' under the probe's.
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,9 +16,6 @@
 #include "engine/helper_work.hpp"
 
 namespace xfer {
-
-// A DMA's CUPTI correlation id and the tag of the copy it belongs to.
-using CorrelationAlias = std::pair<uint32_t, uint32_t>;
 
 // What the probe has summed since the engine started.
 struct ProbeTotals {
@@ -45,22 +40,16 @@ struct ProbeTotals {
 
 class StatsProbe : public EngineProbe {
   public:
-    // `helpers`: the engine's helper threads. `correlation`: reads and clears the calling
-    // thread's latest CUPTI correlation id (0: none); empty: no ids kept.
-    explicit StatsProbe(int helpers, std::function<uint32_t()> correlation = {});
+    // `helpers`: the engine's helper threads.
+    explicit StatsProbe(int helpers);
 
     ProbeTotals totals() const;
     HelperWork helper_work(int helper) const;
-    // The ids of the DMAs of the copies tagged `tag`, taken out of the probe.
-    std::vector<CorrelationAlias> take_correlations(uint32_t tag);
-    // Every id kept (not taken), with its tag.
-    std::vector<CorrelationAlias> correlations() const;
 
     void helper_busy(int helper, int64_t at) override;
     void helper_idle(int helper, int64_t at) override;
     void copied(int helper, uint64_t bytes, int64_t begin, int64_t end) override;
-    void dma_started(int helper, uint64_t request, uint32_t tag, int64_t begin,
-                     int64_t end) override;
+    void dma_started(int helper, uint64_t request, int64_t begin, int64_t end) override;
     void dma_waited(int helper, uint64_t request, int64_t issued, int64_t begin,
                     int64_t end) override;
     void spun(int helper, int64_t begin, int64_t end) override;
@@ -77,7 +66,6 @@ class StatsProbe : public EngineProbe {
         HelperWork work;
         int64_t busy_since = -1;
         int64_t busy_ns = 0;
-        std::vector<CorrelationAlias> aliases;
     };
     struct Copy {
         int64_t arrived = 0;
@@ -90,7 +78,6 @@ class StatsProbe : public EngineProbe {
     void fold_locked(int64_t from, int64_t to);
 
     std::vector<std::unique_ptr<Helper>> helpers_;
-    std::function<uint32_t()> correlation_;
     mutable std::mutex mutex_;  // the rest
     std::map<uint64_t, Copy> copies_;
     int64_t period_start_ = 0;  // the first of the copies now in the engine arrived

@@ -108,7 +108,8 @@ void bind_engine(py::module_& m) {
 
 }  // namespace
 
-void bind_transfer_api(py::module_& m) {
+void bind_transfer_api(py::module_& m, StatsProbeMaker probes) {
+    set_engine_probe_maker(std::move(probes));
     interface_keys();  // made here, at import: not first by two threads at once (3.13t)
     static py::exception<EngineError> error(m, "Error", PyExc_RuntimeError);
     // Local to this module: another build of xferlab loaded beside it (its own EngineError of the

@@ -7,8 +7,12 @@
 // module (module/testing/).
 #include <pybind11/pybind11.h>
 
+#include "module/module_engine.hpp"
+
 namespace xfer::pyapi {
 
-void bind_transfer_api(pybind11::module_& m);
+// `probes`: what measures the engines made in this home (xferlab run's: their DMAs join the
+// payload's w.timed() blocks); none in the extension module.
+void bind_transfer_api(pybind11::module_& m, StatsProbeMaker probes = {});
 
 }  // namespace xfer::pyapi

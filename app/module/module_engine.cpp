@@ -5,7 +5,6 @@
 
 #include <map>
 
-#include "engine/timed_block_hooks.hpp"
 #include "util/process_id.hpp"
 
 namespace xfer::pyapi {
@@ -22,6 +21,24 @@ struct PlatformChoice {
 PlatformChoice& choice() {
     static PlatformChoice* c = new PlatformChoice;  // never destroyed: engines close at atexit
     return *c;
+}
+
+// set_engine_probe_maker's: under a lock of its own, since shared engines are made under
+// PlatformChoice's.
+struct ProbeChoice {
+    std::mutex mutex;
+    StatsProbeMaker maker;
+};
+
+ProbeChoice& probe_choice() {
+    static ProbeChoice* c = new ProbeChoice;  // never destroyed, as PlatformChoice
+    return *c;
+}
+
+StatsProbeMaker engine_probe_maker() {
+    ProbeChoice& c = probe_choice();
+    std::lock_guard lock(c.mutex);
+    return c.maker;
 }
 
 CopyPlatform& platform_locked(const PlatformChoice& c) {
@@ -44,15 +61,13 @@ ModuleEngine::ModuleEngine(CopyPlatform& platform, int device, const EngineOptio
             fmt::format("device {} does not exist: this machine has {} CUDA device{}{}", device,
                         devices, devices == 1 ? "" : "s",
                         devices > 0 ? fmt::format(" (0 to {})", devices - 1) : std::string()));
-    // Inside xferlab run the engine's DMAs join a payload's w.timed() block, which takes their
-    // CUPTI ids: a probe keeps them. Elsewhere a probe only when asked (measure=True).
-    const TimedBlockHooks hooks = timed_block_hooks();
-    const bool probed = options.measure || hooks.correlation;
+    // The home's probe (inside xferlab run: the DMAs join a payload's w.timed() block), else
+    // one only when asked (measure=True).
+    const StatsProbeMaker home = engine_probe_maker();
     try {
         MadeEngine made = make_engine(platform_, options, device, [&](int helpers) {
-            std::function<uint32_t()> correlation;
-            if (hooks.correlation) correlation = hooks.correlation;
-            probe_ = probed ? std::make_shared<StatsProbe>(helpers, correlation) : nullptr;
+            probe_ = home ? home(helpers) : nullptr;
+            if (!probe_ && options.measure) probe_ = std::make_shared<StatsProbe>(helpers);
             return probe_;
         });
         made.engine->start();
@@ -93,15 +108,10 @@ void ModuleEngine::staged(std::byte* host, std::byte* device, uint64_t bytes, bo
     enter();
     try {
         if (stream) platform_.wait_stream(stream, device_);
-        // Inside a payload's w.timed() block (xferlab run), the helpers' DMAs join the block.
-        const TimedBlockHooks hooks = timed_block_hooks();
-        const uint32_t tag = probe_ && hooks.open_tag ? hooks.open_tag() : 0;
-        // Worker -1: the engine's messages name no worker (the caller's thread is the one).
         if (to_device)
-            engine_->to_device(device, host, bytes, -1, tag, page_locked);
+            engine_->to_device(device, host, bytes, page_locked);
         else
-            engine_->from_device(host, device, bytes, -1, tag, page_locked);
-        if (tag && hooks.join) hooks.join(probe_->take_correlations(tag));
+            engine_->from_device(host, device, bytes, page_locked);
     } catch (const std::exception& e) {
         leave();
         throw EngineError(e.what());
@@ -202,6 +212,12 @@ void replace_platform(CopyPlatform* platform) {
     PlatformChoice& c = choice();
     std::lock_guard lock(c.mutex);
     c.replaced = platform;
+}
+
+void set_engine_probe_maker(StatsProbeMaker maker) {
+    ProbeChoice& c = probe_choice();
+    std::lock_guard lock(c.mutex);
+    c.maker = std::move(maker);
 }
 
 void close_shared_engines() {

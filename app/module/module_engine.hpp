@@ -7,6 +7,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,6 +42,10 @@ struct EngineStats {
     // Engine(measure=True), or inside xferlab run: the helpers' times and a copy's edges.
     std::optional<ProbeTotals> measured;
 };
+
+// The probe of an engine of `helpers` helper threads made where the module lives (inside xferlab
+// run: backend/payload_engine_probe.hpp); nullptr: none.
+using StatsProbeMaker = std::function<std::shared_ptr<StatsProbe>(int helpers)>;
 
 class ModuleEngine {
   public:
@@ -98,7 +103,7 @@ class ModuleEngine {
     EngineOptions options_;
     ResolvedEngine resolved_;  // without its registry hook (which holds the registry slot)
     std::unique_ptr<StagingEngine> engine_;
-    std::shared_ptr<StatsProbe> probe_;  // measure=True, or inside xferlab run; else nullptr
+    std::shared_ptr<StatsProbe> probe_;  // the home's maker's, or measure=True's; else nullptr
     std::shared_ptr<EngineRegistration> registration_;  // the slot, given back by close()
     pid_t pid_ = 0;
     StagingTotals closed_totals_;  // what the engine had done when it was closed
@@ -119,5 +124,8 @@ CopyPlatform& current_platform();
 void replace_platform(CopyPlatform* platform);
 // Closes every shared engine (atexit; the embedded interpreter's shutdown).
 void close_shared_engines();
+// Engines made from now on get `maker`'s probe (besides Engine(measure=True)'s): given by the
+// module's home when it binds the module (bind_transfer_api); the extension module gives none.
+void set_engine_probe_maker(StatsProbeMaker maker);
 
 }  // namespace xfer::pyapi

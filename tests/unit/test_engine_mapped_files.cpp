@@ -99,7 +99,7 @@ Copied copy_to_device(const StagingConfig& c, const std::byte* src, size_t bytes
     engine.start();
     Copied out;
     out.device.resize(bytes);
-    engine.to_device(out.device.data(), src, bytes, 0, 0);
+    engine.to_device(out.device.data(), src, bytes);
     out.totals = engine.totals();
     engine.stop();
     return out;

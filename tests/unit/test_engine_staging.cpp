@@ -23,6 +23,7 @@
 #include "engine/fake/host_staging_device.hpp"
 #include "engine/staging_engine.hpp"
 #include "support/catch.hpp"
+#include "support/measured_engine.hpp"
 #include "support/sanitizer_build.hpp"
 #include "support/text.hpp"
 #include "util/clock.hpp"
@@ -60,7 +61,7 @@ StagingConfig config_of(const Setup& s) {
 
 // The harness's probe of an engine, with the fake's DMA numbers as CUPTI's correlation ids.
 std::shared_ptr<HarnessProbe> harness_probe(int helpers) {
-    return std::make_shared<HarnessProbe>(helpers, &HostStagingDevice::take_last_id);
+    return std::make_shared<HarnessProbe>(helpers, test::fake_sources());
 }
 
 // `workers` threads each copy `bytes` through one engine, both directions, and the bytes are
@@ -75,7 +76,7 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     fake.landed = &landed;
     fake.landed_base = device.data();
     const std::shared_ptr<HarnessProbe> probe = measured ? harness_probe(s.threads) : nullptr;
-    StagingEngine engine(config_of(s), std::move(fake_owner), probe);
+    StagingEngine engine(config_of(s), test::measured(std::move(fake_owner), probe, config_of(s)));
     const int64_t before = now_ns();
     engine.start();
 
@@ -88,10 +89,10 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     for (int w = 0; w < workers; ++w) {
         threads.emplace_back([&, w] {
             std::byte* dev = device.data() + uint64_t(w) * bytes;
-            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 1000 + uint32_t(w),
-                             page_locked);
-            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 2000 + uint32_t(w),
-                               page_locked);
+            test::tag_copies(1000 + uint32_t(w));
+            engine.to_device(dev, sources[size_t(w)].data(), bytes, page_locked);
+            test::tag_copies(2000 + uint32_t(w));
+            engine.from_device(back[size_t(w)].data(), dev, bytes, page_locked);
         });
     }
     for (auto& t : threads) t.join();
@@ -223,12 +224,13 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     auto fake_owner = std::make_unique<FakeDevice>(1, 2, 4096);
     fake_owner->wait_delay = std::chrono::milliseconds(2);
     auto probe = std::make_shared<StatsProbe>(1);
-    StagingEngine engine({.device = 0, .threads = 1, .buffers = 2, .chunk = 4096, .dma_chunk = 0},
-                         std::move(fake_owner), probe);
+    const StagingConfig config{
+        .device = 0, .threads = 1, .buffers = 2, .chunk = 4096, .dma_chunk = 0};
+    StagingEngine engine(config, test::measured(std::move(fake_owner), probe, config));
     engine.start();
     const auto src = pattern(8 * 4096, 1);
     std::vector<std::byte> device(src.size());
-    engine.to_device(device.data(), src.data(), src.size(), 0, 1);
+    engine.to_device(device.data(), src.data(), src.size());
     engine.stop();
     const HelperWork w = probe->helper_work(0);
     CHECK(w.chunks == 8);
@@ -237,26 +239,36 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     CHECK(device == src);
 }
 
-TEST_CASE("staging: a request's chunk ids are taken out by its tag while the engine runs",
-          "[staging]") {
-    // The Python module's engine lives across many w.timed() blocks: each block takes its own
-    // chunks' ids when its copy returns, and untraced copies (tag 0) leave none behind.
-    auto probe = std::make_shared<StatsProbe>(2, &HostStagingDevice::take_last_id);
-    StagingEngine engine({.device = 0, .threads = 2, .buffers = 2, .chunk = 4096, .dma_chunk = 0},
-                         std::make_unique<FakeDevice>(2, 2, 4096), probe);
+TEST_CASE("staging: a request's chunk ids are handed over by its tag as it returns", "[staging]") {
+    // The Python module's engine lives across many w.timed() blocks: each copy hands its own
+    // chunks' ids to the block open on its caller's thread as it returns, and untraced copies
+    // (tag 0) leave none behind.
+    std::vector<std::vector<CorrelationAlias>> handed;
+    CorrelatingProbe::Sources sources = test::fake_sources();
+    sources.hand_over = [&](const std::vector<CorrelationAlias>& a) { handed.push_back(a); };
+    auto probe = std::make_shared<CorrelatingProbe>(2, sources);
+    const StagingConfig config{
+        .device = 0, .threads = 2, .buffers = 2, .chunk = 4096, .dma_chunk = 0};
+    StagingEngine engine(config,
+                         test::measured(std::make_unique<FakeDevice>(2, 2, 4096), probe, config));
     engine.start();
     const auto src = pattern(5 * 4096 + 7, 3);  // 6 chunks
     std::vector<std::byte> device(src.size()), back(src.size());
-    engine.to_device(device.data(), src.data(), src.size(), -1, 7);
-    engine.from_device(back.data(), device.data(), src.size(), -1, 0);
-    const auto first = probe->take_correlations(7);
-    CHECK(first.size() == 6);
-    for (const auto& [id, tag] : first) CHECK((id != 0 && tag == 7));
-    CHECK(probe->take_correlations(7).empty());  // taken once
-    engine.from_device(back.data(), device.data(), src.size(), -1, 8);
-    CHECK(probe->take_correlations(8).size() == 6);
+    test::tag_copies(7);
+    engine.to_device(device.data(), src.data(), src.size());
+    REQUIRE(handed.size() == 1);  // handed over before to_device returned
+    CHECK(handed[0].size() == 6);
+    for (const auto& [id, tag] : handed[0]) CHECK((id != 0 && tag == 7));
+    test::tag_copies(0);
+    engine.from_device(back.data(), device.data(), src.size());
+    CHECK(handed.size() == 1);  // an untagged copy hands over nothing
+    test::tag_copies(8);
+    engine.from_device(back.data(), device.data(), src.size());
+    REQUIRE(handed.size() == 2);
+    CHECK(handed[1].size() == 6);
+    test::tag_copies(0);
     engine.stop();
-    CHECK(probe->correlations().empty());  // nothing left: tag 0 kept none
+    CHECK(probe->correlations().empty());  // handed over: none kept
     CHECK(back == src);
 }
 
@@ -286,7 +298,7 @@ TEST_CASE(
                 threads.emplace_back([&, w] {
                     try {
                         engine.to_device(device.data() + uint64_t(w) * bytes,
-                                         sources[size_t(w)].data(), bytes, w, uint32_t(w));
+                                         sources[size_t(w)].data(), bytes);
                     } catch (const std::runtime_error& e) {
                         errors[size_t(w)] = e.what();
                     }
@@ -295,8 +307,7 @@ TEST_CASE(
             for (auto& t : threads) t.join();
         });
         INFO("failure in " << (in_wait ? "wait" : "start") << ", dma " << dma << ": " << errors[2]);
-        CHECK(contains(errors[2], "staging on device 3"));
-        CHECK(contains(errors[2], "worker 2"));
+        CHECK(contains(errors[2], "staging on device 3: host-to-device chunk"));
         // The failing range: its chunk, or the DMA that holds it.
         CHECK(contains(errors[2], dma ? "chunk at offset 0 (12288 bytes of 40960)"
                                       : "chunk at offset 8192 (4096 bytes of 40960)"));
@@ -309,8 +320,8 @@ TEST_CASE(
         // The engine goes on serving after a failed request, both ways.
         std::vector<std::byte> again = pattern(bytes, 9), back(bytes);
         within_seconds(60, [&] {
-            engine.to_device(device.data(), again.data(), bytes, 0, 9);
-            engine.from_device(back.data(), device.data(), bytes, 0, 10);
+            engine.to_device(device.data(), again.data(), bytes);
+            engine.from_device(back.data(), device.data(), bytes);
         });
         CHECK(back == again);
         within_seconds(60, [&] { engine.stop(); });
@@ -333,8 +344,9 @@ TEST_CASE("staging: a helper that cannot attach fails start() with its reason", 
     CHECK(contains(error, "helper thread 1 could not start: no device for this helper"));
     // Nothing is running: a copy is refused instead of waiting forever.
     std::vector<std::byte> src(10), dst(10);
-    CHECK(contains(thrown_message([&] { engine.to_device(dst.data(), src.data(), 10, 5, 0); }),
-                   "worker 5 copied while the engine's helper threads were not running"));
+    CHECK(contains(thrown_message([&] { engine.to_device(dst.data(), src.data(), 10); }),
+                   "staging on device 0: a copy was asked for while the engine's helper threads "
+                   "were not running"));
 }
 
 TEST_CASE("staging: a helper thread the system refuses fails start() naming it, and nothing runs",
@@ -372,8 +384,9 @@ TEST_CASE("staging: a helper thread the system refuses fails start() naming it, 
             _exit(4);
         std::vector<std::byte> src(10), dst(10);
         const std::string copy =
-            thrown_message([&] { engine.to_device(dst.data(), src.data(), 10, 5, 0); });
-        _exit(contains(copy, "copied while the engine's helper threads were not running") ? 0 : 6);
+            thrown_message([&] { engine.to_device(dst.data(), src.data(), 10); });
+        _exit(contains(copy, "asked for while the engine's helper threads were not running") ? 0
+                                                                                             : 6);
     }
     int status = 0;
     REQUIRE(waitpid(child, &status, 0) == child);

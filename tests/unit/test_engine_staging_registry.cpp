@@ -29,6 +29,7 @@
 #include "engine/staging_registry.hpp"
 #include "engine/stats_probe.hpp"
 #include "support/catch.hpp"
+#include "support/measured_engine.hpp"
 #include "support/text.hpp"
 
 using namespace xfer;
@@ -199,12 +200,12 @@ class RegFakeDevice final : public StagingDevice {
     }
     void attach_helper(int) override {}
     std::byte* buffer(int helper, int slot) override { return storage_[at(helper, slot)].data(); }
-    void start_to_device(int helper, int slot, void* dst, const std::byte* src,
-                         uint64_t len) override {
+    void start_to_device(int helper, int slot, void* dst, const std::byte* src, uint64_t len,
+                         uint64_t) override {
         pending_[at(helper, slot)] = {static_cast<std::byte*>(dst), src, len};
     }
-    void start_from_device(int helper, int slot, std::byte* dst, const void* src,
-                           uint64_t len) override {
+    void start_from_device(int helper, int slot, std::byte* dst, const void* src, uint64_t len,
+                           uint64_t) override {
         pending_[at(helper, slot)] = {dst, static_cast<const std::byte*>(src), len};
     }
     void wait(int helper, int slot) override {
@@ -241,8 +242,8 @@ void reg_copy_both_ways(StagingEngine& engine, int workers, uint64_t bytes) {
     for (int w = 0; w < workers; ++w)
         threads.emplace_back([&, w] {
             const size_t i = size_t(w);
-            engine.to_device(dev[i].data(), src[i].data(), bytes, w, 1);
-            engine.from_device(back[i].data(), dev[i].data(), bytes, w, 2);
+            engine.to_device(dev[i].data(), src[i].data(), bytes);
+            engine.from_device(back[i].data(), dev[i].data(), bytes);
         });
     for (auto& t : threads) t.join();
     for (int w = 0; w < workers; ++w) {
@@ -568,7 +569,9 @@ TEST_CASE("staging registry: an engine lets only its share of helpers take work"
     config.dma_chunk = 0;  // each helper its own buffers (RegFakeDevice's layout)
     config.active_helpers = [mine] { return mine->active(); };
     auto probe = std::make_shared<StatsProbe>(kThreads);
-    StagingEngine engine(config, std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), probe);
+    StagingEngine engine(
+        config,
+        test::measured(std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), probe, config));
     engine.start();
     CHECK(engine.active_helpers() == kThreads);  // before the first request
 
@@ -591,8 +594,9 @@ TEST_CASE("staging registry: an engine lets only its share of helpers take work"
         StagingConfig c = config;
         c.active_helpers = [asked] { return asked; };
         auto clamped_probe = std::make_shared<StatsProbe>(kThreads);
-        StagingEngine clamped(c, std::make_unique<RegFakeDevice>(kThreads, 2, kChunk),
-                              clamped_probe);
+        StagingEngine clamped(
+            c,
+            test::measured(std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), clamped_probe, c));
         clamped.start();
         reg_copy_both_ways(clamped, 2, 9 * kChunk + 1);
         CHECK(clamped.active_helpers() == (asked > 0 ? kThreads : 1));

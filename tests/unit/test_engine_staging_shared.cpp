@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <mutex>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <future>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -20,6 +20,7 @@
 #include "engine/fake/host_staging_device.hpp"
 #include "engine/staging_engine.hpp"
 #include "support/catch.hpp"
+#include "support/measured_engine.hpp"
 
 using namespace xfer;
 
@@ -66,8 +67,8 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     std::vector<int> landed(device.size(), 0);
     fake.landed = &landed;
     fake.landed_base = device.data();
-    auto probe = std::make_shared<HarnessProbe>(c.threads, &HostStagingDevice::take_last_id);
-    StagingEngine engine(c, std::move(fake_owner), probe);
+    auto probe = std::make_shared<HarnessProbe>(c.threads, test::fake_sources());
+    StagingEngine engine(c, test::measured(std::move(fake_owner), probe, c));
     engine.start();
     std::vector<std::vector<std::byte>> sources, back;
     for (int w = 0; w < workers; ++w) {
@@ -78,10 +79,10 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     for (int w = 0; w < workers; ++w)
         threads.emplace_back([&, w] {
             std::byte* dev = device.data() + uint64_t(w) * bytes;
-            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 100 + uint32_t(w),
-                             page_locked);
-            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 200 + uint32_t(w),
-                               page_locked);
+            test::tag_copies(100 + uint32_t(w));
+            engine.to_device(dev, sources[size_t(w)].data(), bytes, page_locked);
+            test::tag_copies(200 + uint32_t(w));
+            engine.from_device(back[size_t(w)].data(), dev, bytes, page_locked);
         });
     for (auto& t : threads) t.join();
     engine.stop();
@@ -150,8 +151,8 @@ Waited copy_with_slow_dmas(StagingConfig c, int workers, uint64_t bytes,
     HostStagingDevice& fake = *fake_owner;
     fake.wait_delay = delay;
     std::vector<std::byte> device(bytes * uint64_t(workers));
-    auto probe = std::make_shared<HarnessProbe>(c.threads, nullptr);
-    StagingEngine engine(c, std::move(fake_owner), probe);
+    auto probe = std::make_shared<HarnessProbe>(c.threads, CorrelatingProbe::Sources{});
+    StagingEngine engine(c, test::measured(std::move(fake_owner), probe, c));
     engine.start();
     std::vector<std::vector<std::byte>> sources, back;
     for (int w = 0; w < workers; ++w) {
@@ -162,8 +163,8 @@ Waited copy_with_slow_dmas(StagingConfig c, int workers, uint64_t bytes,
     for (int w = 0; w < workers; ++w)
         threads.emplace_back([&, w] {
             std::byte* dev = device.data() + uint64_t(w) * bytes;
-            engine.to_device(dev, sources[size_t(w)].data(), bytes, w, 0);
-            engine.from_device(back[size_t(w)].data(), dev, bytes, w, 0);
+            engine.to_device(dev, sources[size_t(w)].data(), bytes);
+            engine.from_device(back[size_t(w)].data(), dev, bytes);
         });
     for (auto& t : threads) t.join();
     Waited out;
@@ -319,7 +320,7 @@ TEST_CASE("staging: a copy's edges are the time before its first DMA and after i
         auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
         fake_owner->wait_delay = delay;
         auto probe = std::make_shared<StatsProbe>(c.threads);
-        StagingEngine engine(c, std::move(fake_owner), probe);
+        StagingEngine engine(c, test::measured(std::move(fake_owner), probe, c));
         engine.start();
         const uint64_t bytes = dma > 0 ? dma : 4096;  // one DMA
         const std::vector<std::byte> source = bytes_pattern(bytes, 3);
@@ -330,9 +331,9 @@ TEST_CASE("staging: a copy's edges are the time before its first DMA and after i
             const auto t0 = std::chrono::steady_clock::now();
             finishes_within(60, [&] {
                 if (to_device)
-                    engine.to_device(device.data(), source.data(), bytes, 0, 0);
+                    engine.to_device(device.data(), source.data(), bytes);
                 else
-                    engine.from_device(back.data(), device.data(), bytes, 0, 0);
+                    engine.from_device(back.data(), device.data(), bytes);
             });
             const int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                      std::chrono::steady_clock::now() - t0)
@@ -390,9 +391,10 @@ long sleeps_of(int tid) {
 
 }  // namespace shared_staging_test
 
-TEST_CASE("staging.dma: helpers an auto engine keeps out sleep through the copies, not woken by "
-          "every piece",
-          "[staging][shared]") {
+TEST_CASE(
+    "staging.dma: helpers an auto engine keeps out sleep through the copies, not woken by "
+    "every piece",
+    "[staging][shared]") {
     using namespace shared_staging_test;
     // Six helpers, two let in (as the registry does when three engines share the CPUs); 128
     // pieces each way. A helper kept out that woke for every piece's news would sleep again about
@@ -402,16 +404,17 @@ TEST_CASE("staging.dma: helpers an auto engine keeps out sleep through the copie
     StagingConfig c = shared_config(6, 2, 64 << 10, 512 << 10);
     c.active_helpers = [] { return 2; };
     auto probe = std::make_shared<TidProbe>(c.threads);
-    StagingEngine engine(c, std::make_unique<HostStagingDevice>(staging_layout(c)), probe);
+    StagingEngine engine(
+        c, test::measured(std::make_unique<HostStagingDevice>(staging_layout(c)), probe, c));
     engine.start();
     const uint64_t bytes = 8 << 20;
     std::vector<std::byte> device(bytes), source = bytes_pattern(bytes, 1), back(bytes);
-    engine.to_device(device.data(), source.data(), bytes, 0, 1, false);  // lets two in
+    engine.to_device(device.data(), source.data(), bytes);  // lets two in
     std::vector<long> before;
     for (int h = 2; h < c.threads; ++h) before.push_back(sleeps_of(probe->tid(h)));
     for (int k = 0; k < 4; ++k) {
-        engine.to_device(device.data(), source.data(), bytes, 0, 2, false);
-        engine.from_device(back.data(), device.data(), bytes, 0, 3, false);
+        engine.to_device(device.data(), source.data(), bytes);
+        engine.from_device(back.data(), device.data(), bytes);
     }
     CHECK(back == source);
     for (int h = 2; h < c.threads; ++h) {

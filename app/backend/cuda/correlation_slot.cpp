@@ -4,6 +4,7 @@ namespace xfer::cuda::correlation {
 
 namespace {
 thread_local uint32_t t_correlation = 0;
+thread_local uint32_t t_staged_tag = 0;
 }  // namespace
 
 void set(uint32_t id) noexcept { t_correlation = id; }
@@ -14,5 +15,8 @@ uint32_t take() noexcept {
     t_correlation = 0;
     return id;
 }
+
+void set_staged_tag(uint32_t tag) noexcept { t_staged_tag = tag; }
+uint32_t staged_tag() noexcept { return t_staged_tag; }
 
 }  // namespace xfer::cuda::correlation

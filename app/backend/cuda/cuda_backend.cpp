@@ -336,7 +336,9 @@ std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t
     if (engine) return engine;
     std::shared_ptr<HarnessProbe> probe;
     MadeEngine made = make_engine(*cuda_copy_platform(), t.staging, device, [&](int helpers) {
-        probe = std::make_shared<HarnessProbe>(helpers, &correlation::take);
+        probe = std::make_shared<HarnessProbe>(
+            helpers, CorrelatingProbe::Sources{.correlation = &correlation::take,
+                                               .caller_tag = &correlation::staged_tag});
         return probe;
     });
     engine = std::move(made.engine);

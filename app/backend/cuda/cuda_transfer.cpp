@@ -1,5 +1,7 @@
 #include "backend/cuda/cuda_transfer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/correlation_slot.hpp"
 #include "backend/cuda/cupti_tracer.hpp"
 #include "backend/cuda/host_memory.hpp"
 #include "backend/cuda/pattern_chunks.hpp"
@@ -391,12 +394,19 @@ TimedBlockCalls CudaTransfer::end_timed_block() {
 CopyOutcome CudaTransfer::staged_copy() {
     CopyOutcome out;
     const uint32_t tag = next_staged_tag();
-    if (plan_.spec.direction == Direction::h2d)
-        plan_.staging->to_device(dst_.device_ptr, src_.host.data(), plan_.spec.bytes, plan_.worker,
-                                 tag, host_pinned_);
-    else
-        plan_.staging->from_device(dst_.host.data(), src_.device_ptr, plan_.spec.bytes,
-                                   plan_.worker, tag, host_pinned_);
+    correlation::set_staged_tag(tag);  // the engine's probe reads it as the copy arrives
+    try {
+        if (plan_.spec.direction == Direction::h2d)
+            plan_.staging->to_device(dst_.device_ptr, src_.host.data(), plan_.spec.bytes,
+                                     host_pinned_);
+        else
+            plan_.staging->from_device(dst_.host.data(), src_.device_ptr, plan_.spec.bytes,
+                                       host_pinned_);
+    } catch (const std::runtime_error& e) {
+        correlation::set_staged_tag(0);
+        throw std::runtime_error(fmt::format("worker {}: {}", plan_.worker, e.what()));
+    }
+    correlation::set_staged_tag(0);
     if (plan_.cupti) out.correlation = tag;
     return out;
 }

@@ -12,7 +12,6 @@
 #include "backend/cuda/cupti_check.hpp"
 #include "backend/cuda/cupti_errors.hpp"
 #include "backend/gil_probe.hpp"
-#include "engine/timed_block_hooks.hpp"
 #include "util/clock.hpp"
 
 namespace xfer::cuda {
@@ -215,9 +214,6 @@ CuptiTracer& CuptiTracer::instance() {
 void CuptiTracer::reset_last_correlation() noexcept { correlation::reset(); }
 uint32_t CuptiTracer::last_correlation() noexcept { return correlation::last(); }
 
-static uint32_t open_capture_tag();
-static void join_to_capture(const std::vector<CorrelationAlias>& aliases);
-
 const std::string& CuptiTracer::setup() {
     if (setup_done_) return setup_error_;
     setup_done_ = true;
@@ -242,10 +238,6 @@ const std::string& CuptiTracer::setup() {
                 "nsys or ncu, or a library's tracer): copies cannot be correlated");
         XFER_CUPTI(res);
         subscriber_ = sub;
-        // The Python module's engines made from now on keep their DMAs' correlation ids, and
-        // join those of a payload's w.timed() block to it (before the run's first copy: the
-        // tracer is set up before any worker starts).
-        set_timed_block_hooks({&open_capture_tag, &join_to_capture, &correlation::take});
     } catch (const std::exception& e) {
         setup_error_ = std::string("CUPTI unavailable: ") + e.what();
     }
@@ -264,9 +256,9 @@ void CuptiTracer::enable_callbacks(bool on) {
         XFER_CUPTI(cuptiEnableCallback(on ? 1 : 0, sub, CUPTI_CB_DOMAIN_DRIVER_API, id));
 }
 
-static uint32_t open_capture_tag() { return tl_capture.active ? tl_capture.tag : 0; }
+uint32_t CuptiTracer::open_capture_tag() noexcept { return tl_capture.active ? tl_capture.tag : 0; }
 
-static void join_to_capture(const std::vector<CorrelationAlias>& aliases) {
+void CuptiTracer::join_to_capture(const std::vector<std::pair<uint32_t, uint32_t>>& aliases) {
     if (aliases.empty()) return;
     CaptureAliases& a = capture_aliases();
     std::lock_guard<std::mutex> lock(a.mutex);

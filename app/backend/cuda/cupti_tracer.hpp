@@ -58,6 +58,8 @@ class CuptiTracer {
     // One-time set-up; returns "" when tracing is usable, else why not. Idempotent.
     const std::string& setup();
     bool usable() { return setup().empty(); }
+    // setup() ran and tracing is usable (does not set it up).
+    bool ready() const { return setup_done_ && setup_error_.empty(); }
     bool active() const { return active_; }
     bool timestamp_callback() const { return timestamp_callback_; }
 
@@ -78,6 +80,11 @@ class CuptiTracer {
     static CapturedCalls end_capture();
     // (activity correlation id, block tag) of every block ended since the last call.
     static std::vector<std::pair<uint32_t, uint32_t>> take_capture_aliases();
+    // The tag of the block open on the calling thread (0: none), and (activity correlation id,
+    // block tag) pairs of copies made for it elsewhere (the staging engine's helpers), handed
+    // out by take_capture_aliases() with the block's own.
+    static uint32_t open_capture_tag() noexcept;
+    static void join_to_capture(const std::vector<std::pair<uint32_t, uint32_t>>& aliases);
 
   private:
     CuptiTracer() = default;

@@ -68,12 +68,12 @@ class CudaStagingDevice final : public StagingDevice {
     void attach_helper(int) override { XFER_CUDA(device_, -1, cudaSetDevice(device_)); }
     std::byte* buffer(int helper, int slot) override { return buffers_mem_[index(helper, slot)]; }
 
-    void start_to_device(int helper, int slot, void* dst, const std::byte* src,
-                         uint64_t len) override {
+    void start_to_device(int helper, int slot, void* dst, const std::byte* src, uint64_t len,
+                         uint64_t /*request*/) override {
         start(helper, slot, dst, src, len, cudaMemcpyHostToDevice);
     }
-    void start_from_device(int helper, int slot, std::byte* dst, const void* src,
-                           uint64_t len) override {
+    void start_from_device(int helper, int slot, std::byte* dst, const void* src, uint64_t len,
+                           uint64_t /*request*/) override {
         start(helper, slot, dst, src, len, cudaMemcpyDeviceToHost);
     }
     void wait(int helper, int slot) override {

@@ -28,13 +28,13 @@ std::byte* HostStagingDevice::buffer(int helper, int slot) {
 }
 
 void HostStagingDevice::start_to_device(int helper, int slot, void* dst, const std::byte* src,
-                                        uint64_t len) {
+                                        uint64_t len, uint64_t /*request*/) {
     start(helper, slot,
           {true, static_cast<std::byte*>(dst), const_cast<std::byte*>(src), len, true});
 }
 
 void HostStagingDevice::start_from_device(int helper, int slot, std::byte* dst, const void* src,
-                                          uint64_t len) {
+                                          uint64_t len, uint64_t /*request*/) {
     start(helper, slot,
           {false, const_cast<std::byte*>(static_cast<const std::byte*>(src)), dst, len, true});
 }

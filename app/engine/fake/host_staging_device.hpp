@@ -33,13 +33,13 @@ class HostStagingDevice final : public StagingDevice {
 
     void attach_helper(int helper) override;
     std::byte* buffer(int helper, int slot) override;
-    void start_to_device(int helper, int slot, void* dst, const std::byte* src,
-                         uint64_t len) override;
-    void start_from_device(int helper, int slot, std::byte* dst, const void* src,
-                           uint64_t len) override;
+    void start_to_device(int helper, int slot, void* dst, const std::byte* src, uint64_t len,
+                         uint64_t request) override;
+    void start_from_device(int helper, int slot, std::byte* dst, const void* src, uint64_t len,
+                           uint64_t request) override;
     void wait(int helper, int slot) override;
     // A number per DMA started, as CUPTI's correlation id would be: the calling thread's latest,
-    // cleared by the read (StatsProbe's correlation reader in the tests).
+    // cleared by the read (the correlation reader of backend/correlating_probe.hpp in the tests).
     static uint32_t take_last_id();
 
   private:
