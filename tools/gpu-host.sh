@@ -185,16 +185,18 @@ if wants gpu; then
 fi
 
 # The extension module built above, imported by the venv's python3 next to CuPy and PyTorch:
-# the fake-device suite on the module's test build (python-testing: the same module with the
-# fake device bound in), then the GPU suite on the module as it is installed (-rs: every skip
-# with its reason).
+# the fake-device suite (tests/module as ctest runs it) on the module's test build
+# (python-testing: the same module with the fake device bound in), then the GPU suite
+# (tests/module/test_gpu_module.py) on the module as it is installed (-rs: every skip with its
+# reason).
 # shellcheck disable=SC2317  # called through step()
 module_tests() {
     timeout --kill-after=15 300 env PYTHONPATH="$build_dir/python-testing" PYTHONDONTWRITEBYTECODE=1 \
         XFERLAB_BINARY="$build_dir/xferlab" \
-        python3 -m pytest -v -rs -p no:cacheprovider tests/python/module || return
+        python3 -m pytest -v -rs -p no:cacheprovider tests/module \
+        --ignore=tests/module/test_gpu_module.py || return
     timeout --kill-after=15 300 env PYTHONPATH="$build_dir/python" PYTHONDONTWRITEBYTECODE=1 \
-        python3 -m pytest -v -rs -p no:cacheprovider tests/gpu_module
+        python3 -m pytest -v -rs -p no:cacheprovider tests/module/test_gpu_module.py
 }
 
 if wants module; then
