@@ -20,7 +20,7 @@
 #   --bench NAME     run build-gpu/tests/NAME (a benchmark) as step "bench NAME" (repeatable;
 #                    "NAME ARGS" passes arguments); implies the bench step
 #   --step-timeout S seconds before a step is stopped (default 540)
-#   --bench-args A   arguments for tools/bench-module.py (step module-bench), e.g. "--trials 3"
+#   --bench-args A   arguments for tests/bench/bench-module.py (step module-bench), e.g. "--trials 3"
 #   --no-pack        leave the output as a folder tree instead of packing it
 #
 # By default everything is packed into DIR/gpu-host.tar.gz, with DIR/summary.txt and
@@ -220,7 +220,7 @@ fi
 if wants module-bench; then
     # shellcheck disable=SC2086
     step module-bench "$work/bench-module.log" \
-        env PYTHONPATH="$build_dir/python" python3 tools/bench-module.py \
+        env PYTHONPATH="$build_dir/python" python3 tests/bench/bench-module.py \
         --json "$work/bench-module.json" $bench_args
 fi
 
