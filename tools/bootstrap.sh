@@ -31,7 +31,7 @@ jobs=${JOBS:-$(nproc)}
 # python3-matplotlib draws the figures (`xferlab plot`, output.plots); libsqlite3-dev is for
 # results.sqlite; python3-venv makes the virtual environment test_cli_python_env embeds;
 # python3-numpy: the timed-block tests copy NumPy arrays (matplotlib pulls it in too);
-# python3-pytest runs the Python module's tests (tests/python/module); xz-utils reads the
+# python3-pytest runs the Python module's tests (tests/module); xz-utils reads the
 # measured results the tests own (tests/fixtures/measured/*.xz).
 packages=(cmake ninja-build g++ pkg-config python3-dev pybind11-dev libtomlplusplus-dev
     libcli11-dev catch2 nlohmann-json3-dev libfmt-dev libnuma-dev libssl-dev libsqlite3-dev

@@ -106,7 +106,7 @@ budget=$(($(left) - 140))
 if [ "$budget" -gt 60 ]; then
     t=$SECONDS
     timeout --kill-after=10 "$budget" env PYTHONPATH="$root/build-gpu/python" \
-        python3 tools/bench-module.py --bytes 1GiB --trials "$trials" --copies 3 \
+        python3 tests/bench/bench-module.py --bytes 1GiB --trials "$trials" --copies 3 \
         --sections engines,cupy-path,memmap,hostmem --memmap-dir "$root/build-gpu" \
         "${old_args[@]}" --json "$work/bench.json" >"$work/bench.log" 2>&1
     note "benchmark (${budget}s at most)" $? $((SECONDS - t))

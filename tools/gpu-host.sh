@@ -20,7 +20,7 @@
 #   --bench NAME     run build-gpu/tests/NAME (a benchmark) as step "bench NAME" (repeatable;
 #                    "NAME ARGS" passes arguments); implies the bench step
 #   --step-timeout S seconds before a step is stopped (default 540)
-#   --bench-args A   arguments for tools/bench-module.py (step module-bench), e.g. "--trials 3"
+#   --bench-args A   arguments for tests/bench/bench-module.py (step module-bench), e.g. "--trials 3"
 #   --no-pack        leave the output as a folder tree instead of packing it
 #
 # By default everything is packed into DIR/gpu-host.tar.gz, with DIR/summary.txt and
@@ -185,16 +185,18 @@ if wants gpu; then
 fi
 
 # The extension module built above, imported by the venv's python3 next to CuPy and PyTorch:
-# the fake-device suite on the module's test build (python-testing: the same module with the
-# fake device bound in), then the GPU suite on the module as it is installed (-rs: every skip
-# with its reason).
+# the fake-device suite (tests/module as ctest runs it) on the module's test build
+# (python-testing: the same module with the fake device bound in), then the GPU suite
+# (tests/module/test_gpu_module.py) on the module as it is installed (-rs: every skip with its
+# reason).
 # shellcheck disable=SC2317  # called through step()
 module_tests() {
     timeout --kill-after=15 300 env PYTHONPATH="$build_dir/python-testing" PYTHONDONTWRITEBYTECODE=1 \
         XFERLAB_BINARY="$build_dir/xferlab" \
-        python3 -m pytest -v -rs -p no:cacheprovider tests/python/module || return
+        python3 -m pytest -v -rs -p no:cacheprovider tests/module \
+        --ignore=tests/module/test_gpu_module.py || return
     timeout --kill-after=15 300 env PYTHONPATH="$build_dir/python" PYTHONDONTWRITEBYTECODE=1 \
-        python3 -m pytest -v -rs -p no:cacheprovider tests/gpu_module
+        python3 -m pytest -v -rs -p no:cacheprovider tests/module/test_gpu_module.py
 }
 
 if wants module; then
@@ -218,7 +220,7 @@ fi
 if wants module-bench; then
     # shellcheck disable=SC2086
     step module-bench "$work/bench-module.log" \
-        env PYTHONPATH="$build_dir/python" python3 tools/bench-module.py \
+        env PYTHONPATH="$build_dir/python" python3 tests/bench/bench-module.py \
         --json "$work/bench-module.json" $bench_args
 fi
 

@@ -3,7 +3,7 @@
 # what it runs (tools/gpu-host.sh's machine, configure and build steps, a few targets), the GPU
 # tests of the real injected library, the four programs of tests/watch_programs under
 # `xferlab watch` (each with its report, the full report beside it), two comparisons, the
-# overhead benchmark (tools/bench-watch-overhead.py), and the first-touch scenario
+# overhead benchmark (tests/bench/bench-watch-overhead.py), and the first-touch scenario
 # (scenarios/seed-h2d-first-touch.toml, one trial at 1 GiB). Every step logs to its own file,
 # has a time limit, and is skipped with a line in the summary once the budget is spent.
 #
@@ -134,7 +134,7 @@ if wants programs; then
 fi
 
 if wants overhead; then
-    step overhead 120 "$work/overhead.txt" python3 "$root/tools/bench-watch-overhead.py" \
+    step overhead 120 "$work/overhead.txt" python3 "$root/tests/bench/bench-watch-overhead.py" \
         --build "$build_dir" --trials "$trials" --json "$work/overhead.json"
 fi
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Renders every committed results file with two xferlab binaries and diffs the output of each
-# format: a change that must not change the report (a refactor) shows here. The files: the
-# measured corpus tests/fixtures/measured (*.results.json.xz, README there), the hand-built
-# fixtures under tests/fixtures, and the results the pages of docs/results cite. An .xz file is
-# rendered from a decompressed copy (the same path for both binaries).
+# format: a change that must not change the report (a refactor) shows here. The files: every
+# *.results.json(.xz) under tests/fixtures and docs/results, that is the hand-built fixtures,
+# the measured corpus (tests/support/measured_corpus.txt: each file in tests/fixtures/measured
+# or docs/results, README in the former) and the other results the pages of docs/results cite.
+# An .xz file is rendered from a decompressed copy (the same path for both binaries).
 #   tools/report-diff.sh OLD_XFERLAB NEW_XFERLAB [FORMAT...]   (default formats: table json csv)
 set -u -o pipefail
 old=$1 new=$2

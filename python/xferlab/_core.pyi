@@ -1,5 +1,5 @@
 # Types of the extension module xferlab._core (app/module/bindings.cpp). Engine's options and
-# their defaults are compared with Engine.defaults() by tests/python/module/test_stubs.py, so a
+# their defaults are compared with Engine.defaults() by tests/module/test_stubs.py, so a
 # new option of the engine's table fails that test until it is named here.
 from types import TracebackType
 from typing import Any, Literal, Optional, Sequence, TypedDict, Union

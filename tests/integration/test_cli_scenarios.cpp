@@ -28,6 +28,17 @@ std::vector<fs::path> scenario_files() {
     return files;
 }
 
+// The benchmarks' scenario files: tests/bench and its folders (staging/: the staging engine's
+// measurements).
+std::vector<fs::path> bench_scenario_files() {
+    std::vector<fs::path> files;
+    for (const auto& e :
+         fs::recursive_directory_iterator(fs::path(XFER_SOURCE_DIR) / "tests" / "bench"))
+        if (e.is_regular_file() && e.path().extension() == ".toml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 size_t count_lines(const fs::path& p) {
     std::ifstream in(p);
     return size_t(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
@@ -35,27 +46,37 @@ size_t count_lines(const fs::path& p) {
 
 }  // namespace
 
+// check judges the plan against this machine as run does: with 64 MiB copies the seeds' 16 GiB
+// need no big machine (and staging-sweep's 32 MiB chunks still fit in a copy on the GPU host).
+// Runs that need CUDA where "auto" falls back to host (pinned memory in isolate-context) are
+// warnings: `run` skips them.
+void check_passes_here(const fs::path& f) {
+    INFO(f.string());
+    auto r = run_command(xferlab() + " check '" + f.string() + "' --set transfer.bytes=64MiB");
+    INFO(r.err);
+    CHECK(r.out.find("runs") != std::string::npos);
+    if (xfer::load_scenario(f).backend == "cuda" && !cuda_available()) {
+        // backend = "cuda" where it is unavailable: refused, as `run` refuses it, once (after
+        // the file passed every check of its keys, which come first).
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, f.string() + ": backend cuda is unavailable here ("));
+        CHECK(r.err.find("unavailable") == r.err.rfind("unavailable"));  // not once a run
+        return;
+    }
+    CHECK(r.exit_code == 0);
+}
+
 TEST_CASE("every scenario file passes check", "[integration]") {
     auto files = scenario_files();
     REQUIRE(files.size() >= 5);
-    for (const auto& f : files) {
-        INFO(f.string());
-        // check judges the plan against this machine as run does: with 64 MiB copies the
-        // seeds' 16 GiB need no big machine (and staging-sweep's 32 MiB chunks still fit in a
-        // copy on the GPU host). Runs that need CUDA where "auto" falls back to host (pinned
-        // memory in isolate-context) are warnings: `run` skips them.
-        auto r = run_command(xferlab() + " check '" + f.string() + "' --set transfer.bytes=64MiB");
-        INFO(r.err);
-        CHECK(r.out.find("runs") != std::string::npos);
-        if (xfer::load_scenario(f).backend == "cuda" && !cuda_available()) {
-            // backend = "cuda" where it is unavailable: refused, as `run` refuses it, once.
-            CHECK(r.exit_code == 2);
-            CHECK(contains(r.err, f.string() + ": backend cuda is unavailable here ("));
-            CHECK(r.err.find("unavailable") == r.err.rfind("unavailable"));  // not once a run
-            continue;
-        }
-        CHECK(r.exit_code == 0);
-    }
+    for (const auto& f : files) check_passes_here(f);
+}
+
+TEST_CASE("every benchmark's scenario file in tests/bench passes check", "[integration]") {
+    auto files = bench_scenario_files();
+    // records_1m and plot_100k, and the eight of staging/ (tests/bench/staging/README.md).
+    CHECK(files.size() >= 10);
+    for (const auto& f : files) check_passes_here(f);
 }
 
 namespace {

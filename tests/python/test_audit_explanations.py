@@ -463,8 +463,8 @@ class Planted(unittest.TestCase):
     def test_a_seldom_finding_miscounted_or_dropped(self):
         # One trial of five makes same-aggregate-slower-copies for this label: the default report
         # counts it in the Why block's last line instead of printing the trial's sentence.
-        path = os.path.join(ROOT, "tests", "fixtures", "measured",
-                            "h200-cure3.staged-vs-pinned.results.json.xz")
+        path = os.path.join(ROOT, "docs", "results", "2026-12-01-h200-cure3",
+                            "staged-vs-pinned.results.json.xz")
         self.assertEqual([p.line() for p in self.audit(path)], [])
         self.caught(path, "default", "same-aggregate-slower-copies in\n    1 of 5 trials",
                     "same-aggregate-slower-copies in\n    3 of 5 trials",

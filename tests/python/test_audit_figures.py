@@ -21,7 +21,8 @@ from test_audit_explanations import C, REVIEW, ROOT, fixture, plan_of, rec, rend
 
 MEASURED = os.path.join(ROOT, "tests", "fixtures", "measured")
 FRAMEWORKS = os.path.join(MEASURED, "h200-frameworks.frameworks.results.json.xz")
-STAGED = os.path.join(MEASURED, "h200-cure3.staged-wait.results.json.xz")
+STAGED = os.path.join(ROOT, "docs", "results", "2026-12-01-h200-cure3",
+                      "staged-wait.results.json.xz")
 TRIALS = fixture("same-aggregate-trials")
 
 

@@ -1,10 +1,10 @@
-"""The model of tools/bench_module/limit.py (issue #58): the limit of a staged copy from its
+"""The model of tests/bench/bench_module/limit.py (issue #58): the limit of a staged copy from its
 measured parts, against hand-computed cases. Standard library only (the model is arithmetic)."""
 import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 
 from bench_module.limit import model  # noqa: E402
 

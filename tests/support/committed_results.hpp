@@ -1,9 +1,9 @@
 #pragma once
-// The results.json files the tests own (tests/fixtures/**: the hand-built fixtures and the runs
-// measured on the GPU hosts, fixtures/measured), read as text (the *.results.json.xz ones through
-// `xz -dc`), and the results.sqlite twin of a Results, written as `run` writes one: for the tests
-// that the two files hold the same results. The pages' copies under docs/results are not read:
-// they are there for readers, and may go when a page no longer cites them.
+// The results.json files the tests read: the hand-built fixtures (tests/fixtures/**) and the runs
+// measured on the GPU hosts that support/measured_corpus.txt lists (each stored once: in
+// tests/fixtures/measured, or under docs/results where a page cites it), read as text (the
+// *.results.json.xz ones through `xz -dc`), and the results.sqlite twin of a Results, written as
+// `run` writes one: for the tests that the two files hold the same results.
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,13 +31,59 @@ inline bool is_committed_results_name(const std::string& name) {
     return false;
 }
 
-// Every *.results.json and *.results.json.xz under tests/fixtures, sorted.
+// The list of the measured corpus: one path a line from the repository root, '#' to the end of
+// a line a comment (tests/CMakeLists.txt reads it the same way for python/audit_explanations).
+inline std::filesystem::path measured_corpus_list() {
+    return std::filesystem::path(XFER_SOURCE_DIR) / "tests" / "support" / "measured_corpus.txt";
+}
+
+struct CorpusEntry {
+    std::filesystem::path file;  // absolute
+    std::string listed;          // as the list gives it
+    size_t line = 0;             // of the list, from 1
+};
+
+// The list's entries in its order; throws when the list cannot be read.
+inline std::vector<CorpusEntry> measured_corpus_entries(
+    const std::filesystem::path& list = measured_corpus_list()) {
+    std::ifstream in(list);
+    if (!in) throw std::runtime_error(list.string() + ": cannot be read");
+    std::vector<CorpusEntry> entries;
+    size_t number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        line = line.substr(0, line.find('#'));
+        const size_t begin = line.find_first_not_of(" \t\r");
+        if (begin == std::string::npos) continue;
+        const std::string listed = line.substr(begin, line.find_last_not_of(" \t\r") + 1 - begin);
+        entries.push_back({std::filesystem::path(XFER_SOURCE_DIR) / listed, listed, number});
+    }
+    return entries;
+}
+
+// The measured corpus's files, sorted; throws "LIST:LINE:1: PATH: no such file" for an entry
+// that is not there, so that a test reading the corpus cannot pass on fewer files.
+inline std::vector<std::filesystem::path> measured_results_files(
+    const std::filesystem::path& list = measured_corpus_list()) {
+    std::vector<std::filesystem::path> files;
+    for (const CorpusEntry& e : measured_corpus_entries(list)) {
+        if (!std::filesystem::is_regular_file(e.file))
+            throw std::runtime_error(list.string() + ":" + std::to_string(e.line) +
+                                     ":1: " + e.listed + ": no such file");
+        files.push_back(e.file);
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// The measured corpus and every hand-built *.results.json under tests/fixtures, sorted.
 inline std::vector<std::filesystem::path> committed_results_files() {
     namespace fs = std::filesystem;
-    std::vector<fs::path> files;
+    std::vector<fs::path> files = measured_results_files();
     for (const auto& e :
          fs::recursive_directory_iterator(fs::path(XFER_SOURCE_DIR) / "tests" / "fixtures"))
-        if (e.is_regular_file() && is_committed_results_name(e.path().filename().string()))
+        if (e.is_regular_file() && e.path().extension() == ".json" &&
+            is_committed_results_name(e.path().filename().string()))
             files.push_back(e.path());
     std::sort(files.begin(), files.end());
     return files;

@@ -4,7 +4,7 @@
 // --d2h), then one cudaMemset. It knows nothing of xferlab: it is the unmodified program.
 // With --json FILE it writes each copy call's duration there (CLOCK_MONOTONIC around the
 // cudaMemcpy: what the program itself sees), for the overhead benchmark of `xferlab watch`
-// (tools/bench-watch-overhead.py), which runs it watched and unwatched.
+// (tests/bench/bench-watch-overhead.py), which runs it watched and unwatched.
 //   xferlab-watch-cuda [--threads N] [--copies K] [--bytes B] [--pinned] [--d2h] [--json FILE]
 #include <cuda_runtime_api.h>
 #include <time.h>

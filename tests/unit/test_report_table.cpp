@@ -72,14 +72,13 @@ size_t count(const std::string& text, const std::string& part) {
     return n;
 }
 
-// The runs measured on the H200 hosts (tests/fixtures/measured, xz copies), as Results, where
-// xz is installed. Under ASan or TSan only the smaller ones (under 50 KB compressed, about half
-// a megabyte of JSON; the largest holds 2.6 MB, slow there): the plain build reads them all.
+// The runs measured on the H200 hosts (support/measured_corpus.txt, xz files), as Results,
+// where xz is installed. Under ASan or TSan only the smaller ones (under 50 KB compressed, about
+// half a megabyte of JSON; the largest holds 2.6 MB, slow there): the plain build reads them all.
 std::vector<std::pair<fs::path, Results>> committed_results() {
     std::vector<std::pair<fs::path, Results>> out;
     if (!xfer::test::xz_installed()) return out;
-    for (const fs::path& file : xfer::test::committed_results_files()) {
-        if (file.parent_path().filename() != "measured") continue;
+    for (const fs::path& file : xfer::test::measured_results_files()) {
         if (xfer::test::kSanitizerBuild && fs::file_size(file) >= 50'000) continue;
         out.emplace_back(file, xfer::test::committed_results(file));
     }

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The Python module's benchmark (issues #27, #45): a plain Python program, no `xferlab run`.
 
-    PYTHONPATH=build/python python3 tools/bench-module.py [--bytes 1GiB] [--trials 5]
+    PYTHONPATH=build/python python3 tests/bench/bench-module.py [--bytes 1GiB] [--trials 5]
         [--sections large,small,source,sweep,...] [--json FILE] [--old DIR] ...
 
-Sections (tools/bench_module/, one module each), each with trials interleaved (every method
+Sections (tests/bench/bench_module/, one module each), each with trials interleaved (every method
 once per trial, in a shuffled order) and nothing timed before a method's first copy:
   large      NumPy pageable -> CuPy and torch and back, 1 and 4 threads: xferlab.copy, CuPy's
              ndarray.set/get, torch's copy_, page-locked cudaMemcpy (the rate to reach)

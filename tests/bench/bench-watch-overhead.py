@@ -11,7 +11,7 @@ Per trial and case: the median call of each side; the ratio of the two (rate wat
 unwatched for the large copies, call watched - call unwatched for the small one). Printed as a
 table and written as JSON (--json) with every call of every trial.
 
-    tools/bench-watch-overhead.py --build build-gpu [--trials 5] [--json out.json]
+    tests/bench/bench-watch-overhead.py --build build-gpu [--trials 5] [--json out.json]
 """
 import argparse
 import json

@@ -1,7 +1,8 @@
 """The extension module `xferlab` (issue #27) on the fake device: host memory that the module
 treats as device memory, copied through the same staging engine as on a GPU (its helpers, its
 chunks). Run by ctest with the build's python/ folder on PYTHONPATH (tests/CMakeLists.txt);
-tests/gpu_module/ holds the same checks on a real device with CuPy and PyTorch."""
+test_gpu_module.py beside it holds the same checks on a real device with CuPy and PyTorch
+(the GPU host runs it; ctest leaves it out)."""
 import array
 import json
 import os
@@ -677,7 +678,7 @@ def test_helpers_import_their_framework_lazily():
         fn = helper.asarray if name.endswith("cupy") else helper.to_device
         framework = name.split(".")[1]
         if importlib.util.find_spec(framework) is not None:
-            continue  # the GPU host has them: tests/gpu_module covers the helpers there
+            continue  # the GPU host has them: test_gpu_module.py covers the helpers there
         args = (np.zeros(4),) if framework == "cupy" else (np.zeros(4), "cuda:0")
         with pytest.raises(ImportError, match=words):
             fn(*args)

@@ -2,7 +2,7 @@
 
 Run on the GPU host by tools/gpu-host.sh (step `module`) with the build's python/ folder on
 PYTHONPATH; every test skips, saying why, where CuPy, PyTorch or a device is missing. The same
-checks on the fake device run in CI: tests/python/module/.
+checks on the fake device run in CI: test_xferlab_module.py beside this file.
 """
 import threading
 

@@ -1,2 +1,0 @@
-"""The sections of tools/bench-module.py, the Python module's benchmark: one module each, and
-common.py for what they share (buffers, timing, engine settings as key=value)."""
