@@ -1,6 +1,6 @@
 // The test build of the extension module xferlab._core (build/python-testing/xferlab, never
 // installed): the transfer API of the product, and the submodule _testing with the fake device
-// that the pytest suite of tests/python/module runs on in CI.
+// that the pytest suite of tests/module runs on in CI.
 #include <pybind11/pybind11.h>
 
 #include "module/bindings.hpp"
