@@ -770,3 +770,16 @@ def test_engines_in_four_processes_share_and_killed_ones_leave_no_stale_share(tm
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_the_engines_own_helpers_fill_its_buffers_alone_for_the_limit_model():
+    # Issue #58's model takes the helpers' fill rate from the engine's own C++ helpers
+    # (tests/bench/bench_module/limit.py): every byte filled once per copy, a piece at a time.
+    mib = 1 << 20
+    src = np.arange(4 * mib + 123, dtype=np.uint8)
+    got = testing.fill_alone(src, helpers=2, dma=mib, piece=256 << 10, buffers=2, repeats=2)
+    assert got["to_device_bytes"] == 3 * src.nbytes  # the untimed copy and two timed ones
+    assert got["pieces"] == 3 * 17  # 16 full pieces of 256 KiB and one of 123 bytes per copy
+    assert got["copied_bytes"] == 2 * src.nbytes
+    assert got["helpers"] == 2
+    assert 0 < got["seconds"] and 0 < got["copying_s"]

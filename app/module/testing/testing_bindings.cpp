@@ -4,11 +4,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/fake/fake_copy_platform.hpp"
+#include "engine/fake/null_dma_device.hpp"
+#include "engine/measured_staging_device.hpp"
+#include "engine/stats_probe.hpp"
 #include "module/memory_views.hpp"
 #include "module/module_engine.hpp"
+#include "util/clock.hpp"
 
 namespace py = pybind11;
 
@@ -50,6 +55,49 @@ class FakeDeviceArray {
     uint64_t bytes_;
 };
 
+// The engine's own helpers filling its buffers from `src` with no DMA to wait for
+// (NullDmaDevice): `repeats` copies of all of it, after one untimed; the last copy's seconds and
+// what the engine and its probe counted over the timed ones.
+py::dict fill_alone(const py::handle& src, int helpers, uint64_t dma, uint64_t piece, int buffers,
+                    int repeats) {
+    const MemoryView v = memory_of(src, "src", false);
+    StagingConfig c;
+    c.threads = helpers;
+    c.buffers = buffers;
+    c.chunk = piece;
+    c.dma_chunk = dma;
+    const StagingLayout layout = staging_layout(c);
+    auto probe = std::make_shared<StatsProbe>(helpers);
+    StagingEngine engine(
+        c, std::make_unique<MeasuredStagingDevice>(std::make_unique<NullDmaDevice>(layout), probe,
+                                                   layout.owners, layout.slots));
+    std::byte* nowhere = reinterpret_cast<std::byte*>(uintptr_t(1) << 40);  // never touched
+    int64_t took = 0;
+    ProbeTotals before;
+    {
+        py::gil_scoped_release release;
+        engine.start();
+        engine.to_device(nowhere, v.data, v.bytes);  // untimed: the source's pages and caches
+        before = probe->totals();
+        for (int r = 0; r < repeats; ++r) {
+            const int64_t t0 = now_ns();
+            engine.to_device(nowhere, v.data, v.bytes);
+            took = now_ns() - t0;
+        }
+        engine.stop();
+    }
+    const ProbeTotals after = probe->totals();
+    const StagingTotals totals = engine.totals();
+    py::dict out;
+    out["seconds"] = double(took) / 1e9;
+    out["to_device_bytes"] = totals.to_device_bytes;
+    out["pieces"] = totals.pieces;
+    out["copied_bytes"] = after.work.copied_bytes - before.work.copied_bytes;
+    out["copying_s"] = double(after.work.copy_ns - before.work.copy_ns) / 1e9;
+    out["helpers"] = helpers;
+    return out;
+}
+
 }  // namespace
 
 void bind_testing(py::module_& m) {
@@ -83,6 +131,11 @@ void bind_testing(py::module_& m) {
         [](uintptr_t address) { fake_fail_dma_at(reinterpret_cast<void*>(address)); },
         py::arg("address"),
         "Engines made from now on fail the DMA touching this device address (0: none).");
+    t.def("fill_alone", &fill_alone, py::arg("src"), py::kw_only(), py::arg("helpers"),
+          py::arg("dma"), py::arg("piece"), py::arg("buffers"), py::arg("repeats") = 1,
+          "The engine's helpers filling its buffers from src with no DMA (issue #58's fill "
+          "rate): {seconds of the last copy, to_device_bytes, pieces, copied_bytes, copying_s, "
+          "helpers}, counted over the copies after an untimed first.");
     t.def("waited_streams", &fake_waited_streams, "The streams the fake waited for, in order.");
     t.def("use_engine_registry", &fake_use_engine_registry, py::arg("path"),
           "Engines the fake makes from now on join the engine registry in this file, as CUDA "

@@ -8,9 +8,15 @@ The parts, each timed in every trial, S bytes in all:
   L    the link in the engine's DMA size: back-to-back cudaMemcpyAsync of D bytes from a ring of
        page-locked buffers, one stream, synchronized once at the end
   Lw   the same while N threads fill other page-locked buffers (the helpers' load on memory)
-  F1   one thread filling page-locked buffers from pageable memory, C bytes a piece
-  FN   N threads filling together
-  FNd  N threads filling together while the DMA loop of L runs
+  F1   one helper filling the buffers from pageable memory, C bytes a piece
+  FN   N helpers filling together
+  FNd  N helpers filling together while the link reads
+Where the module is the test build's (xferlab._core._testing, build/python-testing), F1 and FN
+are the engine's own C++ helpers filling its buffers with no DMA to wait for
+(_testing.fill_alone: the engine's pieces, scheduling and wake-ups), and FNd is read from the
+engine itself while it copies (Engine(measure=True).stats(): the bytes its helpers copied over
+their time copying, x N); the Python threads' figures (F1py, FNpy, FNdpy) are printed beside
+them. Elsewhere all three are Python threads' (numpy releases the GIL for a copy).
 The model of one caller: the first DMA waits for its first buffer, filled by the helpers alone
 (D / FN); then the pipeline runs at the slower of the link while they fill and their fill while
 the link reads: link-bound, the DMAs follow each other (S / Lw); fill-bound, each DMA waits for
@@ -20,9 +26,9 @@ its fill and the last one follows the last fill ((S - D) / FNd + D / L):
 
 Four callers of S bytes each share the engine and the link: the same with 4 S. The limit, x the
 reference, is (S / P) / T; the measured copy's is its rate / P's rate, paired by trial. The
-helpers here are Python threads (numpy releases the GIL for a copy); the engine's are C++
-threads: a gap between model and measurement that the parts' own overheads cannot explain is
-the engine's to find.
+measured engine's edges (its stats: the fill before the first DMA, the DMAs' span, the drain,
+the time the link waited for the helpers) are printed with the model: a gap between model and
+measurement that they do not explain is the engine's to find.
 """
 import random
 import statistics
@@ -124,6 +130,29 @@ class Parts:
         return sum(counts) / took, self.n / link
 
 
+def engine_fill(ctx, source, helpers, dma, piece, ring):
+    """Bytes per second of the engine's own `helpers` C++ helpers filling its buffers from
+    `source` with no DMA (the test build's module only; None elsewhere)."""
+    testing = getattr(ctx.xferlab._core, "_testing", None)
+    if testing is None:
+        return None
+    got = testing.fill_alone(source, helpers=helpers, dma=dma, piece=piece, buffers=ring)
+    assert got["copied_bytes"] == source.nbytes
+    return source.nbytes / got["seconds"]
+
+
+def measured_copy(engine, buffers, n, helpers):
+    """One caller's copy through a measured engine: (its rate, the helpers' fill rate while the
+    link read, the engine's edges so far, us per copy)."""
+    before = engine.stats()
+    rate = n / timed_threads(lambda b: engine.copy(b.cupy, b.pageable), [buffers], 1)
+    after = engine.stats()
+    h0, h1 = before["helpers"], after["helpers"]
+    copying = (h1["copying_s"] - h0["copying_s"]) / helpers  # each helper's share, in parallel
+    fill = (h1["copied_bytes"] - h0["copied_bytes"]) / copying if copying > 0 else 0.0
+    return rate, fill, dict(after["edges"])
+
+
 def model(S, D, P, L, Lw, FN, FNd, callers=1):
     """The model's limit x the page-locked reference for `callers` callers of S bytes."""
     total = callers * S
@@ -141,15 +170,21 @@ def run(ctx, results):
     four = [caller] + [Buffers(ctx.cupy, ctx.torch, n, 6 + k) for k in range(3)]
     pinned = ctx.memcpy.pinned_fns()[0]
     copy = lambda b: ctx.xferlab.copy(b.cupy, b.pageable)  # noqa: E731
+    measured = ctx.xferlab.Engine(device=0, measure=True)  # as the shared one, measured
+    engine_parts = engine_fill(ctx, caller.pageable, 1, dma, piece, ring) is not None
     steps = {
         "P": lambda: n / timed_threads(pinned, [caller], 1),
         "L": lambda: n / parts.dma_loop(),
-        "F1": lambda: parts.fill_rate(1),
-        "FN": lambda: parts.fill_rate(helpers),
+        "F1py": lambda: parts.fill_rate(1),
+        "FNpy": lambda: parts.fill_rate(helpers),
         "during": parts.while_dma,
         "one caller": lambda: n / timed_threads(copy, [caller], 1),
         "four callers": lambda: 4 * n / timed_threads(copy, four, 1),
     }
+    if engine_parts:
+        steps["F1"] = lambda: engine_fill(ctx, caller.pageable, 1, dma, piece, ring)
+        steps["FN"] = lambda: engine_fill(ctx, caller.pageable, helpers, dma, piece, ring)
+        steps["measured"] = lambda: measured_copy(measured, caller, n, helpers)
     for step in steps.values():  # warm-up: nothing timed before a method's first run
         step()
     rows = []
@@ -159,18 +194,23 @@ def run(ctx, results):
         got = {}
         for name in order:
             got[name] = steps[name]()
-        FNd, Lw = got.pop("during")
-        row = dict(got, FNd=FNd, Lw=Lw, trial=trial)
+        FNdpy, Lw = got.pop("during")
+        row = dict(got, FNdpy=FNdpy, Lw=Lw, trial=trial)
+        if engine_parts:
+            row["one caller, measured engine"], row["FNd"], row["edges"] = row.pop("measured")
+        else:
+            row.update(F1=row["F1py"], FN=row["FNpy"], FNd=FNdpy)
         for callers, key in ((1, "one caller"), (4, "four callers")):
-            row[f"model x{callers}"] = model(n, dma, row["P"], row["L"], Lw, row["FN"], FNd,
+            row[f"model x{callers}"] = model(n, dma, row["P"], row["L"], Lw, row["FN"], row["FNd"],
                                               callers)
             row[f"measured x{callers}"] = row[key] / row["P"]
         rows.append(row)
         progress("limit", trial, trials)
+    measured.close()
     # The bytes arrived (the last copies were of the caller's own pattern).
     assert caller.cupy[:16].get().tolist() == [caller.pageable[0]] * 16
     results["limit"] = {"helpers": helpers, "dma": dma, "piece": piece, "buffers": ring,
-                        "bytes": n, "rows": rows}
+                        "bytes": n, "engine_parts": engine_parts, "rows": rows}
     print_limit(results["limit"], trials)
 
 
@@ -183,8 +223,19 @@ def print_limit(limit, trials):
     print(f"\n== limit of a staged copy to the device (issue #58): {limit['helpers']} helpers, "
           f"DMAs of {limit['dma'] // MiB} MiB from {limit['piece'] // MiB} MiB pieces, "
           f"{limit['bytes'] // MiB} MiB, median of {trials} interleaved trials")
-    print("   parts (GB/s): " + ", ".join(
+    who = ("the engine's C++ helpers" if limit.get("engine_parts")
+           else "Python threads (not the test build's module)")
+    print(f"   parts (GB/s; F1, FN, FNd by {who}): " + ", ".join(
         f"{k} {med(k) / 1e9:.1f}" for k in ("P", "L", "Lw", "F1", "FN", "FNd")))
+    print("   Python threads' fills (GB/s): " + ", ".join(
+        f"{k} {med(k) / 1e9:.1f}" for k in ("F1py", "FNpy", "FNdpy")))
+    if limit.get("engine_parts"):
+        edges = {k: statistics.median(r["edges"][k] for r in rows)
+                 for k in ("to_first_dma_us", "dma_span_us", "after_last_dma_us",
+                           "link_starved_us")}
+        print(f"   measured engine, one caller: {med('one caller, measured engine') / 1e9:.1f} "
+              f"GB/s; per copy (us, mean over the engine's copies): " +
+              ", ".join(f"{k} {v:.0f}" for k, v in edges.items()))
     print(f"{'callers':>8} {'model x pinned':>15} {'measured x pinned':>18} {'gap':>7} "
           f"{'paired range':>16}")
     for callers in (1, 4):
