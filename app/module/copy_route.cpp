@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <initializer_list>
 
 #include "engine/engine_resolve.hpp"
 

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cerrno>
+#include <initializer_list>
 
 #include "util/clock.hpp"
 
