@@ -23,7 +23,7 @@ struct InterpreterHost {
 
 InterpreterHost self_host() {
     return {
-        {.executable = "/proc/self/exe", .name = "xferlab", .workers = {}, .parent_python = true},
+        {.executable = self_executable(), .name = "xferlab", .workers = {}, .parent_python = true},
         ""};
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "backend/backend.hpp"
+#include "remote/sibling_executables.hpp"
 #include "remote/worker_processes.hpp"
 
 namespace xfer {
@@ -16,7 +17,7 @@ class ProcessLauncher final : public Launcher {
     void launch(RunContext& ctx) override {
         std::vector<WorkerProcessPlan> plans;
         for (int i = 0; i < ctx.run.settings.threads.count; ++i)
-            plans.push_back({.executable = "/proc/self/exe", .name = "xferlab", .workers = {i}});
+            plans.push_back({.executable = self_executable(), .name = "xferlab", .workers = {i}});
         run_worker_processes(ctx, plans);
         ctx.notes.push_back(fmt::format(
             "{} worker processes (xferlab worker), each with its own {} context; {}",

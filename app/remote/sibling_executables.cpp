@@ -35,6 +35,14 @@ fs::path sibling_dir() {
     return ec ? fs::path(".") : self.parent_path();
 }
 
+fs::path self_executable() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    // A rebuilt or removed binary reads as "PATH (deleted)": only the link still starts it.
+    if (ec || !fs::exists(self, ec) || ec) return "/proc/self/exe";
+    return self;
+}
+
 SiblingExecutable free_threaded_sibling() {
     return find_sibling("xferlab-ft", "a free-threaded CPython 3.13, python3.13t",
                         "-DXFER_FREE_THREADED_PYTHON=<prefix>/bin/python3.13t");

@@ -22,5 +22,9 @@ SiblingExecutable gil_sibling();
 
 // The folder searched: $XFERLAB_SIBLING_DIR when set and not empty, else this executable's.
 std::filesystem::path sibling_dir();
+// This executable's path, for starting its own worker processes: /proc/self/exe resolved, so that
+// a worker's process is named after the file (its comm, which `xferlab threads` and the thread
+// records show) rather than "exe"; /proc/self/exe itself where the file is gone or unreadable.
+std::filesystem::path self_executable();
 
 }  // namespace xfer
