@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 
-from bench_module.limit import model  # noqa: E402
+from bench_module.limit import copy_edges, model, span_limit  # noqa: E402
 
 GiB, MiB = 1 << 30, 1 << 20
 
@@ -41,3 +41,22 @@ class Model(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SpanLimit(unittest.TestCase):
+    def test_the_first_fill_at_the_helpers_rate_then_the_span_then_the_drain(self):
+        S, D, P = GiB, 8 * MiB, 55e9
+        got = span_limit(S, D, P, FN=80e9, span_us=20_700, drain_us=50)
+        self.assertAlmostEqual(got, (S / P) / (D / 80e9 + 0.0207 + 0.00005))
+        self.assertLess(got, (S / P) / 0.0207)  # never above the span alone
+
+    def test_a_copys_edges_from_two_running_means(self):
+        before = {"edges": {"copies": 2, "to_first_dma_us": 100, "dma_span_us": 1000,
+                            "after_last_dma_us": 10, "link_starved_us": 120}}
+        after = {"edges": {"copies": 3, "to_first_dma_us": 200, "dma_span_us": 1100,
+                           "after_last_dma_us": 20, "link_starved_us": 130}}
+        e = copy_edges(before, after)
+        self.assertAlmostEqual(e["to_first_dma_us"], 400)  # 600 - 200
+        self.assertAlmostEqual(e["dma_span_us"], 1300)
+        self.assertAlmostEqual(e["after_last_dma_us"], 40)
+        self.assertAlmostEqual(e["link_starved_us"], 150)

@@ -141,16 +141,34 @@ def engine_fill(ctx, source, helpers, dma, piece, ring):
     return source.nbytes / got["seconds"]
 
 
+EDGES = ("to_first_dma_us", "dma_span_us", "after_last_dma_us", "link_starved_us")
+
+
+def copy_edges(before, after):
+    """The edges (us) of the copies between two stats(), from their running means."""
+    b, a = before["edges"], after["edges"]
+    n = a["copies"] - b["copies"]
+    return {k: (a[k] * a["copies"] - b[k] * b["copies"]) / n if n > 0 else 0.0 for k in EDGES}
+
+
 def measured_copy(engine, buffers, n, helpers):
     """One caller's copy through a measured engine: (its rate, the helpers' fill rate while the
-    link read, the engine's edges so far, us per copy)."""
+    link read, its edges in us)."""
     before = engine.stats()
     rate = n / timed_threads(lambda b: engine.copy(b.cupy, b.pageable), [buffers], 1)
     after = engine.stats()
     h0, h1 = before["helpers"], after["helpers"]
     copying = (h1["copying_s"] - h0["copying_s"]) / helpers  # each helper's share, in parallel
     fill = (h1["copied_bytes"] - h0["copied_bytes"]) / copying if copying > 0 else 0.0
-    return rate, fill, dict(after["edges"])
+    return rate, fill, copy_edges(before, after)
+
+
+def span_limit(S, D, P, FN, span_us, drain_us):
+    """One caller's limit x the reference where the link, once the first DMA is out, carries
+    the copy at the rate it kept through the measured engine's span (the link while the
+    helpers fill as fast as it drains): the first fill at the helpers' own rate, the span,
+    the drain. Holds where the link did not wait for the helpers inside the span."""
+    return (S / P) / (D / FN + span_us * 1e-6 + drain_us * 1e-6)
 
 
 def model(S, D, P, L, Lw, FN, FNd, callers=1):
@@ -198,6 +216,10 @@ def run(ctx, results):
         row = dict(got, FNdpy=FNdpy, Lw=Lw, trial=trial)
         if engine_parts:
             row["one caller, measured engine"], row["FNd"], row["edges"] = row.pop("measured")
+            e = row["edges"]
+            row["span limit x1"] = span_limit(n, dma, row["P"], row["FN"], e["dma_span_us"],
+                                              e["after_last_dma_us"])
+            row["measured engine x1"] = row["one caller, measured engine"] / row["P"]
         else:
             row.update(F1=row["F1py"], FN=row["FNpy"], FNd=FNdpy)
         for callers, key in ((1, "one caller"), (4, "four callers")):
@@ -230,12 +252,22 @@ def print_limit(limit, trials):
     print("   Python threads' fills (GB/s): " + ", ".join(
         f"{k} {med(k) / 1e9:.1f}" for k in ("F1py", "FNpy", "FNdpy")))
     if limit.get("engine_parts"):
-        edges = {k: statistics.median(r["edges"][k] for r in rows)
-                 for k in ("to_first_dma_us", "dma_span_us", "after_last_dma_us",
-                           "link_starved_us")}
+        edges = {k: statistics.median(r["edges"][k] for r in rows) for k in EDGES}
+        inside = [r["edges"]["link_starved_us"] - r["edges"]["to_first_dma_us"] -
+                  r["edges"]["after_last_dma_us"] for r in rows]
+        spans = [limit["bytes"] / (r["edges"]["dma_span_us"] * 1e-6) for r in rows]
         print(f"   measured engine, one caller: {med('one caller, measured engine') / 1e9:.1f} "
-              f"GB/s; per copy (us, mean over the engine's copies): " +
+              f"GB/s; its copy (us, medians): " +
               ", ".join(f"{k} {v:.0f}" for k, v in edges.items()))
+        print(f"   the link through the span: {statistics.median(spans) / 1e9:.1f} GB/s "
+              f"({min(spans) / 1e9:.1f}-{max(spans) / 1e9:.1f}); the link waited for the "
+              f"helpers inside the span {statistics.median(inside):.0f} us "
+              f"({min(inside):.0f} to {max(inside):.0f})")
+        gaps = [r["measured engine x1"] / r["span limit x1"] - 1 for r in rows]
+        print(f"   one caller's limit at that link rate, the first fill at FN: "
+              f"{med('span limit x1'):.3f} x pinned; the measured engine {med('measured engine x1'):.3f}, "
+              f"gap {100 * statistics.median(gaps):.1f}% ({100 * min(gaps):.1f}% to "
+              f"{100 * max(gaps):.1f}%)")
     print(f"{'callers':>8} {'model x pinned':>15} {'measured x pinned':>18} {'gap':>7} "
           f"{'paired range':>16}")
     for callers in (1, 4):
