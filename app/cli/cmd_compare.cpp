@@ -16,12 +16,14 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& options) {
         "compare",
         "Compare two results files run by run (paired by label): ratio, 95% CI and verdict "
         "across trials, B against A");
-    cmd->add_option("A", options.a,
-                    "results.json (or journal.jsonl, or the results folder): the reference")
+    cmd->add_option(
+           "A", options.a,
+           "results.json (or results.sqlite, journal.jsonl, or the results folder): the reference")
         ->required()
         ->type_name("A.json");
     cmd->add_option("B", options.b,
-                    "results.json (or journal.jsonl, or the results folder): judged against A")
+                    "results.json (or results.sqlite, journal.jsonl, or the results folder): "
+                    "judged against A")
         ->required()
         ->type_name("B.json");
     cmd->add_option("--format", options.format, "table | json")

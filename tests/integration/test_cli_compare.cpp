@@ -7,6 +7,7 @@
 #include "support/catch.hpp"
 #include "support/committed_results.hpp"
 #include "support/run_command.hpp"
+#include "support/small_scenario.hpp"
 
 namespace fs = std::filesystem;
 using namespace xfer::test;
@@ -35,6 +36,27 @@ TEST_CASE("compare pairs two results files' runs by label", "[cli][compare]") {
     CHECK(r.out.find("Summary: 5 pairs: 0 faster, 0 slower, 0 no difference found, 5 not tested") !=
           std::string::npos);
     CHECK(r.out.find("Only in") == std::string::npos);
+}
+
+TEST_CASE("compare reads a results.sqlite, as its help says, where no results.json was written",
+          "[cli][compare]") {
+    // A run stopped by SIGKILL leaves results.sqlite and the journal, not results.json.
+    const fs::path dir = fresh_temp_dir("compare-sqlite");
+    const fs::path scenario = write_small_scenario(dir, "pair");
+    for (const char* side : {"a", "b"}) {
+        REQUIRE(run_command(xferlab() + " run " + quoted(scenario) + " --quiet --out " +
+                            quoted(dir / side))
+                    .exit_code == 0);
+        fs::remove(dir / side / "results.json");
+    }
+    const auto r = run_command(xferlab() + " compare " + quoted(dir / "a" / "results.sqlite") +
+                               " " + quoted(dir / "b"));
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("A: " + (dir / "a" / "results.sqlite").string()) != std::string::npos);
+    CHECK(r.out.find("Runs paired by label (B against A)") != std::string::npos);
+    const auto help = run_command(xferlab() + " compare --help");
+    CHECK(help.out.find("results.sqlite") != std::string::npos);
 }
 
 TEST_CASE("compare lists the runs found in one file only, and writes JSON", "[cli][compare]") {
