@@ -10,8 +10,10 @@
 #   --out DIR        output folder (default: $OUT when set, else ./gpu-host-out)
 #   --build-dir DIR  build folder (default: build-gpu; kept between calls on a warm machine)
 #   --steps LIST     comma-separated subset of: machine,configure,build,ctest,gpu,module,devices,
-#                    bench,module-bench,pip,runs (default: all but pip, in that order; pip:
-#                    `pip install .` into a throw-away folder, then one copy with what it made)
+#                    bench,module-bench,pip,runs (default: all, in that order; pip:
+#                    `pip install .` into a throw-away folder, then one copy with what it made
+#                    and its module's symbols checked: the module-only build is the one place
+#                    a missing include that the unity build hides shows)
 #   --jobs N         parallel build and ctest jobs (default: nproc)
 #   --targets LIST   build only these targets (space-separated, e.g. "test_gpu xferlab_core
 #                    xferlab_core_testing"); default: everything
@@ -31,7 +33,7 @@ set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT:-$PWD/gpu-host-out}
 build_dir=build-gpu
-steps=machine,configure,build,ctest,gpu,module,devices,bench,module-bench,runs
+steps=machine,configure,build,ctest,gpu,module,devices,bench,module-bench,pip,runs
 bench_args=""
 benches=()
 jobs=$(nproc 2>/dev/null || echo 4)
