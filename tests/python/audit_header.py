@@ -118,11 +118,19 @@ def gil_applies(settings):
     return launcher in GIL_ALWAYS or with_payload
 
 
+OBSERVES_PROGRAM = {"watched"}  # launchers whose runs watch a program (xferlab watch)
+
+
 def run_settings(raw):
     """[(dotted name, value text)] of one run: its [[run]] keys, every documented key of its
     tables (staging only for a staged run; keys a retired option left in an older file too),
     its params. A key the file lacks is left out."""
     s = raw.get("settings") or {}
+    # A watched program ran with no settings of xferlab's (launcher "watched", the one launcher
+    # that observes a program): its launcher and the backend that watched it, nothing else
+    # (report/render/settings_header.cpp).
+    if s.get("launcher") in OBSERVES_PROGRAM:
+        return [("launcher", s.get("launcher")), ("backend", raw.get("backend") or "")]
     out = []
 
     def add(name, value):

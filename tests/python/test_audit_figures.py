@@ -75,6 +75,20 @@ class Arithmetic(unittest.TestCase):
         self.assertIn("chunk", header.KEYS["staging"])
 
 
+    def test_a_watched_run_has_only_its_launcher_and_backend(self):
+        # xferlab watch: the program ran with none of xferlab's settings; its recorded ones are
+        # the defaults, and must not count as differing from the reference runs' (the header
+        # lists the reference runs' transfer keys under 'What ran').
+        watched = {"backend": "cuda", "settings": {
+            "launcher": "watched", "backend": "cuda", "payload": "",
+            "transfer": {"bytes": 1 << 20, "repetitions": 10}}}
+        self.assertEqual(header.run_settings(watched), [("launcher", "watched"),
+                                                        ("backend", "cuda")])
+        host = {"backend": "cuda", "settings": {"launcher": "host", "backend": "cuda",
+                                                "transfer": {"repetitions": 5}}}
+        self.assertIn(("transfer.repetitions", "5"), header.run_settings(host))
+
+
 class Reading(unittest.TestCase):
     def test_a_section_reads_into_items(self):
         text = ("Run 0: host (host, cuda backend, 4 threads, ok)\n"
