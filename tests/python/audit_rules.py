@@ -516,10 +516,48 @@ def far_node(plan, run):
     return out
 
 
+# A watched copy's kind (CUPTI's, by name in the files) -> the direction a reference run names.
+WATCHED_DIRECTION = {"HtoD": "h2d", "HtoA": "h2d", "DtoH": "d2h", "AtoH": "d2h"}
+
+
+def watched_reference(plan, run):
+    """A watched program's device-timed copies beside each reference run xferlab timed on one
+    device after the program ended: the page-locked copy (label "reference pinned ...") or
+    xferlab.copy ("xferlab.copy ...", --calibrate) (catalogue: watched-reference)."""
+    from audit_full_lines import size_text
+    if run.launcher != "watched":
+        return []
+    out = []
+    for ref in plan.runs:
+        calibrate = ref.label.startswith("xferlab.copy ")
+        transfer = ref.settings.get("transfer") or {}
+        devices = transfer.get("devices") or []
+        if (ref is run or not (ref.label.startswith("reference pinned ") or calibrate)
+                or ref.status != "ok" or len(devices) != 1 or ref.aggregate <= 0):
+            continue
+        device, direction = devices[0], transfer.get("direction", "")
+        rates = [r.bytes * 1e9 / (r.de - r.ds) for r in run.records
+                 if r.device == device and WATCHED_DIRECTION.get(r.copy_kind) == direction
+                 and r.timed and r.de > r.ds]
+        if not rates:
+            continue
+        size = size_text(transfer.get("bytes", 0))
+        threads = (ref.settings.get("threads") or {}).get("count", ref.threads)
+        what = (f"xferlab.copy of {size} ({threads} thread{'' if threads == 1 else 's'})"
+                if calibrate else f"a page-locked copy of {size}")
+        out.append(Found("watched-reference").say(
+            "device {device} {direction}: the program's copies moved {rate} per copy (p50, "
+            "device-timed); xferlab timed {what} here after it ended at {reference} ({run}): how "
+            "far apart is not tested (one trial)").claim("device", str(device)).claim(
+                "direction", direction).figure("rate", percentile(rates, 0.5), "gbps").claim(
+                "what", what).figure("reference", ref.aggregate, "gbps").runs("run", [ref.index]))
+    return out
+
+
 PER_RUN = [calls_one_at_a_time, calls_short, device_one_at_a_time, waiting_not_moving,
            calls_wait, idle_window, hand_off, returned_sooner_kept, gil_released,
            per_context_in_run, same_aggregate_slower_copies, slowest_call, unequal_service,
-           scaling, shared_machine, far_node]
+           scaling, shared_machine, far_node, watched_reference]
 
 # The per-run rules the default report does not print in its Why block: a run's detail (--full
 # only) and the hand-off, whose figures are the Hand-off table's rows; the summary's rules it

@@ -17,7 +17,8 @@ import audit_header as header
 import audit_threads as threads
 from audit_figures import pooled_p50
 from audit_stats import mean_interval, t_quantile
-from test_audit_explanations import C, REVIEW, ROOT, fixture, plan_of, rec, rendered, run_of
+from test_audit_explanations import (C, REVIEW, ROOT, fixture, plan_of, rec, rendered, run_of,
+                                     serial)
 
 MEASURED = os.path.join(ROOT, "tests", "fixtures", "measured")
 FRAMEWORKS = os.path.join(MEASURED, "h200-frameworks.frameworks.results.json.xz")
@@ -87,6 +88,30 @@ class Arithmetic(unittest.TestCase):
         host = {"backend": "cuda", "settings": {"launcher": "host", "backend": "cuda",
                                                 "transfer": {"repetitions": 5}}}
         self.assertIn(("transfer.repetitions", "5"), header.run_settings(host))
+
+
+    def test_a_watched_program_beside_its_reference_run(self):
+        # Three HtoD copies of the program on device 0 (1, 2 and 4 GB/s device-timed), one DtoH;
+        # the page-locked reference xferlab timed afterwards on device 0 h2d.
+        def watched(size, ds, de, kind):
+            return dict(rec(0, ds - 5, de + 5, ds, de, device=0, size=size), copy_kind=kind)
+        program = run_of([watched(1000, 0, 1000, "HtoD"), watched(2000, 2000, 3000, "HtoD"),
+                          watched(4000, 4000, 5000, "HtoD"), watched(9000, 6000, 7000, "DtoH")],
+                         launcher="watched", label="watched", threads=1)
+        reference = run_of(serial([0, 0, 0]), launcher="host", label="reference pinned h2d "
+                           "device 0", threads=1,
+                           transfer={"devices": [0], "direction": "h2d", "bytes": 8 << 20})
+        from audit_rules import watched_reference
+        plan = plan_of(program, reference)
+        found = watched_reference(plan, plan.runs[0])
+        self.assertEqual(len(found), 1)  # d2h: no reference run there
+        f = found[0].fields
+        self.assertEqual((f["device"].value, f["direction"].value), ("0", "h2d"))
+        self.assertAlmostEqual(f["rate"].value, 2e9)  # the p50 of 1, 2 and 4 GB/s
+        self.assertEqual(f["what"].value, "a page-locked copy of 8 MiB")
+        self.assertAlmostEqual(f["reference"].value, plan.runs[1].aggregate)
+        self.assertEqual(f["run"].value, [1])
+        self.assertEqual(watched_reference(plan, plan.runs[1]), [])  # not a watched run
 
 
 class Reading(unittest.TestCase):
