@@ -52,6 +52,7 @@ import audit_figures as figures
 import audit_full as full
 import audit_header as header
 import audit_layout as layout
+import audit_watched as watched
 import audit_report as rep
 import audit_tables as tables
 from audit_catalogue import classify, load_constants, printed_id
@@ -109,6 +110,7 @@ class FileAudit:
             figures.check_tables(self, text, view)
             header.check_header(self, text, view)
             layout.check_layout(self, text, view)
+            watched.check_watched(self, text, view)
             self.audit_summary(text, view)
         if "default" in texts:
             tables.check_errors(self, rep.errors_by_run(texts["default"]), "default")

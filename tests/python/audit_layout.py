@@ -26,12 +26,14 @@ HEADINGS = {
     "machine": re.compile(r"^Machine: shared during "),
     "pointer": re.compile(r"^Each run's workers, gaps, device and helper figures and thread "
                           r"attributes: --full$"),
+    "watched": re.compile(r"^Watched program \(run \d+\)$"),   # audit_watched.py reads it
 }
 IN_VIEW = {
     "default": {"what ran", "what differs", "legend", "runs", "trials", "bandwidth",
-                "plan bandwidth", "hand-off", "why", "machine", "run", "summary", "pointer"},
+                "plan bandwidth", "hand-off", "why", "machine", "run", "summary", "pointer",
+                "watched"},
     "full": {"what ran", "what differs", "legend", "runs", "trials", "bandwidth", "shared",
-             "per run", "run", "summary"},
+             "per run", "run", "summary", "watched"},
     "brief": {"runs", "trials", "bandwidth", "plan bandwidth", "machine", "summary"},
 }
 

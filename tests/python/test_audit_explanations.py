@@ -476,6 +476,24 @@ class Planted(unittest.TestCase):
         self.assertTrue(any("same-aggregate-slower-copies" in line and "not printed for it" in line
                             for line in lines), lines)
 
+    def test_a_watched_programs_block_read_back(self):
+        # xferlab watch's block: a thread's copies, the calls' wait, the program's rate beside
+        # the reference run and where its pages were, each changed, are caught; a line the
+        # audit cannot place too.
+        path = os.path.join(ROOT, "docs", "results", "2026-12-06-h100-watch",
+                            "multiprocessing.results.json.xz")
+        self.assertEqual([p.line() for p in self.audit(path)], [])
+        self.caught(path, "default", "1468  1468       1    170 ms", "1468  1468       2    170 ms",
+                    "worker 1: copies: 2", "its own is 1")
+        self.caught(path, "default", "the calls waited 774 us in all",
+                    "the calls waited 574 us in all", "waiting", "printed '574 us'")
+        self.caught(path, "default", "    5.42 GB/s per copy (p50", "    5.12 GB/s per copy (p50",
+                    "watched program (run 0)", "printed '5.12 GB/s'")
+        self.caught(path, "default", "node 0 for 4", "node 1 for 4", "where the bytes live")
+        self.caught(path, "default", "  (timed after the program ended",
+                    "  a line of figures nobody checks\n  (timed after the program ended",
+                    "watched program (run 0)")
+
     def test_a_changed_figure_in_a_sentence(self):
         self.caught(REVIEW, "full", "changed hands at rate 0.71 (", "changed hands at rate 0.81 (",
                     "run 1: hand-off", "its rate is 0.71, printed '0.81'")
