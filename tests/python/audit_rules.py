@@ -520,13 +520,12 @@ def far_node(plan, run):
 WATCHED_DIRECTION = {"HtoD": "h2d", "HtoA": "h2d", "DtoH": "d2h", "AtoH": "d2h"}
 
 
-def watched_reference(plan, run):
-    """A watched program's device-timed copies beside each reference run xferlab timed on one
-    device after the program ended: the page-locked copy (label "reference pinned ...") or
-    xferlab.copy ("xferlab.copy ...", --calibrate) (catalogue: watched-reference)."""
-    from audit_full_lines import size_text
-    if run.launcher != "watched":
-        return []
+def watched_references(plan, run):
+    """The reference runs xferlab timed on one device after the watched program `run` ended, as
+    report/analysis/watched.cpp selects them: the page-locked copy (label "reference pinned ...")
+    or xferlab.copy ("xferlab.copy ...", --calibrate), ok, with an aggregate. Each as (run,
+    calibrate, device, direction, its transfer settings, the program's device-timed copies of
+    that device and direction)."""
     out = []
     for ref in plan.runs:
         calibrate = ref.label.startswith("xferlab.copy ")
@@ -535,21 +534,33 @@ def watched_reference(plan, run):
         if (ref is run or not (ref.label.startswith("reference pinned ") or calibrate)
                 or ref.status != "ok" or len(devices) != 1 or ref.aggregate <= 0):
             continue
-        device, direction = devices[0], transfer.get("direction", "")
-        rates = [r.bytes * 1e9 / (r.de - r.ds) for r in run.records
-                 if r.device == device and WATCHED_DIRECTION.get(r.copy_kind) == direction
-                 and r.timed and r.de > r.ds]
-        if not rates:
+        direction = transfer.get("direction", "")
+        mine = [r for r in run.records if r.device == devices[0] and r.timed and r.de > r.ds
+                and WATCHED_DIRECTION.get(r.copy_kind) == direction]
+        out.append((ref, calibrate, devices[0], direction, transfer, mine))
+    return out
+
+
+def watched_reference(plan, run):
+    """A watched program's device-timed copies beside each reference run xferlab timed on one
+    device after the program ended (catalogue: watched-reference)."""
+    from audit_full_lines import size_text
+    if run.launcher != "watched":
+        return []
+    out = []
+    for ref, calibrate, device, direction, transfer, mine in watched_references(plan, run):
+        if not mine:
             continue
         size = size_text(transfer.get("bytes", 0))
         threads = (ref.settings.get("threads") or {}).get("count", ref.threads)
         what = (f"xferlab.copy of {size} ({threads} thread{'' if threads == 1 else 's'})"
                 if calibrate else f"a page-locked copy of {size}")
+        rate = percentile([r.bytes * 1e9 / (r.de - r.ds) for r in mine], 0.5)
         out.append(Found("watched-reference").say(
             "device {device} {direction}: the program's copies moved {rate} per copy (p50, "
             "device-timed); xferlab timed {what} here after it ended at {reference} ({run}): how "
             "far apart is not tested (one trial)").claim("device", str(device)).claim(
-                "direction", direction).figure("rate", percentile(rates, 0.5), "gbps").claim(
+                "direction", direction).figure("rate", rate, "gbps").claim(
                 "what", what).figure("reference", ref.aggregate, "gbps").runs("run", [ref.index]))
     return out
 

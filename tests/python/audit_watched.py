@@ -11,7 +11,7 @@ import re
 import audit_report as rep
 from audit_findings import Found, hold
 from audit_full_lines import host_node_lines, size_text
-from audit_rules import WATCHED_DIRECTION
+from audit_rules import watched_references
 from audit_stats import covered, percentile, union
 
 HEADING = re.compile(r"^Watched program \(run (\d+)\)$")
@@ -194,26 +194,8 @@ def check_threads(b, rows, run, threads):
                f"{what}: gap p50")
 
 
-def references(plan, run):
-    """The reference runs as watched_references selects them, each with the program's device-
-    timed copies of its device and direction."""
-    out = []
-    for ref in plan.runs:
-        calibrate = ref.label.startswith("xferlab.copy ")
-        transfer = ref.settings.get("transfer") or {}
-        devices = transfer.get("devices") or []
-        if (ref is run or not (ref.label.startswith("reference pinned ") or calibrate)
-                or ref.status != "ok" or len(devices) != 1 or ref.aggregate <= 0):
-            continue
-        direction = transfer.get("direction", "")
-        mine = [r for r in run.records if r.device == devices[0] and r.timed and r.de > r.ds
-                and WATCHED_DIRECTION.get(r.copy_kind) == direction]
-        out.append((ref, calibrate, devices[0], direction, transfer, mine))
-    return out
-
-
 def check_references(b, lines, plan, run):
-    refs = references(plan, run)
+    refs = watched_references(plan, run)
     for ref, calibrate, device, direction, transfer, mine in refs:
         size = size_text(transfer.get("bytes", 0))
         threads = (ref.settings.get("threads") or {}).get("count", ref.threads)
