@@ -35,12 +35,21 @@ bool staging_shares_buffers(const StagingConfig& c) {
     return c.dma_chunk > staging_buffer_bytes(c);
 }
 
+namespace {
+
+// DMA-sized buffers enough to hold `helpers` helpers' buffers (at least 2), at most `most`.
+size_t units_for(const StagingConfig& c, int helpers, size_t most) {
+    const uint64_t helpers_bytes =
+        uint64_t(helpers) * uint64_t(c.buffers) * staging_buffer_bytes(c);
+    const uint64_t units = std::max<uint64_t>(2, (helpers_bytes + c.dma_chunk - 1) / c.dma_chunk);
+    return size_t(std::min<uint64_t>(units, most));
+}
+
+}  // namespace
+
 StagingLayout staging_layout(const StagingConfig& c) {
     if (!staging_shares_buffers(c)) return {c.threads, c.buffers, staging_buffer_bytes(c)};
-    const uint64_t helpers_bytes =
-        uint64_t(c.threads) * uint64_t(c.buffers) * staging_buffer_bytes(c);
-    const uint64_t units = std::max<uint64_t>(2, (helpers_bytes + c.dma_chunk - 1) / c.dma_chunk);
-    return {1, int(std::min<uint64_t>(units, 1024)), c.dma_chunk};
+    return {1, int(units_for(c, c.threads, 1024)), c.dma_chunk};
 }
 
 StagingTotals StagingEngine::totals() const {
@@ -87,6 +96,7 @@ void StagingEngine::start() {
     }
     units_.assign(staging_shares_buffers(config_) ? size_t(staging_layout(config_).slots) : 0,
                   Unit{});
+    units_allowed_ = units_.size();
     running_ = true;
     lock.unlock();
     // The system may refuse a thread (ulimit -u, no room for its stack under ulimit -d): the
@@ -184,6 +194,7 @@ void StagingEngine::run_request(Request& r) {
     // those let in again are woken there.
     const bool more = r.helpers > active_;
     active_ = r.helpers;
+    if (!units_.empty()) units_allowed_ = units_for(config_, active_, units_.size());
     if (more) standby_.notify_all();
     // Link at the ring's head; helpers serve the ring in turn starting from cursor_.
     r.link = first_;

@@ -81,8 +81,12 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
         oldest->handed += t.len;
         return true;
     }
-    // 2. Open a free unit with the next range of a request (in turn, as chunks are handed out).
+    // 2. Open a free unit with the next range of a request (in turn, as chunks are handed out),
+    // while fewer than the helpers let in would hold are in use (units_allowed_).
+    const size_t in_use = size_t(std::count_if(
+        units_.begin(), units_.end(), [](const Unit& u) { return u.state != Unit::State::free; }));
     for (Unit& u : units_) {
+        if (in_use >= units_allowed_) break;
         if (u.state != Unit::State::free) continue;
         Chunk c;
         if (!take_chunk(c)) break;

@@ -424,3 +424,36 @@ TEST_CASE(
     }
     engine.stop();
 }
+
+TEST_CASE(
+    "staging.dma: an engine kept to fewer helpers keeps no more DMAs in flight than their "
+    "buffers would hold",
+    "[staging][shared]") {
+    using namespace shared_staging_test;
+    // 12 helpers of 2 buffers of 4 KiB: 6 DMA buffers of 16 KiB. Let 3 in (as an auto engine
+    // sharing the CPUs with three others): their buffers hold 24 KiB, so 2 DMAs at a time, as an
+    // engine of 3 helpers has. The fake's DMAs last 2 ms each, so more would pile up if let.
+    for (const int let_in : {3, 12}) {
+        INFO("helpers let in: " << let_in);
+        StagingConfig c = shared_config(12, 2, 4096, 4 * 4096);
+        c.active_helpers = [let_in] { return let_in; };
+        auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
+        HostStagingDevice& fake = *fake_owner;
+        fake.wait_delay = std::chrono::milliseconds(2);
+        StagingEngine engine(c, std::move(fake_owner));
+        REQUIRE(staging_layout(c).slots == 6);
+        engine.start();
+        const uint64_t bytes = 64 * 4096;
+        std::vector<std::byte> device(bytes), source = bytes_pattern(bytes, 5), back(bytes);
+        finishes_within(60, [&] {
+            engine.to_device(device.data(), source.data(), bytes);
+            engine.from_device(back.data(), device.data(), bytes);
+        });
+        engine.stop();
+        CHECK(back == source);
+        if (let_in == 3)
+            CHECK(fake.most_in_flight <= 2);
+        else
+            CHECK(fake.most_in_flight > 2);  // all six may be used when every helper takes work
+    }
+}

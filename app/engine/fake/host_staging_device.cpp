@@ -43,6 +43,7 @@ void HostStagingDevice::wait(int helper, int slot) {
     Pending& p = pending_[index(helper, slot)];
     if (!p.busy) return;
     p.busy = false;
+    --in_flight_;
     const int now_waiting = ++waiting_;
     for (int most = most_waiting; now_waiting > most;)
         if (most_waiting.compare_exchange_weak(most, now_waiting)) break;
@@ -74,6 +75,11 @@ void HostStagingDevice::start(int helper, int slot, Pending p) {
     if (slot_state.busy) ++violations;
     if (!fail_in_wait && hits(p)) throw std::runtime_error("invalid argument");
     if (p.host == buffer(helper, slot)) ++bounced;
+    if (!slot_state.busy) {
+        const int now = ++in_flight_;
+        for (int most = most_in_flight; now > most;)
+            if (most_in_flight.compare_exchange_weak(most, now)) break;
+    }
     slot_state = p;
     t_last_id = ++g_next_id;
 }

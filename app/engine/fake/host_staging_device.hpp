@@ -28,6 +28,7 @@ class HostStagingDevice final : public StagingDevice {
     std::atomic<uint64_t> bounced{0};  // DMAs from or to a slot's buffer (not the worker's memory)
     std::chrono::microseconds wait_delay{0};  // every wait() for a DMA takes at least this long
     std::atomic<int> most_waiting{0};    // the most helpers inside wait() for a DMA at one time
+    std::atomic<int> most_in_flight{0};  // the most DMAs started and not yet waited for at once
     std::vector<int>* landed = nullptr;  // per destination byte: how often a DMA wrote it
     const std::byte* landed_base = nullptr;
 
@@ -59,6 +60,7 @@ class HostStagingDevice final : public StagingDevice {
     std::vector<std::vector<std::byte>> storage_;
     std::vector<Pending> pending_;
     std::atomic<int> waiting_{0};
+    std::atomic<int> in_flight_{0};
     std::mutex landed_mutex_;
 };
 
