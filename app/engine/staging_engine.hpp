@@ -205,8 +205,8 @@ class StagingEngine {
     // Units that may be in use at once: as many as the buffers of the helpers let in would hold
     // (staging_layout's rule for active_ helpers), so an auto engine kept to 3 of its 12 helpers
     // keeps as few DMAs queued as an engine of 3 helpers. Four processes on one device ran at
-    // 0.93x pinned with 6 buffers of 8 MiB each and 1.01x with 2 (H100, tests/bench's
-    // cure-processes: docs/results/one-engine-h100.md).
+    // 0.93x pinned with 6 buffers of 8 MiB each and 0.96-1.01x with 2, in one run (H100,
+    // scenarios/cure-processes.toml: docs/results/one-engine-h100.md).
     size_t units_allowed_ = 0;
     uint64_t unit_seq_ = 0;
     uint64_t request_seq_ = 0;  // names requests to the device (1, 2, ...)
