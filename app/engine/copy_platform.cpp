@@ -22,13 +22,9 @@ MadeEngine make_engine(CopyPlatform& platform, const EngineOptions& options, int
                           : "; all take work: " + out.registration->why() +
                                 ", so not shared with other engines";
     }
-    std::unique_ptr<StagingDevice> staging = platform.make_device(r);
     // Measured: the device in a decorator that times what the engine asks of it.
-    if (std::shared_ptr<EngineProbe> probe = make_probe ? make_probe(r.config.threads) : nullptr) {
-        const StagingLayout layout = staging_layout(r.config);
-        staging = std::make_unique<MeasuredStagingDevice>(std::move(staging), std::move(probe),
-                                                          layout.owners, layout.slots);
-    }
+    std::unique_ptr<StagingDevice> staging = measured_device(
+        platform.make_device(r), make_probe ? make_probe(r.config.threads) : nullptr, r.config);
     out.engine = std::make_unique<StagingEngine>(r.config, std::move(staging));
     return out;
 }

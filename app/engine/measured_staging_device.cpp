@@ -98,4 +98,13 @@ void MeasuredStagingDevice::request_finished(uint64_t request, bool failed) {
     probe_->request_finished(request, now_ns(), failed);
 }
 
+std::unique_ptr<StagingDevice> measured_device(std::unique_ptr<StagingDevice> device,
+                                               std::shared_ptr<EngineProbe> probe,
+                                               const StagingConfig& c) {
+    if (!probe) return device;
+    const StagingLayout layout = staging_layout(c);
+    return std::make_unique<MeasuredStagingDevice>(std::move(device), std::move(probe),
+                                                   layout.owners, layout.slots);
+}
+
 }  // namespace xfer

@@ -12,6 +12,7 @@
 
 #include "engine/engine_probe.hpp"
 #include "engine/staging_device.hpp"
+#include "engine/staging_engine.hpp"
 
 namespace xfer {
 
@@ -51,5 +52,11 @@ class MeasuredStagingDevice final : public StagingDevice {
     int slots_;
     std::vector<InFlight> in_flight_;
 };
+
+// `device` measured by `probe` for an engine configured as `c` (its buffers' layout); returned as
+// it is without a probe: the one place an engine's device gets its decorator.
+std::unique_ptr<StagingDevice> measured_device(std::unique_ptr<StagingDevice> device,
+                                               std::shared_ptr<EngineProbe> probe,
+                                               const StagingConfig& c);
 
 }  // namespace xfer

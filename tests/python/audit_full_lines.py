@@ -295,14 +295,19 @@ def nearest_nodes(results):
     return out
 
 
+def host_side(r):
+    """A watched copy's host memory kind: the destination of a copy from a device, the source of
+    one to a device or host ("" for other kinds: report/analysis/watched.cpp's host_kind)."""
+    if r.copy_kind in ("DtoH", "AtoH"):
+        return r.dst_kind
+    return r.src_kind if r.copy_kind in ("HtoD", "HtoA", "HtoH") else ""
+
+
 def counted_for_nodes(r):
     """A measured copy of xferlab's own, or a watched copy whose host side is pageable."""
     if r.warmup or r.failed or r.source:
         return False
-    if not r.copy_kind:
-        return True
-    from_device = r.copy_kind in ("DtoH", "AtoH")
-    return (r.dst_kind if from_device else r.src_kind) == "pageable"
+    return not r.copy_kind or host_side(r) == "pageable"
 
 
 def host_node_lines(run, results):

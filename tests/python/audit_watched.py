@@ -10,7 +10,7 @@ import re
 
 import audit_report as rep
 from audit_findings import Found, hold
-from audit_full_lines import host_node_lines, size_text
+from audit_full_lines import host_node_lines, host_side, size_text
 from audit_rules import watched_references
 from audit_stats import covered, percentile, union
 
@@ -34,12 +34,6 @@ NOT_CALIBRATED = ("xferlab.copy was not measured for these sizes here (xferlab w
 
 def size_class(n):
     return next((i for i, bound in enumerate(CLASS_BOUNDS) if n < bound), len(CLASS_BOUNDS))
-
-
-def host_kind(r):
-    """The copy's host side: the destination of a copy from a device, else its source."""
-    return r.dst_kind if r.copy_kind in ("DtoH", "AtoH") else (
-        r.src_kind if r.copy_kind in ("HtoD", "HtoA", "HtoH") else "")
 
 
 def device_ns(r):
@@ -165,7 +159,7 @@ def thread_figures(run):
         t["pid"], t["tid"] = r.pid, r.tid
         t["copies"] += 1
         t["call"] += r.he - r.hs
-        if host_kind(r) == "pageable":
+        if host_side(r) == "pageable":
             t["pageable"] += r.he - r.hs
         if r.timed and r.ds > r.hs:
             t["wait"] += r.ds - r.hs
@@ -258,10 +252,7 @@ def check_block(audit, block, view):
     check_threads(b, lines.next_table(THREAD_COLUMNS, "worker"), run, threads)
     # Where the pageable copies' host pages were (the lines a run's --full section has too).
     for found in host_node_lines(run, audit.plan.results).values():
-        printed = lines.next_text()
-        h = hold(printed or "", found)
-        if not h.matched or h.problems:
-            b.problem(printed or "where the bytes live", "; ".join(h.problems) or "not printed")
+        b.cell(lines.next_text(), found, "where the bytes live")
     check_references(b, lines, audit.plan, run)
     rest = lines.next_text()
     if rest is not None:

@@ -14,9 +14,10 @@
 
 #include "engine/engine_probe.hpp"
 #include "engine/fake/host_staging_device.hpp"
+#include "engine/measured_staging_device.hpp"
 #include "engine/staging_engine.hpp"
 #include "support/catch.hpp"
-#include "support/measured_engine.hpp"
+#include "support/copy_tags.hpp"
 
 using namespace xfer;
 
@@ -84,7 +85,7 @@ TEST_CASE("measured device: the probe hears each DMA, wait and copy from the thr
         const StagingConfig c = config_of(dma);
         auto probe = std::make_shared<RecordingProbe>();
         StagingEngine engine(
-            c, test::measured(std::make_unique<HostStagingDevice>(staging_layout(c)), probe, c));
+            c, measured_device(std::make_unique<HostStagingDevice>(staging_layout(c)), probe, c));
         engine.start();
         const uint64_t bytes = 10 * 4096 + 77;
         std::vector<std::vector<std::byte>> src(2, std::vector<std::byte>(bytes)),
@@ -153,7 +154,7 @@ TEST_CASE("measured device: a DMA that failed to start is waited on without a wo
     std::vector<std::byte> src(8 * 4096), dev(src.size());
     fake->fail_at = dev.data() + 3 * 4096 + 5;  // the fourth chunk's start fails
     auto probe = std::make_shared<RecordingProbe>();
-    StagingEngine engine(c, test::measured(std::move(fake), probe, c));
+    StagingEngine engine(c, measured_device(std::move(fake), probe, c));
     engine.start();
     CHECK_THROWS_WITH(engine.to_device(dev.data(), src.data(), src.size()),
                       Catch::Contains("chunk at offset 12288"));

@@ -21,9 +21,10 @@
 
 #include "backend/staging_probe.hpp"
 #include "engine/fake/host_staging_device.hpp"
+#include "engine/measured_staging_device.hpp"
 #include "engine/staging_engine.hpp"
 #include "support/catch.hpp"
-#include "support/measured_engine.hpp"
+#include "support/copy_tags.hpp"
 #include "support/sanitizer_build.hpp"
 #include "support/text.hpp"
 #include "util/clock.hpp"
@@ -76,7 +77,7 @@ void copy_both_ways(const Setup& s, int workers, uint64_t bytes, bool page_locke
     fake.landed = &landed;
     fake.landed_base = device.data();
     const std::shared_ptr<HarnessProbe> probe = measured ? harness_probe(s.threads) : nullptr;
-    StagingEngine engine(config_of(s), test::measured(std::move(fake_owner), probe, config_of(s)));
+    StagingEngine engine(config_of(s), measured_device(std::move(fake_owner), probe, config_of(s)));
     const int64_t before = now_ns();
     engine.start();
 
@@ -226,7 +227,7 @@ TEST_CASE("staging: a helper's time waiting for its DMA is counted as waiting", 
     auto probe = std::make_shared<StatsProbe>(1);
     const StagingConfig config{
         .device = 0, .threads = 1, .buffers = 2, .chunk = 4096, .dma_chunk = 0};
-    StagingEngine engine(config, test::measured(std::move(fake_owner), probe, config));
+    StagingEngine engine(config, measured_device(std::move(fake_owner), probe, config));
     engine.start();
     const auto src = pattern(8 * 4096, 1);
     std::vector<std::byte> device(src.size());
@@ -250,7 +251,7 @@ TEST_CASE("staging: a request's chunk ids are handed over by its tag as it retur
     const StagingConfig config{
         .device = 0, .threads = 2, .buffers = 2, .chunk = 4096, .dma_chunk = 0};
     StagingEngine engine(config,
-                         test::measured(std::make_unique<FakeDevice>(2, 2, 4096), probe, config));
+                         measured_device(std::make_unique<FakeDevice>(2, 2, 4096), probe, config));
     engine.start();
     const auto src = pattern(5 * 4096 + 7, 3);  // 6 chunks
     std::vector<std::byte> device(src.size()), back(src.size());

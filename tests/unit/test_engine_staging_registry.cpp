@@ -25,11 +25,12 @@
 #include <vector>
 
 #include "engine/auto_helpers.hpp"
+#include "engine/measured_staging_device.hpp"
 #include "engine/staging_engine.hpp"
 #include "engine/staging_registry.hpp"
 #include "engine/stats_probe.hpp"
 #include "support/catch.hpp"
-#include "support/measured_engine.hpp"
+#include "support/copy_tags.hpp"
 #include "support/text.hpp"
 
 using namespace xfer;
@@ -571,7 +572,7 @@ TEST_CASE("staging registry: an engine lets only its share of helpers take work"
     auto probe = std::make_shared<StatsProbe>(kThreads);
     StagingEngine engine(
         config,
-        test::measured(std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), probe, config));
+        measured_device(std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), probe, config));
     engine.start();
     CHECK(engine.active_helpers() == kThreads);  // before the first request
 
@@ -595,8 +596,8 @@ TEST_CASE("staging registry: an engine lets only its share of helpers take work"
         c.active_helpers = [asked] { return asked; };
         auto clamped_probe = std::make_shared<StatsProbe>(kThreads);
         StagingEngine clamped(
-            c,
-            test::measured(std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), clamped_probe, c));
+            c, measured_device(std::make_unique<RegFakeDevice>(kThreads, 2, kChunk), clamped_probe,
+                               c));
         clamped.start();
         reg_copy_both_ways(clamped, 2, 9 * kChunk + 1);
         CHECK(clamped.active_helpers() == (asked > 0 ? kThreads : 1));

@@ -18,9 +18,10 @@
 
 #include "backend/staging_probe.hpp"
 #include "engine/fake/host_staging_device.hpp"
+#include "engine/measured_staging_device.hpp"
 #include "engine/staging_engine.hpp"
 #include "support/catch.hpp"
-#include "support/measured_engine.hpp"
+#include "support/copy_tags.hpp"
 
 using namespace xfer;
 
@@ -68,7 +69,7 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     fake.landed = &landed;
     fake.landed_base = device.data();
     auto probe = std::make_shared<HarnessProbe>(c.threads, test::fake_sources());
-    StagingEngine engine(c, test::measured(std::move(fake_owner), probe, c));
+    StagingEngine engine(c, measured_device(std::move(fake_owner), probe, c));
     engine.start();
     std::vector<std::vector<std::byte>> sources, back;
     for (int w = 0; w < workers; ++w) {
@@ -152,7 +153,7 @@ Waited copy_with_slow_dmas(StagingConfig c, int workers, uint64_t bytes,
     fake.wait_delay = delay;
     std::vector<std::byte> device(bytes * uint64_t(workers));
     auto probe = std::make_shared<HarnessProbe>(c.threads, CorrelatingProbe::Sources{});
-    StagingEngine engine(c, test::measured(std::move(fake_owner), probe, c));
+    StagingEngine engine(c, measured_device(std::move(fake_owner), probe, c));
     engine.start();
     std::vector<std::vector<std::byte>> sources, back;
     for (int w = 0; w < workers; ++w) {
@@ -320,7 +321,7 @@ TEST_CASE("staging: a copy's edges are the time before its first DMA and after i
         auto fake_owner = std::make_unique<HostStagingDevice>(staging_layout(c));
         fake_owner->wait_delay = delay;
         auto probe = std::make_shared<StatsProbe>(c.threads);
-        StagingEngine engine(c, test::measured(std::move(fake_owner), probe, c));
+        StagingEngine engine(c, measured_device(std::move(fake_owner), probe, c));
         engine.start();
         const uint64_t bytes = dma > 0 ? dma : 4096;  // one DMA
         const std::vector<std::byte> source = bytes_pattern(bytes, 3);
@@ -405,7 +406,7 @@ TEST_CASE(
     c.active_helpers = [] { return 2; };
     auto probe = std::make_shared<TidProbe>(c.threads);
     StagingEngine engine(
-        c, test::measured(std::make_unique<HostStagingDevice>(staging_layout(c)), probe, c));
+        c, measured_device(std::make_unique<HostStagingDevice>(staging_layout(c)), probe, c));
     engine.start();
     const uint64_t bytes = 8 << 20;
     std::vector<std::byte> device(bytes), source = bytes_pattern(bytes, 1), back(bytes);

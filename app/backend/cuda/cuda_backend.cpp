@@ -338,7 +338,8 @@ std::shared_ptr<StagingEngine> CudaBackend::staging_engine(const TransferSpec& t
     MadeEngine made = make_engine(*cuda_copy_platform(), t.staging, device, [&](int helpers) {
         probe = std::make_shared<HarnessProbe>(
             helpers, CorrelatingProbe::Sources{.correlation = &correlation::take,
-                                               .caller_tag = &correlation::staged_tag});
+                                               .caller_tag = &correlation::staged_tag,
+                                               .hand_over = {}});
         return probe;
     });
     engine = std::move(made.engine);

@@ -10,6 +10,12 @@ namespace xfer {
 namespace {
 
 std::atomic<uint32_t> g_next_id{0};
+
+// `most` becomes `now` where that is more.
+void raise_to(std::atomic<int>& most, int now) {
+    for (int seen = most; now > seen;)
+        if (most.compare_exchange_weak(seen, now)) break;
+}
 thread_local uint32_t t_last_id = 0;  // the last DMA this thread started (a correlation id)
 
 }  // namespace
@@ -44,9 +50,7 @@ void HostStagingDevice::wait(int helper, int slot) {
     if (!p.busy) return;
     p.busy = false;
     --in_flight_;
-    const int now_waiting = ++waiting_;
-    for (int most = most_waiting; now_waiting > most;)
-        if (most_waiting.compare_exchange_weak(most, now_waiting)) break;
+    raise_to(most_waiting, ++waiting_);
     if (wait_delay.count() > 0) std::this_thread::sleep_for(wait_delay);
     --waiting_;
     if (fail_in_wait && hits(p)) throw std::runtime_error("an illegal memory access");
@@ -75,11 +79,7 @@ void HostStagingDevice::start(int helper, int slot, Pending p) {
     if (slot_state.busy) ++violations;
     if (!fail_in_wait && hits(p)) throw std::runtime_error("invalid argument");
     if (p.host == buffer(helper, slot)) ++bounced;
-    if (!slot_state.busy) {
-        const int now = ++in_flight_;
-        for (int most = most_in_flight; now > most;)
-            if (most_in_flight.compare_exchange_weak(most, now)) break;
-    }
+    if (!slot_state.busy) raise_to(most_in_flight, ++in_flight_);
     slot_state = p;
     t_last_id = ++g_next_id;
 }

@@ -66,11 +66,9 @@ py::dict fill_alone(const py::handle& src, int helpers, uint64_t dma, uint64_t p
     c.buffers = buffers;
     c.chunk = piece;
     c.dma_chunk = dma;
-    const StagingLayout layout = staging_layout(c);
     auto probe = std::make_shared<StatsProbe>(helpers);
     StagingEngine engine(
-        c, std::make_unique<MeasuredStagingDevice>(std::make_unique<NullDmaDevice>(layout), probe,
-                                                   layout.owners, layout.slots));
+        c, measured_device(std::make_unique<NullDmaDevice>(staging_layout(c)), probe, c));
     std::byte* nowhere = reinterpret_cast<std::byte*>(uintptr_t(1) << 40);  // never touched
     int64_t took = 0;
     ProbeTotals before;
