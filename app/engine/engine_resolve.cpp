@@ -84,6 +84,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
     c.page_locked_chunk = o.chunk;
     c.idle_spin = o.wait == StagingWait::spin;
     c.read_mapped_files = o.mapped_files == StagingMappedFiles::read;
+    c.caller_starts = o.start == StagingStart::caller;
     out.streams = o.streams;
     out.wait = o.wait;
     out.measure = o.measure;
@@ -140,14 +141,17 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
                                               : std::string("on the device's local CPUs");
     out.note = fmt::format(
         "staging on {}: {} helper thread{} ({}), {}, helpers {}; DMAs on {}, helpers {} "
-        "while they wait for one{}",
+        "while they wait for one{}{}",
         f.name, c.threads, c.threads == 1 ? "" : "s", threads_why, buffers_text(c), cpus,
         o.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
                                          : "one stream per helper",
         o.wait == StagingWait::block ? "sleep (staging.wait = \"block\")" : "spin",
         c.read_mapped_files ? "; a copy to the device from a shared file mapping reads the file "
                               "(staging.mapped_files = \"read\")"
-                            : "");
+                            : "",
+        staging_shares_buffers(c) && !c.caller_starts
+            ? "; the helpers alone fill a copy's first buffer (staging.start = \"helpers\")"
+            : "");
     return out;
 }
 

@@ -21,7 +21,9 @@ MeasuredStagingDevice::MeasuredStagingDevice(std::unique_ptr<StagingDevice> inne
       slots_(slots),
       in_flight_(size_t(owners) * size_t(slots)) {}
 
-int MeasuredStagingDevice::calling_helper(int owner) { return t_helper >= 0 ? t_helper : owner; }
+int MeasuredStagingDevice::calling_helper() {
+    return t_helper >= 0 ? t_helper : kCallerThread;
+}
 
 void MeasuredStagingDevice::attach_helper(int helper) {
     inner_->attach_helper(helper);
@@ -33,7 +35,7 @@ void MeasuredStagingDevice::started(int owner, int slot, uint64_t request, int64
     const int64_t issued = now_ns();
     in_flight(owner, slot) = {request, issued};
     // Right after the call: a CUPTI callback's correlation id of it is still the thread's latest.
-    probe_->dma_started(calling_helper(owner), request, begin, issued);
+    probe_->dma_started(calling_helper(), request, begin, issued);
 }
 
 void MeasuredStagingDevice::start_to_device(int owner, int slot, void* device_dst,
@@ -62,10 +64,10 @@ void MeasuredStagingDevice::wait(int owner, int slot) {
     try {
         inner_->wait(owner, slot);
     } catch (...) {
-        probe_->dma_waited(calling_helper(owner), f.request, f.issued, begin, now_ns());
+        probe_->dma_waited(calling_helper(), f.request, f.issued, begin, now_ns());
         throw;
     }
-    probe_->dma_waited(calling_helper(owner), f.request, f.issued, begin, now_ns());
+    probe_->dma_waited(calling_helper(), f.request, f.issued, begin, now_ns());
 }
 
 void MeasuredStagingDevice::host_copy(int helper, uint64_t bytes, HostStep copy) {

@@ -43,8 +43,9 @@ class MeasuredStagingDevice final : public StagingDevice {
         int64_t issued = 0;
     };
     InFlight& in_flight(int owner, int slot) { return in_flight_[size_t(owner * slots_ + slot)]; }
-    // The helper whose thread calls (attach_helper's), else `owner`.
-    static int calling_helper(int owner);
+    // The helper whose thread calls (attach_helper's), else kCallerThread: a caller's thread
+    // (StagingConfig::caller_starts), whose DMA starts the probe counts apart from the helpers'.
+    static int calling_helper();
     void started(int owner, int slot, uint64_t request, int64_t begin);
 
     std::unique_ptr<StagingDevice> inner_;

@@ -29,10 +29,16 @@ class HostStep {
     void (*call_)(void*);
 };
 
+// The helper index of host steps and DMA starts made on a caller's thread rather than a
+// helper's (StagingConfig::caller_starts: a caller fills its copy's first buffer).
+constexpr int kCallerThread = -1;
+
 class StagingDevice {
   public:
     virtual ~StagingDevice() = default;
-    // On the helper's thread before its first chunk: bind the device. Never timed.
+    // On the helper's thread before its first chunk: bind the device. Never timed. A caller's
+    // thread, never attached, may start a DMA too (StagingConfig::caller_starts): the device
+    // then binds itself for the call and leaves the caller's own binding as it was.
     virtual void attach_helper(int helper) = 0;
     // The page-locked buffer of slot `slot` of owner `owner` (staging_layout's bytes).
     virtual std::byte* buffer(int owner, int slot) = 0;
@@ -48,7 +54,7 @@ class StagingDevice {
     // Returns when the slot's last DMA has finished. Throws on a device error.
     virtual void wait(int owner, int slot) = 0;
 
-    // A helper's copy of `bytes` into or out of a page-locked buffer.
+    // A helper's copy of `bytes` into or out of a page-locked buffer (kCallerThread: a caller's).
     virtual void host_copy(int /*helper*/, uint64_t /*bytes*/, HostStep copy) { copy(); }
     // A helper's spin while it waits for news of another helper's DMA or piece.
     virtual void spin(int /*helper*/, HostStep spin) { spin(); }

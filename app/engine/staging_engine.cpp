@@ -200,9 +200,15 @@ void StagingEngine::run_request(Request& r) {
     r.link = first_;
     first_ = &r;
     if (!cursor_) cursor_ = &r;
+    // The caller is running; the helpers it wakes are not yet: it opens its first unit itself
+    // and works on it while they come (caller_starts).
+    UnitTask first;
+    const bool caller_works =
+        config_.caller_starts && !units_.empty() && open_unit_locked(&r, first);
     news_.fetch_add(1, std::memory_order_release);
     lock.unlock();
     work_.notify_all();
+    if (caller_works) caller_fill(r, first);
     lock.lock();
     r.done.wait(lock, [&] { return r.finished(); });
     // Unlink (the ring is short: one entry per caller copying to this device right now).
@@ -214,17 +220,22 @@ void StagingEngine::run_request(Request& r) {
     if (r.failed) throw std::runtime_error(r.error);
 }
 
+bool StagingEngine::take_range(Request& r, Chunk& c) {
+    if (r.failed || r.next >= r.bytes) return false;
+    c.request = &r;
+    c.offset = r.next;
+    c.len = std::min(r.chunk, r.bytes - r.next);
+    r.next += c.len;
+    ++r.outstanding;
+    return true;
+}
+
 bool StagingEngine::take_chunk(Chunk& c) {
     if (!first_) return false;
     Request* start = cursor_ ? cursor_ : first_;
     Request* r = start;
     do {
-        if (!r->failed && r->next < r->bytes) {
-            c.request = r;
-            c.offset = r->next;
-            c.len = std::min(r->chunk, r->bytes - r->next);
-            r->next += c.len;
-            ++r->outstanding;
+        if (take_range(*r, c)) {
             cursor_ = r->link ? r->link : first_;
             return true;
         }

@@ -64,6 +64,11 @@ struct StagingConfig {
     // To the device: where a copy's source is a shared mapping of a regular file, helpers read
     // the file into the buffers ([staging] mapped_files = "read"; engine/mapped_files.hpp).
     bool read_mapped_files = false;
+    // Shared buffers: the caller opens its copy's first buffer and fills its pieces (of a quarter
+    // chunk: kFirstUnitPieceShare) alongside the helpers it wakes, and starts that DMA when it
+    // fills the last piece; the caller is running already, where each sleeping helper's first
+    // piece waits for its wake-up ([staging] start = "caller"; "helpers": false).
+    bool caller_starts = true;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -155,6 +160,8 @@ class StagingEngine {
     void helper_main(int index);
     void attach(Helper& h);
     bool take_chunk(Chunk& c);  // under mutex_
+    // Under mutex_: request `r`'s next range into `c`, where it has one left.
+    static bool take_range(Request& r, Chunk& c);
     void issue(Helper& h, int slot, Chunk& c);
     void complete(Helper& h, int slot, const Chunk& c);
     void retire(const Chunk& c, const std::string& error);
@@ -170,8 +177,17 @@ class StagingEngine {
     void run_own(Helper& h);
     void run_shared(Helper& h);
     bool take_unit_task(UnitTask& t);  // under mutex_
+    // Under mutex_: opens a free unit (while fewer than units_allowed_ are in use) with the next
+    // range of `only`, or with the next range in turn when null, and gives its first task.
+    bool open_unit_locked(Request* only, UnitTask& t);
+    // Bytes per piece of the unit holding `c` (smaller for a request's first range where its
+    // caller fills it).
+    uint64_t piece_of(const Chunk& c) const;
+    // On the caller's thread (caller_starts): the first unit's pieces, or its DMA's start.
+    void caller_fill(Request& r, UnitTask t);
     void run_unit_task(Helper& h, const UnitTask& t);
-    void copy_piece(Helper& h, const UnitTask& t);
+    // `who`: the helper's index, or kCallerThread for a caller's piece.
+    void copy_piece(int who, const UnitTask& t);
     // Into `buffer`, bound for the device: the request's bytes [offset, offset + len), read
     // from the file behind its mapping where one was found, else copied.
     void fill(const Request& r, std::byte* buffer, uint64_t offset, uint64_t len);

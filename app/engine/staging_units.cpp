@@ -36,7 +36,20 @@ void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
     }
 }
 
+// The pieces of a request's first unit when its caller fills it (StagingConfig::caller_starts):
+// a quarter chunk, so that the caller, running from the start, and the helpers, as each wakes,
+// share it evenly instead of the last helper to wake holding a whole chunk of it.
+constexpr uint64_t kFirstUnitPieceShare = 4;
+constexpr uint64_t kLeastPiece = 64 * 1024;
+
 }  // namespace
+
+uint64_t StagingEngine::piece_of(const Chunk& c) const {
+    const uint64_t piece = staging_chunk_of(config_, c.request->to_device);
+    if (!config_.caller_starts || c.offset != 0 || piece <= kLeastPiece) return piece;
+    const uint64_t smaller = (piece / kFirstUnitPieceShare + 4095) / 4096 * 4096;
+    return std::max(kLeastPiece, smaller);
+}
 
 void StagingEngine::run_shared(Helper& h) {
     for (;;) {
@@ -81,30 +94,8 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
         oldest->handed += t.len;
         return true;
     }
-    // 2. Open a free unit with the next range of a request (in turn, as chunks are handed out),
-    // while fewer than the helpers let in would hold are in use (units_allowed_).
-    const size_t in_use = size_t(std::count_if(
-        units_.begin(), units_.end(), [](const Unit& u) { return u.state != Unit::State::free; }));
-    for (Unit& u : units_) {
-        if (in_use >= units_allowed_) break;
-        if (u.state != Unit::State::free) continue;
-        Chunk c;
-        if (!take_chunk(c)) break;
-        u = Unit{};
-        static_cast<Chunk&>(u) = c;
-        u.seq = ++unit_seq_;
-        u.piece = staging_chunk_of(config_, c.request->to_device);
-        const int index = int(&u - units_.data());
-        if (c.request->to_device && !c.request->direct) {
-            u.state = Unit::State::filling;
-            t = {UnitTask::Kind::piece, index, 0, std::min(u.piece, u.len)};
-            u.handed = t.len;
-        } else {
-            u.state = Unit::State::starting;
-            t = {UnitTask::Kind::start, index, 0, u.len};
-        }
-        return true;
-    }
+    // 2. Open a free unit with the next range of a request (in turn, as chunks are handed out).
+    if (open_unit_locked(nullptr, t)) return true;
     // 3. Wait for the oldest DMA in flight, one helper at a time: the DMAs end in about the
     // order started, so a second waiter would sit on a later DMA while the first one's pieces
     // wait for hands; the helpers left spin (run_shared) and take them.
@@ -117,6 +108,52 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
     oldest->state = Unit::State::waiting;
     t = {UnitTask::Kind::wait, int(oldest - units_.data()), 0, oldest->len};
     return true;
+}
+
+bool StagingEngine::open_unit_locked(Request* only, UnitTask& t) {
+    // While fewer than the helpers let in would hold are in use (units_allowed_).
+    const size_t in_use = size_t(std::count_if(
+        units_.begin(), units_.end(), [](const Unit& u) { return u.state != Unit::State::free; }));
+    if (in_use >= units_allowed_) return false;
+    const auto free = std::find_if(units_.begin(), units_.end(),
+                                   [](const Unit& u) { return u.state == Unit::State::free; });
+    if (free == units_.end()) return false;
+    Chunk c;
+    if (!(only ? take_range(*only, c) : take_chunk(c))) return false;
+    Unit& u = *free;
+    u = Unit{};
+    static_cast<Chunk&>(u) = c;
+    u.seq = ++unit_seq_;
+    u.piece = piece_of(c);
+    const int index = int(&u - units_.data());
+    if (c.request->to_device && !c.request->direct) {
+        u.state = Unit::State::filling;
+        t = {UnitTask::Kind::piece, index, 0, std::min(u.piece, u.len)};
+        u.handed = t.len;
+    } else {
+        u.state = Unit::State::starting;
+        t = {UnitTask::Kind::start, index, 0, u.len};
+    }
+    return true;
+}
+
+void StagingEngine::caller_fill(Request& r, UnitTask t) {
+    const uint64_t seq = units_[size_t(t.unit)].seq;
+    for (;;) {
+        if (t.kind == UnitTask::Kind::start) {
+            start_unit_dma(t.unit);
+            return;
+        }
+        copy_piece(kCallerThread, t);  // starts the DMA where it was the last piece
+        std::lock_guard lock(mutex_);
+        Unit& u = units_[size_t(t.unit)];
+        // Only the unit it opened, while it still has pieces to hand out.
+        if (u.seq != seq || u.request != &r || u.state != Unit::State::filling ||
+            u.handed >= u.len)
+            return;
+        t = {UnitTask::Kind::piece, t.unit, u.handed, std::min(u.piece, u.len - u.handed)};
+        u.handed += t.len;
+    }
 }
 
 void StagingEngine::free_unit_locked(Unit& u, const std::string& error) {
@@ -135,7 +172,7 @@ void StagingEngine::run_unit_task(Helper& h, const UnitTask& t) {
             wait_unit(t);
             return;
         case UnitTask::Kind::piece:
-            copy_piece(h, t);
+            copy_piece(h.index, t);
             return;
     }
 }
@@ -160,7 +197,7 @@ void StagingEngine::wait_unit(const UnitTask& t) {
 }
 
 // A piece: copied into the unit's buffer (to the device) or out of it.
-void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
+void StagingEngine::copy_piece(int who, const UnitTask& t) {
     Unit& u = units_[size_t(t.unit)];
     Request& r = *u.request;
     std::byte* buffer = device_->buffer(0, t.unit) + t.offset;
@@ -171,7 +208,7 @@ void StagingEngine::copy_piece(Helper& h, const UnitTask& t) {
         else
             std::memcpy(host, buffer, t.len);
     };
-    device_->host_copy(h.index, t.len, HostStep(copy));
+    device_->host_copy(who, t.len, HostStep(copy));
     bool start = false;
     {
         std::lock_guard lock(mutex_);

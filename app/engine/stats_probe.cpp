@@ -27,6 +27,8 @@ ProbeTotals StatsProbe::totals() const {
         out.work += h->work;
         out.busy_ns += h->busy_ns;
     }
+    std::lock_guard lock(callers_->mutex);
+    out.callers = callers_->work;
     return out;
 }
 
@@ -37,9 +39,14 @@ HelperWork StatsProbe::helper_work(int index) const {
 }
 
 void StatsProbe::helper_busy(int index, int64_t at) {
-    Helper& h = helper(index);
-    std::lock_guard lock(h.mutex);
-    if (h.busy_since < 0) h.busy_since = at;
+    {
+        Helper& h = helper(index);
+        std::lock_guard lock(h.mutex);
+        if (h.busy_since < 0) h.busy_since = at;
+    }
+    std::lock_guard lock(mutex_);
+    for (auto& [request, c] : copies_)
+        if (c.first_helper == 0 && at >= c.arrived) c.first_helper = at;
 }
 
 void StatsProbe::helper_idle(int index, int64_t at) {
@@ -110,6 +117,11 @@ void StatsProbe::request_finished(uint64_t request, int64_t at, bool failed) {
     const Copy c = it->second;
     copies_.erase(it);
     totals_.in_engine_ns += at - c.arrived;
+    totals_.last = {c.arrived, c.first_dma, c.last_done, at};
+    if (c.first_helper > 0) {
+        ++totals_.woke;
+        totals_.to_first_helper_ns += c.first_helper - c.arrived;
+    }
     if (!failed && c.first_dma > 0 && c.last_done > 0) {
         ++totals_.edged;
         totals_.to_first_dma_ns += c.first_dma - c.arrived;

@@ -17,9 +17,21 @@
 
 namespace xfer {
 
+// One copy's moments (now_ns()): its arrival, its first DMA issued, its last DMA seen done, its
+// return; 0 where it had none (a copy with no DMA).
+struct CopyMoments {
+    int64_t arrived = 0;
+    int64_t first_dma = 0;
+    int64_t last_done = 0;
+    int64_t finished = 0;
+};
+
 // What the probe has summed since the engine started.
 struct ProbeTotals {
     HelperWork work;      // over the helpers (their spinning counted as waiting)
+    // Pieces copied and DMAs started on callers' threads (StagingConfig::caller_starts), apart
+    // from the helpers' so that their rates stay the helpers' own.
+    HelperWork callers;
     int64_t busy_ns = 0;  // helpers busy: from taking work to going idle
     // A copy's edges, summed over the `edged` copies that had a DMA and did not fail: from the
     // call to its first DMA issued (the fill), from its first DMA issued to its last seen done
@@ -28,6 +40,12 @@ struct ProbeTotals {
     int64_t to_first_dma_ns = 0;
     int64_t dma_span_ns = 0;
     int64_t after_last_dma_ns = 0;
+    // From a copy's arrival to the first helper taking work after it (its wake-up, where the
+    // helpers slept), summed over the `woke` copies in which one did.
+    uint64_t woke = 0;
+    int64_t to_first_helper_ns = 0;
+    // The latest copy that finished, as it went (the caller's clock brackets it from outside).
+    CopyMoments last;
     // From each copy's arrival to its return, summed over every copy: the engine's share of the
     // caller's time (the rest is the caller's own: finding the memory, waiting for streams).
     int64_t in_engine_ns = 0;
@@ -71,13 +89,18 @@ class StatsProbe : public EngineProbe {
         int64_t arrived = 0;
         int64_t first_dma = 0;  // 0: none yet
         int64_t last_done = 0;
+        int64_t first_helper = 0;  // a helper took work after the arrival; 0: none yet
     };
-    Helper& helper(int index) const { return *helpers_[size_t(index)]; }
+    // kCallerThread (< 0): the callers' record.
+    Helper& helper(int index) const {
+        return index < 0 ? *callers_ : *helpers_[size_t(index)];
+    }
     // Counts the time of [from, to] that no DMA interval covers as the link's wait, and forgets
     // the intervals. Under mutex_.
     void fold_locked(int64_t from, int64_t to);
 
     std::vector<std::unique_ptr<Helper>> helpers_;
+    std::unique_ptr<Helper> callers_ = std::make_unique<Helper>();
     mutable std::mutex mutex_;  // the rest
     std::map<uint64_t, Copy> copies_;
     int64_t period_start_ = 0;  // the first of the copies now in the engine arrived

@@ -105,6 +105,7 @@ py::dict engine_option_defaults(const ResolvedEngine& r) {
         {"streams", to_string(r.streams)},
         {"wait", to_string(r.wait)},
         {"mapped_files", c.read_mapped_files ? "read" : "copy"},
+        {"start", c.caller_starts ? "caller" : "helpers"},
         {"direct_below",
          {{"to_device", r.direct_below_to_device}, {"from_device", r.direct_below_from_device}}},
         {"pageable", r.pageable_direct ? "direct" : "staged"},

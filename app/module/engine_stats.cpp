@@ -44,6 +44,11 @@ void add_measured(const ProbeTotals& m, const StagingConfig& c, py::dict& out) {
     helpers["taking_work_s"] = taking;
     helpers["copied_bytes"] = w.copied_bytes;
     out["helpers"] = helpers;
+    // What callers did on their own threads (staging.start = "caller": their copy's first
+    // buffer), apart from the helpers' figures above.
+    out["callers"] = py::dict(py::arg("copied_bytes") = m.callers.copied_bytes,
+                              py::arg("copying_s") = double(m.callers.copy_ns) / 1e9,
+                              py::arg("dmas_started") = m.callers.chunks);
     // The fill before a copy's first DMA and the drain after its last, where the link carries
     // nothing of it, the span between; how long the link waited for the helpers; and the
     // engine's share of the caller's time.
@@ -54,7 +59,15 @@ void add_measured(const ProbeTotals& m, const StagingConfig& c, py::dict& out) {
                  py::arg("after_last_dma_us") = double(m.after_last_dma_ns) / edged / 1e3,
                  py::arg("dma_span_us") = double(m.dma_span_ns) / edged / 1e3,
                  py::arg("link_starved_us") = double(m.link_starved_ns) / edged / 1e3,
-                 py::arg("in_engine_s") = double(m.in_engine_ns) / 1e9);
+                 py::arg("in_engine_s") = double(m.in_engine_ns) / 1e9,
+                 py::arg("to_first_helper_us") =
+                     double(m.to_first_helper_ns) / double(std::max<uint64_t>(m.woke, 1)) / 1e3,
+                 py::arg("woke") = m.woke);
+    // The latest copy's moments on the clock of Python's time.monotonic_ns() (CLOCK_MONOTONIC),
+    // so that a caller can bracket it with its own (0: none).
+    out["last_copy_ns"] = py::dict(
+        py::arg("arrived") = m.last.arrived, py::arg("first_dma") = m.last.first_dma,
+        py::arg("last_done") = m.last.last_done, py::arg("finished") = m.last.finished);
     out["summary"] = fmt::format(
         "{} helper{}, {} DMAs; of their busy time copying {:.0f}% ({:.2f} GB/s per helper while "
         "copying), starting DMAs {:.1f}%, waiting for DMAs {:.0f}%, taking work {:.1f}%",
@@ -100,7 +113,9 @@ py::dict engine_stats(const ModuleEngine& e) {
         add_measured(*s.measured, c, out);
     } else {
         out["helpers"] = py::none();
+        out["callers"] = py::none();
         out["edges"] = py::none();
+        out["last_copy_ns"] = py::none();
         out["summary"] = fmt::format(
             "{} helper{}, {} DMAs (Engine(measure=True) times the helpers and a copy's edges)",
             c.threads, c.threads == 1 ? "" : "s", s.staged.chunks);

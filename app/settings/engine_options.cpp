@@ -158,6 +158,14 @@ EngineOptionRow measure_option() {
     return r;
 }
 
+// staging.start, recorded since issue #58: before, the helpers alone filled a copy's first DMA.
+EngineOptionRow start_option() {
+    EngineOptionRow r = enum_option("start", "who fills a copy's first DMA: {values}",
+                                    &EngineOptions::start);
+    r.before = "helpers";
+    return r;
+}
+
 // The row with its rule for "auto": in full for Engine.defaults(), in short after the doc (the
 // help table's meaning column holds 72 characters).
 EngineOptionRow with_rule(EngineOptionRow r, const std::string& in_short, std::string rule) {
@@ -209,6 +217,7 @@ std::vector<EngineOptionRow> build_rows() {
         enum_option("mapped_files",
                     "to the device from a shared file mapping: {values} (read: pread)",
                     &EngineOptions::mapped_files),
+        start_option(),
         with_rule(
             size_option("direct_below", {{"auto", kDirectBelowAuto}},
                         "a smaller copy is one plain copy", &EngineOptions::direct_below, 0,

@@ -33,6 +33,7 @@ struct EngineOptions {
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
     StagingMappedFiles mapped_files = StagingMappedFiles::copy;
+    StagingStart start = StagingStart::caller;
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
     PageableRoute pageable = PageableRoute::auto_;

@@ -126,6 +126,17 @@ struct EnumTable<StagingMappedFiles> {
                                                            {StagingMappedFiles::read, "read"}};
 };
 
+// staging.start: who fills a staged copy's first DMA buffer (shared buffers, staging.dma): the
+// calling thread, which is running already, together with the helpers it wakes (and it starts
+// that DMA when it fills the buffer's last piece), or the helpers alone while the caller sleeps
+// from the start (each woken helper's first piece waits for its wake-up).
+enum class StagingStart { caller, helpers };
+template <>
+struct EnumTable<StagingStart> {
+    static constexpr EnumRow<StagingStart> rows[] = {{StagingStart::caller, "caller"},
+                                                     {StagingStart::helpers, "helpers"}};
+};
+
 // Engine(pageable=...): how pageable memory reaches the device: auto (directly where the device
 // reads pageable memory through the host's page tables, staged elsewhere), always staged, or
 // always one plain copy.

@@ -32,6 +32,7 @@ class Engine:
         streams: Literal["per-helper", "one"] = "one",
         wait: Literal["spin", "block"] = "spin",
         mapped_files: Literal["copy", "read"] = "copy",
+        start: Literal["caller", "helpers"] = "caller",
         direct_below: Union[_Size, Literal["auto"]] = "auto",
         pageable: Literal["auto", "staged", "direct"] = "auto",
         measure: bool = False,

@@ -124,6 +124,8 @@ def main():
                    help="the settings section sizes compares")
     p.add_argument("--old", metavar="DIR", help="a folder holding the package xferlab_old")
     p.add_argument("--memmap-dir", help="where section memmap writes its file (default $TMPDIR)")
+    p.add_argument("--memmap-helpers", type=int, default=12,
+                   help="section memmap's engines of a fixed helper count (default 12)")
     p.add_argument("--hostmem-trials", type=int, default=3)
     p.add_argument("--smoke", action="store_true", help="run on the fake device (no GPU)")
     a = p.parse_args()

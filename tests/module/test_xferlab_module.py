@@ -133,7 +133,10 @@ def test_dma_sized_buffers_filled_by_the_helpers_together():
     assert s["chunks"] == 2 * dmas
     assert s["pieces"] == 2 * sum(-(-min(32768, n - at) // 8192) for at in range(0, n, 32768))
     assert s["bytes"]["to_device"] == n and s["bytes"]["from_device"] == n
-    assert s["helpers"]["copied_bytes"] == 2 * n
+    # Every byte copied once each way: by the helpers, and by the caller, which fills pieces of
+    # its first DMA to the device (start="caller")
+    assert s["helpers"]["copied_bytes"] + s["callers"]["copied_bytes"] == 2 * n
+    assert 0 < s["callers"]["copied_bytes"] <= 32768
     assert s["dma"] == 32768
     with pytest.raises(ValueError) as raised:
         xferlab.Engine(dma="1KiB")
@@ -150,7 +153,9 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
     assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (MiB, MiB, 8 * MiB)
     assert (s["threads"], s["buffers"]) == (3, 4)
     assert s["chunks"] == 2 * -(-n // (8 * MiB))  # the DMAs, both ways
-    assert s["pieces"] == 2 * -(-n // MiB)
+    # Each copy's first DMA in pieces of a quarter chunk (its caller fills it with the helpers),
+    # the rest in chunks.
+    assert s["pieces"] == 2 * (4 * 8 + -(-(n - 8 * MiB) // MiB))
     assert "2 shared buffers of 8 MiB (16 MiB page-locked), each filled by the helpers together " \
            "in chunks of 1 MiB" in s["note"]
     # An explicit chunk keeps eight per DMA and four per helper; explicit buffers stay.
@@ -170,7 +175,8 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
-             "streams": "per-helper", "wait": "block", "mapped_files": "read", "direct_below": 0,
+             "streams": "per-helper", "wait": "block", "mapped_files": "read", "start": "helpers",
+             "direct_below": 0,
              "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
         round_trip((5 << 20) + 3, e)
@@ -261,9 +267,16 @@ def test_stats_time_nothing_unless_asked_and_give_a_copys_edges_when_asked():
     with xferlab.Engine(threads=2, direct_below=0, measure=True) as e:
         edges = e.stats()["edges"]
         assert edges == {"copies": 0, "to_first_dma_us": 0.0, "after_last_dma_us": 0.0,
-                         "dma_span_us": 0.0, "link_starved_us": 0.0, "in_engine_s": 0.0}
+                         "dma_span_us": 0.0, "link_starved_us": 0.0, "in_engine_s": 0.0,
+                         "to_first_helper_us": 0.0, "woke": 0}
+        before = time.monotonic_ns()
         round_trip((1 << 20) + 5, e)
+        after = time.monotonic_ns()
         s = e.stats()
+    # The last copy's moments, on Python's monotonic clock, in order inside the caller's own.
+    last = s["last_copy_ns"]
+    assert before <= last["arrived"] <= last["first_dma"] <= last["last_done"] \
+        <= last["finished"] <= after
     edges = s["edges"]
     assert s["measured"] is True
     assert edges["copies"] == 2  # both ways
@@ -271,7 +284,8 @@ def test_stats_time_nothing_unless_asked_and_give_a_copys_edges_when_asked():
     assert edges["dma_span_us"] >= 0 and edges["link_starved_us"] >= 0
     spent = edges["to_first_dma_us"] + edges["dma_span_us"] + edges["after_last_dma_us"]
     assert 2 * spent <= edges["in_engine_s"] * 1e6 + 1e-6  # means over 2 copies, total time
-    assert s["helpers"]["copied_bytes"] == 2 * ((1 << 20) + 5)
+    assert s["helpers"]["copied_bytes"] + s["callers"]["copied_bytes"] == 2 * ((1 << 20) + 5)
+    assert 0 <= edges["to_first_helper_us"] and 0 < edges["woke"] <= 2
 
 
 def test_small_copies_and_page_locked_memory_skip_the_helpers():

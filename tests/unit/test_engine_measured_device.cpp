@@ -114,23 +114,37 @@ TEST_CASE("measured device: the probe hears each DMA, wait and copy from the thr
         // issue time, and each by the helper whose thread made the call.
         CHECK(probe->started.size() == totals.chunks);
         CHECK(probe->waited.size() == totals.chunks);
+        // A caller's own (shared buffers: it fills and starts its first unit) are told as
+        // kCallerThread's, from a caller's thread.
+        const std::set<int> caller_tids{caller_tid[0], caller_tid[1]};
+        auto from_its_thread = [&](const Dma& d) {
+            return d.helper == kCallerThread ? caller_tids.count(d.tid) == 1
+                                             : probe->helper_tid[d.helper] == d.tid;
+        };
         std::multiset<std::pair<uint64_t, int64_t>> starts, waits;
         for (const Dma& d : probe->started) {
             starts.insert({d.request, d.issued});
-            CHECK(probe->helper_tid[d.helper] == d.tid);
+            CHECK(from_its_thread(d));
         }
         for (const Dma& d : probe->waited) {
             waits.insert({d.request, d.issued});
-            CHECK(probe->helper_tid[d.helper] == d.tid);
+            CHECK(d.helper != kCallerThread);  // the helpers wait, never a caller
+            CHECK(from_its_thread(d));
         }
         CHECK(starts == waits);
-        // The host copies: every byte once each way, by the helper that made them.
-        uint64_t copied = 0;
+        // The host copies: every byte once each way, by the thread that made them; with shared
+        // buffers each copy to the device had its caller copy its first piece.
+        uint64_t copied = 0, by_callers = 0;
         for (const Dma& d : probe->copies) {
             copied += d.request;
-            CHECK(probe->helper_tid[d.helper] == d.tid);
+            if (d.helper == kCallerThread) by_callers += d.request;
+            CHECK(from_its_thread(d));
         }
         CHECK(copied == 4 * bytes);
+        if (dma == 0)
+            CHECK(by_callers == 0);
+        else
+            CHECK(by_callers >= 2 * 4096);
         // Four requests, each told on its caller's thread when it arrived and returned.
         CHECK(probe->arrived.size() == 4);
         CHECK(probe->returned.size() == 4);

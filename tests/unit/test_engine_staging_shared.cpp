@@ -50,12 +50,16 @@ StagingConfig shared_config(int threads, int buffers, uint64_t chunk, uint64_t d
     return c;
 }
 
-// The pieces the helpers copy of one bounced request of `bytes`: each DMA-sized range in chunks.
+// The pieces copied of one bounced request of `bytes`: each DMA-sized range in chunks, the
+// first range (its caller fills it with the helpers) in quarter chunks of at least 64 KiB.
 uint64_t pieces_of(const StagingConfig& c, uint64_t bytes) {
     uint64_t pieces = 0;
     for (uint64_t at = 0; at < bytes; at += c.dma_chunk) {
         const uint64_t len = std::min(c.dma_chunk, bytes - at);
-        pieces += (len + c.chunk - 1) / c.chunk;
+        uint64_t piece = c.chunk;
+        if (at == 0 && c.caller_starts && c.chunk > (64u << 10))
+            piece = std::max<uint64_t>(64u << 10, (c.chunk / 4 + 4095) / 4096 * 4096);
+        pieces += (len + piece - 1) / piece;
     }
     return pieces;
 }
@@ -107,7 +111,10 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     const uint64_t range =
         page_locked ? std::max<uint64_t>(c.chunk, (per_helper + 4095) / 4096 * 4096) : c.dma_chunk;
     const uint64_t dmas = (bytes + range - 1) / range;
-    CHECK(probe->totals().work.chunks == 2 * dmas * uint64_t(workers));
+    // DMAs started by the helpers and by the callers (each its first unit's, where it filled
+    // the last piece or the unit needs no pieces).
+    const ProbeTotals started = probe->totals();
+    CHECK(started.work.chunks + started.callers.chunks == 2 * dmas * uint64_t(workers));
     CHECK(fake.bounced == (page_locked ? 0 : 2 * dmas * uint64_t(workers)));
     const auto aliases = probe->correlations();
     for (int w = 0; w < workers; ++w) {
@@ -127,7 +134,7 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
         for (const auto& [start, end] : h.busy) busy += end - start;
         CHECK(h.work.copy_ns + h.work.start_ns + h.work.wait_ns <= busy);
     }
-    CHECK(copied == (page_locked ? 0 : 2 * bytes * uint64_t(workers)));
+    CHECK(copied + started.callers.copied_bytes == (page_locked ? 0 : 2 * bytes * uint64_t(workers)));
     const StagingTotals totals = engine.totals();
     CHECK(totals.to_device_bytes == bytes * uint64_t(workers));
     CHECK(totals.from_device_bytes == bytes * uint64_t(workers));

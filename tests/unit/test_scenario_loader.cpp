@@ -376,7 +376,8 @@ threads.count = 2
                                 {"affinity", "gpu-local"},
                                 {"streams", "one"},
                                 {"wait", "spin"},
-                                {"mapped_files", "copy"}}));
+                                {"mapped_files", "copy"},
+                                {"start", "caller"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

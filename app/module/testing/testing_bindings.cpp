@@ -66,6 +66,7 @@ py::dict fill_alone(const py::handle& src, int helpers, uint64_t dma, uint64_t p
     c.buffers = buffers;
     c.chunk = piece;
     c.dma_chunk = dma;
+    c.caller_starts = false;  // the helpers' rate alone: the caller only waits
     auto probe = std::make_shared<StatsProbe>(helpers);
     StagingEngine engine(
         c, measured_device(std::make_unique<NullDmaDevice>(staging_layout(c)), probe, c));

@@ -29,6 +29,15 @@ reference, is (S / P) / T; the measured copy's is its rate / P's rate, paired by
 measured engine's edges (its stats: the fill before the first DMA, the DMAs' span, the drain,
 the time the link waited for the helpers) are printed with the model: a gap between model and
 measurement that they do not explain is the engine's to find.
+
+Issue #58's switch, staging.start: the measured engine and xferlab.copy (start = "caller", the
+default: the caller fills its copy's first buffer with the helpers it wakes) against engines
+made alike with start = "helpers", in the same trials. For each measured engine the section
+also brackets the copy with the caller's own clock (time.monotonic_ns(), which the engine's
+moments share): from the call to the copy's arrival in the engine, from its return in the
+engine to the call's, the time timed_threads adds around the call (its thread's start and
+join; printed for the page-locked reference too), and the first helper's wake-up after the
+arrival.
 """
 import random
 import statistics
@@ -37,7 +46,7 @@ import time
 
 import numpy as np
 
-from .common import MiB, Buffers, progress, timed_threads
+from .common import MiB, Buffers, make_engine, progress, timed_threads
 
 
 def engine_shape(ctx):
@@ -151,16 +160,53 @@ def copy_edges(before, after):
     return {k: (a[k] * a["copies"] - b[k] * b["copies"]) / n if n > 0 else 0.0 for k in EDGES}
 
 
+# Where one caller's time went outside the engine (us): from the call on the caller's thread to
+# the copy's arrival in the engine, from its return in the engine to the call's, and the rest of
+# the timed span (the thread's start and join, the same for the reference); the first helper's
+# wake-up after the arrival; the share of the bytes the caller copied itself (start="caller").
+OUTSIDE = ("call_to_arrival_us", "finished_to_return_us", "around_call_us", "to_first_helper_us",
+           "caller_share")
+
+
+def bracketed(fn, buffers):
+    """(seconds timed as timed_threads times it, monotonic ns at the call and at its return)."""
+    marks = {}
+
+    def one(b):
+        marks["call"] = time.monotonic_ns()
+        fn(b)
+        marks["back"] = time.monotonic_ns()
+
+    return timed_threads(one, [buffers], 1), marks["call"], marks["back"]
+
+
 def measured_copy(engine, buffers, n, helpers):
     """One caller's copy through a measured engine: (its rate, the helpers' fill rate while the
-    link read, its edges in us)."""
+    link read, its edges and where its time went outside them, in us)."""
     before = engine.stats()
-    rate = n / timed_threads(lambda b: engine.copy(b.cupy, b.pageable), [buffers], 1)
+    took, call, back = bracketed(lambda b: engine.copy(b.cupy, b.pageable), buffers)
     after = engine.stats()
     h0, h1 = before["helpers"], after["helpers"]
     copying = (h1["copying_s"] - h0["copying_s"]) / helpers  # each helper's share, in parallel
     fill = (h1["copied_bytes"] - h0["copied_bytes"]) / copying if copying > 0 else 0.0
-    return rate, fill, copy_edges(before, after)
+    edges = copy_edges(before, after)
+    last = after["last_copy_ns"]
+    b, a = before["edges"], after["edges"]
+    woke = a["woke"] - b["woke"]
+    edges.update(
+        call_to_arrival_us=(last["arrived"] - call) / 1e3,
+        finished_to_return_us=(back - last["finished"]) / 1e3,
+        around_call_us=took * 1e6 - (back - call) / 1e3,
+        to_first_helper_us=(a["to_first_helper_us"] * a["woke"] -
+                            b["to_first_helper_us"] * b["woke"]) / woke if woke > 0 else -1.0,
+        caller_share=(after["callers"]["copied_bytes"] - before["callers"]["copied_bytes"]) / n)
+    return n / took, fill, edges
+
+
+def pinned_outside(pinned, buffers):
+    """The reference's own time around its call (us), as around_call_us is the engine's."""
+    took, call, back = bracketed(pinned, buffers)
+    return took * 1e6 - (back - call) / 1e3
 
 
 def span_limit(S, D, P, FN, span_us, drain_us):
@@ -189,6 +235,10 @@ def run(ctx, results):
     pinned = ctx.memcpy.pinned_fns()[0]
     copy = lambda b: ctx.xferlab.copy(b.cupy, b.pageable)  # noqa: E731
     measured = ctx.xferlab.Engine(device=0, measure=True)  # as the shared one, measured
+    # staging.start = "helpers", the switch against the default "caller", measured and not
+    measured_h = make_engine(ctx.xferlab, (("start", "helpers"),), "limit-helpers-measured",
+                             measure=True)
+    plain_h = make_engine(ctx.xferlab, (("start", "helpers"),), "limit-helpers")
     engine_parts = engine_fill(ctx, caller.pageable, 1, dma, piece, ring) is not None
     steps = {
         "P": lambda: n / timed_threads(pinned, [caller], 1),
@@ -197,12 +247,16 @@ def run(ctx, results):
         "FNpy": lambda: parts.fill_rate(helpers),
         "during": parts.while_dma,
         "one caller": lambda: n / timed_threads(copy, [caller], 1),
+        "one caller, start=helpers": lambda: n / timed_threads(
+            lambda b: plain_h.copy(b.cupy, b.pageable), [caller], 1),
+        "P around": lambda: pinned_outside(pinned, caller),
         "four callers": lambda: 4 * n / timed_threads(copy, four, 1),
     }
     if engine_parts:
         steps["F1"] = lambda: engine_fill(ctx, caller.pageable, 1, dma, piece, ring)
         steps["FN"] = lambda: engine_fill(ctx, caller.pageable, helpers, dma, piece, ring)
         steps["measured"] = lambda: measured_copy(measured, caller, n, helpers)
+        steps["measured helpers"] = lambda: measured_copy(measured_h, caller, n, helpers)
     for step in steps.values():  # warm-up: nothing timed before a method's first run
         step()
     rows = []
@@ -214,12 +268,17 @@ def run(ctx, results):
             got[name] = steps[name]()
         FNdpy, Lw = got.pop("during")
         row = dict(got, FNdpy=FNdpy, Lw=Lw, trial=trial)
+        row["one caller, start=helpers x1"] = row["one caller, start=helpers"] / row["P"]
         if engine_parts:
             row["one caller, measured engine"], row["FNd"], row["edges"] = row.pop("measured")
-            e = row["edges"]
-            row["span limit x1"] = span_limit(n, dma, row["P"], row["FN"], e["dma_span_us"],
-                                              e["after_last_dma_us"])
-            row["measured engine x1"] = row["one caller, measured engine"] / row["P"]
+            rate_h, _, row["edges helpers"] = row.pop("measured helpers")
+            row["one caller, measured engine, start=helpers"] = rate_h
+            for suffix, e, rate in (("", row["edges"], row["one caller, measured engine"]),
+                                    (", start=helpers", row["edges helpers"], rate_h)):
+                row["span limit x1" + suffix] = span_limit(n, dma, row["P"], row["FN"],
+                                                           e["dma_span_us"],
+                                                           e["after_last_dma_us"])
+                row["measured engine x1" + suffix] = rate / row["P"]
         else:
             row.update(F1=row["F1py"], FN=row["FNpy"], FNd=FNdpy)
         for callers, key in ((1, "one caller"), (4, "four callers")):
@@ -228,12 +287,41 @@ def run(ctx, results):
             row[f"measured x{callers}"] = row[key] / row["P"]
         rows.append(row)
         progress("limit", trial, trials)
-    measured.close()
+    for e in (measured, measured_h, plain_h):
+        e.close()
     # The bytes arrived (the last copies were of the caller's own pattern).
     assert caller.cupy[:16].get().tolist() == [caller.pageable[0]] * 16
     results["limit"] = {"helpers": helpers, "dma": dma, "piece": piece, "buffers": ring,
                         "bytes": n, "engine_parts": engine_parts, "rows": rows}
     print_limit(results["limit"], trials)
+
+
+def print_measured(limit, rows, start, suffix, key):
+    """The measured engine with staging.start = `start`: its edges, the link through its span,
+    where its time went outside the engine, its limit and the gap to it."""
+    def med_of(k):
+        return statistics.median(r[key][k] for r in rows)
+
+    rate = statistics.median(r["one caller, measured engine" + suffix] for r in rows)
+    inside = [r[key]["link_starved_us"] - r[key]["to_first_dma_us"] -
+              r[key]["after_last_dma_us"] for r in rows]
+    spans = [limit["bytes"] / (r[key]["dma_span_us"] * 1e-6) for r in rows]
+    print(f"   measured engine, one caller, start=\"{start}\": {rate / 1e9:.1f} GB/s; its copy "
+          "(us, medians): " + ", ".join(f"{k} {med_of(k):.0f}" for k in EDGES))
+    print("      outside the engine (us, medians): " +
+          ", ".join(f"{k} {med_of(k):.0f}" for k in OUTSIDE[:4]) +
+          f"; the caller copied {100 * med_of('caller_share'):.1f}% of the bytes")
+    print(f"      the link through the span: {statistics.median(spans) / 1e9:.1f} GB/s "
+          f"({min(spans) / 1e9:.1f}-{max(spans) / 1e9:.1f}); the link waited for the "
+          f"helpers inside the span {statistics.median(inside):.0f} us "
+          f"({min(inside):.0f} to {max(inside):.0f})")
+    limits = [r["span limit x1" + suffix] for r in rows]
+    gaps = [r["measured engine x1" + suffix] / r["span limit x1" + suffix] - 1 for r in rows]
+    print(f"      one caller's limit at that link rate, the first fill at FN: "
+          f"{statistics.median(limits):.3f} x pinned; the measured engine "
+          f"{statistics.median(r['measured engine x1' + suffix] for r in rows):.3f}, "
+          f"gap {100 * statistics.median(gaps):.1f}% ({100 * min(gaps):.1f}% to "
+          f"{100 * max(gaps):.1f}%)")
 
 
 def print_limit(limit, trials):
@@ -252,22 +340,19 @@ def print_limit(limit, trials):
     print("   Python threads' fills (GB/s): " + ", ".join(
         f"{k} {med(k) / 1e9:.1f}" for k in ("F1py", "FNpy", "FNdpy")))
     if limit.get("engine_parts"):
-        edges = {k: statistics.median(r["edges"][k] for r in rows) for k in EDGES}
-        inside = [r["edges"]["link_starved_us"] - r["edges"]["to_first_dma_us"] -
-                  r["edges"]["after_last_dma_us"] for r in rows]
-        spans = [limit["bytes"] / (r["edges"]["dma_span_us"] * 1e-6) for r in rows]
-        print(f"   measured engine, one caller: {med('one caller, measured engine') / 1e9:.1f} "
-              f"GB/s; its copy (us, medians): " +
-              ", ".join(f"{k} {v:.0f}" for k, v in edges.items()))
-        print(f"   the link through the span: {statistics.median(spans) / 1e9:.1f} GB/s "
-              f"({min(spans) / 1e9:.1f}-{max(spans) / 1e9:.1f}); the link waited for the "
-              f"helpers inside the span {statistics.median(inside):.0f} us "
-              f"({min(inside):.0f} to {max(inside):.0f})")
-        gaps = [r["measured engine x1"] / r["span limit x1"] - 1 for r in rows]
-        print(f"   one caller's limit at that link rate, the first fill at FN: "
-              f"{med('span limit x1'):.3f} x pinned; the measured engine {med('measured engine x1'):.3f}, "
-              f"gap {100 * statistics.median(gaps):.1f}% ({100 * min(gaps):.1f}% to "
-              f"{100 * max(gaps):.1f}%)")
+        for start, suffix, key in (("caller", "", "edges"),
+                                   ("helpers", ", start=helpers", "edges helpers")):
+            if key not in rows[0]:
+                continue
+            print_measured(limit, rows, start, suffix, key)
+    around = [r["P around"] for r in rows]
+    print(f"   the reference's time around its call: {statistics.median(around):.0f} us "
+          f"({min(around):.0f} to {max(around):.0f})")
+    pairs = [r["one caller"] / r["one caller, start=helpers"] for r in rows]
+    print(f"   xferlab.copy, one caller: start=\"caller\" {med('measured x1'):.3f} x pinned, "
+          f"start=\"helpers\" {med('one caller, start=helpers x1'):.3f}; caller / helpers "
+          f"paired by trial {statistics.median(pairs):.3f} ({min(pairs):.3f} to "
+          f"{max(pairs):.3f}), higher in {sum(p > 1 for p in pairs)} of {len(pairs)}")
     print(f"{'callers':>8} {'model x pinned':>15} {'measured x pinned':>18} {'gap':>7} "
           f"{'paired range':>16}")
     for callers in (1, 4):

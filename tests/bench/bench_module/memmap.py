@@ -91,13 +91,27 @@ def run_methods(ctx, results, path, block, facts):
     anon = np.full(n, 3, dtype=np.uint8)
     reading = make_engine(xferlab, (("mapped_files", "read"),), "read")
     copying = make_engine(xferlab, (("mapped_files", "copy"),), "copy")
+    # The same with every helper the device's CPUs allow (12 here), whatever the auto rule's
+    # memcpy probe gave on the day (9 to 12 helpers on one H100 host, three calls).
+    most = ctx.args.memmap_helpers
+    reading_most = make_engine(xferlab, (("mapped_files", "read"), ("threads", most)), "read-most")
+    copying_most = make_engine(xferlab, (("mapped_files", "copy"), ("threads", most)), "copy-most")
     facts["read_note"] = reading.stats()["note"]
+    facts["helpers"] = {"auto": reading.stats()["threads"], "most": most}
+    parts = results.setdefault("memmap_parts", [])  # each mapped method's map, copy, unmap
 
-    def mapped(copy):
+    def mapped(copy, name=None):
         def fn():
+            t0 = time.perf_counter()
             mm = np.memmap(path, dtype=np.uint8, mode="r")
+            t1 = time.perf_counter()
             copy(mm)
-            del mm
+            t2 = time.perf_counter()
+            del mm  # the last reference: munmap, which drops the pages the copy mapped
+            t3 = time.perf_counter()
+            if name:
+                parts.append({"method": name, "map_s": t1 - t0, "copy_s": t2 - t1,
+                              "unmap_s": t3 - t2})
         return fn
 
     def sync():
@@ -124,9 +138,13 @@ def run_methods(ctx, results, path, block, facts):
     warm = {
         "pinned": lambda: ctx.memcpy.h2d(dev.data.ptr, pinned.ctypes.data, n),
         "numpy xferlab": lambda: xferlab.copy(dev, anon),
-        "memmap xferlab": mapped(lambda mm: xferlab.copy(dev, mm)),
-        "memmap read": mapped(lambda mm: reading.copy(dev, mm)),
-        "memmap copy": mapped(lambda mm: copying.copy(dev, mm)),
+        "memmap xferlab": mapped(lambda mm: xferlab.copy(dev, mm), "memmap xferlab"),
+        "memmap read": mapped(lambda mm: reading.copy(dev, mm), "memmap read"),
+        "memmap copy": mapped(lambda mm: copying.copy(dev, mm), "memmap copy"),
+        f"memmap read, {most} helpers": mapped(lambda mm: reading_most.copy(dev, mm),
+                                               f"memmap read, {most} helpers"),
+        f"memmap copy, {most} helpers": mapped(lambda mm: copying_most.copy(dev, mm),
+                                               f"memmap copy, {most} helpers"),
         "memmap cupy.asarray": mapped(via_cupy),
         "memmap torch": mapped(via_torch),
         "read + cudaMemcpy": read_pinned,
@@ -136,6 +154,7 @@ def run_methods(ctx, results, path, block, facts):
     rows = results.setdefault("memmap", [])
     for fn in warm.values():  # warm-up: every method once
         fn()
+    parts.clear()
     for trial in range(trials):
         rnd = random.Random(4700 + trial)
         warm_cache(path)
@@ -157,15 +176,16 @@ def run_methods(ctx, results, path, block, facts):
         progress("memmap", trial, trials)
     # The bytes arrived: the mapping once more through each engine, every byte compared.
     zeros = np.zeros(n, dtype=np.uint8)
-    for engine in (xferlab, reading, copying):
+    for engine in (xferlab, reading, copying, reading_most, copying_most):
         dev.set(zeros)
         mapped(lambda mm: engine.copy(dev, mm))()
         assert_pattern(dev, block, n)
     facts["read_from_files_bytes"] = reading.stats()["bytes"]["read_from_files"]
     facts["copy_engine_read_from_files_bytes"] = copying.stats()["bytes"]["read_from_files"]
-    for engine in (reading, copying):
+    for engine in (reading, copying, reading_most, copying_most):
         engine.close()
     print_table(rows, facts, trials)
+    print_parts(parts)
 
 
 def assert_pattern(dev, block, n):
@@ -190,3 +210,15 @@ def print_table(rows, facts, trials):
         x = [r["GBps"] / pinned[r["trial"]] for r in mine]
         print(f"  {name:<26} {statistics.median(r['GBps'] for r in mine):6.1f} GB/s  {band(x)}  "
               f"resident {statistics.median(r['resident_before'] for r in mine):.2f}")
+
+
+def print_parts(parts):
+    """The mapped methods' time in np.memmap, the copy and the unmap (ms, medians; warm)."""
+    if not parts:
+        return
+    print("  warm, where each mapped method's time went (ms, medians): np.memmap / copy / del")
+    for name in dict.fromkeys(p["method"] for p in parts):
+        mine = [p for p in parts if p["method"] == name]
+        print(f"    {name:<26} " + " / ".join(
+            f"{1e3 * statistics.median(p[k] for p in mine):.2f}"
+            for k in ("map_s", "copy_s", "unmap_s")))
