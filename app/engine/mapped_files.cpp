@@ -5,10 +5,12 @@
 #include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace xfer {
@@ -114,8 +116,39 @@ std::optional<FileRange> MappedFiles::find(const void* p, uint64_t len) {
     return FileRange{std::move(file), m->file_offset};
 }
 
-uint64_t read_file_into(int fd, uint64_t offset, std::byte* dst, uint64_t len) {
+void OpenFile::read_ahead(uint64_t from, uint64_t to) const {
+    uint64_t asked = asked_until_.load(std::memory_order_relaxed);
+    do {
+        if (asked >= to) return;
+        from = std::max(from, asked);
+    } while (!asked_until_.compare_exchange_weak(asked, to, std::memory_order_relaxed));
+    for (uint64_t at = from; at < to; at += kFileReadAheadStep)
+        (void)::posix_fadvise(fd_, off_t(at), off_t(std::min(kFileReadAheadStep, to - at)),
+                              POSIX_FADV_WILLNEED);
+}
+
+uint64_t read_file_into(const OpenFile& file, uint64_t offset, std::byte* dst, uint64_t len) {
+    const int fd = file.fd();
     uint64_t done = 0;
+    // A cached file's bytes come without waiting (RWF_NOWAIT); where the next ones would wait
+    // for the disk, the file's next kFileReadAheadBytes are asked for first, in the kernel's
+    // large requests, then this read waits like any other.
+    bool waits = false;
+    while (done < len && !waits) {
+        iovec part{dst + done, size_t(len - done)};
+        const ssize_t n = ::preadv2(fd, &part, 1, off_t(offset + done), RWF_NOWAIT);
+        if (n > 0) {
+            done += uint64_t(n);
+        } else if (n == 0) {
+            return done;  // the file's end
+        } else if (errno != EINTR) {
+            // EAGAIN: not in the page cache; anything else (a kernel or file system without
+            // RWF_NOWAIT): the plain read below decides.
+            if (errno == EAGAIN)
+                file.read_ahead(offset + done, offset + done + kFileReadAheadBytes);
+            waits = true;
+        }
+    }
     while (done < len) {
         const ssize_t n = ::pread(fd, dst + done, len - done, off_t(offset + done));
         if (n > 0) {

@@ -12,6 +12,7 @@
 // inode compared; btrfs reports another device for a subvolume's files, so it is never read
 // there). Linux 6.11's PROCMAP_QUERY finds the mapping in one ioctl; where the kernel has none,
 // no file is found and copies read the mapping as before.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,9 +31,13 @@ class OpenFile {
     OpenFile(const OpenFile&) = delete;
     OpenFile& operator=(const OpenFile&) = delete;
     int fd() const { return fd_; }
+    // Asks the kernel to read [from, to) of the file ahead (POSIX_FADV_WILLNEED), past what was
+    // asked for already: each byte once, whichever reading thread asks.
+    void read_ahead(uint64_t from, uint64_t to) const;
 
   private:
     int fd_;
+    mutable std::atomic<uint64_t> asked_until_{0};  // read_ahead: asked up to this offset
 };
 
 // Where a source's bytes are in a file: `offset` is the file offset of its first byte.
@@ -70,9 +75,20 @@ class MappedFiles {
     bool no_query_ = false;  // the kernel has no PROCMAP_QUERY (or no /proc): asked no more
 };
 
-// Reads up to `len` bytes of `fd` at `offset` into `dst`; returns how many it read: fewer at
+// What a read that would wait for the disk asks the kernel to read ahead of it first
+// (POSIX_FADV_WILLNEED). The helpers read a file's pieces at interleaved offsets, which the
+// kernel's own read-ahead takes for random reads: from a cold file on an H100 host's disk "read"
+// then ran at 0.72x of faulting the mapping in (docs/results/one-engine-h100.md). A window
+// several DMAs wide keeps the disk's queue full while the helpers take pieces anywhere in it.
+// The kernel caps one request at the device's read-ahead size (read_ahead_kb: often 128 KiB),
+// so the window is asked for in steps of that.
+constexpr uint64_t kFileReadAheadBytes = uint64_t(32) << 20;
+constexpr uint64_t kFileReadAheadStep = uint64_t(128) << 10;
+
+// Reads up to `len` bytes of `file` at `offset` into `dst`; returns how many it read: fewer at
 // the file's end or on an error, where the caller copies the rest from the mapping (which then
-// behaves as the copy always would have).
-uint64_t read_file_into(int fd, uint64_t offset, std::byte* dst, uint64_t len);
+// behaves as the copy always would have). Pages in the page cache are read without waiting;
+// where some are not, the next kFileReadAheadBytes are asked for before waiting for them.
+uint64_t read_file_into(const OpenFile& file, uint64_t offset, std::byte* dst, uint64_t len);
 
 }  // namespace xfer

@@ -62,7 +62,7 @@ StagingTotals StagingEngine::totals() const {
 void StagingEngine::fill(const Request& r, std::byte* buffer, uint64_t offset, uint64_t len) {
     uint64_t read = 0;
     if (r.file.file) {
-        read = read_file_into(r.file.file->fd(), r.file.offset + offset, buffer, len);
+        read = read_file_into(*r.file.file, r.file.offset + offset, buffer, len);
         file_read_bytes_.fetch_add(read, std::memory_order_relaxed);
     }
     if (read < len) std::memcpy(buffer + read, r.host + offset + read, len - read);

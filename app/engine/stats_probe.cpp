@@ -45,8 +45,14 @@ void StatsProbe::helper_busy(int index, int64_t at) {
         if (h.busy_since < 0) h.busy_since = at;
     }
     std::lock_guard lock(mutex_);
-    for (auto& [request, c] : copies_)
-        if (c.first_helper == 0 && at >= c.arrived) c.first_helper = at;
+    for (auto& [request, c] : copies_) {
+        if (at < c.arrived) continue;
+        if (c.first_helper == 0) c.first_helper = at;
+        if (c.first_dma == 0) {
+            ++c.woken;
+            c.last_wake = at;
+        }
+    }
 }
 
 void StatsProbe::helper_idle(int index, int64_t at) {
@@ -63,10 +69,18 @@ void StatsProbe::helper_idle(int index, int64_t at) {
 }
 
 void StatsProbe::copied(int index, uint64_t bytes, int64_t begin, int64_t end) {
-    Helper& h = helper(index);
-    std::lock_guard lock(h.mutex);
-    h.work.copied_bytes += bytes;
-    h.work.copy_ns += end - begin;
+    {
+        Helper& h = helper(index);
+        std::lock_guard lock(h.mutex);
+        h.work.copied_bytes += bytes;
+        h.work.copy_ns += end - begin;
+    }
+    std::lock_guard lock(mutex_);
+    if (copies_.size() != 1) return;  // whose piece it was is not told
+    Copy& c = copies_.begin()->second;
+    if (c.first_dma != 0) return;
+    c.fill_done = std::max(c.fill_done, end);
+    c.slowest_piece = std::max(c.slowest_piece, end - begin);
 }
 
 void StatsProbe::dma_started(int index, uint64_t request, int64_t begin, int64_t end) {
@@ -107,7 +121,9 @@ void StatsProbe::spun(int index, int64_t begin, int64_t end) {
 void StatsProbe::request_started(uint64_t request, int64_t at) {
     std::lock_guard lock(mutex_);
     if (copies_.empty()) period_start_ = at;
-    copies_[request] = Copy{.arrived = at};
+    const bool alone = copies_.empty();
+    for (auto& [other, c] : copies_) c.alone = false;
+    copies_[request] = Copy{.arrived = at, .alone = alone};
 }
 
 void StatsProbe::request_finished(uint64_t request, int64_t at, bool failed) {
@@ -123,6 +139,13 @@ void StatsProbe::request_finished(uint64_t request, int64_t at, bool failed) {
         totals_.to_first_helper_ns += c.first_helper - c.arrived;
     }
     if (!failed && c.first_dma > 0 && c.last_done > 0) {
+        if (c.alone && c.fill_done > 0) {
+            ++totals_.first_fills;
+            totals_.woken_before_first_dma += c.woken;
+            totals_.to_last_wake_ns += c.last_wake > 0 ? c.last_wake - c.arrived : 0;
+            totals_.to_first_fill_done_ns += c.fill_done - c.arrived;
+            totals_.slowest_first_piece_ns += c.slowest_piece;
+        }
         ++totals_.edged;
         totals_.to_first_dma_ns += c.first_dma - c.arrived;
         totals_.dma_span_ns += c.last_done - c.first_dma;

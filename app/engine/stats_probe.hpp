@@ -44,6 +44,14 @@ struct ProbeTotals {
     // helpers slept), summed over the `woke` copies in which one did.
     uint64_t woke = 0;
     int64_t to_first_helper_ns = 0;
+    // Before each edged copy's first DMA, one copy in the engine at a time (its pieces are
+    // then its own): how many helpers took work, the last of them (from the arrival), the
+    // last piece copied (from the arrival) and the slowest piece.
+    uint64_t first_fills = 0;
+    uint64_t woken_before_first_dma = 0;
+    int64_t to_last_wake_ns = 0;
+    int64_t to_first_fill_done_ns = 0;
+    int64_t slowest_first_piece_ns = 0;
     // The latest copy that finished, as it went (the caller's clock brackets it from outside).
     CopyMoments last;
     // From each copy's arrival to its return, summed over every copy: the engine's share of the
@@ -90,6 +98,13 @@ class StatsProbe : public EngineProbe {
         int64_t first_dma = 0;  // 0: none yet
         int64_t last_done = 0;
         int64_t first_helper = 0;  // a helper took work after the arrival; 0: none yet
+        // Before its first DMA, while it was alone in the engine (`alone`): helpers that took
+        // work, the last time one did, the end of the last piece, the slowest piece.
+        bool alone = true;
+        uint64_t woken = 0;
+        int64_t last_wake = 0;
+        int64_t fill_done = 0;
+        int64_t slowest_piece = 0;
     };
     // kCallerThread (< 0): the callers' record.
     Helper& helper(int index) const {

@@ -63,6 +63,14 @@ void add_measured(const ProbeTotals& m, const StagingConfig& c, py::dict& out) {
                  py::arg("to_first_helper_us") =
                      double(m.to_first_helper_ns) / double(std::max<uint64_t>(m.woke, 1)) / 1e3,
                  py::arg("woke") = m.woke);
+    // Before the first DMA of the copies alone in the engine, averaged over them.
+    const double fills = double(std::max<uint64_t>(m.first_fills, 1));
+    out["first_fill"] = py::dict(
+        py::arg("copies") = m.first_fills,
+        py::arg("helpers_woken") = double(m.woken_before_first_dma) / fills,
+        py::arg("to_last_wake_us") = double(m.to_last_wake_ns) / fills / 1e3,
+        py::arg("to_fill_done_us") = double(m.to_first_fill_done_ns) / fills / 1e3,
+        py::arg("slowest_piece_us") = double(m.slowest_first_piece_ns) / fills / 1e3);
     // The latest copy's moments on the clock of Python's time.monotonic_ns() (CLOCK_MONOTONIC),
     // so that a caller can bracket it with its own (0: none).
     out["last_copy_ns"] = py::dict(
@@ -116,6 +124,7 @@ py::dict engine_stats(const ModuleEngine& e) {
         out["callers"] = py::none();
         out["edges"] = py::none();
         out["last_copy_ns"] = py::none();
+        out["first_fill"] = py::none();
         out["summary"] = fmt::format(
             "{} helper{}, {} DMAs (Engine(measure=True) times the helpers and a copy's edges)",
             c.threads, c.threads == 1 ? "" : "s", s.staged.chunks);

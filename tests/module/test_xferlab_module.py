@@ -286,6 +286,12 @@ def test_stats_time_nothing_unless_asked_and_give_a_copys_edges_when_asked():
     assert 2 * spent <= edges["in_engine_s"] * 1e6 + 1e-6  # means over 2 copies, total time
     assert s["helpers"]["copied_bytes"] + s["callers"]["copied_bytes"] == 2 * ((1 << 20) + 5)
     assert 0 <= edges["to_first_helper_us"] and 0 < edges["woke"] <= 2
+    # Each copy was alone in the engine: the one to the device filled its first buffer before
+    # its first DMA (the one from it fills none first), taken apart.
+    fill = s["first_fill"]
+    assert fill["copies"] == 1
+    assert 0 <= fill["slowest_piece_us"] <= fill["to_fill_done_us"] <= 1e6 * s["edges"]["in_engine_s"]
+    assert 0 <= fill["helpers_woken"] <= 2
 
 
 def test_small_copies_and_page_locked_memory_skip_the_helpers():

@@ -119,7 +119,7 @@ TEST_CASE("mapped files: the file behind a shared mapping, at the source's offse
     REQUIRE(found.has_value());
     CHECK(found->offset == 8 * kPage + 123);
     std::vector<std::byte> read(100);
-    CHECK(read_file_into(found->file->fd(), found->offset, read.data(), read.size()) == 100);
+    CHECK(read_file_into(*found->file, found->offset, read.data(), read.size()) == 100);
     CHECK(std::memcmp(read.data(), m.at + 123, 100) == 0);
     const auto again = files.find(m.at + 5 * kPage, kPage);
     REQUIRE(again.has_value());
@@ -189,4 +189,54 @@ TEST_CASE("mapped files: a file shorter than the copied range reads what it has,
     CHECK(std::memcmp(c.device.data(), f.bytes.data(), 19 * kPage + 50) == 0);
     for (size_t i = 19 * kPage + 50; i < 20 * kPage; ++i) REQUIRE(c.device[i] == std::byte{0});
     CHECK(c.totals.file_read_bytes == 19 * kPage + 50);
+}
+
+namespace mapped_files_test {
+
+// The fraction of [offset, offset + len) of `path` in the page cache (mincore of a fresh
+// mapping); -1 where it cannot be read.
+double resident(const std::string& path, size_t offset, size_t len) {
+    Mapping m(path, len, off_t(offset), MAP_SHARED);
+    std::vector<unsigned char> pages((len + kPage - 1) / kPage);
+    if (::mincore(m.at, len, pages.data()) != 0) return -1;
+    size_t in = 0;
+    for (unsigned char p : pages) in += p & 1;
+    return double(in) / double(pages.size());
+}
+
+}  // namespace mapped_files_test
+
+TEST_CASE("mapped files: a read that finds its file's pages on disk asks for the next 32 MiB first",
+          "[staging][mapped_files]") {
+    // 40 MiB on disk, dropped from the page cache; 64 KiB read at its start. The kernel's own
+    // read-ahead after one small read reaches a few hundred KiB; pages 31-32 MiB in come into
+    // the cache only through the read's POSIX_FADV_WILLNEED (asynchronous: waited for).
+    const size_t n = size_t(40) << 20;
+    TempFile f(n, 9, "cold");
+    {
+        const int fd = ::open(f.path.c_str(), O_RDONLY);
+        REQUIRE(fd >= 0);
+        ::fdatasync(fd);
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+    }
+    const size_t far = size_t(31) << 20, far_len = size_t(1) << 20;
+    if (resident(f.path, 0, n) > 0.01) {
+        WARN("skipped: the file's pages stayed in the page cache (tmpfs, or a sandbox that "
+             "ignores POSIX_FADV_DONTNEED)");
+        return;
+    }
+    const OpenFile file(f.path.c_str());
+    REQUIRE(file.fd() >= 0);
+    std::vector<std::byte> got(64 << 10);
+    CHECK(read_file_into(file, 0, got.data(), got.size()) == got.size());
+    CHECK(std::memcmp(got.data(), f.bytes.data(), got.size()) == 0);
+    double ahead = 0;
+    for (int i = 0; i < 200 && ahead < 1.0; ++i) {  // up to 2 s for the disk
+        ahead = resident(f.path, far, far_len);
+        if (ahead < 1.0) ::usleep(10'000);
+    }
+    CHECK(ahead == 1.0);
+    // Past the window nothing was asked for.
+    CHECK(resident(f.path, size_t(36) << 20, far_len) < 0.5);
 }

@@ -166,6 +166,9 @@ def copy_edges(before, after):
 # wake-up after the arrival; the share of the bytes the caller copied itself (start="caller").
 OUTSIDE = ("call_to_arrival_us", "finished_to_return_us", "around_call_us", "to_first_helper_us",
            "caller_share")
+# Before the first DMA (us from the arrival): the helpers that took work, the last of them, the
+# last piece of the first buffer done, the slowest piece.
+FIRST_FILL = ("helpers_woken", "to_last_wake_us", "to_fill_done_us", "slowest_piece_us")
 
 
 def bracketed(fn, buffers):
@@ -200,6 +203,10 @@ def measured_copy(engine, buffers, n, helpers):
         to_first_helper_us=(a["to_first_helper_us"] * a["woke"] -
                             b["to_first_helper_us"] * b["woke"]) / woke if woke > 0 else -1.0,
         caller_share=(after["callers"]["copied_bytes"] - before["callers"]["copied_bytes"]) / n)
+    f0, f1 = before["first_fill"], after["first_fill"]
+    k = f1["copies"] - f0["copies"]
+    for key in FIRST_FILL:
+        edges[key] = (f1[key] * f1["copies"] - f0[key] * f0["copies"]) / k if k > 0 else -1.0
     return n / took, fill, edges
 
 
@@ -311,6 +318,8 @@ def print_measured(limit, rows, start, suffix, key):
     print("      outside the engine (us, medians): " +
           ", ".join(f"{k} {med_of(k):.0f}" for k in OUTSIDE[:4]) +
           f"; the caller copied {100 * med_of('caller_share'):.1f}% of the bytes")
+    print("      before the first DMA (medians): " +
+          ", ".join(f"{k} {med_of(k):.0f}" for k in FIRST_FILL))
     print(f"      the link through the span: {statistics.median(spans) / 1e9:.1f} GB/s "
           f"({min(spans) / 1e9:.1f}-{max(spans) / 1e9:.1f}); the link waited for the "
           f"helpers inside the span {statistics.median(inside):.0f} us "

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Where a staged xferlab copy's time goes before it reaches the engine (issue #58): on a GPU host,
+one caller's copy to a CuPy array and to a torch tensor through a measured engine, bracketed with
+time.monotonic_ns() against the engine's own moments (Engine.stats()["last_copy_ns"], the same
+clock), after idle gaps of 0, 0.2 and 1.5 s (the engine registry rescans at most once a second;
+CPUs idle longer sleep deeper), for 1 GiB and for 16 MiB; and the steps of the module's own path
+timed alone: the destination's __cuda_array_interface__, cudaPointerGetAttributes of the device
+and the host memory, a synchronize of the legacy default stream.
+
+    PYTHONPATH=build-gpu/python-testing tests/bench/bench-call-path.py [--repeats 5]
+"""
+import argparse
+import statistics
+import time
+
+import cupy
+import numpy as np
+import torch
+import xferlab
+
+MiB = 1 << 20
+
+
+def median_us(fn, repeats=50):
+    took = []
+    for _ in range(repeats):
+        t0 = time.monotonic_ns()
+        fn()
+        took.append((time.monotonic_ns() - t0) / 1e3)
+    return statistics.median(took)
+
+
+def steps(dev, host):
+    """The module's own steps before an engine's copy, each timed alone (us, medians)."""
+    rt = cupy.cuda.runtime
+    out = {
+        "cupy __cuda_array_interface__": median_us(lambda: dev.__cuda_array_interface__),
+        "pointerGetAttributes(device)": median_us(lambda: rt.pointerGetAttributes(dev.data.ptr)),
+        "pointerGetAttributes(host)": median_us(lambda: rt.pointerGetAttributes(host.ctypes.data)),
+        "streamSynchronize(legacy)": median_us(lambda: rt.streamSynchronize(1)),
+    }
+    return out
+
+
+def one(engine, dst, src, gap):
+    """A copy after `gap` seconds idle: (call to arrival, in the engine, return to back) in us."""
+    time.sleep(gap)
+    t0 = time.monotonic_ns()
+    engine.copy(dst, src)
+    t1 = time.monotonic_ns()
+    last = engine.stats()["last_copy_ns"]
+    return ((last["arrived"] - t0) / 1e3, (last["finished"] - last["arrived"]) / 1e3,
+            (t1 - last["finished"]) / 1e3)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--repeats", type=int, default=5)
+    args = p.parse_args()
+    engine = xferlab.Engine(device=0, measure=True, direct_below=0)
+    print(f"xferlab {xferlab.__version__}; {engine.stats()['note']}")
+    for n in (1024 * MiB, 16 * MiB):
+        host = np.full(n, 3, dtype=np.uint8)
+        targets = {"cupy": cupy.empty(n, dtype=cupy.uint8),
+                   "torch": torch.empty(n, dtype=torch.uint8, device="cuda:0")}
+        for name, dst in targets.items():
+            engine.copy(dst, host)  # warm-up, untimed
+        print(f"\n== {n // MiB} MiB: us, medians of {args.repeats} (min-max)")
+        for name, value in steps(targets["cupy"], host).items():
+            print(f"  {name:<34} {value:8.1f}")
+        for name, dst in targets.items():
+            for gap in (0.0, 0.2, 1.5):
+                rows = [one(engine, dst, host, gap) for _ in range(args.repeats)]
+                cols = list(zip(*rows))
+                text = ", ".join(
+                    f"{label} {statistics.median(c):.0f} ({min(c):.0f}-{max(c):.0f})"
+                    for label, c in zip(("call to arrival", "in engine", "return to back"), cols))
+                print(f"  {name:<6} after {gap:3.1f} s idle: {text}")
+        torch.cuda.synchronize()
+    engine.close()
+
+
+if __name__ == "__main__":
+    main()
