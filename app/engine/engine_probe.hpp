@@ -5,8 +5,8 @@
 // (engine/measured_staging_device.hpp) reads the clock and calls these; an engine made without a
 // probe has no decorator, and its hot path is the copy, the DMA's start, the wait and the
 // hand-out. Calls naming a helper come from that helper's thread, or name kCallerThread
-// (engine/staging_device.hpp) when a caller copied a piece or started a DMA on its own thread;
-// request calls come from the caller's. Timestamps are now_ns() (CLOCK_MONOTONIC).
+// (engine/staging_device.hpp) when a caller copied a piece on its own thread; request calls come
+// from the caller's. Timestamps are now_ns() (CLOCK_MONOTONIC).
 #include <cstdint>
 
 namespace xfer {

@@ -43,8 +43,8 @@ class MeasuredStagingDevice final : public StagingDevice {
         int64_t issued = 0;
     };
     InFlight& in_flight(int owner, int slot) { return in_flight_[size_t(owner * slots_ + slot)]; }
-    // The helper whose thread calls (attach_helper's), else kCallerThread: a caller's thread
-    // (StagingConfig::caller_starts), whose DMA starts the probe counts apart from the helpers'.
+    // The helper whose thread calls (attach_helper's), else kCallerThread: a thread that is no
+    // helper's (the engine starts and waits for DMAs on helpers only).
     static int calling_helper();
     void started(int owner, int slot, uint64_t request, int64_t begin);
 

@@ -29,16 +29,15 @@ class HostStep {
     void (*call_)(void*);
 };
 
-// The helper index of host steps and DMA starts made on a caller's thread rather than a
-// helper's (StagingConfig::caller_starts: a caller fills its copy's first buffer).
+// The helper index of a host copy made on a caller's thread rather than a helper's
+// (StagingConfig::caller_starts: a caller fills pieces of its copy's first buffer). The device
+// calls (DMA starts and waits) are the helpers' alone.
 constexpr int kCallerThread = -1;
 
 class StagingDevice {
   public:
     virtual ~StagingDevice() = default;
-    // On the helper's thread before its first chunk: bind the device. Never timed. A caller's
-    // thread, never attached, may start a DMA too (StagingConfig::caller_starts): the device
-    // then binds itself for the call and leaves the caller's own binding as it was.
+    // On the helper's thread before its first chunk: bind the device. Never timed.
     virtual void attach_helper(int helper) = 0;
     // The page-locked buffer of slot `slot` of owner `owner` (staging_layout's bytes).
     virtual std::byte* buffer(int owner, int slot) = 0;

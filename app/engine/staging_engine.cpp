@@ -201,10 +201,11 @@ void StagingEngine::run_request(Request& r) {
     first_ = &r;
     if (!cursor_) cursor_ = &r;
     // The caller is running; the helpers it wakes are not yet: it opens its first unit itself
-    // and works on it while they come (caller_starts).
+    // and fills it with them as they come (caller_starts; pageable memory to the device: the
+    // other copies start with a DMA, which stays the helpers').
     UnitTask first;
-    const bool caller_works =
-        config_.caller_starts && !units_.empty() && open_unit_locked(&r, first);
+    const bool caller_works = config_.caller_starts && !units_.empty() && r.to_device &&
+                              !r.direct && open_unit_locked(&r, first);
     news_.fetch_add(1, std::memory_order_release);
     lock.unlock();
     work_.notify_all();

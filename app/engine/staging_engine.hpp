@@ -64,10 +64,11 @@ struct StagingConfig {
     // To the device: where a copy's source is a shared mapping of a regular file, helpers read
     // the file into the buffers ([staging] mapped_files = "read"; engine/mapped_files.hpp).
     bool read_mapped_files = false;
-    // Shared buffers: the caller opens its copy's first buffer and fills its pieces (of a quarter
-    // chunk: kFirstUnitPieceShare) alongside the helpers it wakes, and starts that DMA when it
-    // fills the last piece; the caller is running already, where each sleeping helper's first
-    // piece waits for its wake-up ([staging] start = "caller"; "helpers": false).
+    // Shared buffers, to the device from pageable memory: the caller opens its copy's first
+    // buffer and fills its pieces (of a quarter chunk: kFirstUnitPieceShare) alongside the
+    // helpers it wakes; the caller is running already, where each sleeping helper's first piece
+    // waits for its wake-up. The DMAs stay the helpers' to start ([staging] start = "caller";
+    // "helpers": false).
     bool caller_starts = true;
 };
 
@@ -142,7 +143,9 @@ class StagingEngine {
     // its pieces in or out, and whoever finishes the last piece starts the DMA (to the device)
     // or whoever waited for the DMA hands out the pieces (from the device). It retires as one.
     struct Unit : Chunk {
-        enum class State { free, filling, starting, in_flight, waiting, ready };
+        // filled: its pieces are in (a caller copied the last one) and a helper is to start
+        // its DMA: the engine's device calls stay on the helpers' threads.
+        enum class State { free, filling, filled, starting, in_flight, waiting, ready };
         State state = State::free;
         uint64_t handed = 0;  // bytes of pieces handed out (filling, ready)
         uint64_t done = 0;    // bytes of pieces copied
@@ -183,7 +186,7 @@ class StagingEngine {
     // Bytes per piece of the unit holding `c` (smaller for a request's first range where its
     // caller fills it).
     uint64_t piece_of(const Chunk& c) const;
-    // On the caller's thread (caller_starts): the first unit's pieces, or its DMA's start.
+    // On the caller's thread (caller_starts): pieces of the first unit, while it has any.
     void caller_fill(Request& r, UnitTask t);
     void run_unit_task(Helper& h, const UnitTask& t);
     // `who`: the helper's index, or kCallerThread for a caller's piece.

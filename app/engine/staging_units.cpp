@@ -82,6 +82,13 @@ void StagingEngine::run_shared(Helper& h) {
 }
 
 bool StagingEngine::take_unit_task(UnitTask& t) {
+    // 0. The DMA of a unit whose last piece a caller copied.
+    for (Unit& u : units_)
+        if (u.state == Unit::State::filled) {
+            u.state = Unit::State::starting;
+            t = {UnitTask::Kind::start, int(&u - units_.data()), 0, u.len};
+            return true;
+        }
     // 1. A piece of the oldest unit that has pieces left.
     Unit* oldest = nullptr;
     for (Unit& u : units_)
@@ -140,11 +147,7 @@ bool StagingEngine::open_unit_locked(Request* only, UnitTask& t) {
 void StagingEngine::caller_fill(Request& r, UnitTask t) {
     const uint64_t seq = units_[size_t(t.unit)].seq;
     for (;;) {
-        if (t.kind == UnitTask::Kind::start) {
-            start_unit_dma(t.unit);
-            return;
-        }
-        copy_piece(kCallerThread, t);  // starts the DMA where it was the last piece
+        copy_piece(kCallerThread, t);  // where it was the last piece, a helper starts the DMA
         std::lock_guard lock(mutex_);
         Unit& u = units_[size_t(t.unit)];
         // Only the unit it opened, while it still has pieces to hand out.
@@ -219,7 +222,10 @@ void StagingEngine::copy_piece(int who, const UnitTask& t) {
             free_unit_locked(u, {});  // the last piece is out: the bytes have arrived
         else if (r.failed)
             free_unit_locked(u, r.error);  // abandoned with its request: nothing counted
-        else {
+        else if (who == kCallerThread) {
+            u.state = Unit::State::filled;  // the helpers start it, spinning while units are in use
+            wake_helpers_locked();
+        } else {
             u.state = Unit::State::starting;
             start = true;
         }

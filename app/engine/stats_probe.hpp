@@ -29,8 +29,8 @@ struct CopyMoments {
 // What the probe has summed since the engine started.
 struct ProbeTotals {
     HelperWork work;      // over the helpers (their spinning counted as waiting)
-    // Pieces copied and DMAs started on callers' threads (StagingConfig::caller_starts), apart
-    // from the helpers' so that their rates stay the helpers' own.
+    // Pieces copied on callers' threads (StagingConfig::caller_starts), apart from the helpers'
+    // so that their rates stay the helpers' own.
     HelperWork callers;
     int64_t busy_ns = 0;  // helpers busy: from taking work to going idle
     // A copy's edges, summed over the `edged` copies that had a DMA and did not fail: from the

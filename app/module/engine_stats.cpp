@@ -47,8 +47,7 @@ void add_measured(const ProbeTotals& m, const StagingConfig& c, py::dict& out) {
     // What callers did on their own threads (staging.start = "caller": their copy's first
     // buffer), apart from the helpers' figures above.
     out["callers"] = py::dict(py::arg("copied_bytes") = m.callers.copied_bytes,
-                              py::arg("copying_s") = double(m.callers.copy_ns) / 1e9,
-                              py::arg("dmas_started") = m.callers.chunks);
+                              py::arg("copying_s") = double(m.callers.copy_ns) / 1e9);
     // The fill before a copy's first DMA and the drain after its last, where the link carries
     // nothing of it, the span between; how long the link waited for the helpers; and the
     // engine's share of the caller's time.

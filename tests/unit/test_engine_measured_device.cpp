@@ -114,8 +114,8 @@ TEST_CASE("measured device: the probe hears each DMA, wait and copy from the thr
         // issue time, and each by the helper whose thread made the call.
         CHECK(probe->started.size() == totals.chunks);
         CHECK(probe->waited.size() == totals.chunks);
-        // A caller's own (shared buffers: it fills and starts its first unit) are told as
-        // kCallerThread's, from a caller's thread.
+        // A caller's own pieces (shared buffers: it fills part of its first unit) are told as
+        // kCallerThread's, from a caller's thread; the DMAs are the helpers'.
         const std::set<int> caller_tids{caller_tid[0], caller_tid[1]};
         auto from_its_thread = [&](const Dma& d) {
             return d.helper == kCallerThread ? caller_tids.count(d.tid) == 1
@@ -124,6 +124,7 @@ TEST_CASE("measured device: the probe hears each DMA, wait and copy from the thr
         std::multiset<std::pair<uint64_t, int64_t>> starts, waits;
         for (const Dma& d : probe->started) {
             starts.insert({d.request, d.issued});
+            CHECK(d.helper != kCallerThread);
             CHECK(from_its_thread(d));
         }
         for (const Dma& d : probe->waited) {

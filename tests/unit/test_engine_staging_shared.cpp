@@ -111,10 +111,10 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     const uint64_t range =
         page_locked ? std::max<uint64_t>(c.chunk, (per_helper + 4095) / 4096 * 4096) : c.dma_chunk;
     const uint64_t dmas = (bytes + range - 1) / range;
-    // DMAs started by the helpers and by the callers (each its first unit's, where it filled
-    // the last piece or the unit needs no pieces).
+    // DMAs started by the helpers alone; pieces copied by them and by the callers.
     const ProbeTotals started = probe->totals();
-    CHECK(started.work.chunks + started.callers.chunks == 2 * dmas * uint64_t(workers));
+    CHECK(started.work.chunks == 2 * dmas * uint64_t(workers));
+    CHECK(started.callers.chunks == 0);
     CHECK(fake.bounced == (page_locked ? 0 : 2 * dmas * uint64_t(workers)));
     const auto aliases = probe->correlations();
     for (int w = 0; w < workers; ++w) {

@@ -14,13 +14,29 @@
 #include "engine/cuda/cuda_availability.hpp"
 #include "engine/cuda/cuda_check.hpp"
 #include "engine/cuda/cuda_staging_device.hpp"
-#include "engine/cuda/keep_current_device.hpp"
 
 namespace xfer {
 
 namespace {
 
-using cuda::KeepCurrentDevice;
+// The calling thread's current device, restored when this goes out of scope.
+class KeepCurrentDevice {
+  public:
+    KeepCurrentDevice() {
+        if (cudaGetDevice(&device_) != cudaSuccess) {
+            (void)cudaGetLastError();
+            device_ = -1;
+        }
+    }
+    ~KeepCurrentDevice() {
+        if (device_ >= 0) (void)cudaSetDevice(device_);
+    }
+    KeepCurrentDevice(const KeepCurrentDevice&) = delete;
+    KeepCurrentDevice& operator=(const KeepCurrentDevice&) = delete;
+
+  private:
+    int device_ = -1;
+};
 
 // A stream handle as the frameworks give it: 1 and 2 are DLPack's and the CUDA array
 // interface's names of the legacy and the per-thread default stream.

@@ -7,13 +7,11 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "engine/cuda/cuda_check.hpp"
 #include "engine/cuda/cuda_errors.hpp"
-#include "engine/cuda/keep_current_device.hpp"
 #include "engine/cuda/topology.hpp"
 #include "system/cpu_topology.hpp"
 #include "util/clock.hpp"
@@ -26,10 +24,6 @@ namespace {
 void check(cudaError_t err, const char* call) {
     if (err != cudaSuccess) throw std::runtime_error(cuda_error_message(int(err), call, -1, -1));
 }
-
-class CudaStagingDevice;
-// The device whose helper this thread is (attach_helper): a helper serves one engine for life.
-thread_local const CudaStagingDevice* t_attached = nullptr;
 
 class CudaStagingDevice final : public StagingDevice {
   public:
@@ -71,10 +65,7 @@ class CudaStagingDevice final : public StagingDevice {
     }
     ~CudaStagingDevice() override { release(); }
 
-    void attach_helper(int) override {
-        XFER_CUDA(device_, -1, cudaSetDevice(device_));
-        t_attached = this;
-    }
+    void attach_helper(int) override { XFER_CUDA(device_, -1, cudaSetDevice(device_)); }
     std::byte* buffer(int helper, int slot) override { return buffers_mem_[index(helper, slot)]; }
 
     void start_to_device(int helper, int slot, void* dst, const std::byte* src, uint64_t len,
@@ -96,12 +87,6 @@ class CudaStagingDevice final : public StagingDevice {
     // then wait for that copy too).
     void start(int helper, int slot, void* dst, const void* src, uint64_t len,
                cudaMemcpyKind kind) {
-        // A caller's thread (StagingConfig::caller_starts) keeps its own current device.
-        std::optional<KeepCurrentDevice> keep;
-        if (t_attached != this) {
-            keep.emplace();
-            check(cudaSetDevice(device_), "cudaSetDevice");
-        }
         std::unique_lock lock(shared_stream_mutex_, std::defer_lock);
         if (streams_.size() == 1) lock.lock();
         check(cudaMemcpyAsync(dst, src, len, kind, stream(helper)), "cudaMemcpyAsync");
