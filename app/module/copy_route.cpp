@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include "engine/engine_resolve.hpp"
+#include "util/clock.hpp"
 
 namespace py = pybind11;
 
@@ -99,7 +100,7 @@ CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleE
 }
 
 void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& src,
-              ModuleEngine* engine, uintptr_t stream) {
+              ModuleEngine* engine, uintptr_t stream, CallMoments* moments) {
     if (route.kind == CopyRoute::Kind::nothing) return;
     if (route.kind == CopyRoute::Kind::host_to_host) {
         std::memcpy(dst.data, src.data, dst.bytes);
@@ -133,6 +134,10 @@ void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& s
     }
     std::byte* host = to_device ? src.data : dst.data;
     std::byte* device = to_device ? dst.data : src.data;
+    if (moments) {
+        moments->waited = now_ns();
+        engine->note_call(*moments);
+    }
     engine->staged(host, device, dst.bytes, to_device, route.page_locked_host, stream);
 }
 

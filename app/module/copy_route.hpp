@@ -24,8 +24,9 @@ struct CopyRoute {
 CopyRoute route_copy(const MemoryView& dst, const MemoryView& src, const ModuleEngine* engine);
 
 // Runs `route` with the GIL released (the caller releases it). `stream`: the caller's stream
-// (0: none), which the copy follows.
+// (0: none), which the copy follows. `moments`: a measured engine's call, noted with the engine
+// once its streams were waited for, where the copy is staged (nullptr: not timed).
 void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& src,
-              ModuleEngine* engine, uintptr_t stream);
+              ModuleEngine* engine, uintptr_t stream, CallMoments* moments = nullptr);
 
 }  // namespace xfer::pyapi

@@ -118,12 +118,17 @@ py::dict engine_stats(const ModuleEngine& e) {
     out["measured"] = s.measured.has_value();
     if (s.measured) {
         add_measured(*s.measured, c, out);
+        // The latest staged copy's call before the engine, on the same clock as last_copy_ns.
+        out["last_call_ns"] = py::dict(
+            py::arg("entered") = s.last_call.entered, py::arg("viewed") = s.last_call.viewed,
+            py::arg("routed") = s.last_call.routed, py::arg("waited") = s.last_call.waited);
     } else {
         out["helpers"] = py::none();
         out["callers"] = py::none();
         out["edges"] = py::none();
         out["last_copy_ns"] = py::none();
         out["first_fill"] = py::none();
+        out["last_call_ns"] = py::none();
         out["summary"] = fmt::format(
             "{} helper{}, {} DMAs (Engine(measure=True) times the helpers and a copy's edges)",
             c.threads, c.threads == 1 ? "" : "s", s.staged.chunks);

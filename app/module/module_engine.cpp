@@ -142,6 +142,7 @@ EngineStats ModuleEngine::stats() const {
     s.plain_bytes = plain_bytes_;
     s.host_copies = host_copies_;
     if (probe_) s.measured = probe_->totals();
+    s.last_call = last_call_;
     return s;
 }
 

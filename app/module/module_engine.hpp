@@ -33,6 +33,16 @@ struct EngineRegistryView {
     EngineShare share;  // as of now (rescanned when due)
 };
 
+// Where a call's time went before its copy reached the engine (now_ns(): CLOCK_MONOTONIC), for
+// a measured engine's latest staged copy: the call entered the module, had its memory's views,
+// its route, and had waited for the streams it follows (the copy's arrival is the engine's).
+struct CallMoments {
+    int64_t entered = 0;
+    int64_t viewed = 0;
+    int64_t routed = 0;
+    int64_t waited = 0;
+};
+
 // What an engine has done, for Engine.stats().
 struct EngineStats {
     StagingTotals staged;       // through the helpers
@@ -41,6 +51,7 @@ struct EngineStats {
     uint64_t host_copies = 0;  // host to host
     // Engine(measure=True), or inside xferlab run: the helpers' times and a copy's edges.
     std::optional<ProbeTotals> measured;
+    CallMoments last_call;  // measured engines only (zeros until a staged copy)
 };
 
 // The probe of an engine of `helpers` helper threads made where the module lives (inside xferlab
@@ -83,6 +94,14 @@ class ModuleEngine {
         ++host_copies_;
     }
 
+    // Measured (Engine(measure=True), or inside xferlab run): its calls are timed too.
+    bool measured() const { return probe_ != nullptr; }
+    // A measured engine's staged copy's moments before the engine, kept for stats().
+    void note_call(const CallMoments& m) {
+        std::lock_guard lock(mutex_);
+        last_call_ = m;
+    }
+
     EngineStats stats() const;
     // The helpers the latest staged copy let take work: fewer than config().threads while other
     // engines on the machine share the CPUs (threads="auto"); 0 once closed.
@@ -112,6 +131,7 @@ class ModuleEngine {
     int in_flight_ = 0;
     bool closed_ = false;
     uint64_t plain_copies_ = 0, plain_bytes_ = 0, host_copies_ = 0;
+    CallMoments last_call_;
 };
 
 // The engine of `device` that xferlab.copy shares between every thread of the process, made on

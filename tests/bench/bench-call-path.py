@@ -2,7 +2,9 @@
 """Where a staged xferlab copy's time goes before it reaches the engine (issue #58): on a GPU host,
 one caller's copy to a CuPy array and to a torch tensor through a measured engine, bracketed with
 time.monotonic_ns() against the engine's own moments (Engine.stats()["last_copy_ns"], the same
-clock), after idle gaps of 0, 0.2 and 1.5 s (the engine registry rescans at most once a second;
+clock) leg by leg (into the module's C++, its memory views, the route, the GIL's release and
+the streams' waits, to the engine's lock, in the engine, back to Python), after idle gaps of 0,
+0.2 and 1.5 s (the engine registry rescans at most once a second;
 CPUs idle longer sleep deeper), for 1 GiB and for 16 MiB; and the steps of the module's own path
 timed alone: the destination's __cuda_array_interface__, cudaPointerGetAttributes of the device
 and the host memory, a synchronize of the legacy default stream.
@@ -42,15 +44,22 @@ def steps(dev, host):
     return out
 
 
+# A copy's moments in order, from the Python call to its return (us between neighbours).
+LEGS = ("into C++", "memory views", "route", "GIL and streams", "to the engine's lock",
+        "in engine", "return to back")
+
+
 def one(engine, dst, src, gap):
-    """A copy after `gap` seconds idle: (call to arrival, in the engine, return to back) in us."""
+    """A copy after `gap` seconds idle: the us of each of LEGS."""
     time.sleep(gap)
     t0 = time.monotonic_ns()
     engine.copy(dst, src)
     t1 = time.monotonic_ns()
-    last = engine.stats()["last_copy_ns"]
-    return ((last["arrived"] - t0) / 1e3, (last["finished"] - last["arrived"]) / 1e3,
-            (t1 - last["finished"]) / 1e3)
+    s = engine.stats()
+    call, last = s["last_call_ns"], s["last_copy_ns"]
+    marks = [t0, call["entered"], call["viewed"], call["routed"], call["waited"],
+             last["arrived"], last["finished"], t1]
+    return tuple((b - a) / 1e3 for a, b in zip(marks, marks[1:]))
 
 
 def main():
@@ -74,7 +83,7 @@ def main():
                 cols = list(zip(*rows))
                 text = ", ".join(
                     f"{label} {statistics.median(c):.0f} ({min(c):.0f}-{max(c):.0f})"
-                    for label, c in zip(("call to arrival", "in engine", "return to back"), cols))
+                    for label, c in zip(LEGS, cols))
                 print(f"  {name:<6} after {gap:3.1f} s idle: {text}")
         torch.cuda.synchronize()
     engine.close()

@@ -273,10 +273,11 @@ def test_stats_time_nothing_unless_asked_and_give_a_copys_edges_when_asked():
         round_trip((1 << 20) + 5, e)
         after = time.monotonic_ns()
         s = e.stats()
-    # The last copy's moments, on Python's monotonic clock, in order inside the caller's own.
-    last = s["last_copy_ns"]
-    assert before <= last["arrived"] <= last["first_dma"] <= last["last_done"] \
-        <= last["finished"] <= after
+    # The last copy's moments, and its call's before the engine, on Python's monotonic clock,
+    # in order inside the caller's own.
+    last, call = s["last_copy_ns"], s["last_call_ns"]
+    assert before <= call["entered"] <= call["viewed"] <= call["routed"] <= call["waited"] \
+        <= last["arrived"] <= last["first_dma"] <= last["last_done"] <= last["finished"] <= after
     edges = s["edges"]
     assert s["measured"] is True
     assert edges["copies"] == 2  # both ways
