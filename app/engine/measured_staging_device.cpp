@@ -21,9 +21,7 @@ MeasuredStagingDevice::MeasuredStagingDevice(std::unique_ptr<StagingDevice> inne
       slots_(slots),
       in_flight_(size_t(owners) * size_t(slots)) {}
 
-int MeasuredStagingDevice::calling_helper() {
-    return t_helper >= 0 ? t_helper : kCallerThread;
-}
+int MeasuredStagingDevice::calling_helper() { return t_helper >= 0 ? t_helper : kCallerThread; }
 
 void MeasuredStagingDevice::attach_helper(int helper) {
     inner_->attach_helper(helper);

@@ -151,8 +151,7 @@ void StagingEngine::caller_fill(Request& r, UnitTask t) {
         std::lock_guard lock(mutex_);
         Unit& u = units_[size_t(t.unit)];
         // Only the unit it opened, while it still has pieces to hand out.
-        if (u.seq != seq || u.request != &r || u.state != Unit::State::filling ||
-            u.handed >= u.len)
+        if (u.seq != seq || u.request != &r || u.state != Unit::State::filling || u.handed >= u.len)
             return;
         t = {UnitTask::Kind::piece, t.unit, u.handed, std::min(u.piece, u.len - u.handed)};
         u.handed += t.len;

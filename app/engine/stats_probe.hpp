@@ -28,7 +28,7 @@ struct CopyMoments {
 
 // What the probe has summed since the engine started.
 struct ProbeTotals {
-    HelperWork work;      // over the helpers (their spinning counted as waiting)
+    HelperWork work;  // over the helpers (their spinning counted as waiting)
     // Pieces copied on callers' threads (StagingConfig::caller_starts), apart from the helpers'
     // so that their rates stay the helpers' own.
     HelperWork callers;
@@ -107,9 +107,7 @@ class StatsProbe : public EngineProbe {
         int64_t slowest_piece = 0;
     };
     // kCallerThread (< 0): the callers' record.
-    Helper& helper(int index) const {
-        return index < 0 ? *callers_ : *helpers_[size_t(index)];
-    }
+    Helper& helper(int index) const { return index < 0 ? *callers_ : *helpers_[size_t(index)]; }
     // Counts the time of [from, to] that no DMA interval covers as the link's wait, and forgets
     // the intervals. Under mutex_.
     void fold_locked(int64_t from, int64_t to);

@@ -64,17 +64,17 @@ void add_measured(const ProbeTotals& m, const StagingConfig& c, py::dict& out) {
                  py::arg("woke") = m.woke);
     // Before the first DMA of the copies alone in the engine, averaged over them.
     const double fills = double(std::max<uint64_t>(m.first_fills, 1));
-    out["first_fill"] = py::dict(
-        py::arg("copies") = m.first_fills,
-        py::arg("helpers_woken") = double(m.woken_before_first_dma) / fills,
-        py::arg("to_last_wake_us") = double(m.to_last_wake_ns) / fills / 1e3,
-        py::arg("to_fill_done_us") = double(m.to_first_fill_done_ns) / fills / 1e3,
-        py::arg("slowest_piece_us") = double(m.slowest_first_piece_ns) / fills / 1e3);
+    out["first_fill"] =
+        py::dict(py::arg("copies") = m.first_fills,
+                 py::arg("helpers_woken") = double(m.woken_before_first_dma) / fills,
+                 py::arg("to_last_wake_us") = double(m.to_last_wake_ns) / fills / 1e3,
+                 py::arg("to_fill_done_us") = double(m.to_first_fill_done_ns) / fills / 1e3,
+                 py::arg("slowest_piece_us") = double(m.slowest_first_piece_ns) / fills / 1e3);
     // The latest copy's moments on the clock of Python's time.monotonic_ns() (CLOCK_MONOTONIC),
     // so that a caller can bracket it with its own (0: none).
-    out["last_copy_ns"] = py::dict(
-        py::arg("arrived") = m.last.arrived, py::arg("first_dma") = m.last.first_dma,
-        py::arg("last_done") = m.last.last_done, py::arg("finished") = m.last.finished);
+    out["last_copy_ns"] =
+        py::dict(py::arg("arrived") = m.last.arrived, py::arg("first_dma") = m.last.first_dma,
+                 py::arg("last_done") = m.last.last_done, py::arg("finished") = m.last.finished);
     out["summary"] = fmt::format(
         "{} helper{}, {} DMAs; of their busy time copying {:.0f}% ({:.2f} GB/s per helper while "
         "copying), starting DMAs {:.1f}%, waiting for DMAs {:.0f}%, taking work {:.1f}%",

@@ -160,8 +160,8 @@ EngineOptionRow measure_option() {
 
 // staging.start, recorded since issue #58: before, the helpers alone filled a copy's first DMA.
 EngineOptionRow start_option() {
-    EngineOptionRow r = enum_option("start", "who fills a copy's first DMA: {values}",
-                                    &EngineOptions::start);
+    EngineOptionRow r =
+        enum_option("start", "who fills a copy's first DMA: {values}", &EngineOptions::start);
     r.before = "helpers";
     return r;
 }

@@ -222,8 +222,9 @@ TEST_CASE("mapped files: a read that finds its file's pages on disk asks for the
     }
     const size_t far = size_t(31) << 20, far_len = size_t(1) << 20;
     if (resident(f.path, 0, n) > 0.01) {
-        WARN("skipped: the file's pages stayed in the page cache (tmpfs, or a sandbox that "
-             "ignores POSIX_FADV_DONTNEED)");
+        WARN(
+            "skipped: the file's pages stayed in the page cache (tmpfs, or a sandbox that "
+            "ignores POSIX_FADV_DONTNEED)");
         return;
     }
     const OpenFile file(f.path.c_str());

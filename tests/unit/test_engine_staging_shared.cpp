@@ -134,7 +134,8 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
         for (const auto& [start, end] : h.busy) busy += end - start;
         CHECK(h.work.copy_ns + h.work.start_ns + h.work.wait_ns <= busy);
     }
-    CHECK(copied + started.callers.copied_bytes == (page_locked ? 0 : 2 * bytes * uint64_t(workers)));
+    CHECK(copied + started.callers.copied_bytes ==
+          (page_locked ? 0 : 2 * bytes * uint64_t(workers)));
     const StagingTotals totals = engine.totals();
     CHECK(totals.to_device_bytes == bytes * uint64_t(workers));
     CHECK(totals.from_device_bytes == bytes * uint64_t(workers));
