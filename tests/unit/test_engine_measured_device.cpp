@@ -134,7 +134,9 @@ TEST_CASE("measured device: the probe hears each DMA, wait and copy from the thr
         }
         CHECK(starts == waits);
         // The host copies: every byte once each way, by the thread that made them; with shared
-        // buffers each copy to the device had its caller copy its first piece.
+        // buffers the first copy to the device to arrive (every buffer free) had its caller
+        // copy at least its first piece (a later one finds none free where the helpers opened
+        // them first).
         uint64_t copied = 0, by_callers = 0;
         for (const Dma& d : probe->copies) {
             copied += d.request;
@@ -145,7 +147,7 @@ TEST_CASE("measured device: the probe hears each DMA, wait and copy from the thr
         if (dma == 0)
             CHECK(by_callers == 0);
         else
-            CHECK(by_callers >= 2 * 4096);
+            CHECK(by_callers >= 4096);
         // Four requests, each told on its caller's thread when it arrived and returned.
         CHECK(probe->arrived.size() == 4);
         CHECK(probe->returned.size() == 4);
