@@ -37,9 +37,6 @@ bool staging_shares_buffers(const StagingConfig& c) {
 
 namespace {
 
-// A copy whose caller fills its first DMA starts with a DMA of 1/kRampShare of staging.dma.
-constexpr uint64_t kRampShare = 4;
-
 // DMA-sized buffers enough to hold `helpers` helpers' buffers (at least 2), at most `most`.
 size_t units_for(const StagingConfig& c, int helpers, size_t most) {
     const uint64_t helpers_bytes =
@@ -181,10 +178,6 @@ void StagingEngine::run_request(Request& r) {
                       ? config_.page_locked_chunk
                       : std::max(config_.chunk, (even + 4095) / 4096 * 4096);
     }
-    // A caller that fills its first DMA fills a quarter of one, which the link then carries
-    // while the next ranges, twice as long each time, fill (the helpers still waking).
-    if (config_.caller_starts && !units_.empty() && r.to_device && !r.direct)
-        r.ramp_from = std::max<uint64_t>(config_.dma_chunk / kRampShare, 1);
     // Before the request is seen by a helper: fixed while it runs.
     if (config_.read_mapped_files && r.to_device && !r.direct)
         if (auto file = mapped_files_.find(r.host, r.bytes)) r.file = std::move(*file);
@@ -232,8 +225,7 @@ bool StagingEngine::take_range(Request& r, Chunk& c) {
     if (r.failed || r.next >= r.bytes) return false;
     c.request = &r;
     c.offset = r.next;
-    const uint64_t len = r.ramp_from > 0 ? std::clamp(r.next, r.ramp_from, r.chunk) : r.chunk;
-    c.len = std::min(len, r.bytes - r.next);
+    c.len = std::min(r.chunk, r.bytes - r.next);
     r.next += c.len;
     ++r.outstanding;
     return true;

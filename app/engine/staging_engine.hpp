@@ -67,9 +67,8 @@ struct StagingConfig {
     // Shared buffers, to the device from pageable memory: the caller opens its copy's first
     // buffer and fills its pieces (of a quarter chunk: kFirstUnitPieceShare) alongside the
     // helpers it wakes; the caller is running already, where each sleeping helper's first piece
-    // waits for its wake-up. That first DMA is a quarter of dma_chunk and each next one as long
-    // as the bytes before it, up to dma_chunk, so that the link starts on what is filled first.
-    // The DMAs stay the helpers' to start ([staging] start = "caller"; "helpers": false).
+    // waits for its wake-up. The DMAs stay the helpers' to start ([staging] start = "caller";
+    // "helpers": false).
     bool caller_starts = true;
 };
 

@@ -21,9 +21,6 @@ struct StagingEngine::Request {
     uint64_t bytes = 0;
     uint64_t id = 0;           // the device's name for it (StagingDevice::request_started)
     uint64_t chunk = 0;        // bytes per DMA of this request
-    // Where its caller fills the first DMA (StagingConfig::caller_starts): the first range's
-    // bytes; each later one as long as the bytes before it, up to `chunk` (0: all `chunk`).
-    uint64_t ramp_from = 0;
     int helpers = 1;           // helpers taking work when it started (StagingEngine::active_)
     uint64_t next = 0;         // offset of the next range to hand out
     FileRange file;            // to the device: the file behind `host` (read_mapped_files)

@@ -5,7 +5,6 @@
 // shared buffers: test_engine_staging.cpp's failure test, with staging.dma.)
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -51,30 +50,16 @@ StagingConfig shared_config(int threads, int buffers, uint64_t chunk, uint64_t d
     return c;
 }
 
-// The DMA-sized ranges of one bounced request of `bytes`: staging.dma each, except to the device
-// where its caller fills the first (caller_starts): a quarter DMA first, each next range as long
-// as the bytes before it, up to a DMA.
-std::vector<uint64_t> ranges_of(const StagingConfig& c, uint64_t bytes, bool to_device) {
-    const bool ramp = to_device && c.caller_starts;
-    std::vector<uint64_t> out;
-    for (uint64_t at = 0; at < bytes;) {
-        const uint64_t len = ramp ? std::clamp(at, c.dma_chunk / 4, c.dma_chunk) : c.dma_chunk;
-        out.push_back(std::min(len, bytes - at));
-        at += out.back();
-    }
-    return out;
-}
-
-// The pieces copied of one bounced request of `bytes`: each range in chunks, the first range to
-// the device (its caller fills it with the helpers) in quarter chunks of at least 64 KiB.
-uint64_t pieces_of(const StagingConfig& c, uint64_t bytes, bool to_device) {
-    uint64_t pieces = 0, at = 0;
-    for (uint64_t len : ranges_of(c, bytes, to_device)) {
+// The pieces copied of one bounced request of `bytes`: each DMA-sized range in chunks, the
+// first range (its caller fills it with the helpers) in quarter chunks of at least 64 KiB.
+uint64_t pieces_of(const StagingConfig& c, uint64_t bytes) {
+    uint64_t pieces = 0;
+    for (uint64_t at = 0; at < bytes; at += c.dma_chunk) {
+        const uint64_t len = std::min(c.dma_chunk, bytes - at);
         uint64_t piece = c.chunk;
-        if (at == 0 && to_device && c.caller_starts && c.chunk > (64u << 10))
+        if (at == 0 && c.caller_starts && c.chunk > (64u << 10))
             piece = std::max<uint64_t>(64u << 10, (c.chunk / 4 + 4095) / 4096 * 4096);
         pieces += (len + piece - 1) / piece;
-        at += len;
     }
     return pieces;
 }
@@ -120,19 +105,17 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
               0);
         CHECK(back[size_t(w)] == sources[size_t(w)]);
     }
-    // One DMA per DMA-sized range of a bounced request (ranges_of: staging.dma, not the chunk);
-    // page-locked memory is DMA'd in place in one range per helper.
+    // One DMA per DMA-sized range of a bounced request: its length is staging.dma, not the
+    // chunk; page-locked memory is DMA'd in place in one range per helper.
     const uint64_t per_helper = (bytes + uint64_t(c.threads) - 1) / uint64_t(c.threads);
-    const uint64_t locked_range = std::max<uint64_t>(c.chunk, (per_helper + 4095) / 4096 * 4096);
-    const uint64_t up_dmas = page_locked ? (bytes + locked_range - 1) / locked_range
-                                         : ranges_of(c, bytes, true).size();
-    const uint64_t down_dmas = page_locked ? up_dmas : ranges_of(c, bytes, false).size();
-    const uint64_t dmas = up_dmas + down_dmas;
+    const uint64_t range =
+        page_locked ? std::max<uint64_t>(c.chunk, (per_helper + 4095) / 4096 * 4096) : c.dma_chunk;
+    const uint64_t dmas = (bytes + range - 1) / range;
     // DMAs started by the helpers alone; pieces copied by them and by the callers.
     const ProbeTotals started = probe->totals();
-    CHECK(started.work.chunks == dmas * uint64_t(workers));
+    CHECK(started.work.chunks == 2 * dmas * uint64_t(workers));
     CHECK(started.callers.chunks == 0);
-    CHECK(fake.bounced == (page_locked ? 0 : dmas * uint64_t(workers)));
+    CHECK(fake.bounced == (page_locked ? 0 : 2 * dmas * uint64_t(workers)));
     const auto aliases = probe->correlations();
     for (int w = 0; w < workers; ++w) {
         uint64_t up = 0, down = 0;
@@ -140,8 +123,8 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
             up += tag == 100 + uint32_t(w);
             down += tag == 200 + uint32_t(w);
         }
-        CHECK(up == up_dmas);
-        CHECK(down == down_dmas);
+        CHECK(up == dmas);
+        CHECK(down == dmas);
     }
     // The helpers' copies: every bounced byte once each way, time inside their busy spans.
     uint64_t copied = 0;
@@ -156,10 +139,8 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     const StagingTotals totals = engine.totals();
     CHECK(totals.to_device_bytes == bytes * uint64_t(workers));
     CHECK(totals.from_device_bytes == bytes * uint64_t(workers));
-    CHECK(totals.chunks == dmas * uint64_t(workers));
-    CHECK(totals.pieces ==
-          (page_locked ? 0
-                       : (pieces_of(c, bytes, true) + pieces_of(c, bytes, false)) * uint64_t(workers)));
+    CHECK(totals.chunks == 2 * dmas * uint64_t(workers));
+    CHECK(totals.pieces == (page_locked ? 0 : 2 * pieces_of(c, bytes) * uint64_t(workers)));
 }
 
 struct Waited {
@@ -276,11 +257,7 @@ TEST_CASE("staging.dma: one helper at a time waits for a DMA, whether idle helpe
             w = copy_with_slow_dmas(c, 4, 24 * 4096 + 100, std::chrono::microseconds(300));
         });
         INFO("idle helpers " << (spin ? "spin" : "sleep"));
-        // Per worker: 7 DMAs of 16 KiB from the device (the last shorter), 9 to it (4, 4 and
-        // 8 KiB first: its caller filled the first).
-        const uint64_t n = 24 * 4096 + 100;
-        REQUIRE(ranges_of(c, n, true).size() == 9);
-        CHECK(w.dmas == 4 * (ranges_of(c, n, true).size() + ranges_of(c, n, false).size()));
+        CHECK(w.dmas == 2 * 4 * 7);  // 7 DMAs of 16 KiB (the last shorter) per worker and way
         CHECK(w.most_waiting == 1);
     }
 }
@@ -308,7 +285,7 @@ TEST_CASE(
             spun_ticks = after - before;
         });
     });
-    REQUIRE(w.dmas == ranges_of(c, 16 * 2 * 4096, true).size() + 16);  // 18 to, 16 from
+    REQUIRE(w.dmas == 2 * 16);
     int64_t waited = 0, busy = 0;
     for (const auto& h : w.helpers) {
         waited += h.work.wait_ns;
