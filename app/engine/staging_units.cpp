@@ -46,7 +46,9 @@ constexpr uint64_t kLeastPiece = 64 * 1024;
 
 uint64_t StagingEngine::piece_of(const Chunk& c) const {
     const uint64_t piece = staging_chunk_of(config_, c.request->to_device);
-    if (!config_.caller_starts || c.offset != 0 || piece <= kLeastPiece) return piece;
+    if (!config_.caller_starts || !c.request->to_device || c.request->direct || c.offset != 0 ||
+        piece <= kLeastPiece)
+        return piece;
     const uint64_t smaller = (piece / kFirstUnitPieceShare + 4095) / 4096 * 4096;
     return std::max(kLeastPiece, smaller);
 }

@@ -153,9 +153,9 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
     assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (MiB, MiB, 8 * MiB)
     assert (s["threads"], s["buffers"]) == (3, 4)
     assert s["chunks"] == 2 * -(-n // (8 * MiB))  # the DMAs, both ways
-    # Each copy's first DMA in pieces of a quarter chunk (its caller fills it with the helpers),
-    # the rest in chunks.
-    assert s["pieces"] == 2 * (4 * 8 + -(-(n - 8 * MiB) // MiB))
+    # The first DMA to the device in pieces of a quarter chunk (its caller fills it with the
+    # helpers), the rest in chunks.
+    assert s["pieces"] == 4 * 8 + -(-(n - 8 * MiB) // MiB) + -(-n // MiB)
     assert "2 shared buffers of 8 MiB (16 MiB page-locked), each filled by the helpers together " \
            "in chunks of 1 MiB" in s["note"]
     # An explicit chunk keeps eight per DMA and four per helper; explicit buffers stay.

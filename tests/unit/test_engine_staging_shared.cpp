@@ -50,14 +50,14 @@ StagingConfig shared_config(int threads, int buffers, uint64_t chunk, uint64_t d
     return c;
 }
 
-// The pieces copied of one bounced request of `bytes`: each DMA-sized range in chunks, the
-// first range (its caller fills it with the helpers) in quarter chunks of at least 64 KiB.
-uint64_t pieces_of(const StagingConfig& c, uint64_t bytes) {
+// The pieces copied of one bounced request of `bytes`: each DMA-sized range in chunks, the first
+// range to the device (its caller fills it with the helpers) in quarter chunks of at least 64 KiB.
+uint64_t pieces_of(const StagingConfig& c, uint64_t bytes, bool to_device) {
     uint64_t pieces = 0;
     for (uint64_t at = 0; at < bytes; at += c.dma_chunk) {
         const uint64_t len = std::min(c.dma_chunk, bytes - at);
         uint64_t piece = c.chunk;
-        if (at == 0 && c.caller_starts && c.chunk > (64u << 10))
+        if (at == 0 && to_device && c.caller_starts && c.chunk > (64u << 10))
             piece = std::max<uint64_t>(64u << 10, (c.chunk / 4 + 4095) / 4096 * 4096);
         pieces += (len + piece - 1) / piece;
     }
@@ -140,7 +140,9 @@ void copy_both_ways(const StagingConfig& c, int workers, uint64_t bytes, bool pa
     CHECK(totals.to_device_bytes == bytes * uint64_t(workers));
     CHECK(totals.from_device_bytes == bytes * uint64_t(workers));
     CHECK(totals.chunks == 2 * dmas * uint64_t(workers));
-    CHECK(totals.pieces == (page_locked ? 0 : 2 * pieces_of(c, bytes) * uint64_t(workers)));
+    CHECK(totals.pieces == (page_locked ? 0
+                                        : (pieces_of(c, bytes, true) + pieces_of(c, bytes, false)) *
+                                              uint64_t(workers)));
 }
 
 struct Waited {
