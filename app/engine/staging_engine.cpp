@@ -206,6 +206,7 @@ void StagingEngine::run_request(Request& r) {
     UnitTask first;
     const bool caller_works = config_.caller_starts && !units_.empty() && r.to_device &&
                               !r.direct && open_unit_locked(&r, first);
+    if (caller_works) units_[size_t(first.unit)].caller_pieces = 1;
     news_.fetch_add(1, std::memory_order_release);
     lock.unlock();
     work_.notify_all();

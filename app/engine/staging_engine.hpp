@@ -147,10 +147,11 @@ class StagingEngine {
         // its DMA: the engine's device calls stay on the helpers' threads.
         enum class State { free, filling, filled, starting, in_flight, waiting, ready };
         State state = State::free;
-        uint64_t handed = 0;  // bytes of pieces handed out (filling, ready)
-        uint64_t done = 0;    // bytes of pieces copied
-        uint64_t seq = 0;     // order opened: pieces and waits go to the oldest first
-        uint64_t piece = 0;   // bytes per piece
+        uint64_t handed = 0;    // bytes of pieces handed out (filling, ready)
+        uint64_t done = 0;      // bytes of pieces copied
+        uint64_t seq = 0;       // order opened: pieces and waits go to the oldest first
+        uint64_t piece = 0;     // bytes per piece
+        int caller_pieces = 0;  // pieces a caller holds, not yet copied (caller_starts)
     };
     struct UnitTask {
         enum class Kind { piece, start, wait } kind = Kind::piece;

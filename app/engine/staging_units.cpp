@@ -107,7 +107,12 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
     if (open_unit_locked(nullptr, t)) return true;
     // 3. Wait for the oldest DMA in flight, one helper at a time: the DMAs end in about the
     // order started, so a second waiter would sit on a later DMA while the first one's pieces
-    // wait for hands; the helpers left spin (run_shared) and take them.
+    // wait for hands; the helpers left spin (run_shared) and take them. Not while a caller's
+    // piece is the last of a unit: its DMA is a helper's to start, and a helper inside a wait
+    // would leave it unstarted for that DMA's length (one helper left the link idle so).
+    for (const Unit& u : units_)
+        if (u.state == Unit::State::filling && u.caller_pieces > 0 && u.handed >= u.len)
+            return false;
     oldest = nullptr;
     for (Unit& u : units_) {
         if (u.state == Unit::State::waiting) return false;
@@ -157,6 +162,7 @@ void StagingEngine::caller_fill(Request& r, UnitTask t) {
             return;
         t = {UnitTask::Kind::piece, t.unit, u.handed, std::min(u.piece, u.len - u.handed)};
         u.handed += t.len;
+        ++u.caller_pieces;
     }
 }
 
@@ -218,6 +224,7 @@ void StagingEngine::copy_piece(int who, const UnitTask& t) {
         std::lock_guard lock(mutex_);
         ++totals_.pieces;
         u.done += t.len;
+        if (who == kCallerThread) --u.caller_pieces;
         if (u.done < u.len) return;
         if (!r.to_device)
             free_unit_locked(u, {});  // the last piece is out: the bytes have arrived
