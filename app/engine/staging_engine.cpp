@@ -210,7 +210,7 @@ void StagingEngine::run_request(Request& r) {
     news_.fetch_add(1, std::memory_order_release);
     lock.unlock();
     work_.notify_all();
-    if (caller_works) caller_fill(r, first);
+    if (caller_works) caller_fill(first);
     lock.lock();
     r.done.wait(lock, [&] { return r.finished(); });
     // Unlink (the ring is short: one entry per caller copying to this device right now).

@@ -188,7 +188,7 @@ class StagingEngine {
     // caller fills it).
     uint64_t piece_of(const Chunk& c) const;
     // On the caller's thread (caller_starts): pieces of the first unit, while it has any.
-    void caller_fill(Request& r, UnitTask t);
+    void caller_fill(UnitTask t);
     void run_unit_task(Helper& h, const UnitTask& t);
     // `who`: the helper's index, or kCallerThread for a caller's piece.
     void copy_piece(int who, const UnitTask& t);

@@ -151,15 +151,15 @@ bool StagingEngine::open_unit_locked(Request* only, UnitTask& t) {
     return true;
 }
 
-void StagingEngine::caller_fill(Request& r, UnitTask t) {
+void StagingEngine::caller_fill(UnitTask t) {
     const uint64_t seq = units_[size_t(t.unit)].seq;
     for (;;) {
         copy_piece(kCallerThread, t);  // where it was the last piece, a helper starts the DMA
         std::lock_guard lock(mutex_);
         Unit& u = units_[size_t(t.unit)];
-        // Only the unit it opened, while it still has pieces to hand out.
-        if (u.seq != seq || u.request != &r || u.state != Unit::State::filling || u.handed >= u.len)
-            return;
+        // Only the unit it opened (its seq: a unit reopened later has another), while it still
+        // has pieces to hand out.
+        if (u.seq != seq || u.state != Unit::State::filling || u.handed >= u.len) return;
         t = {UnitTask::Kind::piece, t.unit, u.handed, std::min(u.piece, u.len - u.handed)};
         u.handed += t.len;
         ++u.caller_pieces;

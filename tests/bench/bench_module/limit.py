@@ -153,11 +153,16 @@ def engine_fill(ctx, source, helpers, dma, piece, ring):
 EDGES = ("to_first_dma_us", "dma_span_us", "after_last_dma_us", "link_starved_us")
 
 
+def mean_between(b, a, key, count, none=0.0):
+    """The mean of `key` over the copies counted by `count` between two running means `b` and
+    `a` (parts of stats()); `none` where no copy came between."""
+    n = a[count] - b[count]
+    return (a[key] * a[count] - b[key] * b[count]) / n if n > 0 else none
+
+
 def copy_edges(before, after):
     """The edges (us) of the copies between two stats(), from their running means."""
-    b, a = before["edges"], after["edges"]
-    n = a["copies"] - b["copies"]
-    return {k: (a[k] * a["copies"] - b[k] * b["copies"]) / n if n > 0 else 0.0 for k in EDGES}
+    return {k: mean_between(before["edges"], after["edges"], k, "copies") for k in EDGES}
 
 
 # Where one caller's time went outside the engine (us): from the call on the caller's thread to
@@ -194,19 +199,16 @@ def measured_copy(engine, buffers, n, helpers):
     fill = (h1["copied_bytes"] - h0["copied_bytes"]) / copying if copying > 0 else 0.0
     edges = copy_edges(before, after)
     last = after["last_copy_ns"]
-    b, a = before["edges"], after["edges"]
-    woke = a["woke"] - b["woke"]
     edges.update(
         call_to_arrival_us=(last["arrived"] - call) / 1e3,
         finished_to_return_us=(back - last["finished"]) / 1e3,
         around_call_us=took * 1e6 - (back - call) / 1e3,
-        to_first_helper_us=(a["to_first_helper_us"] * a["woke"] -
-                            b["to_first_helper_us"] * b["woke"]) / woke if woke > 0 else -1.0,
+        to_first_helper_us=mean_between(before["edges"], after["edges"], "to_first_helper_us",
+                                        "woke", none=-1.0),
         caller_share=(after["callers"]["copied_bytes"] - before["callers"]["copied_bytes"]) / n)
-    f0, f1 = before["first_fill"], after["first_fill"]
-    k = f1["copies"] - f0["copies"]
     for key in FIRST_FILL:
-        edges[key] = (f1[key] * f1["copies"] - f0[key] * f0["copies"]) / k if k > 0 else -1.0
+        edges[key] = mean_between(before["first_fill"], after["first_fill"], key, "copies",
+                                  none=-1.0)
     return n / took, fill, edges
 
 
