@@ -146,9 +146,9 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
         o.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
                                          : "one stream per helper",
         o.wait == StagingWait::block ? "sleep (staging.wait = \"block\")" : "spin",
-        c.read_mapped_files ? "; a copy to the device from a shared file mapping reads the file "
-                              "(staging.mapped_files = \"read\")"
-                            : "",
+        c.read_mapped_files ? ""
+                            : "; a copy to the device from a shared file mapping copies from the "
+                              "mapping, faulting its pages in (staging.mapped_files = \"copy\")",
         staging_shares_buffers(c) && !c.caller_starts
             ? "; the helpers alone fill a copy's first buffer (staging.start = \"helpers\")"
             : "");

@@ -63,7 +63,7 @@ struct StagingConfig {
     bool idle_spin = true;
     // To the device: where a copy's source is a shared mapping of a regular file, helpers read
     // the file into the buffers ([staging] mapped_files = "read"; engine/mapped_files.hpp).
-    bool read_mapped_files = false;
+    bool read_mapped_files = true;
     // Shared buffers, to the device from pageable memory: the caller opens its copy's first
     // buffer and fills its pieces (of a quarter chunk: kFirstUnitPieceShare) alongside the
     // helpers it wakes; the caller is running already, where each sleeping helper's first piece

@@ -32,7 +32,7 @@ struct EngineOptions {
     std::vector<int> cpus;                         // affinity = list
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
-    StagingMappedFiles mapped_files = StagingMappedFiles::copy;
+    StagingMappedFiles mapped_files = StagingMappedFiles::read;  // issue #58, H100 passes
     StagingStart start = StagingStart::caller;
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy

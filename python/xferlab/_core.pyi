@@ -31,7 +31,7 @@ class Engine:
         affinity: Union[Literal["gpu-local", "none"], Sequence[int]] = "gpu-local",
         streams: Literal["per-helper", "one"] = "one",
         wait: Literal["spin", "block"] = "spin",
-        mapped_files: Literal["copy", "read"] = "copy",
+        mapped_files: Literal["copy", "read"] = "read",
         start: Literal["caller", "helpers"] = "caller",
         direct_below: Union[_Size, Literal["auto"]] = "auto",
         pageable: Literal["auto", "staged", "direct"] = "auto",

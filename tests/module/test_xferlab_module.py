@@ -175,7 +175,7 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
-             "streams": "per-helper", "wait": "block", "mapped_files": "read", "start": "helpers",
+             "streams": "per-helper", "wait": "block", "mapped_files": "copy", "start": "helpers",
              "direct_below": 0,
              "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
@@ -185,7 +185,7 @@ def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     assert (s["threads"], s["chunk_to_device"], s["buffers"], s["dma"]) == (2, 256 << 10, 6,
                                                                           2 * MiB)
     assert "one stream per helper, helpers sleep (staging.wait = \"block\")" in s["note"]
-    assert "staging.mapped_files" in s["note"]
+    assert "faulting its pages in (staging.mapped_files = \"copy\")" in s["note"]
 
 
 def test_the_module_and_a_scenario_share_every_option_and_its_default():
@@ -226,7 +226,7 @@ def test_engine_defaults_are_the_numbers_an_engine_here_uses_with_the_rule_for_a
                                                                "from_device": 4 * MiB}
     assert d["pageable"]["value"] == s["pageable"]["route"] == "staged"
     assert (d["streams"]["value"], d["wait"]["value"]) == ("one", "spin")
-    assert (d["mapped_files"]["value"], d["measure"]["value"]) == ("copy", False)
+    assert (d["mapped_files"]["value"], d["measure"]["value"]) == ("read", False)
     # The rules print the numbers the engine applies; an option without "auto" has none.
     assert d["chunk"]["rule"] == ('auto: 1 MiB; with dma = "chunk" 4 MiB to the device, '
                                   '2 MiB from it')
@@ -630,13 +630,16 @@ def test_where_the_device_reads_pageable_memory_every_copy_is_one_plain_copy():
         assert e.stats()["copies"]["plain"] == 2
 
 
-@pytest.mark.parametrize("mapped_files", ["copy", "read"])
+@pytest.mark.parametrize("mapped_files", ["copy", "read", None])
 def test_a_file_mapped_with_numpy_memmap_is_copied_whole_both_ways(tmp_path, mapped_files):
+    """None: the default, which reads the file (issue #58)."""
     n = (24 << 20) + 4099  # odd: the last page of the mapping is partial
     path = tmp_path / "weights.bin"
     data = pattern(n, seed=11)
     data.tofile(path)
-    with xferlab.Engine(mapped_files=mapped_files, direct_below=0) as e:
+    given = {} if mapped_files is None else {"mapped_files": mapped_files}
+    mapped_files = mapped_files or "read"
+    with xferlab.Engine(**given, direct_below=0) as e:
         src = np.memmap(path, dtype=np.uint8, mode="r")  # mapped, no page touched yet
         dev = testing.FakeDeviceArray(n)
         e.copy(dev, src)

@@ -376,7 +376,7 @@ threads.count = 2
                                 {"affinity", "gpu-local"},
                                 {"streams", "one"},
                                 {"wait", "spin"},
-                                {"mapped_files", "copy"},
+                                {"mapped_files", "read"},
                                 {"start", "caller"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},

@@ -25,6 +25,8 @@ TEST_CASE("engine options: results that recorded a retired key keep and write it
     CHECK(s.transfer.staging.dma == 0);
     CHECK(s.unrecorded.count("staging.dma") == 1);
     CHECK(s.unrecorded.count("staging.mapped_files") == 1);
+    // Absent, as it ran then: from the mapping ("read" is the default since issue #58).
+    CHECK(s.transfer.staging.mapped_files == StagingMappedFiles::copy);
     const json back = s;
     CHECK(back["staging"]["taper"] == true);
     CHECK(back["staging"]["stores"] == "auto");
