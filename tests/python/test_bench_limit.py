@@ -6,7 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 
-from bench_module.limit import copy_edges, model, span_limit  # noqa: E402
+from bench_module.limit import GAP_PARTS, copy_edges, gap_parts, model, span_limit  # noqa: E402
 
 GiB, MiB = 1 << 30, 1 << 20
 
@@ -46,9 +46,31 @@ if __name__ == "__main__":
 class SpanLimit(unittest.TestCase):
     def test_the_first_fill_at_the_helpers_rate_then_the_span_then_the_drain(self):
         S, D, P = GiB, 8 * MiB, 55e9
-        got = span_limit(S, D, P, FN=80e9, span_us=20_700, drain_us=50)
+        got = span_limit(S, D, P, FN=80e9, span_us=20_700, drain_us=50, around_us=0)
         self.assertAlmostEqual(got, (S / P) / (D / 80e9 + 0.0207 + 0.00005))
         self.assertLess(got, (S / P) / 0.0207)  # never above the span alone
+
+    def test_the_references_time_around_its_call_counts_in_the_limit(self):
+        """P's rate holds the time around the reference's call (its thread's start and join):
+        a limit timed as the reference is holds it too, and is lower by its share."""
+        S, D, P = GiB, 8 * MiB, 55e9
+        alone = span_limit(S, D, P, FN=80e9, span_us=20_700, drain_us=50, around_us=0)
+        timed = span_limit(S, D, P, FN=80e9, span_us=20_700, drain_us=50, around_us=100)
+        self.assertAlmostEqual(timed, (S / P) / (D / 80e9 + 0.0207 + 0.00005 + 0.0001))
+        self.assertLess(timed, alone)
+
+    def test_the_gap_taken_apart(self):
+        """Each part x the copy's time; the thread's start and join past the reference's."""
+        limit = {"bytes": GiB, "dma": 8 * MiB}
+        row = {"one caller, measured engine": GiB / 0.021, "FN": 8 * MiB / 100e-6,
+               "P around": 100,
+               "edges": {"around_call_us": 121, "call_to_arrival_us": 210,
+                         "to_first_dma_us": 310, "finished_to_return_us": 42}}
+        parts = gap_parts(limit, row, "edges", "")
+        self.assertEqual(set(parts), set(GAP_PARTS))
+        for key, us in (("around_past_the_reference's", 21), ("call_to_arrival", 210),
+                        ("first_dma_past_fill", 210), ("back_to_caller", 42)):
+            self.assertAlmostEqual(parts[key], us / 21_000, msg=key)
 
     def test_a_copys_edges_from_two_running_means(self):
         before = {"edges": {"copies": 2, "to_first_dma_us": 100, "dma_span_us": 1000,

@@ -37,7 +37,9 @@ also brackets the copy with the caller's own clock (time.monotonic_ns(), which t
 moments share): from the call to the copy's arrival in the engine, from its return in the
 engine to the call's, the time timed_threads adds around the call (its thread's start and
 join; printed for the page-locked reference too), and the first helper's wake-up after the
-arrival.
+arrival. One caller's limit at the link's rate through the engine's own span (span_limit) is
+timed as the reference is: the reference's time around its call counts in it, since P's rate
+holds it; the gap to it is taken apart (GAP_PARTS).
 """
 import random
 import statistics
@@ -218,12 +220,14 @@ def pinned_outside(pinned, buffers):
     return took * 1e6 - (back - call) / 1e3
 
 
-def span_limit(S, D, P, FN, span_us, drain_us):
+def span_limit(S, D, P, FN, span_us, drain_us, around_us):
     """One caller's limit x the reference where the link, once the first DMA is out, carries
     the copy at the rate it kept through the measured engine's span (the link while the
     helpers fill as fast as it drains): the first fill at the helpers' own rate, the span,
-    the drain. Holds where the link did not wait for the helpers inside the span."""
-    return (S / P) / (D / FN + span_us * 1e-6 + drain_us * 1e-6)
+    the drain, timed as the reference is timed (`around_us`: its thread's start and join,
+    which the reference's rate P holds and no engine can avoid). Holds where the link did not
+    wait for the helpers inside the span."""
+    return (S / P) / (D / FN + (span_us + drain_us + around_us) * 1e-6)
 
 
 def model(S, D, P, L, Lw, FN, FNd, callers=1):
@@ -286,7 +290,8 @@ def run(ctx, results):
                                     (", start=helpers", row["edges helpers"], rate_h)):
                 row["span limit x1" + suffix] = span_limit(n, dma, row["P"], row["FN"],
                                                            e["dma_span_us"],
-                                                           e["after_last_dma_us"])
+                                                           e["after_last_dma_us"],
+                                                           row["P around"])
                 row["measured engine x1" + suffix] = rate / row["P"]
         else:
             row.update(F1=row["F1py"], FN=row["FNpy"], FNd=FNdpy)
@@ -328,11 +333,33 @@ def print_measured(limit, rows, start, suffix, key):
           f"({min(inside):.0f} to {max(inside):.0f})")
     limits = [r["span limit x1" + suffix] for r in rows]
     gaps = [r["measured engine x1" + suffix] / r["span limit x1" + suffix] - 1 for r in rows]
-    print(f"      one caller's limit at that link rate, the first fill at FN: "
+    print(f"      one caller's limit at that link rate, the first fill at FN, timed as the "
+          f"reference: "
           f"{statistics.median(limits):.3f} x pinned; the measured engine "
           f"{statistics.median(r['measured engine x1' + suffix] for r in rows):.3f}, "
           f"gap {100 * statistics.median(gaps):.1f}% ({100 * min(gaps):.1f}% to "
           f"{100 * max(gaps):.1f}%)")
+    parts = [gap_parts(limit, r, key, suffix) for r in rows]
+    print("      the gap, % of the measured copy's time (medians): " + ", ".join(
+        f"{k} {100 * statistics.median(p[k] for p in parts):.2f}" for k in GAP_PARTS))
+
+
+# Where the measured engine's time went past the span limit's (D / FN + span + drain + the
+# reference's time around its call), each part x the copy's whole time: the timed thread's start
+# and join past the reference's; the way from the call into the engine; the first DMA's wait
+# past one buffer's fill at FN; the way back to the caller.
+GAP_PARTS = ("around_past_the_reference's", "call_to_arrival", "first_dma_past_fill",
+             "back_to_caller")
+
+
+def gap_parts(limit, row, key, suffix):
+    e = row[key]
+    took_us = limit["bytes"] / row["one caller, measured engine" + suffix] * 1e6
+    fill_us = limit["dma"] / row["FN"] * 1e6
+    return {"around_past_the_reference's": (e["around_call_us"] - row["P around"]) / took_us,
+            "call_to_arrival": e["call_to_arrival_us"] / took_us,
+            "first_dma_past_fill": (e["to_first_dma_us"] - fill_us) / took_us,
+            "back_to_caller": e["finished_to_return_us"] / took_us}
 
 
 def print_limit(limit, trials):
