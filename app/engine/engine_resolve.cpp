@@ -149,8 +149,9 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
         c.read_mapped_files ? ""
                             : "; a copy to the device from a shared file mapping copies from the "
                               "mapping, faulting its pages in (staging.mapped_files = \"copy\")",
-        staging_shares_buffers(c) && !c.caller_starts
-            ? "; the helpers alone fill a copy's first buffer (staging.start = \"helpers\")"
+        staging_shares_buffers(c) && c.caller_starts
+            ? "; a copy's caller fills its first buffer with the helpers (staging.start = "
+              "\"caller\")"
             : "");
     return out;
 }

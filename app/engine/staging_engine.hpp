@@ -68,8 +68,8 @@ struct StagingConfig {
     // buffer and fills its pieces (of a quarter chunk: kFirstUnitPieceShare) alongside the
     // helpers it wakes; the caller is running already, where each sleeping helper's first piece
     // waits for its wake-up. The DMAs stay the helpers' to start ([staging] start = "caller";
-    // "helpers": false).
-    bool caller_starts = true;
+    // "helpers", the default: false).
+    bool caller_starts = false;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).

@@ -158,12 +158,11 @@ EngineOptionRow measure_option() {
     return r;
 }
 
-// staging.start, recorded since issue #58: before, the helpers alone filled a copy's first DMA.
+// staging.start, recorded since issue #58; "helpers" (as before it) is the default again: with
+// "caller" a whole copy was no faster from one caller and slower from four processes in every
+// trial (docs/results/caller-start-h100.md).
 EngineOptionRow start_option() {
-    EngineOptionRow r =
-        enum_option("start", "who fills a copy's first DMA: {values}", &EngineOptions::start);
-    r.before = "helpers";
-    return r;
+    return enum_option("start", "who fills a copy's first DMA: {values}", &EngineOptions::start);
 }
 
 // staging.mapped_files, "read" by default since issue #58 (docs/results/caller-start-h100.md):

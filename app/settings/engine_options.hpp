@@ -33,7 +33,7 @@ struct EngineOptions {
     StagingStreams streams = StagingStreams::one;  // measured faster (docs/results/h200-cure.md)
     StagingWait wait = StagingWait::spin;
     StagingMappedFiles mapped_files = StagingMappedFiles::read;  // issue #58, H100 passes
-    StagingStart start = StagingStart::caller;
+    StagingStart start = StagingStart::helpers;  // "caller": slower in processes (issue #58)
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
     PageableRoute pageable = PageableRoute::auto_;

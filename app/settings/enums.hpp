@@ -127,9 +127,9 @@ struct EnumTable<StagingMappedFiles> {
 };
 
 // staging.start: who fills a staged copy's first DMA buffer (shared buffers, staging.dma): the
-// calling thread, which is running already, together with the helpers it wakes (and it starts
-// that DMA when it fills the buffer's last piece), or the helpers alone while the caller sleeps
-// from the start (each woken helper's first piece waits for its wake-up).
+// calling thread, which is running already, together with the helpers it wakes (a helper starts
+// the DMA), or the helpers alone while the caller sleeps from the start (each woken helper's
+// first piece waits for its wake-up).
 enum class StagingStart { caller, helpers };
 template <>
 struct EnumTable<StagingStart> {

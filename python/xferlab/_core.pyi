@@ -32,7 +32,7 @@ class Engine:
         streams: Literal["per-helper", "one"] = "one",
         wait: Literal["spin", "block"] = "spin",
         mapped_files: Literal["copy", "read"] = "read",
-        start: Literal["caller", "helpers"] = "caller",
+        start: Literal["caller", "helpers"] = "helpers",
         direct_below: Union[_Size, Literal["auto"]] = "auto",
         pageable: Literal["auto", "staged", "direct"] = "auto",
         measure: bool = False,

@@ -126,7 +126,8 @@ def test_staged_copies_are_cut_into_chunks_and_counted():
 
 def test_dma_sized_buffers_filled_by_the_helpers_together():
     n = (3 << 20) + 123
-    with xferlab.Engine(threads=3, chunk=8192, dma="32KiB", direct_below=0, measure=True) as e:
+    with xferlab.Engine(threads=3, chunk=8192, dma="32KiB", direct_below=0, measure=True,
+                        start="caller") as e:
         round_trip(n, e)
         s = e.stats()
     dmas = -(-n // 32768)  # one DMA per 32 KiB, every byte copied by a helper once each way
@@ -153,9 +154,9 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
     assert (s["chunk_to_device"], s["chunk_from_device"], s["dma"]) == (MiB, MiB, 8 * MiB)
     assert (s["threads"], s["buffers"]) == (3, 4)
     assert s["chunks"] == 2 * -(-n // (8 * MiB))  # the DMAs, both ways
-    # The first DMA to the device in pieces of a quarter chunk (its caller fills it with the
-    # helpers), the rest in chunks.
-    assert s["pieces"] == 4 * 8 + -(-(n - 8 * MiB) // MiB) + -(-n // MiB)
+    # Every DMA in chunks, both ways: the helpers alone fill the first one (start="helpers").
+    assert s["pieces"] == 2 * -(-n // MiB)
+    assert s["callers"] is None  # not measured
     assert "2 shared buffers of 8 MiB (16 MiB page-locked), each filled by the helpers together " \
            "in chunks of 1 MiB" in s["note"]
     # An explicit chunk keeps eight per DMA and four per helper; explicit buffers stay.

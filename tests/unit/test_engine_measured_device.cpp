@@ -72,6 +72,7 @@ StagingConfig config_of(uint64_t dma) {
     c.buffers = 2;
     c.chunk = 4096;
     c.dma_chunk = dma;
+    c.caller_starts = true;  // staging.start = "caller": a caller's own pieces are told too
     return c;
 }
 

@@ -377,7 +377,7 @@ threads.count = 2
                                 {"streams", "one"},
                                 {"wait", "spin"},
                                 {"mapped_files", "read"},
-                                {"start", "caller"}}));
+                                {"start", "helpers"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -30,9 +30,9 @@ measured engine's edges (its stats: the fill before the first DMA, the DMAs' spa
 the time the link waited for the helpers) are printed with the model: a gap between model and
 measurement that they do not explain is the engine's to find.
 
-Issue #58's switch, staging.start: the measured engine and xferlab.copy (start = "caller", the
-default: the caller fills its copy's first buffer with the helpers it wakes) against engines
-made alike with start = "helpers", in the same trials. For each measured engine the section
+Issue #58's switch, staging.start: the measured engine and xferlab.copy (start = "helpers", the
+default) against engines made alike with start = "caller" (the caller fills its copy's first
+buffer with the helpers it wakes), in the same trials. For each measured engine the section
 also brackets the copy with the caller's own clock (time.monotonic_ns(), which the engine's
 moments share): from the call to the copy's arrival in the engine, from its return in the
 engine to the call's, the time timed_threads adds around the call (its thread's start and
@@ -248,10 +248,10 @@ def run(ctx, results):
     pinned = ctx.memcpy.pinned_fns()[0]
     copy = lambda b: ctx.xferlab.copy(b.cupy, b.pageable)  # noqa: E731
     measured = ctx.xferlab.Engine(device=0, measure=True)  # as the shared one, measured
-    # staging.start = "helpers", the switch against the default "caller", measured and not
-    measured_h = make_engine(ctx.xferlab, (("start", "helpers"),), "limit-helpers-measured",
+    # staging.start = "caller", the switch against the default "helpers", measured and not
+    measured_c = make_engine(ctx.xferlab, (("start", "caller"),), "limit-caller-measured",
                              measure=True)
-    plain_h = make_engine(ctx.xferlab, (("start", "helpers"),), "limit-helpers")
+    plain_c = make_engine(ctx.xferlab, (("start", "caller"),), "limit-caller")
     engine_parts = engine_fill(ctx, caller.pageable, 1, dma, piece, ring) is not None
     steps = {
         "P": lambda: n / timed_threads(pinned, [caller], 1),
@@ -260,8 +260,8 @@ def run(ctx, results):
         "FNpy": lambda: parts.fill_rate(helpers),
         "during": parts.while_dma,
         "one caller": lambda: n / timed_threads(copy, [caller], 1),
-        "one caller, start=helpers": lambda: n / timed_threads(
-            lambda b: plain_h.copy(b.cupy, b.pageable), [caller], 1),
+        "one caller, start=caller": lambda: n / timed_threads(
+            lambda b: plain_c.copy(b.cupy, b.pageable), [caller], 1),
         "P around": lambda: pinned_outside(pinned, caller),
         "four callers": lambda: 4 * n / timed_threads(copy, four, 1),
     }
@@ -269,7 +269,7 @@ def run(ctx, results):
         steps["F1"] = lambda: engine_fill(ctx, caller.pageable, 1, dma, piece, ring)
         steps["FN"] = lambda: engine_fill(ctx, caller.pageable, helpers, dma, piece, ring)
         steps["measured"] = lambda: measured_copy(measured, caller, n, helpers)
-        steps["measured helpers"] = lambda: measured_copy(measured_h, caller, n, helpers)
+        steps["measured caller"] = lambda: measured_copy(measured_c, caller, n, helpers)
     for step in steps.values():  # warm-up: nothing timed before a method's first run
         step()
     rows = []
@@ -281,13 +281,13 @@ def run(ctx, results):
             got[name] = steps[name]()
         FNdpy, Lw = got.pop("during")
         row = dict(got, FNdpy=FNdpy, Lw=Lw, trial=trial)
-        row["one caller, start=helpers x1"] = row["one caller, start=helpers"] / row["P"]
+        row["one caller, start=caller x1"] = row["one caller, start=caller"] / row["P"]
         if engine_parts:
             row["one caller, measured engine"], row["FNd"], row["edges"] = row.pop("measured")
-            rate_h, _, row["edges helpers"] = row.pop("measured helpers")
-            row["one caller, measured engine, start=helpers"] = rate_h
+            rate_c, _, row["edges caller"] = row.pop("measured caller")
+            row["one caller, measured engine, start=caller"] = rate_c
             for suffix, e, rate in (("", row["edges"], row["one caller, measured engine"]),
-                                    (", start=helpers", row["edges helpers"], rate_h)):
+                                    (", start=caller", row["edges caller"], rate_c)):
                 row["span limit x1" + suffix] = span_limit(n, dma, row["P"], row["FN"],
                                                            e["dma_span_us"],
                                                            e["after_last_dma_us"],
@@ -301,7 +301,7 @@ def run(ctx, results):
             row[f"measured x{callers}"] = row[key] / row["P"]
         rows.append(row)
         progress("limit", trial, trials)
-    for e in (measured, measured_h, plain_h):
+    for e in (measured, measured_c, plain_c):
         e.close()
     # The bytes arrived (the last copies were of the caller's own pattern).
     assert caller.cupy[:16].get().tolist() == [caller.pageable[0]] * 16
@@ -378,17 +378,17 @@ def print_limit(limit, trials):
     print("   Python threads' fills (GB/s): " + ", ".join(
         f"{k} {med(k) / 1e9:.1f}" for k in ("F1py", "FNpy", "FNdpy")))
     if limit.get("engine_parts"):
-        for start, suffix, key in (("caller", "", "edges"),
-                                   ("helpers", ", start=helpers", "edges helpers")):
+        for start, suffix, key in (("helpers", "", "edges"),
+                                   ("caller", ", start=caller", "edges caller")):
             if key not in rows[0]:
                 continue
             print_measured(limit, rows, start, suffix, key)
     around = [r["P around"] for r in rows]
     print(f"   the reference's time around its call: {statistics.median(around):.0f} us "
           f"({min(around):.0f} to {max(around):.0f})")
-    pairs = [r["one caller"] / r["one caller, start=helpers"] for r in rows]
-    print(f"   xferlab.copy, one caller: start=\"caller\" {med('measured x1'):.3f} x pinned, "
-          f"start=\"helpers\" {med('one caller, start=helpers x1'):.3f}; caller / helpers "
+    pairs = [r["one caller, start=caller"] / r["one caller"] for r in rows]
+    print(f"   xferlab.copy, one caller: start=\"helpers\" {med('measured x1'):.3f} x pinned, "
+          f"start=\"caller\" {med('one caller, start=caller x1'):.3f}; caller / helpers "
           f"paired by trial {statistics.median(pairs):.3f} ({min(pairs):.3f} to "
           f"{max(pairs):.3f}), higher in {sum(p > 1 for p in pairs)} of {len(pairs)}")
     print(f"{'callers':>8} {'model x pinned':>15} {'measured x pinned':>18} {'gap':>7} "
