@@ -159,8 +159,8 @@ EngineOptionRow measure_option() {
 }
 
 // staging.start, recorded since issue #58; "helpers" (as before it) is the default again: with
-// "caller" a whole copy was no faster from one caller and slower from four processes in every
-// trial (docs/results/caller-start-h100.md).
+// "caller" a whole copy from one caller was not separated from it, and four processes' were
+// lower in 12 of 15 paired trials (docs/results/caller-start-h100.md).
 EngineOptionRow start_option() {
     return enum_option("start", "who fills a copy's first DMA: {values}", &EngineOptions::start);
 }
