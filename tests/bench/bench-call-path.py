@@ -10,17 +10,21 @@ timed alone: the destination's __cuda_array_interface__, cudaPointerGetAttribute
 and the host memory, a synchronize of the legacy default stream.
 
     PYTHONPATH=build-gpu/python-testing tests/bench/bench-call-path.py [--repeats 5]
+
+--smoke runs it on the test build's fake device with stand-ins for CuPy and PyTorch (small
+copies, short gaps), so that a change that breaks it breaks where there is no GPU; it measures
+nothing.
 """
 import argparse
+import os
 import statistics
+import sys
 import time
 
-import cupy
 import numpy as np
-import torch
-import xferlab
 
 MiB = 1 << 20
+cupy = torch = xferlab = None  # imported in main(): --smoke puts stand-ins in first
 
 
 def median_us(fn, repeats=50):
@@ -65,10 +69,22 @@ def one(engine, dst, src, gap):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--smoke", action="store_true",
+                   help="the fake device and stand-ins for CuPy and PyTorch; measures nothing")
     args = p.parse_args()
+    global cupy, torch, xferlab
+    if args.smoke:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from bench_module import fake_frameworks
+        fake_frameworks.install()
+    import cupy
+    import torch
+    import xferlab
+    sizes, gaps = ((4 * MiB, MiB), (0.0, 0.01)) if args.smoke else ((1024 * MiB, 16 * MiB),
+                                                                    (0.0, 0.2, 1.5))
     engine = xferlab.Engine(device=0, measure=True, direct_below=0)
     print(f"xferlab {xferlab.__version__}; {engine.stats()['note']}")
-    for n in (1024 * MiB, 16 * MiB):
+    for n in sizes:
         host = np.full(n, 3, dtype=np.uint8)
         targets = {"cupy": cupy.empty(n, dtype=cupy.uint8),
                    "torch": torch.empty(n, dtype=torch.uint8, device="cuda:0")}
@@ -78,13 +94,13 @@ def main():
         for name, value in steps(targets["cupy"], host).items():
             print(f"  {name:<34} {value:8.1f}")
         for name, dst in targets.items():
-            for gap in (0.0, 0.2, 1.5):
+            for gap in gaps:
                 rows = [one(engine, dst, host, gap) for _ in range(args.repeats)]
                 cols = list(zip(*rows))
                 text = ", ".join(
                     f"{label} {statistics.median(c):.0f} ({min(c):.0f}-{max(c):.0f})"
                     for label, c in zip(LEGS, cols))
-                print(f"  {name:<6} after {gap:3.1f} s idle: {text}")
+                print(f"  {name:<6} after {gap:g} s idle: {text}")
         torch.cuda.synchronize()
     engine.close()
 

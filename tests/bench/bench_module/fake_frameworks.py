@@ -134,6 +134,7 @@ def install():
         memcpy=_memcpy, memcpyHostToDevice=1, memcpyDeviceToHost=2,
         memcpyAsync=lambda dst, src, n, kind, stream: _memcpy(dst, src, n, kind),
         streamSynchronize=lambda s: None, deviceSynchronize=lambda: None,
+        pointerGetAttributes=lambda ptr: None,
         getDeviceCount=lambda: 1, getDeviceProperties=lambda d: {"name": b"fake device"})
     stream = types.SimpleNamespace(synchronize=lambda: None)
     cuda = types.SimpleNamespace(runtime=runtime, alloc_pinned_memory=lambda n: bytearray(n),
