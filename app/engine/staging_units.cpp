@@ -110,9 +110,10 @@ bool StagingEngine::take_unit_task(UnitTask& t) {
     // wait for hands; the helpers left spin (run_shared) and take them. Not while a caller's
     // piece is the last of a unit: its DMA is a helper's to start, and a helper inside a wait
     // would leave it unstarted for that DMA's length (one helper left the link idle so).
-    for (const Unit& u : units_)
-        if (u.state == Unit::State::filling && u.caller_pieces > 0 && u.handed >= u.len)
-            return false;
+    if (config_.caller_starts)
+        for (const Unit& u : units_)
+            if (u.state == Unit::State::filling && u.caller_pieces > 0 && u.handed >= u.len)
+                return false;
     oldest = nullptr;
     for (Unit& u : units_) {
         if (u.state == Unit::State::waiting) return false;
