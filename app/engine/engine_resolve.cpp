@@ -85,6 +85,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
     c.idle_spin = o.wait == StagingWait::spin;
     c.read_mapped_files = o.mapped_files == StagingMappedFiles::read;
     c.caller_starts = o.start == StagingStart::caller;
+    c.lock_spin_ns = o.lock == StagingLock::spin ? kEngineDefaults.lock_spin_ns : 0;
     out.streams = o.streams;
     out.wait = o.wait;
     out.measure = o.measure;
@@ -141,7 +142,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
                                               : std::string("on the device's local CPUs");
     out.note = fmt::format(
         "staging on {}: {} helper thread{} ({}), {}, helpers {}; DMAs on {}, helpers {} "
-        "while they wait for one{}{}",
+        "while they wait for one{}{}{}",
         f.name, c.threads, c.threads == 1 ? "" : "s", threads_why, buffers_text(c), cpus,
         o.streams == StagingStreams::one ? "one stream (staging.streams = \"one\")"
                                          : "one stream per helper",
@@ -152,6 +153,10 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
         staging_shares_buffers(c) && c.caller_starts
             ? "; a copy's caller fills its first buffer with the helpers (staging.start = "
               "\"caller\")"
+            : "",
+        o.lock == StagingLock::block
+            ? "; a thread finding the engine's lock taken sleeps at once (staging.lock = "
+              "\"block\")"
             : "");
     return out;
 }

@@ -13,7 +13,7 @@
 namespace xfer {
 
 StagingEngine::StagingEngine(StagingConfig config, std::unique_ptr<StagingDevice> device)
-    : config_(std::move(config)), device_(std::move(device)) {
+    : config_(std::move(config)), device_(std::move(device)), mutex_(config_.lock_spin_ns) {
     if (config_.threads < 1 || config_.buffers < 1 || config_.chunk == 0)
         throw std::invalid_argument(fmt::format(
             "staging on device {}: needs at least one helper thread, one buffer and a chunk of at "
@@ -56,6 +56,8 @@ StagingTotals StagingEngine::totals() const {
     std::lock_guard lock(mutex_);
     StagingTotals t = totals_;
     t.file_read_bytes = file_read_bytes_.load(std::memory_order_relaxed);
+    t.lock_contended = mutex_.contended();
+    t.lock_slept = mutex_.slept();
     return t;
 }
 
@@ -130,9 +132,10 @@ void StagingEngine::stop() {
         if (!running_) return;
         stopping_ = true;
         news_.fetch_add(1, std::memory_order_release);
+        standby_news_.fetch_add(1, std::memory_order_release);
     }
-    work_.notify_all();
-    standby_.notify_all();
+    news_.notify_all();
+    standby_news_.notify_all();
     for (auto& t : threads_) t.join();
     threads_.clear();
     std::lock_guard lock(mutex_);
@@ -195,7 +198,7 @@ void StagingEngine::run_request(Request& r) {
     const bool more = r.helpers > active_;
     active_ = r.helpers;
     if (!units_.empty()) units_allowed_ = units_for(config_, active_, units_.size());
-    if (more) standby_.notify_all();
+    if (more) standby_news_.fetch_add(1, std::memory_order_release);
     // Link at the ring's head; helpers serve the ring in turn starting from cursor_.
     r.link = first_;
     first_ = &r;
@@ -209,7 +212,8 @@ void StagingEngine::run_request(Request& r) {
     if (caller_works) units_[size_t(first.unit)].caller_pieces = 1;
     news_.fetch_add(1, std::memory_order_release);
     lock.unlock();
-    work_.notify_all();
+    news_.notify_all();
+    if (more) standby_news_.notify_all();
     if (caller_works) caller_fill(first);
     lock.lock();
     r.done.wait(lock, [&] { return r.finished(); });
@@ -246,16 +250,22 @@ bool StagingEngine::take_chunk(Chunk& c) {
     return false;
 }
 
-void StagingEngine::wait_for_work_locked(const Helper& h, std::unique_lock<std::mutex>& lock) {
-    if (h.index < active_)
-        work_.wait(lock);
-    else
-        standby_.wait(lock);
+void StagingEngine::wait_for_work_locked(const Helper& h,
+                                         std::unique_lock<SpinFirstMutex>& lock) {
+    // Read under the lock, which every change is made under: news after this wakes the wait
+    // (atomic::wait returns at once where the word has moved already).
+    std::atomic<uint32_t>& word = h.index < active_ ? news_ : standby_news_;
+    const uint32_t seen = word.load(std::memory_order_acquire);
+    lock.unlock();
+    word.wait(seen, std::memory_order_acquire);
+    lock.lock();
 }
 
 void StagingEngine::wake_helpers_locked() {
     news_.fetch_add(1, std::memory_order_release);
-    work_.notify_all();
+    // Under the lock, as before with the condition variable: a system call only where a helper
+    // sleeps (the spinning ones watch the word).
+    news_.notify_all();
 }
 
 void StagingEngine::attach(Helper& h) {

@@ -32,6 +32,7 @@
 #include "engine/mapped_files.hpp"
 #include "engine/staging_device.hpp"
 #include "settings/engine_defaults.hpp"
+#include "util/spin_first_mutex.hpp"
 
 namespace xfer {
 
@@ -70,6 +71,9 @@ struct StagingConfig {
     // waits for its wake-up. The DMAs stay the helpers' to start ([staging] start = "caller";
     // "helpers", the default: false).
     bool caller_starts = false;
+    // A thread that finds the engine's lock taken keeps trying this long before it sleeps
+    // (util/spin_first_mutex.hpp; [staging] lock = "spin"); 0: it sleeps at once ("block").
+    int64_t lock_spin_ns = kEngineDefaults.lock_spin_ns;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -99,6 +103,8 @@ struct StagingTotals {
     uint64_t chunks = 0;           // finished DMAs
     uint64_t pieces = 0;           // shared buffers: the helpers' copies into or out of them
     uint64_t file_read_bytes = 0;  // read from the file behind a mapping (mapped_files)
+    uint64_t lock_contended = 0;   // the engine's lock found taken (helpers and callers)
+    uint64_t lock_slept = 0;       // ... and slept for (every time with lock = "block")
 };
 
 class StagingEngine {
@@ -175,8 +181,9 @@ class StagingEngine {
     void mark_idle(Helper& h);
     // Under mutex_: there may be work for the helpers (news for the spinning ones too).
     void wake_helpers_locked();
-    // Sleeps until there may be work for `h`: on work_ while it may take work, else on standby_.
-    void wait_for_work_locked(const Helper& h, std::unique_lock<std::mutex>& lock);
+    // Sleeps until there may be work for `h`: until news_ moves while it may take work, else
+    // until standby_news_ does.
+    void wait_for_work_locked(const Helper& h, std::unique_lock<SpinFirstMutex>& lock);
     // Per-helper buffers (staging_engine.cpp) and shared ones (staging_units.cpp).
     void run_own(Helper& h);
     void run_shared(Helper& h);
@@ -207,15 +214,19 @@ class StagingEngine {
     std::vector<std::unique_ptr<Helper>> helpers_;
     std::vector<std::thread> threads_;
 
-    mutable std::mutex mutex_;
-    std::condition_variable work_;  // helpers: a request arrived, or stop
-    // Helpers past active_ (an "auto" engine sharing the CPUs with others) wait here, not on
-    // work_: woken only when they are let in again or at stop, never by the news of every piece
-    // (four processes of twelve helpers, three let in each, spent 47 % of their helpers' busy
-    // time taking work, where three helpers each spent 0.7 %).
-    std::condition_variable standby_;
-    std::atomic<uint64_t> news_{0};     // counts wake_helpers_locked(): what spinners watch
-    std::condition_variable attached_;  // start(): a helper attached (or failed to)
+    mutable SpinFirstMutex mutex_;
+    // What sleeping helpers wait on, without the lock: a helper woken by a condition variable
+    // took the lock inside its wait, so helpers woken together queued there for it, each
+    // unlock a wake-up (SpinFirstMutex). Woken from a word, each takes the lock with lock().
+    // news_ counts wake_helpers_locked(): the helpers that may take work sleep on it and the
+    // spinning ones watch it. Helpers past active_ (an "auto" engine sharing the CPUs with
+    // others) sleep on standby_news_ instead: woken only when they are let in again or at stop,
+    // never by the news of every piece (four processes of twelve helpers, three let in each,
+    // spent 47 % of their helpers' busy time taking work, where three helpers each spent 0.7 %).
+    // Both change only under the lock.
+    std::atomic<uint32_t> news_{0};
+    std::atomic<uint32_t> standby_news_{0};
+    std::condition_variable_any attached_;  // start(): a helper attached (or failed to)
     Request* first_ = nullptr;          // active requests, a ring served in turn
     Request* cursor_ = nullptr;         // the request the next chunk comes from
     bool stopping_ = false;

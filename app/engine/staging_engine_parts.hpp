@@ -27,7 +27,7 @@ struct StagingEngine::Request {
     uint64_t outstanding = 0;  // ranges handed out and not yet retired
     bool failed = false;
     std::string error;  // the first failure (assigned off the timed path only on failure)
-    std::condition_variable done;
+    std::condition_variable_any done;  // with the engine's SpinFirstMutex
     Request* link = nullptr;  // the next active request
 
     bool finished() const { return next >= bytes && outstanding == 0; }

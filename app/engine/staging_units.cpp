@@ -27,7 +27,7 @@ namespace {
 
 // Until `news` moves past `seen`: a pause per turn, and now and then a yield, so that a machine
 // with fewer CPUs than threads still runs the rest.
-void spin_until_news(const std::atomic<uint64_t>& news, uint64_t seen) {
+void spin_until_news(const std::atomic<uint32_t>& news, uint32_t seen) {
     for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
         if (turn % 64 != 0)
             cpu_pause();
@@ -65,7 +65,7 @@ void StagingEngine::run_shared(Helper& h) {
                 if (config_.idle_spin && h.index < active_ && !stopping_ &&
                     std::any_of(units_.begin(), units_.end(),
                                 [](const Unit& u) { return u.state != Unit::State::free; })) {
-                    const uint64_t seen = news_.load(std::memory_order_acquire);
+                    const uint32_t seen = news_.load(std::memory_order_acquire);
                     lock.unlock();
                     mark_busy(h);
                     auto spin = [&] { spin_until_news(news_, seen); };

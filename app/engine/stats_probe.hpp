@@ -14,6 +14,8 @@
 
 #include "engine/engine_probe.hpp"
 #include "engine/helper_work.hpp"
+#include "settings/engine_defaults.hpp"
+#include "util/spin_first_mutex.hpp"
 
 namespace xfer {
 
@@ -114,7 +116,10 @@ class StatsProbe : public EngineProbe {
 
     std::vector<std::unique_ptr<Helper>> helpers_;
     std::unique_ptr<Helper> callers_ = std::make_unique<Helper>();
-    mutable std::mutex mutex_;  // the rest
+    // The rest. Every helper tells it of its first work and pieces when a copy arrives: it
+    // tries before it sleeps as the engine's lock does, so that measuring adds no queue of
+    // wake-ups of its own (util/spin_first_mutex.hpp).
+    mutable SpinFirstMutex mutex_{kEngineDefaults.lock_spin_ns};
     std::map<uint64_t, Copy> copies_;
     int64_t period_start_ = 0;  // the first of the copies now in the engine arrived
     std::vector<std::pair<int64_t, int64_t>> dmas_;  // [issued, seen done] since period_start_

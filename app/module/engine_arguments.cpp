@@ -106,6 +106,7 @@ py::dict engine_option_defaults(const ResolvedEngine& r) {
         {"wait", to_string(r.wait)},
         {"mapped_files", c.read_mapped_files ? "read" : "copy"},
         {"start", c.caller_starts ? "caller" : "helpers"},
+        {"lock", c.lock_spin_ns > 0 ? "spin" : "block"},
         {"direct_below",
          {{"to_device", r.direct_below_to_device}, {"from_device", r.direct_below_from_device}}},
         {"pageable", r.pageable_direct ? "direct" : "staged"},

@@ -114,6 +114,9 @@ py::dict engine_stats(const ModuleEngine& e) {
                             py::arg("read_from_files") = s.staged.file_read_bytes);
     out["chunks"] = s.staged.chunks;  // DMAs
     out["pieces"] = s.staged.pieces;  // shared buffers: the helpers' copies into or out of them
+    // The engine's lock found taken, and slept for (staging.lock): helpers and callers.
+    out["lock"] = py::dict(py::arg("contended") = s.staged.lock_contended,
+                           py::arg("slept") = s.staged.lock_slept);
     out["registry"] = registry_of(e);
     out["measured"] = s.measured.has_value();
     if (s.measured) {

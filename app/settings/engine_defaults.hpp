@@ -42,6 +42,11 @@ struct EngineDefaults {
     // of two passes; from the device (its pieces then 1-2 MiB) from 4 MiB.
     uint64_t direct_below_to_device = uint64_t(12) << 20;
     uint64_t direct_below_from_device = uint64_t(4) << 20;
+    // lock = "spin": how long a thread that finds the engine's lock taken keeps trying before it
+    // sleeps (util/spin_first_mutex.hpp). The lock is held about a microsecond at a time; a
+    // wake-up on the H100 host's virtual CPUs took about 20 us (eleven helpers woken one after
+    // another took work over 225 us: docs/performance.md), so a budget of a few wake-ups.
+    int64_t lock_spin_ns = 50'000;
 
     // Bytes per DMA with dma = "auto" and the chunk left "auto".
     constexpr uint64_t dma() const { return chunks_per_dma * chunk; }

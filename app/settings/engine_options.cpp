@@ -165,6 +165,15 @@ EngineOptionRow start_option() {
     return enum_option("start", "who fills a copy's first DMA: {values}", &EngineOptions::start);
 }
 
+// staging.lock, recorded since issue #58's eighth session: results without it ran "block".
+EngineOptionRow lock_option() {
+    EngineOptionRow r = enum_option(
+        "lock", "on finding the engine's lock taken: {values} (spin: tries first)",
+        &EngineOptions::lock);
+    r.before = "block";
+    return r;
+}
+
 // staging.mapped_files, "read" by default since issue #58 (docs/results/caller-start-h100.md):
 // results written before it copied from the mapping.
 EngineOptionRow mapped_files_option() {
@@ -225,6 +234,7 @@ std::vector<EngineOptionRow> build_rows() {
         enum_option("wait", "how a helper waits for a DMA: {values}", &EngineOptions::wait),
         mapped_files_option(),
         start_option(),
+        lock_option(),
         with_rule(
             size_option("direct_below", {{"auto", kDirectBelowAuto}},
                         "a smaller copy is one plain copy", &EngineOptions::direct_below, 0,

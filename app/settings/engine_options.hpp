@@ -34,6 +34,7 @@ struct EngineOptions {
     StagingWait wait = StagingWait::spin;
     StagingMappedFiles mapped_files = StagingMappedFiles::read;  // issue #58, H100 passes
     StagingStart start = StagingStart::helpers;  // "caller": slower in processes (issue #58)
+    StagingLock lock = StagingLock::spin;        // issue #58: helpers woken together
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
     PageableRoute pageable = PageableRoute::auto_;

@@ -137,6 +137,15 @@ struct EnumTable<StagingStart> {
                                                      {StagingStart::helpers, "helpers"}};
 };
 
+// staging.lock: how a thread that finds the engine's lock taken waits for it: keeps trying a
+// moment first (spin), or sleeps at once (block: a plain std::mutex, as before).
+enum class StagingLock { spin, block };
+template <>
+struct EnumTable<StagingLock> {
+    static constexpr EnumRow<StagingLock> rows[] = {{StagingLock::spin, "spin"},
+                                                    {StagingLock::block, "block"}};
+};
+
 // Engine(pageable=...): how pageable memory reaches the device: auto (directly where the device
 // reads pageable memory through the host's page tables, staged elsewhere), always staged, or
 // always one plain copy.

@@ -33,6 +33,7 @@ class Engine:
         wait: Literal["spin", "block"] = "spin",
         mapped_files: Literal["copy", "read"] = "read",
         start: Literal["caller", "helpers"] = "helpers",
+        lock: Literal["spin", "block"] = "spin",
         direct_below: Union[_Size, Literal["auto"]] = "auto",
         pageable: Literal["auto", "staged", "direct"] = "auto",
         measure: bool = False,

@@ -177,7 +177,7 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
              "streams": "per-helper", "wait": "block", "mapped_files": "copy", "start": "helpers",
-             "direct_below": 0,
+             "lock": "block", "direct_below": 0,
              "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
         round_trip((5 << 20) + 3, e)
@@ -187,7 +187,38 @@ def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
                                                                           2 * MiB)
     assert "one stream per helper, helpers sleep (staging.wait = \"block\")" in s["note"]
     assert "faulting its pages in (staging.mapped_files = \"copy\")" in s["note"]
+    assert "lock taken sleeps at once (staging.lock = \"block\")" in s["note"]
 
+
+
+@pytest.mark.parametrize("lock", ["spin", "block"])
+def test_stats_count_the_engines_lock_found_taken_and_slept_for(lock):
+    """lock = "block" sleeps every time it finds the lock taken; "spin" tries first. Four
+    threads through six helpers: the lock is found taken (REQUIRE'd, or nothing is tested)."""
+    with xferlab.Engine(threads=6, chunk="64KiB", dma="256KiB", buffers=2, direct_below=0,
+                        lock=lock) as e:
+        failed = []
+
+        def copies(k):
+            try:
+                for _ in range(3):
+                    round_trip((3 << 20) + k, e, seed=k)  # the bytes arrived, both ways
+            except Exception as x:  # noqa: BLE001 - told below, on the test's thread
+                failed.append(x)
+
+        threads = [threading.Thread(target=copies, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        s = e.stats()
+    assert not failed
+    assert s["options"]["lock"] == lock
+    assert s["lock"]["contended"] > 0
+    if lock == "block":
+        assert s["lock"]["slept"] == s["lock"]["contended"]
+    else:
+        assert s["lock"]["slept"] <= s["lock"]["contended"]
 
 def test_the_module_and_a_scenario_share_every_option_and_its_default():
     """[staging]'s keys and Engine()'s options are rows of one table: the scenario's defaults, as

@@ -82,3 +82,11 @@ class SpanLimit(unittest.TestCase):
         self.assertAlmostEqual(e["dma_span_us"], 1300)
         self.assertAlmostEqual(e["after_last_dma_us"], 40)
         self.assertAlmostEqual(e["link_starved_us"], 150)
+
+
+class LockCounts(unittest.TestCase):
+    def test_the_locks_counts_between_two_stats(self):
+        from bench_module.limit import lock_counts
+        before = {"lock": {"contended": 10, "slept": 4}}
+        after = {"lock": {"contended": 25, "slept": 4}}
+        self.assertEqual(lock_counts(before, after), {"contended": 15, "slept": 0})

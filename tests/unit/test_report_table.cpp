@@ -341,5 +341,12 @@ TEST_CASE("a retired option recorded at its former default stays among the defau
     INFO(concise);
     CHECK_FALSE(contains(concise, "stores = auto"));
     CHECK(contains(concise, "populate = ahead"));
-    CHECK(contains(table(res), "stores = auto"));  // --full shows every recorded value
+    // --full shows every recorded value (the header's lines wrap wherever the keys before it end)
+    std::string full = table(res);
+    INFO(full);
+    std::replace(full.begin(), full.end(), '\n', ' ');
+    full.erase(std::unique(full.begin(), full.end(),
+                           [](char a, char b) { return a == ' ' && b == ' '; }),
+               full.end());
+    CHECK(contains(full, "stores = auto"));
 }

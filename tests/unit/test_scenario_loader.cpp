@@ -377,7 +377,8 @@ threads.count = 2
                                 {"streams", "one"},
                                 {"wait", "spin"},
                                 {"mapped_files", "read"},
-                                {"start", "helpers"}}));
+                                {"start", "helpers"},
+                                {"lock", "spin"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},

@@ -27,6 +27,9 @@ TEST_CASE("engine options: results that recorded a retired key keep and write it
     CHECK(s.unrecorded.count("staging.mapped_files") == 1);
     // Absent, as it ran then: from the mapping ("read" is the default since issue #58).
     CHECK(s.transfer.staging.mapped_files == StagingMappedFiles::copy);
+    // And "block" for the engine's lock (a plain mutex before staging.lock).
+    CHECK(s.unrecorded.count("staging.lock") == 1);
+    CHECK(s.transfer.staging.lock == StagingLock::block);
     const json back = s;
     CHECK(back["staging"]["taper"] == true);
     CHECK(back["staging"]["stores"] == "auto");

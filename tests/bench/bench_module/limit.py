@@ -30,9 +30,10 @@ measured engine's edges (its stats: the fill before the first DMA, the DMAs' spa
 the time the link waited for the helpers) are printed with the model: a gap between model and
 measurement that they do not explain is the engine's to find.
 
-Issue #58's switch, staging.start: the measured engine and xferlab.copy (start = "helpers", the
-default) against engines made alike with start = "caller" (the caller fills its copy's first
-buffer with the helpers it wakes), in the same trials. For each measured engine the section
+Issue #58's switches (SWITCHES): the measured engine and xferlab.copy (the defaults) against
+engines made alike with one option changed, in the same trials: start = "caller" (the caller
+fills its copy's first buffer with the helpers it wakes) and lock = "block" (a helper finding
+the engine's lock taken sleeps at once, as before lock = "spin"). For each measured engine the section
 also brackets the copy with the caller's own clock (time.monotonic_ns(), which the engine's
 moments share): from the call to the copy's arrival in the engine, from its return in the
 engine to the call's, the time timed_threads adds around the call (its thread's start and
@@ -190,6 +191,16 @@ def bracketed(fn, buffers):
     return timed_threads(one, [buffers], 1), marks["call"], marks["back"]
 
 
+# Each switch: its name in the rows (", start=caller"), the option it sets against the defaults.
+SWITCHES = ((", start=caller", (("start", "caller"),)), (", lock=block", (("lock", "block"),)))
+LOCK = ("contended", "slept")
+
+
+def lock_counts(before, after):
+    """The engine's lock found taken, and slept for, between two stats()."""
+    return {k: after["lock"][k] - before["lock"][k] for k in LOCK}
+
+
 def measured_copy(engine, buffers, n, helpers):
     """One caller's copy through a measured engine: (its rate, the helpers' fill rate while the
     link read, its edges and where its time went outside them, in us)."""
@@ -207,7 +218,8 @@ def measured_copy(engine, buffers, n, helpers):
         around_call_us=took * 1e6 - (back - call) / 1e3,
         to_first_helper_us=mean_between(before["edges"], after["edges"], "to_first_helper_us",
                                         "woke", none=-1.0),
-        caller_share=(after["callers"]["copied_bytes"] - before["callers"]["copied_bytes"]) / n)
+        caller_share=(after["callers"]["copied_bytes"] - before["callers"]["copied_bytes"]) / n,
+        **{"lock_" + k: v for k, v in lock_counts(before, after).items()})
     for key in FIRST_FILL:
         edges[key] = mean_between(before["first_fill"], after["first_fill"], key, "copies",
                                   none=-1.0)
@@ -248,10 +260,11 @@ def run(ctx, results):
     pinned = ctx.memcpy.pinned_fns()[0]
     copy = lambda b: ctx.xferlab.copy(b.cupy, b.pageable)  # noqa: E731
     measured = ctx.xferlab.Engine(device=0, measure=True)  # as the shared one, measured
-    # staging.start = "caller", the switch against the default "helpers", measured and not
-    measured_c = make_engine(ctx.xferlab, (("start", "caller"),), "limit-caller-measured",
-                             measure=True)
-    plain_c = make_engine(ctx.xferlab, (("start", "caller"),), "limit-caller")
+    # Each switch against the defaults, measured and not (each engine in a registry of its own)
+    switched = {suffix: (make_engine(ctx.xferlab, setting, "limit" + suffix[2:] + "-measured",
+                                     measure=True),
+                         make_engine(ctx.xferlab, setting, "limit" + suffix[2:]))
+                for suffix, setting in SWITCHES}
     engine_parts = engine_fill(ctx, caller.pageable, 1, dma, piece, ring) is not None
     steps = {
         "P": lambda: n / timed_threads(pinned, [caller], 1),
@@ -260,16 +273,18 @@ def run(ctx, results):
         "FNpy": lambda: parts.fill_rate(helpers),
         "during": parts.while_dma,
         "one caller": lambda: n / timed_threads(copy, [caller], 1),
-        "one caller, start=caller": lambda: n / timed_threads(
-            lambda b: plain_c.copy(b.cupy, b.pageable), [caller], 1),
         "P around": lambda: pinned_outside(pinned, caller),
         "four callers": lambda: 4 * n / timed_threads(copy, four, 1),
     }
+    for suffix, (_, plain) in switched.items():
+        steps["one caller" + suffix] = lambda e=plain: n / timed_threads(
+            lambda b: e.copy(b.cupy, b.pageable), [caller], 1)
     if engine_parts:
         steps["F1"] = lambda: engine_fill(ctx, caller.pageable, 1, dma, piece, ring)
         steps["FN"] = lambda: engine_fill(ctx, caller.pageable, helpers, dma, piece, ring)
         steps["measured"] = lambda: measured_copy(measured, caller, n, helpers)
-        steps["measured caller"] = lambda: measured_copy(measured_c, caller, n, helpers)
+        for suffix, (m, _) in switched.items():
+            steps["measured" + suffix] = lambda e=m: measured_copy(e, caller, n, helpers)
     for step in steps.values():  # warm-up: nothing timed before a method's first run
         step()
     rows = []
@@ -281,13 +296,15 @@ def run(ctx, results):
             got[name] = steps[name]()
         FNdpy, Lw = got.pop("during")
         row = dict(got, FNdpy=FNdpy, Lw=Lw, trial=trial)
-        row["one caller, start=caller x1"] = row["one caller, start=caller"] / row["P"]
+        for suffix in switched:
+            row["one caller" + suffix + " x1"] = row["one caller" + suffix] / row["P"]
         if engine_parts:
             row["one caller, measured engine"], row["FNd"], row["edges"] = row.pop("measured")
-            rate_c, _, row["edges caller"] = row.pop("measured caller")
-            row["one caller, measured engine, start=caller"] = rate_c
-            for suffix, e, rate in (("", row["edges"], row["one caller, measured engine"]),
-                                    (", start=caller", row["edges caller"], rate_c)):
+            for suffix in switched:
+                rate, _, row["edges" + suffix] = row.pop("measured" + suffix)
+                row["one caller, measured engine" + suffix] = rate
+            for suffix in ("",) + tuple(switched):
+                e, rate = row["edges" + suffix], row["one caller, measured engine" + suffix]
                 row["span limit x1" + suffix] = span_limit(n, dma, row["P"], row["FN"],
                                                            e["dma_span_us"],
                                                            e["after_last_dma_us"],
@@ -301,7 +318,7 @@ def run(ctx, results):
             row[f"measured x{callers}"] = row[key] / row["P"]
         rows.append(row)
         progress("limit", trial, trials)
-    for e in (measured, measured_c, plain_c):
+    for e in [measured] + [e for pair in switched.values() for e in pair]:
         e.close()
     # The bytes arrived (the last copies were of the caller's own pattern).
     assert caller.cupy[:16].get().tolist() == [caller.pageable[0]] * 16
@@ -310,9 +327,9 @@ def run(ctx, results):
     print_limit(results["limit"], trials)
 
 
-def print_measured(limit, rows, start, suffix, key):
-    """The measured engine with staging.start = `start`: its edges, the link through its span,
-    where its time went outside the engine, its limit and the gap to it."""
+def print_measured(limit, rows, name, suffix, key):
+    """The measured engine `name` (the defaults, or a switch): its edges, the link through its
+    span, where its time went outside the engine, its lock, its limit and the gap to it."""
     def med_of(k):
         return statistics.median(r[key][k] for r in rows)
 
@@ -320,13 +337,15 @@ def print_measured(limit, rows, start, suffix, key):
     inside = [r[key]["link_starved_us"] - r[key]["to_first_dma_us"] -
               r[key]["after_last_dma_us"] for r in rows]
     spans = [limit["bytes"] / (r[key]["dma_span_us"] * 1e-6) for r in rows]
-    print(f"   measured engine, one caller, start=\"{start}\": {rate / 1e9:.1f} GB/s; its copy "
+    print(f"   measured engine, one caller, {name}: {rate / 1e9:.1f} GB/s; its copy "
           "(us, medians): " + ", ".join(f"{k} {med_of(k):.0f}" for k in EDGES))
     print("      outside the engine (us, medians): " +
           ", ".join(f"{k} {med_of(k):.0f}" for k in OUTSIDE[:4]) +
           f"; the caller copied {100 * med_of('caller_share'):.1f}% of the bytes")
     print("      before the first DMA (medians): " +
-          ", ".join(f"{k} {med_of(k):.0f}" for k in FIRST_FILL))
+          ", ".join(f"{k} {med_of(k):.0f}" for k in FIRST_FILL) +
+          "; the engine's lock per copy (medians): " +
+          ", ".join(f"{k} {med_of('lock_' + k):.0f}" for k in LOCK))
     print(f"      the link through the span: {statistics.median(spans) / 1e9:.1f} GB/s "
           f"({min(spans) / 1e9:.1f}-{max(spans) / 1e9:.1f}); the link waited for the "
           f"helpers inside the span {statistics.median(inside):.0f} us "
@@ -377,20 +396,22 @@ def print_limit(limit, trials):
         f"{k} {med(k) / 1e9:.1f}" for k in ("P", "L", "Lw", "F1", "FN", "FNd")))
     print("   Python threads' fills (GB/s): " + ", ".join(
         f"{k} {med(k) / 1e9:.1f}" for k in ("F1py", "FNpy", "FNdpy")))
+    switches = [suffix for suffix, _ in SWITCHES if "one caller" + suffix in rows[0]]
     if limit.get("engine_parts"):
-        for start, suffix, key in (("helpers", "", "edges"),
-                                   ("caller", ", start=caller", "edges caller")):
-            if key not in rows[0]:
-                continue
-            print_measured(limit, rows, start, suffix, key)
+        for suffix in [""] + switches:
+            if "edges" + suffix in rows[0]:
+                print_measured(limit, rows, suffix[2:] or "the defaults", suffix,
+                               "edges" + suffix)
     around = [r["P around"] for r in rows]
     print(f"   the reference's time around its call: {statistics.median(around):.0f} us "
           f"({min(around):.0f} to {max(around):.0f})")
-    pairs = [r["one caller, start=caller"] / r["one caller"] for r in rows]
-    print(f"   xferlab.copy, one caller: start=\"helpers\" {med('measured x1'):.3f} x pinned, "
-          f"start=\"caller\" {med('one caller, start=caller x1'):.3f}; caller / helpers "
-          f"paired by trial {statistics.median(pairs):.3f} ({min(pairs):.3f} to "
-          f"{max(pairs):.3f}), higher in {sum(p > 1 for p in pairs)} of {len(pairs)}")
+    print(f"   xferlab.copy, one caller, the defaults: {med('measured x1'):.3f} x pinned")
+    for suffix in switches:
+        pairs = [r["one caller" + suffix] / r["one caller"] for r in rows]
+        print(f"   an engine with {suffix[2:]}, one caller: "
+              f"{med('one caller' + suffix + ' x1'):.3f} x pinned; / the defaults paired by "
+              f"trial {statistics.median(pairs):.3f} ({min(pairs):.3f} to {max(pairs):.3f}), "
+              f"higher in {sum(p > 1 for p in pairs)} of {len(pairs)}")
     print(f"{'callers':>8} {'model x pinned':>15} {'measured x pinned':>18} {'gap':>7} "
           f"{'paired range':>16}")
     for callers in (1, 4):
