@@ -86,6 +86,7 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
     c.read_mapped_files = o.mapped_files == StagingMappedFiles::read;
     c.caller_starts = o.start == StagingStart::caller;
     c.lock_spin_ns = o.lock == StagingLock::spin ? kEngineDefaults.lock_spin_ns : 0;
+    c.expect_spin_ns = o.wake == StagingWake::call ? kEngineDefaults.expect_spin_ns : 0;
     out.streams = o.streams;
     out.wait = o.wait;
     out.measure = o.measure;

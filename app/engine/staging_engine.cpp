@@ -58,6 +58,7 @@ StagingTotals StagingEngine::totals() const {
     t.file_read_bytes = file_read_bytes_.load(std::memory_order_relaxed);
     t.lock_contended = mutex_.contended();
     t.lock_slept = mutex_.slept();
+    t.heads_ups = heads_ups_.load(std::memory_order_relaxed);
     return t;
 }
 
@@ -259,6 +260,21 @@ void StagingEngine::wait_for_work_locked(const Helper& h,
     lock.unlock();
     word.wait(seen, std::memory_order_acquire);
     lock.lock();
+}
+
+void StagingEngine::expect_copy() {
+    // Helpers that sleep while they wait (staging.wait = "block") would only go back to sleep.
+    if (config_.expect_spin_ns <= 0 || units_.empty() || !config_.idle_spin) return;
+    const int64_t now = now_ns();
+    // A heads-up running already: the helpers are awake; the deadline moves, nothing else.
+    if (expected_until_.exchange(now + config_.expect_spin_ns, std::memory_order_relaxed) > now)
+        return;
+    heads_ups_.fetch_add(1, std::memory_order_relaxed);
+    // Without the lock: the word's sleepers compare it with what they read under the lock, so
+    // this wakes them (and the spinners) once, and a heads-up lost to a race only leaves them
+    // asleep.
+    news_.fetch_add(1, std::memory_order_release);
+    news_.notify_all();
 }
 
 void StagingEngine::wake_helpers_locked() {

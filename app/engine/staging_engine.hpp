@@ -74,6 +74,9 @@ struct StagingConfig {
     // A thread that finds the engine's lock taken keeps trying this long before it sleeps
     // (util/spin_first_mutex.hpp; [staging] lock = "spin"); 0: it sleeps at once ("block").
     int64_t lock_spin_ns = kEngineDefaults.lock_spin_ns;
+    // Shared buffers: after expect_copy() the helpers spin this long for the copy before they
+    // sleep again; 0: expect_copy() does nothing ([staging] wake = "arrival").
+    int64_t expect_spin_ns = kEngineDefaults.expect_spin_ns;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).
@@ -105,6 +108,7 @@ struct StagingTotals {
     uint64_t file_read_bytes = 0;  // read from the file behind a mapping (mapped_files)
     uint64_t lock_contended = 0;   // the engine's lock found taken (helpers and callers)
     uint64_t lock_slept = 0;       // ... and slept for (every time with lock = "block")
+    uint64_t heads_ups = 0;        // expect_copy() calls that woke the helpers
 };
 
 class StagingEngine {
@@ -120,6 +124,13 @@ class StagingEngine {
     void start();
     // Lets the helpers finish what is in flight and joins them. Idempotent.
     void stop();
+
+    // On a caller's thread, before a copy it expects to ask for: wakes the sleeping helpers
+    // that may take work, which then spin until a copy arrives or config().expect_spin_ns has
+    // passed, so that their wake-ups overlap the caller's way into the engine instead of
+    // following its arrival. Without the lock; a system call only where helpers sleep and no
+    // heads-up is running. Shared buffers only; nothing where expect_spin_ns is 0.
+    void expect_copy();
 
     // On a caller's thread: moves `bytes` bytes and returns when all have arrived. Throws
     // std::runtime_error naming the device and the chunk's offset when a DMA failed (the rest
@@ -226,6 +237,8 @@ class StagingEngine {
     // Both change only under the lock.
     std::atomic<uint32_t> news_{0};
     std::atomic<uint32_t> standby_news_{0};
+    std::atomic<int64_t> expected_until_{0};  // expect_copy()'s deadline (now_ns())
+    std::atomic<uint64_t> heads_ups_{0};      // expect_copy() calls that woke the helpers
     std::condition_variable_any attached_;  // start(): a helper attached (or failed to)
     Request* first_ = nullptr;          // active requests, a ring served in turn
     Request* cursor_ = nullptr;         // the request the next chunk comes from

@@ -19,6 +19,7 @@
 
 #include "engine/staging_engine.hpp"
 #include "engine/staging_engine_parts.hpp"
+#include "util/clock.hpp"
 #include "util/cpu_pause.hpp"
 
 namespace xfer {
@@ -27,12 +28,16 @@ namespace {
 
 // Until `news` moves past `seen`: a pause per turn, and now and then a yield, so that a machine
 // with fewer CPUs than threads still runs the rest.
-void spin_until_news(const std::atomic<uint32_t>& news, uint32_t seen) {
+// Until `news` moves past `seen`, or (`until` > 0) the clock passes `until`: a pause per turn,
+// and now and then a yield, so that a machine with fewer CPUs than threads still runs the rest.
+void spin_until_news(const std::atomic<uint32_t>& news, uint32_t seen, int64_t until = 0) {
     for (unsigned turn = 1; news.load(std::memory_order_acquire) == seen; ++turn) {
-        if (turn % 64 != 0)
+        if (turn % 64 != 0) {
             cpu_pause();
-        else
-            std::this_thread::yield();
+            continue;
+        }
+        if (until > 0 && now_ns() >= until) return;
+        std::this_thread::yield();
     }
 }
 
@@ -62,13 +67,17 @@ void StagingEngine::run_shared(Helper& h) {
                 if (h.index < active_ && take_unit_task(t)) break;
                 // A unit in use brings news when its pieces or its DMA are done; spinning for it
                 // (rather than a wake-up later) hands a unit's pieces out as soon as its DMA ends.
-                if (config_.idle_spin && h.index < active_ && !stopping_ &&
+                // So does a copy expected (expect_copy), until its deadline.
+                const bool in_use =
                     std::any_of(units_.begin(), units_.end(),
-                                [](const Unit& u) { return u.state != Unit::State::free; })) {
+                                [](const Unit& u) { return u.state != Unit::State::free; });
+                const int64_t expected = expected_until_.load(std::memory_order_relaxed);
+                if (config_.idle_spin && h.index < active_ && !stopping_ &&
+                    (in_use || (expected > 0 && now_ns() < expected))) {
                     const uint32_t seen = news_.load(std::memory_order_acquire);
                     lock.unlock();
                     mark_busy(h);
-                    auto spin = [&] { spin_until_news(news_, seen); };
+                    auto spin = [&] { spin_until_news(news_, seen, in_use ? 0 : expected); };
                     device_->spin(h.index, HostStep(spin));
                     lock.lock();
                     continue;

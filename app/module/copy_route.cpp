@@ -138,6 +138,7 @@ void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& s
         moments->waited = now_ns();
         engine->note_call(*moments);
     }
+    if (shared) note_shared_staged(route.device);
     engine->staged(host, device, dst.bytes, to_device, route.page_locked_host, stream);
 }
 

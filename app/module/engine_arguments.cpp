@@ -110,6 +110,7 @@ py::dict engine_option_defaults(const ResolvedEngine& r) {
         {"direct_below",
          {{"to_device", r.direct_below_to_device}, {"from_device", r.direct_below_from_device}}},
         {"pageable", r.pageable_direct ? "direct" : "staged"},
+        {"wake", c.expect_spin_ns > 0 ? "call" : "arrival"},
         {"measure", r.measure}};
     py::dict out;
     for (const auto& row : engine_option_rows()) {

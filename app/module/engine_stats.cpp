@@ -117,6 +117,7 @@ py::dict engine_stats(const ModuleEngine& e) {
     // The engine's lock found taken, and slept for (staging.lock): helpers and callers.
     out["lock"] = py::dict(py::arg("contended") = s.staged.lock_contended,
                            py::arg("slept") = s.staged.lock_slept);
+    out["heads_ups"] = s.staged.heads_ups;  // calls that woke the helpers (wake = "call")
     out["registry"] = registry_of(e);
     out["measured"] = s.measured.has_value();
     if (s.measured) {

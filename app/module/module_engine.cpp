@@ -103,8 +103,16 @@ void ModuleEngine::leave() {
     if (--in_flight_ == 0) idle_.notify_all();
 }
 
+void ModuleEngine::expect_copy() {
+    if (!last_staged_.load(std::memory_order_relaxed)) return;
+    std::lock_guard lock(mutex_);  // close() takes engine_ under it
+    if (closed_ || !engine_ || process_id() != pid_) return;
+    engine_->expect_copy();
+}
+
 void ModuleEngine::staged(std::byte* host, std::byte* device, uint64_t bytes, bool to_device,
                           bool page_locked, uintptr_t stream) {
+    last_staged_.store(true, std::memory_order_relaxed);
     enter();
     try {
         if (stream) platform_.wait_stream(stream, device_);
@@ -121,6 +129,7 @@ void ModuleEngine::staged(std::byte* host, std::byte* device, uint64_t bytes, bo
 
 void ModuleEngine::plain(std::byte* dst, const std::byte* src, uint64_t bytes, bool to_device,
                          uintptr_t stream) {
+    last_staged_.store(false, std::memory_order_relaxed);
     enter();
     try {
         platform_.copy(dst, src, bytes, to_device, device_, stream);
@@ -200,6 +209,31 @@ std::shared_ptr<ModuleEngine> shared_engine(int device) {
     if (!engine || engine->closed())
         engine = std::make_shared<ModuleEngine>(platform_locked(c), device, EngineOptions{});
     return engine;
+}
+
+namespace {
+
+// The device whose shared engine staged the process's latest staged copy (-1: none yet).
+std::atomic<int> g_last_staged_device{-1};
+
+}  // namespace
+
+void note_shared_staged(int device) {
+    g_last_staged_device.store(device, std::memory_order_relaxed);
+}
+
+void expect_shared_copy() {
+    const int device = g_last_staged_device.load(std::memory_order_relaxed);
+    if (device < 0) return;
+    std::shared_ptr<ModuleEngine> engine;
+    {
+        PlatformChoice& c = choice();
+        std::lock_guard lock(c.mutex);
+        const auto it = c.shared.find(device);
+        if (it == c.shared.end() || !it->second) return;
+        engine = it->second;
+    }
+    engine->expect_copy();  // nothing where its latest copy was plain
 }
 
 CopyPlatform& current_platform() {

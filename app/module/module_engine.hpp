@@ -5,6 +5,7 @@
 // touches Python.
 #include <sys/types.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -89,6 +90,11 @@ class ModuleEngine {
     // A plain copy on the caller's stream, counted in the stats.
     void plain(std::byte* dst, const std::byte* src, uint64_t bytes, bool to_device,
                uintptr_t stream);
+    // As a call enters the module, before its views: where this engine's latest copy was
+    // staged, the next probably is too, so its helpers are woken now (StagingEngine::
+    // expect_copy; Engine(wake="arrival"): not). A stream of small copies, each plain, wakes
+    // nothing.
+    void expect_copy();
     void count_host_copy() {
         std::lock_guard lock(mutex_);
         ++host_copies_;
@@ -132,11 +138,17 @@ class ModuleEngine {
     bool closed_ = false;
     uint64_t plain_copies_ = 0, plain_bytes_ = 0, host_copies_ = 0;
     CallMoments last_call_;
+    std::atomic<bool> last_staged_{false};  // the latest copy was staged (expect_copy)
 };
 
 // The engine of `device` that xferlab.copy shares between every thread of the process, made on
 // first use with automatic settings on the current platform.
 std::shared_ptr<ModuleEngine> shared_engine(int device);
+// xferlab.copy's expect_copy(): the shared engine that staged the process's latest staged copy,
+// where it is open (made on no account).
+void expect_shared_copy();
+// Its record: `device`'s shared engine staged a copy.
+void note_shared_staged(int device);
 // The current platform: CUDA, or the one a test build put in its place.
 CopyPlatform& current_platform();
 // Copies go to `platform` from now on (nullptr: CUDA again); the shared engines close. Only the

@@ -47,6 +47,10 @@ struct EngineDefaults {
     // wake-up on the H100 host's virtual CPUs took about 20 us (eleven helpers woken one after
     // another took work over 225 us: docs/performance.md), so a budget of a few wake-ups.
     int64_t lock_spin_ns = 50'000;
+    // wake = "call": how long the helpers a copy's call woke spin for its arrival before they
+    // sleep again. The call's way into the engine took 120-180 us on the H100 host after its
+    // CPUs idled (docs/performance.md, "The way in, leg by leg").
+    int64_t expect_spin_ns = 500'000;
 
     // Bytes per DMA with dma = "auto" and the chunk left "auto".
     constexpr uint64_t dma() const { return chunks_per_dma * chunk; }

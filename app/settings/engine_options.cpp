@@ -165,6 +165,14 @@ EngineOptionRow start_option() {
     return enum_option("start", "who fills a copy's first DMA: {values}", &EngineOptions::start);
 }
 
+// Engine(wake=...), the module's alone: the harness's workers call the engine directly.
+EngineOptionRow wake_option() {
+    return enum_option("wake",
+                       "wake the helpers as a call enters, where the last copy was staged, or "
+                       "as it reaches the engine: {values}",
+                       &EngineOptions::wake, false);
+}
+
 // staging.lock, recorded since issue #58's eighth session: results without it ran "block".
 EngineOptionRow lock_option() {
     EngineOptionRow r = enum_option(
@@ -248,6 +256,7 @@ std::vector<EngineOptionRow> build_rows() {
             "auto: direct where the device reads it",
             "auto: direct where the device reads pageable memory through the host's page "
             "tables, else staged"),
+        wake_option(),
         measure_option(),
     };
 }

@@ -38,6 +38,7 @@ struct EngineOptions {
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
     PageableRoute pageable = PageableRoute::auto_;
+    StagingWake wake = StagingWake::call;  // issue #58: helpers awake when the copy arrives
     bool measure = false;  // Engine.stats() with the helpers' times and a copy's edges
     bool operator==(const EngineOptions&) const = default;
 };

@@ -137,6 +137,16 @@ struct EnumTable<StagingStart> {
                                                      {StagingStart::helpers, "helpers"}};
 };
 
+// Engine(wake=...): when a staged copy's sleeping helpers are woken: as the module's call enters
+// (where the engine's latest copy was staged: StagingEngine::expect_copy) or when the copy
+// reaches the engine.
+enum class StagingWake { call, arrival };
+template <>
+struct EnumTable<StagingWake> {
+    static constexpr EnumRow<StagingWake> rows[] = {{StagingWake::call, "call"},
+                                                    {StagingWake::arrival, "arrival"}};
+};
+
 // staging.lock: how a thread that finds the engine's lock taken waits for it: keeps trying a
 // moment first (spin), or sleeps at once (block: a plain std::mutex, as before).
 enum class StagingLock { spin, block };

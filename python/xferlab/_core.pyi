@@ -36,6 +36,7 @@ class Engine:
         lock: Literal["spin", "block"] = "spin",
         direct_below: Union[_Size, Literal["auto"]] = "auto",
         pageable: Literal["auto", "staged", "direct"] = "auto",
+        wake: Literal["call", "arrival"] = "call",
         measure: bool = False,
     ) -> None: ...
     @staticmethod

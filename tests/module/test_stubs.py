@@ -73,7 +73,8 @@ def test_an_enum_options_literal_is_what_engine_accepts():
     init = engine_init(stub_tree())
     enums = {a.arg: literal_strings(a.annotation) for a in init.args.kwonlyargs
              if isinstance(a.annotation, ast.Subscript) and a.annotation.value.id == "Literal"}
-    assert set(enums) == {"streams", "wait", "mapped_files", "start", "lock", "pageable"}
+    assert set(enums) == {"streams", "wait", "mapped_files", "start", "lock", "pageable",
+                          "wake"}
     for name, values in enums.items():
         with pytest.raises(ValueError) as raised:
             xferlab.Engine(**{name: "no-such-value"})

@@ -177,7 +177,7 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
              "streams": "per-helper", "wait": "block", "mapped_files": "copy", "start": "helpers",
-             "lock": "block", "direct_below": 0,
+             "lock": "block", "direct_below": 0, "wake": "arrival",
              "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
         round_trip((5 << 20) + 3, e)
@@ -220,6 +220,37 @@ def test_stats_count_the_engines_lock_found_taken_and_slept_for(lock):
     else:
         assert s["lock"]["slept"] <= s["lock"]["contended"]
 
+
+@pytest.mark.parametrize("wake", ["call", "arrival"])
+def test_a_call_wakes_the_helpers_where_the_engines_latest_copy_was_staged(wake):
+    """wake = "call": a call through an engine whose latest copy was staged wakes its helpers as
+    it enters (stats()["heads_ups"]); after a plain copy nothing is woken; "arrival": never."""
+    n = 2 << 20
+    with xferlab.Engine(threads=2, chunk="64KiB", dma="256KiB", direct_below="1MiB",
+                        wake=wake) as e:
+        round_trip(n, e)          # staged: no copy before it, so no heads-up yet
+        first = e.stats()["heads_ups"]
+        time.sleep(0.6)           # past a heads-up's 500 us either way
+        round_trip(n, e, seed=2)  # two calls, each after a staged copy
+        after_staged = e.stats()["heads_ups"]
+        round_trip(4096, e)       # plain (below direct_below): the next call wakes nobody
+        time.sleep(0.6)
+        round_trip(4096, e)
+        after_plain = e.stats()["heads_ups"]
+    assert first == (1 if wake == "call" else 0)  # the way back, after the staged way there
+    assert after_staged - first == (2 if wake == "call" else 0)
+    # The first small call still followed a staged copy; the second followed a plain one.
+    assert after_plain - after_staged == (1 if wake == "call" else 0)
+
+
+def test_xferlab_copy_wakes_the_shared_engine_that_staged_the_latest_copy():
+    n = 16 << 20  # above the shared engine's direct_below (12 MiB to the device)
+    round_trip(n)
+    before = testing.shared_engine_stats(0)["heads_ups"]
+    time.sleep(0.6)
+    round_trip(n, seed=2)
+    assert testing.shared_engine_stats(0)["heads_ups"] - before == 2
+
 def test_the_module_and_a_scenario_share_every_option_and_its_default():
     """[staging]'s keys and Engine()'s options are rows of one table: the scenario's defaults, as
     `xferlab help scenario-keys` prints them, are Engine.defaults(), and Engine's options beyond
@@ -238,7 +269,7 @@ def test_the_module_and_a_scenario_share_every_option_and_its_default():
     defaults = {k: d["default"] for k, d in xferlab.Engine.defaults().items()}
     assert scenario, text
     assert {k: defaults[k] for k in scenario} == scenario
-    assert set(defaults) - set(scenario) == {"direct_below", "pageable", "measure"}
+    assert set(defaults) - set(scenario) == {"direct_below", "pageable", "wake", "measure"}
     # And an engine made without arguments is made with them.
     with xferlab.Engine() as e:
         assert e.stats()["options"] == defaults

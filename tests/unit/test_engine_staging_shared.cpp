@@ -502,3 +502,65 @@ TEST_CASE("staging.lock: with block a thread finding the engine's lock taken sle
                               300000) == 0);
     }
 }
+
+TEST_CASE("wake = \"call\": a heads-up wakes the helpers let in, which spin until its deadline "
+          "and then sleep again",
+          "[staging][shared]") {
+    using namespace shared_staging_test;
+    // Three helpers, two let in; a heads-up of 200 ms (20 ticks of CPU at 100 Hz to spin).
+    StagingConfig c = shared_config(3, 2, 64 << 10, 512 << 10);
+    c.active_helpers = [] { return 2; };
+    c.expect_spin_ns = 200'000'000;
+    auto probe = std::make_shared<TidProbe>(c.threads);
+    StagingEngine engine(
+        c, measured_device(std::make_unique<HostStagingDevice>(staging_layout(c)), probe, c));
+    engine.start();
+    const uint64_t bytes = 2 << 20;
+    std::vector<std::byte> device(bytes), source = bytes_pattern(bytes, 3);
+    engine.to_device(device.data(), source.data(), bytes);  // lets two in
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto ticks = [&] {
+        std::vector<long> t;
+        for (int h = 0; h < c.threads; ++h) t.push_back(thread_cpu_ticks(probe->tid(h)));
+        return t;
+    };
+    const std::vector<long> before = ticks();
+    engine.expect_copy();
+    engine.expect_copy();  // inside the first one's window: wakes nobody again
+    CHECK(engine.totals().heads_ups == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const std::vector<long> woken = ticks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    const std::vector<long> after = ticks();
+    for (int h = 0; h < c.threads; ++h) {
+        INFO("helper " << h);
+        if (h < 2)
+            CHECK(woken[size_t(h)] - before[size_t(h)] >= 5);  // spun for the copy expected
+        else
+            CHECK(woken[size_t(h)] - before[size_t(h)] <= 1);  // kept out: not woken
+        CHECK(after[size_t(h)] - woken[size_t(h)] <= 4);       // past the deadline: asleep
+    }
+    // A copy after a heads-up arrives as any other.
+    const std::vector<std::byte> next = bytes_pattern(bytes, 4);
+    engine.expect_copy();
+    engine.to_device(device.data(), next.data(), bytes);
+    CHECK(device == next);
+    CHECK(engine.totals().heads_ups == 2);
+    engine.stop();
+}
+
+TEST_CASE("wake = \"arrival\", or helpers that sleep while they wait: a heads-up does nothing",
+          "[staging][shared]") {
+    for (bool arrival : {true, false}) {
+        StagingConfig c = shared_config(2, 2, 64 << 10, 512 << 10);
+        if (arrival)
+            c.expect_spin_ns = 0;
+        else
+            c.idle_spin = false;
+        StagingEngine engine(c, std::make_unique<HostStagingDevice>(staging_layout(c)));
+        engine.start();
+        engine.expect_copy();
+        CHECK(engine.totals().heads_ups == 0);
+        engine.stop();
+    }
+}

@@ -11,6 +11,7 @@
 #include "engine/fake/null_dma_device.hpp"
 #include "engine/measured_staging_device.hpp"
 #include "engine/stats_probe.hpp"
+#include "module/engine_stats.hpp"
 #include "module/memory_views.hpp"
 #include "module/module_engine.hpp"
 #include "util/clock.hpp"
@@ -135,6 +136,10 @@ void bind_testing(py::module_& m) {
           "The engine's helpers filling its buffers from src with no DMA (issue #58's fill "
           "rate): {seconds of the last copy, to_device_bytes, pieces, copied_bytes, copying_s, "
           "helpers}, counted over the copies after an untimed first.");
+    t.def(
+        "shared_engine_stats", [](int device) { return engine_stats(*shared_engine(device)); },
+        py::arg("device") = 0,
+        "stats() of the engine xferlab.copy shares on `device` (made if there is none).");
     t.def("waited_streams", &fake_waited_streams, "The streams the fake waited for, in order.");
     t.def("use_engine_registry", &fake_use_engine_registry, py::arg("path"),
           "Engines the fake makes from now on join the engine registry in this file, as CUDA "
