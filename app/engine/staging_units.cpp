@@ -26,8 +26,6 @@ namespace xfer {
 
 namespace {
 
-// Until `news` moves past `seen`: a pause per turn, and now and then a yield, so that a machine
-// with fewer CPUs than threads still runs the rest.
 // Until `news` moves past `seen`, or (`until` > 0) the clock passes `until`: a pause per turn,
 // and now and then a yield, so that a machine with fewer CPUs than threads still runs the rest.
 void spin_until_news(const std::atomic<uint32_t>& news, uint32_t seen, int64_t until = 0) {
