@@ -96,6 +96,9 @@ TEST_CASE("engine options: StagingConfig's member defaults are the default engin
     CHECK(d.idle_spin == r.idle_spin);
     CHECK(d.read_mapped_files == r.read_mapped_files);
     CHECK(d.page_locked_chunk == r.page_locked_chunk);
+    CHECK(d.caller_starts == r.caller_starts);
+    CHECK(d.lock_spin_ns == r.lock_spin_ns);
+    CHECK(d.expect_spin_ns == r.expect_spin_ns);
     CHECK(staging_shares_buffers(d));
     CHECK(d.dma_chunk == kEngineDefaults.chunks_per_dma * kEngineDefaults.chunk);
 }
