@@ -173,23 +173,28 @@ EngineOptionRow wake_option() {
                        &EngineOptions::wake, false);
 }
 
-// staging.lock, recorded since issue #58's eighth session: results without it ran "block".
-EngineOptionRow lock_option() {
-    EngineOptionRow r = enum_option(
-        "lock", "on finding the engine's lock taken: {values} (spin: tries first)",
-        &EngineOptions::lock);
-    r.before = "block";
+// A [staging] key recorded since its behaviour changed: results without it ran `before`.
+template <NamedEnum E>
+EngineOptionRow enum_option_since(const char* name, std::string doc, E EngineOptions::*field,
+                                  const char* before) {
+    EngineOptionRow r = enum_option(name, std::move(doc), field);
+    r.before = before;
     return r;
+}
+
+// staging.lock, recorded since issue #58's third session: before it, a plain mutex.
+EngineOptionRow lock_option() {
+    return enum_option_since("lock",
+                             "on finding the engine's lock taken: {values} (spin: tries first)",
+                             &EngineOptions::lock, "block");
 }
 
 // staging.mapped_files, "read" by default since issue #58 (docs/results/caller-start-h100.md):
 // results written before it copied from the mapping.
 EngineOptionRow mapped_files_option() {
-    EngineOptionRow r = enum_option(
-        "mapped_files", "to the device from a shared file mapping: {values} (read: pread)",
-        &EngineOptions::mapped_files);
-    r.before = "copy";
-    return r;
+    return enum_option_since("mapped_files",
+                             "to the device from a shared file mapping: {values} (read: pread)",
+                             &EngineOptions::mapped_files, "copy");
 }
 
 // The row with its rule for "auto": in full for Engine.defaults(), in short after the doc (the

@@ -48,6 +48,23 @@ def round_trip(n, engine=None, seed=1):
     assert np.array_equal(back, src)
 
 
+def in_threads(fn, args):
+    """fn(a) for each of `args` on a thread of its own, all at once; what they raised."""
+    errors = []
+
+    def one(a):
+        try:
+            fn(a)
+        except Exception as e:  # noqa: BLE001 - returned, told on the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=one, args=(a,)) for a in args]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
 class DlpackOnly:
     """A host array reachable through DLPack alone (as a torch CPU tensor is)."""
 
@@ -197,22 +214,12 @@ def test_stats_count_the_engines_lock_found_taken_and_slept_for(lock):
     threads through six helpers: the lock is found taken (REQUIRE'd, or nothing is tested)."""
     with xferlab.Engine(threads=6, chunk="64KiB", dma="256KiB", buffers=2, direct_below=0,
                         lock=lock) as e:
-        failed = []
-
         def copies(k):
-            try:
-                for _ in range(3):
-                    round_trip((3 << 20) + k, e, seed=k)  # the bytes arrived, both ways
-            except Exception as x:  # noqa: BLE001 - told below, on the test's thread
-                failed.append(x)
+            for _ in range(3):
+                round_trip((3 << 20) + k, e, seed=k)  # the bytes arrived, both ways
 
-        threads = [threading.Thread(target=copies, args=(k,)) for k in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        assert in_threads(copies, range(4)) == []
         s = e.stats()
-    assert not failed
     assert s["options"]["lock"] == lock
     assert s["lock"]["contended"] > 0
     if lock == "block":
@@ -560,20 +567,7 @@ def test_a_failing_dma_is_an_error_in_the_calling_thread_and_nothing_hangs():
 
 def test_four_threads_at_once_share_the_engine():
     n = (12 << 20) + 77  # staged both ways
-    errors = []
-
-    def worker(seed):
-        try:
-            round_trip(n, seed=seed)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert in_threads(lambda seed: round_trip(n, seed=seed), range(4)) == []
 
 
 def test_the_gil_is_free_while_copies_run():
