@@ -155,9 +155,9 @@ ResolvedEngine resolve(const EngineOptions& o, const DeviceFacts& f) {
             ? "; a copy's caller fills its first buffer with the helpers (staging.start = "
               "\"caller\")"
             : "",
-        o.lock == StagingLock::block
-            ? "; a thread finding the engine's lock taken sleeps at once (staging.lock = "
-              "\"block\")"
+        o.lock == StagingLock::spin
+            ? "; a thread finding the engine's lock taken tries for a while before it sleeps "
+              "(staging.lock = \"spin\")"
             : "");
     return out;
 }

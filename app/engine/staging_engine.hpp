@@ -73,10 +73,10 @@ struct StagingConfig {
     bool caller_starts = false;
     // A thread that finds the engine's lock taken keeps trying this long before it sleeps
     // (util/spin_first_mutex.hpp; [staging] lock = "spin"); 0: it sleeps at once ("block").
-    int64_t lock_spin_ns = kEngineDefaults.lock_spin_ns;
+    int64_t lock_spin_ns = 0;
     // Shared buffers: after expect_copy() the helpers spin this long for the copy before they
     // sleep again; 0: expect_copy() does nothing ([staging] wake = "arrival").
-    int64_t expect_spin_ns = kEngineDefaults.expect_spin_ns;
+    int64_t expect_spin_ns = 0;
 };
 
 // Whether `c` has the helpers share DMA-sized buffers (StagingConfig::dma_chunk).

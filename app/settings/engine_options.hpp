@@ -34,11 +34,11 @@ struct EngineOptions {
     StagingWait wait = StagingWait::spin;
     StagingMappedFiles mapped_files = StagingMappedFiles::read;  // issue #58, H100 passes
     StagingStart start = StagingStart::helpers;  // "caller": slower in processes (issue #58)
-    StagingLock lock = StagingLock::spin;        // issue #58: helpers woken together
+    StagingLock lock = StagingLock::block;  // "spin": issue #58, not yet measured on a GPU
     // The Python module's alone (no [staging] key: a staged run always stages):
     uint64_t direct_below = kDirectBelowAuto;  // a smaller copy is one plain copy
     PageableRoute pageable = PageableRoute::auto_;
-    StagingWake wake = StagingWake::call;  // issue #58: helpers awake when the copy arrives
+    StagingWake wake = StagingWake::arrival;  // "call": issue #58, not yet measured on a GPU
     bool measure = false;  // Engine.stats() with the helpers' times and a copy's edges
     bool operator==(const EngineOptions&) const = default;
 };

@@ -33,10 +33,10 @@ class Engine:
         wait: Literal["spin", "block"] = "spin",
         mapped_files: Literal["copy", "read"] = "read",
         start: Literal["caller", "helpers"] = "helpers",
-        lock: Literal["spin", "block"] = "spin",
+        lock: Literal["spin", "block"] = "block",
         direct_below: Union[_Size, Literal["auto"]] = "auto",
         pageable: Literal["auto", "staged", "direct"] = "auto",
-        wake: Literal["call", "arrival"] = "call",
+        wake: Literal["call", "arrival"] = "arrival",
         measure: bool = False,
     ) -> None: ...
     @staticmethod

@@ -194,7 +194,7 @@ def test_by_default_the_helpers_fill_dmas_of_eight_chunks_together():
 def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
     given = {"threads": 2, "chunk": "256KiB", "buffers": 6, "dma": "2MiB", "affinity": "none",
              "streams": "per-helper", "wait": "block", "mapped_files": "copy", "start": "helpers",
-             "lock": "block", "direct_below": 0, "wake": "arrival",
+             "lock": "spin", "direct_below": 0, "wake": "call",
              "pageable": "staged", "measure": True}
     with xferlab.Engine(**given) as e:
         round_trip((5 << 20) + 3, e)
@@ -204,7 +204,7 @@ def test_the_options_read_back_as_given_and_as_a_scenario_records_them():
                                                                           2 * MiB)
     assert "one stream per helper, helpers sleep (staging.wait = \"block\")" in s["note"]
     assert "faulting its pages in (staging.mapped_files = \"copy\")" in s["note"]
-    assert "lock taken sleeps at once (staging.lock = \"block\")" in s["note"]
+    assert "tries for a while before it sleeps (staging.lock = \"spin\")" in s["note"]
 
 
 

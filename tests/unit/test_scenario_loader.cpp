@@ -378,7 +378,7 @@ threads.count = 2
                                 {"wait", "spin"},
                                 {"mapped_files", "read"},
                                 {"start", "helpers"},
-                                {"lock", "spin"}}));
+                                {"lock", "block"}}));
     CHECK(r["threads"] == json({{"count", 1},
                                 {"start", "staggered:1.5ms"},
                                 {"start_stagger_ns", 1500000},
