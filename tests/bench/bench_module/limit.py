@@ -32,9 +32,9 @@ measurement that they do not explain is the engine's to find.
 
 Issue #58's switches (SWITCHES): the measured engine and xferlab.copy (the defaults) against
 engines made alike with one option changed, in the same trials: start = "caller" (the caller
-fills its copy's first buffer with the helpers it wakes), lock = "block" (a helper finding
-the engine's lock taken sleeps at once, as before lock = "spin") and wake = "arrival" (the
-helpers wake when the copy reaches the engine, not as its call enters the module). For each measured engine the section
+fills its copy's first buffer with the helpers it wakes), lock = "spin" (a helper finding the
+engine's lock taken keeps trying before it sleeps) and wake = "call" (the helpers wake as the
+call enters the module, not when the copy reaches the engine). For each measured engine the section
 also brackets the copy with the caller's own clock (time.monotonic_ns(), which the engine's
 moments share): from the call to the copy's arrival in the engine, from its return in the
 engine to the call's, the time timed_threads adds around the call (its thread's start and
@@ -193,8 +193,8 @@ def bracketed(fn, buffers):
 
 
 # Each switch: its name in the rows (", start=caller"), the option it sets against the defaults.
-SWITCHES = ((", start=caller", (("start", "caller"),)), (", lock=block", (("lock", "block"),)),
-            (", wake=arrival", (("wake", "arrival"),)))
+SWITCHES = ((", start=caller", (("start", "caller"),)), (", lock=spin", (("lock", "spin"),)),
+            (", wake=call", (("wake", "call"),)))
 LOCK = ("contended", "slept")
 
 
