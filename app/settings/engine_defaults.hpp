@@ -43,9 +43,10 @@ struct EngineDefaults {
     uint64_t direct_below_to_device = uint64_t(12) << 20;
     uint64_t direct_below_from_device = uint64_t(4) << 20;
     // lock = "spin": how long a thread that finds the engine's lock taken keeps trying before it
-    // sleeps (util/spin_first_mutex.hpp). The lock is held about a microsecond at a time; a
-    // wake-up on the H100 host's virtual CPUs took about 20 us (eleven helpers woken one after
-    // another took work over 225 us: docs/performance.md), so a budget of a few wake-ups.
+    // sleeps (util/spin_first_mutex.hpp). The lock is held about a microsecond at a time; eleven
+    // helpers woken together on the H100 host's virtual CPUs took their first work over 225 us,
+    // about 20 us apart (docs/performance.md), so a budget of a few such wake-ups. Not yet the
+    // default: not yet run on a GPU host.
     int64_t lock_spin_ns = 50'000;
     // wake = "call": how long the helpers a copy's call woke spin for its arrival before they
     // sleep again. The call's way into the engine took 120-180 us on the H100 host after its

@@ -1,12 +1,13 @@
 #pragma once
 // A mutex whose lock() keeps trying for a while before it sleeps: the staging engine's lock
 // (staging.lock = "spin"). The engine's helpers hold it for about a microsecond at a time and
-// wake together when a copy arrives. With a std::mutex alone, a helper that found it taken slept
-// in the kernel at once, and each unlock woke one sleeper, so the helpers took their first work
-// one wake-up after another: where a wake-up is an interrupt to an idle CPU (tens of us on a
-// virtual machine's), the last of eleven helpers came about 225 us after the copy arrived (H100
-// host, docs/performance.md). Trying first, helpers that are running hand the lock on while
-// running; one that still finds it taken after the budget sleeps as before (a holder descheduled
+// wake together when a copy arrives. With a std::mutex alone, a helper that finds it taken sleeps
+// in the kernel at once, and each unlock wakes one sleeper, so helpers woken together may take
+// their first work one wake-up after another: where a wake-up is an interrupt to an idle CPU
+// (tens of us on a virtual machine's). On the H100 host the first of eleven helpers took work
+// 30 us after a copy arrived and the last 225 us (docs/performance.md); that the lock is why is
+// what staging.lock switches, not yet run on a GPU host. Trying first, helpers that are running
+// hand the lock on while running; one that still finds it taken after the budget sleeps as before (a holder descheduled
 // on a crowded machine is not waited for by spinning). A budget of 0 is a plain std::mutex.
 //
 // Trying means a pause per turn, a try_lock every few, and a yield now and then (the holder may
