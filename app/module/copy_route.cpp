@@ -138,7 +138,8 @@ void run_copy(const CopyRoute& route, const MemoryView& dst, const MemoryView& s
         moments->waited = now_ns();
         engine->note_call(*moments);
     }
-    if (shared) note_shared_staged(route.device);
+    // Only where it wakes on call: else xferlab.copy's way in looks up no engine for it.
+    if (shared && engine->wakes_on_call()) note_shared_staged(route.device);
     engine->staged(host, device, dst.bytes, to_device, route.page_locked_host, stream);
 }
 

@@ -104,7 +104,8 @@ void ModuleEngine::leave() {
 }
 
 void ModuleEngine::expect_copy() {
-    if (!last_staged_.load(std::memory_order_relaxed)) return;
+    // With wake = "arrival" no lock is taken on a call's way in.
+    if (!wakes_on_call() || !last_staged_.load(std::memory_order_relaxed)) return;
     std::lock_guard lock(mutex_);  // close() takes engine_ under it
     if (closed_ || !engine_ || process_id() != pid_) return;
     engine_->expect_copy();

@@ -95,6 +95,8 @@ class ModuleEngine {
     // expect_copy; Engine(wake="arrival"): not). A stream of small copies, each plain, wakes
     // nothing.
     void expect_copy();
+    // Its calls wake the helpers as they enter (Engine(wake="call")).
+    bool wakes_on_call() const { return resolved_.config.expect_spin_ns > 0; }
     void count_host_copy() {
         std::lock_guard lock(mutex_);
         ++host_copies_;
