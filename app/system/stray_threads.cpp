@@ -117,10 +117,17 @@ std::vector<WorkUnit> work_left(const WorkSnapshot& at_start, const WorkSnapshot
     return left;
 }
 
+int64_t UnnamedWork::short_by(int64_t now_ns) const {
+    const bool fresh = std::any_of(watched_.begin(), watched_.end(),
+                                   [](const Watched& w) { return !w.gap_seen; });
+    return fresh ? std::max<int64_t>(0, kFirstGapNs - (now_ns - last_end_.taken_ns)) : 0;
+}
+
 void UnnamedWork::at_run_start(const WorkSnapshot& now) {
     const int64_t gap_ns = now.taken_ns - last_end_.taken_ns;
     if (gap_ns <= 0) return;
-    std::erase_if(watched_, [&](const Watched& w) {
+    std::erase_if(watched_, [&](Watched& w) {
+        w.gap_seen = true;
         const WorkUnit* still = find_unit(now, w.unit);
         if (!still) return true;  // ended
         // A tenth of the gap: a spinning leftover gets far more even on a loaded machine (a
@@ -138,7 +145,8 @@ void UnnamedWork::at_run_end(const WorkSnapshot& at_start, const WorkSnapshot& a
     constexpr size_t kMostWatched = 256;
     std::vector<Watched> still;
     for (const Watched& w : watched_)
-        if (const WorkUnit* now = find_unit(at_end, w.unit)) still.push_back({*now, w.left_by});
+        if (const WorkUnit* now = find_unit(at_end, w.unit))
+            still.push_back({*now, w.left_by, w.gap_seen});
     for (const WorkUnit& u : work_left(at_start, at_end))
         if (still.size() < kMostWatched) still.push_back({u, run});
     watched_ = std::move(still);

@@ -64,9 +64,16 @@ std::vector<WorkUnit> work_left(const WorkSnapshot& at_start, const WorkSnapshot
 // Work runs left that nobody named (work_left), watched from run to run until it is found busy
 // in a gap between two runs, when nothing of xferlab's but the plan's own thread works (then it
 // is remembered as stray work, seen_only), or until it ends. Watched over several gaps: on a
-// loaded machine one short gap may give a spinning leftover too little CPU to tell.
+// loaded machine one short gap may give a spinning leftover too little CPU to tell. The first
+// gap after work is left lasts at least kFirstGapNs (short_by): a gap of a millisecond or two
+// gave a spinning leftover no CPU at all on a loaded CI machine, twice in a row.
 class UnnamedWork {
   public:
+    static constexpr int64_t kFirstGapNs = 50'000'000;
+    // How much longer the gap since the last run's end should last at host time `now_ns`
+    // before at_run_start reads it: the rest of kFirstGapNs where work left since the last
+    // gap is watched, else 0.
+    int64_t short_by(int64_t now_ns) const;
     // A run starts: what kept a tenth of a CPU busy since the last run ended is stray work.
     void at_run_start(const WorkSnapshot& now);
     // Run `run` ended: what it left is watched from here on, beside what earlier runs left.
@@ -76,6 +83,7 @@ class UnnamedWork {
     struct Watched {
         WorkUnit unit;  // as read at the last run's end
         int left_by = -1;
+        bool gap_seen = false;  // judged over a gap at least once
     };
     std::vector<Watched> watched_;
     WorkSnapshot last_end_;

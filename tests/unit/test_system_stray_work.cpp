@@ -53,3 +53,32 @@ TEST_CASE("process_work_now lists this process's threads but the caller", "[syst
     CHECK(now.taken_ns > 0);
     for (const WorkUnit& u : now.units) CHECK(u.id != int(gettid()));
 }
+
+// The CI failure it answers: a spinning leftover got no CPU in two gaps of a millisecond or two
+// on a loaded machine, and no later run named it.
+TEST_CASE("UnnamedWork: the first gap after work is left lasts 50 ms, later gaps as they come",
+          "[system][stray]") {
+    const auto at = [](int64_t ms, std::vector<WorkUnit> units) {
+        return WorkSnapshot{ms * 1'000'000, std::move(units)};
+    };
+    const WorkUnit plan{10, false, "xferlab", 1, 0};
+    const WorkUnit left{12, false, "python3", 3, 0};
+    UnnamedWork work;
+    // Run 0 leaves nothing: no gap is stretched.
+    work.at_run_end(at(0, {plan}), at(100, {plan}), 0);
+    CHECK(work.short_by(102'000'000) == 0);
+    work.at_run_start(at(102, {plan}));
+    // Run 1 leaves a thread: the gap after it is stretched to 50 ms from the run's end.
+    work.at_run_end(at(102, {plan}), at(200, {plan, left}), 1);
+    CHECK(work.short_by(202'000'000) == 48'000'000);
+    CHECK(work.short_by(260'000'000) == 0);
+    work.at_run_start(at(250, {plan, left}));  // idle in it: still watched
+    // Judged over one gap: the next gap is not stretched, though the thread is still watched.
+    work.at_run_end(at(250, {plan, left}), at(300, {plan, left}), 2);
+    CHECK(work.short_by(301'000'000) == 0);
+    // A thread left by a later run stretches the gap after that run again.
+    const WorkUnit later{13, false, "python3", 4, 0};
+    work.at_run_start(at(301, {plan, left}));
+    work.at_run_end(at(301, {plan, left}), at(400, {plan, left, later}), 3);
+    CHECK(work.short_by(410'000'000) == 40'000'000);
+}

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 
 #include "embed/python.hpp"
 #include "launch/execute_workers.hpp"
@@ -277,6 +279,10 @@ void note_strays(std::vector<StrayThreadSeen> strays, RunResult& result) {
 }  // namespace
 
 RunResult PlanRunner::run(const Run& plan_run) {
+    // Before the run's clock starts: the first gap after a run left work nobody named lasts
+    // long enough to tell a spinning leftover from an idle one (UnnamedWork::short_by).
+    if (const int64_t wait_ns = unnamed_work_.short_by(now_ns()); wait_ns > 0)
+        std::this_thread::sleep_for(std::chrono::nanoseconds(wait_ns));
     RunResult result = run_result_header(plan_run);
     result.start_ns = now_ns();
 
