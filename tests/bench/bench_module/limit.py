@@ -221,6 +221,7 @@ def measured_copy(engine, buffers, n, helpers):
         to_first_helper_us=mean_between(before["edges"], after["edges"], "to_first_helper_us",
                                         "woke", none=-1.0),
         caller_share=(after["callers"]["copied_bytes"] - before["callers"]["copied_bytes"]) / n,
+        heads_ups=after["heads_ups"] - before["heads_ups"],
         **{"lock_" + k: v for k, v in lock_counts(before, after).items()})
     for key in FIRST_FILL:
         edges[key] = mean_between(before["first_fill"], after["first_fill"], key, "copies",
@@ -348,6 +349,14 @@ def print_measured(limit, rows, name, suffix, key):
           ", ".join(f"{k} {med_of(k):.0f}" for k in FIRST_FILL) +
           "; the engine's lock per copy (medians): " +
           ", ".join(f"{k} {med_of('lock_' + k):.0f}" for k in LOCK))
+    woken_early = sum(r[key]["heads_ups"] > 0 for r in rows)
+    if woken_early:
+        # With wake="call" the helpers are up before the copy arrives: the wake-up figures
+        # count only helpers woken after it, so they read 0 (to_first_helper -1) where none was.
+        print(f"      the call woke the helpers before the copy arrived in {woken_early} of "
+              f"{len(rows)} trials (heads-ups): helpers_woken, to_last_wake_us and "
+              "to_first_helper_us count only helpers woken after the arrival (0, and -1 for "
+              "to_first_helper_us, where none was)")
     print(f"      the link through the span: {statistics.median(spans) / 1e9:.1f} GB/s "
           f"({min(spans) / 1e9:.1f}-{max(spans) / 1e9:.1f}); the link waited for the "
           f"helpers inside the span {statistics.median(inside):.0f} us "
