@@ -23,10 +23,16 @@
 #                    "NAME ARGS" passes arguments); implies the bench step
 #   --step-timeout S seconds before a step is stopped (default 540)
 #   --bench-args A   arguments for tests/bench/bench-module.py (step module-bench), e.g. "--trials 3"
+#   --bench-passes N run the module benchmark N times (bench-module-passK.log and .json; default 1:
+#                    bench-module.log and .json)
+#   --bench-testing  the benchmark imports the module's test build (python-testing: its limit
+#                    section then measures the engine's own helpers' fill rates)
 #   --no-pack        leave the output as a folder tree instead of packing it
 #
 # By default everything is packed into DIR/gpu-host.tar.gz, with DIR/summary.txt and
-# DIR/gpu-tests.log beside it: the device tool returns at most 8 files from $OUT.
+# DIR/gpu-tests.log beside it: the device tool returns at most 8 files from $OUT. The pack is
+# remade after every step, so that a call stopped at its time limit still returns what the steps
+# before had made.
 # Exit status: 0 when every step succeeded, 1 otherwise.
 set -u -o pipefail
 
@@ -35,6 +41,8 @@ out=${OUT:-$PWD/gpu-host-out}
 build_dir=build-gpu
 steps=machine,configure,build,ctest,gpu,module,devices,bench,module-bench,pip,runs
 bench_args=""
+bench_passes=1
+bench_module_dir=python
 benches=()
 jobs=$(nproc 2>/dev/null || echo 4)
 sets=()
@@ -56,8 +64,10 @@ while [ $# -gt 0 ]; do
         --bench) benches+=("$2"); shift 2 ;;
         --step-timeout) step_timeout=$2; shift 2 ;;
         --bench-args) bench_args=$2; shift 2 ;;
+        --bench-passes) bench_passes=$2; shift 2 ;;
+        --bench-testing) bench_module_dir="python-testing"; shift ;;
         --no-pack) pack=0; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         -*) echo "gpu-host.sh: unknown option $1" >&2; exit 2 ;;
         *) scenarios+=("$(readlink -f "$1")"); shift ;;  # before the cd below
     esac
@@ -102,7 +112,17 @@ step() {
         failed=1
         summary+=("$(tail -n 15 "$log" | sed 's/^/      | /')")
     fi
+    checkpoint
     return "$rc"
+}
+
+# The pack as it stands, replaced whole (never half written): what a call stopped at its time
+# limit returns.
+checkpoint() {
+    [ "$pack" = 1 ] || return 0
+    printf '%s\n' "${summary[@]}" >"$work/steps-done.txt"
+    tar -czf "$out/gpu-host.tar.gz.part" -C "$out" gpu-host &&
+        mv "$out/gpu-host.tar.gz.part" "$out/gpu-host.tar.gz"
 }
 
 # The git tree id of the files as they are here (what `git write-tree` would give after `git add
@@ -220,10 +240,14 @@ if wants bench; then
 fi
 
 if wants module-bench; then
-    # shellcheck disable=SC2086
-    step module-bench "$work/bench-module.log" \
-        env PYTHONPATH="$build_dir/python" python3 tests/bench/bench-module.py \
-        --json "$work/bench-module.json" $bench_args
+    for ((pass = 1; pass <= bench_passes; ++pass)); do
+        name=bench-module
+        [ "$bench_passes" -gt 1 ] && name=bench-module-pass$pass
+        # shellcheck disable=SC2086
+        step "module-bench $pass" "$work/$name.log" \
+            env PYTHONPATH="$build_dir/$bench_module_dir" python3 tests/bench/bench-module.py \
+            --json "$work/$name.json" $bench_args
+    done
 fi
 
 # `pip install .` as a user with an index would run it, but offline (the venv's scikit-build-core
@@ -289,7 +313,7 @@ fi
 if [ "$pack" = 1 ]; then
     cp "$work/summary.txt" "$out/summary.txt"
     [ -f "$work/gpu-tests.log" ] && cp "$work/gpu-tests.log" "$out/gpu-tests.log"
-    [ -f "$work/bench-module.log" ] && cp "$work/bench-module.log" "$out/bench-module.log"
+    for f in "$work"/bench-module*.log; do [ -f "$f" ] && cp "$f" "$out/"; done
     [ -f "$work/module-tests.log" ] && cp "$work/module-tests.log" "$out/module-tests.log"
     tar -czf "$out/gpu-host.tar.gz" -C "$out" gpu-host && rm -rf "$work"
     echo "packed: $out/gpu-host.tar.gz (+ summary.txt, gpu-tests.log)" >>"$out/summary.txt"
