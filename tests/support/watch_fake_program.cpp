@@ -72,14 +72,20 @@ int64_t now_ns() {
 }
 
 // CUPTI's activity delivery: records queue up and are handed to the library in batches, on a
-// thread of their own, every few milliseconds or when a buffer's worth is waiting.
+// thread of their own, every few milliseconds or when a buffer's worth is waiting. At most
+// kMostQueued wait, as CUPTI's buffers are bounded: a copying thread that finds them full waits
+// for the delivery (CUPTI would drop records instead). Unbounded, the queue grew where the
+// delivery thread was starved: 4 x 250,000 copies peaked at 6-9 MiB alone and 12-24 MiB beside
+// four busy loops on two cores, and the test that holds the library's memory under 32 MiB
+// failed once in CI on the fake's own.
 class Delivery {
   public:
     void start() {
         thread_ = std::thread([this] { loop(); });
     }
     void add(const xw_memcpy& a) {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
+        room_.wait(lock, [&] { return copies_.size() < kMostQueued || stop_; });
         copies_.push_back(a);
         if (copies_.size() >= 64) wake_.notify_one();
     }
@@ -104,6 +110,7 @@ class Delivery {
         copies.swap(copies_);
         memsets.swap(memsets_);
         lock.unlock();
+        room_.notify_all();
         for (const auto& a : copies) Capture::instance().memcpy_activity(a);
         for (const auto& a : memsets) Capture::instance().memset_activity(a);
         lock.lock();
@@ -116,8 +123,10 @@ class Delivery {
         }
         deliver_locked(lock);
     }
+    static constexpr size_t kMostQueued = 16384;
     std::mutex mutex_;
     std::condition_variable wake_;
+    std::condition_variable room_;  // the queue has room again
     std::deque<xw_memcpy> copies_;
     std::deque<xw_memset> memsets_;
     bool stop_ = false;
