@@ -118,8 +118,8 @@ std::vector<WorkUnit> work_left(const WorkSnapshot& at_start, const WorkSnapshot
 }
 
 int64_t UnnamedWork::short_by(int64_t now_ns) const {
-    const bool fresh = std::any_of(watched_.begin(), watched_.end(),
-                                   [](const Watched& w) { return !w.gap_seen; });
+    const bool fresh =
+        std::any_of(watched_.begin(), watched_.end(), [](const Watched& w) { return !w.gap_seen; });
     return fresh ? std::max<int64_t>(0, kFirstGapNs - (now_ns - last_end_.taken_ns)) : 0;
 }
 
