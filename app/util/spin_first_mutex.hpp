@@ -7,8 +7,9 @@
 // (tens of us on a virtual machine's). On the H100 host the first of eleven helpers took work
 // 30 us after a copy arrived and the last 225 us (docs/performance.md); that the lock is why is
 // what staging.lock switches, not yet run on a GPU host. Trying first, helpers that are running
-// hand the lock on while running; one that still finds it taken after the budget sleeps as before (a holder descheduled
-// on a crowded machine is not waited for by spinning). A budget of 0 is a plain std::mutex.
+// hand the lock on while running; one that still finds it taken after the budget sleeps as
+// before (a holder descheduled on a crowded machine is not waited for by spinning). A budget of
+// 0 is a plain std::mutex.
 //
 // Trying means a pause per turn, a try_lock every few, and a yield now and then (the holder may
 // need this CPU), with the clock read once per 64 turns. Built on std::mutex, so that the

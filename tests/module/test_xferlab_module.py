@@ -65,6 +65,7 @@ def in_threads(fn, args):
         t.join()
     return errors
 
+
 class DlpackOnly:
     """A host array reachable through DLPack alone (as a torch CPU tensor is)."""
 
@@ -259,6 +260,7 @@ def test_xferlab_copy_wakes_the_shared_engine_that_staged_the_latest_copy():
     # Each call after a staged copy wakes the helpers where the default is "call".
     woken = 2 if xferlab.Engine.defaults()["wake"]["default"] == "call" else 0
     assert testing.shared_engine_stats(0)["heads_ups"] - before == woken
+
 
 def test_the_module_and_a_scenario_share_every_option_and_its_default():
     """[staging]'s keys and Engine()'s options are rows of one table: the scenario's defaults, as
