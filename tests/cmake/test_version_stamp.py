@@ -59,7 +59,13 @@ def main():
         bare = os.path.join(tmp, "not-a-repo")
         os.mkdir(bare)
         assert stamp(bare, out) == "unknown"
-    print("version stamp: commit, -dirty, next commit, unchanged header kept, unknown")
+
+        # Called without its arguments: it stops and names them.
+        r = subprocess.run([CMAKE, f"-DOUT={out}", "-P", SCRIPT], capture_output=True, text=True)
+        assert r.returncode != 0
+        assert "version_stamp.cmake: SOURCE_DIR and OUT are required" in r.stderr, r.stderr
+    print("version stamp: commit, -dirty, next commit, unchanged header kept, unknown, "
+          "arguments missing")
 
 
 if __name__ == "__main__":
